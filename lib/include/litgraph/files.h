@@ -1,0 +1,64 @@
+// File helpers for the derived, memory-mapped store files.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "litgraph/status.h"
+
+namespace litgraph {
+
+// A read-only memory-mapped file. Opening costs O(1) whatever the size.
+class MappedFile {
+ public:
+  MappedFile() = default;
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  Status Open(const std::string& path);
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Writes path + ".tmp", fsyncs it and renames it over path.
+Status WriteFileAtomic(const std::string& path, std::string_view data);
+
+// fsync() of a directory, so renames inside it are durable.
+void FsyncDir(const std::string& dir);
+
+// A zero-filled scratch array from anonymous memory: pages are zeroed by the
+// kernel on first touch, so a huge, sparsely used array costs only the pages
+// a query touches (accumulators over 43M documents).
+template <typename T>
+class ZeroedArray {
+ public:
+  explicit ZeroedArray(size_t n);
+  ~ZeroedArray();
+  ZeroedArray(const ZeroedArray&) = delete;
+  ZeroedArray& operator=(const ZeroedArray&) = delete;
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  size_t size() const { return n_; }
+
+ private:
+  T* data_ = nullptr;
+  size_t n_ = 0;
+};
+
+void* MapZeroed(size_t bytes);
+void UnmapZeroed(void* p, size_t bytes);
+
+template <typename T>
+ZeroedArray<T>::ZeroedArray(size_t n) : data_(static_cast<T*>(MapZeroed(n * sizeof(T)))), n_(n) {}
+template <typename T>
+ZeroedArray<T>::~ZeroedArray() {
+  UnmapZeroed(data_, n_ * sizeof(T));
+}
+
+}  // namespace litgraph

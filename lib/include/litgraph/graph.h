@@ -1,0 +1,166 @@
+// The typed graph: memory-mapped, block-compressed adjacency files over the
+// dense per-type node ids of the store.
+//
+// One adjacency file per relation and direction (Rel below), each mapping a
+// source node to its sorted neighbours and one 32-bit attribute per edge
+// whose meaning depends on the relation (RelInfo::attr). File format
+// (doc/graph-format.md has the full description):
+//
+//   header   64 bytes: magic "LGADJ\0\0\1", node count, edge count,
+//            nodes per block, block count, max degree
+//   index    (blocks + 1) x u64: byte offset of each block in the data area;
+//            bit 63 set = block stored raw (zstd did not shrink it)
+//   data     blocks; a block decompresses to, for each of its nodes:
+//            varint degree, degree x varint id delta (first absolute),
+//            degree x varint attribute (files with attributes)
+//
+// Opening maps the file and validates the header: O(1) in the graph size.
+// Neighbours(n) decompresses only n's block, keeping a few decoded blocks in
+// a small LRU cache. Node attribute arrays (citation counts, years) are flat
+// little-endian files mapped the same way.
+//
+// Thread-safety: an Adjacency (its cache) belongs to one thread.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "litgraph/files.h"
+#include "litgraph/status.h"
+#include "litgraph/store.h"
+
+namespace litgraph {
+
+// Relations as stored: each entry is one direction of a relation.
+enum class Rel : uint8_t {
+  kCitesOut,        // paper -> papers it cites
+  kCitesIn,         // paper -> papers citing it
+  kRelated,         // paper -- paper (RELATED_TO, both directions merged)
+  kAuthors,         // paper -> authors (attr: position << 1 | is_corresponding)
+  kAuthoredPapers,  // author -> papers (attr: position << 1 | is_corresponding)
+  kCoauthor,        // author -- author (attr: number of joint papers)
+  kAffiliations,    // author -> institutions (attr: number of papers)
+  kInstitutionAuthors,  // institution -> authors (attr: number of papers)
+  kPublishedIn,     // paper -> source
+  kSourcePapers,    // source -> papers
+  kTopics,          // paper -> topics (attr: score x 1000 << 1 | is_primary)
+  kTopicPapers,     // topic -> papers (same attr)
+  kTopicSubfield,   // topic -> subfield
+  kSubfieldTopics,  // subfield -> topics
+  kSubfieldField,   // subfield -> field
+  kFieldSubfields,  // field -> subfields
+  kFieldDomain,     // field -> domain
+  kDomainFields,    // domain -> fields
+  kKeywords,        // paper -> keywords (attr: importance score 1..10)
+  kKeywordPapers,   // keyword -> papers (attr: importance score 1..10)
+  kCooccur,         // keyword -- keyword (attr: number of papers with both)
+};
+inline constexpr int kRelCount = 21;
+
+struct RelInfo {
+  Rel rel;
+  const char* file;       // file name in the generation directory
+  const char* label;      // relation type name: "CITES", "AUTHORED", ...
+  NodeType from, to;
+  bool forward;           // direction of the label: from -[label]-> to
+  const char* attr;       // what the attribute means ("" = none)
+};
+const RelInfo& GetRelInfo(Rel r);
+
+class Adjacency {
+ public:
+  static constexpr size_t kHeaderSize = 64;
+  // Opens an adjacency file; missing files read as an empty relation when
+  // allow_missing is true.
+  Status Open(const std::string& path);
+  void OpenEmpty() { num_nodes_ = 0; }
+
+  uint64_t num_nodes() const { return num_nodes_; }  // source id space (max id + 1)
+  uint64_t num_edges() const { return num_edges_; }
+  uint32_t max_degree() const { return max_degree_; }
+  uint32_t nodes_per_block() const { return nodes_per_block_; }
+  size_t file_bytes() const { return file_.size(); }
+
+  // Neighbours of `node` (sorted ascending) and their attributes (empty when
+  // the file has none). The spans stay valid until the next call on this
+  // Adjacency. Nodes outside the id space have no neighbours.
+  struct List {
+    std::span<const uint32_t> ids;
+    std::span<const uint32_t> attrs;
+    size_t size() const { return ids.size(); }
+  };
+  List Neighbours(uint64_t node);
+  uint32_t Degree(uint64_t node) { return static_cast<uint32_t>(Neighbours(node).size()); }
+
+  // Cache statistics (for benchmarks).
+  uint64_t blocks_decoded() const { return blocks_decoded_; }
+
+ private:
+  struct Block {
+    std::vector<uint32_t> offsets;  // nodes_per_block + 1
+    std::vector<uint32_t> ids, attrs;
+  };
+  const Block& LoadBlock(uint64_t b);
+
+  MappedFile file_;
+  uint64_t num_nodes_ = 0, num_edges_ = 0, num_blocks_ = 0;
+  uint32_t nodes_per_block_ = 1, max_degree_ = 0;
+  bool has_attrs_ = false;
+  const uint64_t* index_ = nullptr;
+  const uint8_t* data_ = nullptr;
+  size_t data_size_ = 0;
+  // LRU cache of decoded blocks.
+  static constexpr size_t kCacheBlocks = 64;
+  std::list<std::pair<uint64_t, Block>> lru_;
+  std::unordered_map<uint64_t, std::list<std::pair<uint64_t, Block>>::iterator> where_;
+  std::string scratch_;
+  uint64_t blocks_decoded_ = 0;
+};
+
+// Writes an adjacency file from CSR arrays (offsets has num_nodes + 1
+// entries; each node's ids sorted ascending; attrs empty or parallel to ids).
+// Writes to path + ".tmp" and renames.
+Status WriteAdjacency(const std::string& path, uint64_t num_nodes,
+                      std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
+                      std::span<const uint32_t> attrs, uint32_t nodes_per_block = 64,
+                      int zstd_level = 3);
+
+// The graph of one store generation.
+class Graph {
+ public:
+  // Opens the generation the store's snapshot names. NotFound when the store
+  // has no graph yet (run litgraph-ingest).
+  static Result<std::unique_ptr<Graph>> Open(Store* store);
+
+  Store* store() { return store_; }
+  int64_t generation() const { return generation_; }
+  const std::string& dir() const { return dir_; }
+
+  // Lazily opened adjacency of a relation (an empty one when absent).
+  Adjacency& adj(Rel r);
+
+  // Paper attributes (dense paper id).
+  uint64_t num_papers() const { return num_papers_; }  // id space: max id + 1
+  // Citation count used for ranking and lineage: the record's cited_by_count
+  // when present, else the in-store CITES in-degree (spec/relations.md).
+  uint32_t Citations(uint64_t paper) const;
+  bool CitationsFromRecord(uint64_t paper) const;
+  uint32_t InStoreCitations(uint64_t paper) const;
+  int Year(uint64_t paper) const;  // 0 = unknown
+
+ private:
+  Graph() = default;
+  Store* store_ = nullptr;
+  int64_t generation_ = 0;
+  std::string dir_;
+  uint64_t num_papers_ = 0;
+  std::unique_ptr<Adjacency> adj_[kRelCount];
+  MappedFile citations_, years_;
+};
+
+}  // namespace litgraph

@@ -1,0 +1,59 @@
+// Building the derived graph files of a store from its SQLite tables.
+//
+// BuildGraph writes a complete new generation directory (every adjacency of
+// graph.h, the paper attribute arrays and the lexical index of lexical.h), then records it as current in
+// the caller's open write transaction: the graph becomes visible exactly when
+// the SQLite data it was built from commits.
+//
+// Derived relations:
+//  - CITES resolves each paper's stored reference ids against the papers in
+//    the store; unresolved ids are dangling references (counted in the stats,
+//    linked by a later build once the cited work is ingested). Self-citations
+//    and duplicate references are dropped.
+//  - RELATED_TO is symmetrised.
+//  - COAUTHOR counts the papers two authors share. A paper with more than
+//    kCoauthorFullTeam authors contributes pairs only among its first
+//    kCoauthorHead and last kCoauthorTail authors (lead and senior positions),
+//    so one 3,000-author paper adds 300 pairs rather than 4.5 million.
+//  - AFFILIATED_WITH counts the papers on which an author lists an institution,
+//    plus the author record's last known institution.
+//  - COOCCUR counts the papers two keywords share.
+//
+// Memory: edges of one relation are sorted in RAM (about 20 bytes per edge),
+// fine for the 1M-work benchmark (25M citations, ~0.5 GB). At SciAtlas scale
+// (214M citations, 2B coauthor pairs) the same format is written by an
+// external sort; see doc/graph-format.md.
+#pragma once
+
+#include <cstdint>
+
+#include "litgraph/status.h"
+
+namespace litgraph {
+
+class Store;
+
+inline constexpr int kCoauthorFullTeam = 25;
+inline constexpr int kCoauthorHead = 20;
+inline constexpr int kCoauthorTail = 5;
+
+struct GraphBuildOptions {
+  uint32_t nodes_per_block = 64;  // chosen by bench/graph_bench (doc/graph-format.md)
+  int zstd_level = 3;
+  bool progress = false;
+};
+
+struct GraphBuildStats {
+  int64_t edges = 0;               // over all adjacency files (each direction once)
+  int64_t cites_edges = 0;
+  int64_t dangling_references = 0;
+  int64_t bytes = 0;               // on disk
+  int64_t cites_bytes = 0;         // cites.out + cites.in
+  int64_t lexical_terms = 0, lexical_postings = 0;
+  double seconds = 0;
+};
+
+// Requires a store opened for writing with a transaction open.
+Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStats* stats);
+
+}  // namespace litgraph

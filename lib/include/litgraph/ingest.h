@@ -1,0 +1,69 @@
+// Ingest: records from files or stdin into a store, as one atomic update.
+//
+// Inputs are JSON lines (OpenAlex snapshot part files, API pages one per line,
+// native records), a single JSON document spanning several lines (one record,
+// an API page {"results": [...]}, or an array of records), each optionally
+// gzip-compressed (detected by content, not name). See records.h for what a
+// record may hold.
+//
+// Every work is an upsert keyed by its external id: a version whose
+// updated_date is older than the stored one is skipped ("stale"), anything
+// else replaces the stored paper with its authorships and topics (its dense
+// id stays the same; its extracted keywords are dropped when title or
+// abstract changed). References and related works are stored as the external
+// ids the record gives; the graph build resolves them, so a reference to a
+// work not yet in the store stays dangling until that work arrives.
+//
+// The whole run is one SQLite transaction, and the derived files of the new
+// generation are committed with it: an ingest that fails, is interrupted or
+// killed leaves the previous store readable and unchanged.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "litgraph/status.h"
+
+namespace litgraph {
+
+class Store;
+
+struct IngestOptions {
+  bool skip_invalid = false;          // count and skip malformed records
+  bool build_graph = true;            // rebuild derived files after loading
+  bool progress = false;              // draw a progress line on stderr
+  size_t max_line_bytes = 256u << 20;  // longer lines are malformed input
+  int threads = 1;                    // parser threads beside the writer
+  // Receives warnings (skipped records); may be empty.
+  std::function<void(const std::string&)> warn;
+};
+
+struct IngestStats {
+  int64_t records = 0;          // JSON records read
+  int64_t works = 0;            // works stored (new + updated)
+  int64_t works_new = 0;
+  int64_t works_updated = 0;
+  int64_t works_stale = 0;      // older than the stored version: skipped
+  int64_t entities = 0;         // author / institution / source / topic records
+  int64_t skipped = 0;          // recognised but unsupported (concepts, funders, ...)
+  int64_t invalid = 0;          // malformed, skipped under --skip-invalid
+  int64_t references = 0;       // reference ids read from stored works
+  int64_t input_bytes = 0;
+  double load_seconds = 0;      // reading + SQLite
+  double graph_seconds = 0;     // derived files
+  double seconds = 0;           // total
+  // From the graph build (zero when it was skipped).
+  int64_t graph_edges = 0;
+  int64_t cites_edges = 0;
+  int64_t dangling_references = 0;
+};
+
+// Loads `inputs` ("-" = stdin; empty = stdin) into the store opened for
+// writing. Returns BadInput "FILE:LINE: what" for malformed input (unless
+// skip_invalid), Io for unreadable files or store failures.
+Status Ingest(Store* store, const std::vector<std::string>& inputs, const IngestOptions& options,
+              IngestStats* stats);
+
+}  // namespace litgraph

@@ -1,0 +1,114 @@
+// The lexical index: BM25 over paper title + abstract, impact-ordered for
+// fast top-k on long and common-word queries.
+//
+// Why not FTS5's bm25() for ranking: it scores every document matching any
+// query term, so one common word costs ~170 ms at 1M papers and a whole
+// abstract far more (bench/results). This index stores, per term, its
+// postings grouped by quantized BM25 impact (8 bits, one global scale) in
+// decreasing order, and answers score-at-a-time (Anh & Moffat; JASS):
+// segments of all query terms are visited highest impact first and the walk
+// stops after a budget of postings, so the most informative postings are
+// always read and the cost is bounded whatever the query. With an unlimited
+// budget the result is exact quantized BM25 (a unit test checks this).
+//
+// Files (in the graph generation directory; doc/lexical-format.md):
+//   lexicon   header, sorted term strings, per-term df and postings offset
+//   postings  per term: varint segment count, then per segment: u8 impact,
+//             varint count, count x varint doc-id delta (ascending in segment)
+// Opening maps both files: O(1). A term lookup is a binary search.
+//
+// Text analysis (shared with keyword extraction and the embedding model):
+// Words() from text.h, English stopwords dropped, Snowball English stems.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "litgraph/graph.h"
+#include "litgraph/status.h"
+
+namespace litgraph {
+
+class Store;
+
+// True for the English function words the index does not keep.
+bool IsStopword(std::string_view word);
+// Snowball English stem of a lowercase word. Thread-safe.
+std::string Stem(std::string_view word);
+// Words -> stopwords dropped -> stems, in text order.
+std::vector<std::string> AnalyzeTerms(std::string_view text);
+
+struct Bm25Params {
+  double k1 = 1.2;
+  double b = 0.75;
+};
+
+// Builds lexicon + postings for every paper of the store into dir.
+struct LexicalBuildStats {
+  int64_t terms = 0, postings = 0, bytes = 0;
+};
+Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params& params,
+                         LexicalBuildStats* stats);
+
+struct QueryTerm {
+  std::string term;     // analysed form (a stem)
+  float weight = 1.0f;  // query-side weight (term frequency in the query)
+};
+
+struct LexicalHit {
+  uint32_t doc;   // dense paper id
+  float score;    // BM25 (dequantized sum of impacts times query weights)
+};
+
+class LexicalIndex {
+ public:
+  // NotFound when dir has no lexical index.
+  Status Open(const std::string& dir);
+
+  uint64_t num_terms() const { return num_terms_; }
+  uint64_t num_docs() const { return num_docs_; }  // papers indexed
+  // Document frequency of an analysed term (0 when absent).
+  uint32_t DocFreq(std::string_view term) const;
+  double Idf(uint32_t df) const;
+
+  // Query terms of free text (analysed, merged, weighted by frequency).
+  static std::vector<QueryTerm> QueryTerms(std::string_view text);
+
+  // Top-k documents by BM25. `budget` caps the postings visited (0 = all).
+  // `accept` (optional) filters documents; hits it rejects are skipped.
+  std::vector<LexicalHit> Search(const std::vector<QueryTerm>& terms, size_t k,
+                                 size_t budget = 0,
+                                 const std::function<bool(uint32_t)>& accept = {}) const;
+
+  // Exact BM25 of the given documents (all postings of the terms visited).
+  std::vector<float> ScoreDocs(const std::vector<QueryTerm>& terms,
+                               std::span<const uint32_t> docs) const;
+
+  // Postings visited by the last Search (benchmarks).
+  mutable uint64_t last_postings_visited = 0;
+
+ private:
+  struct Segment {
+    uint8_t impact;
+    float weight;
+    const uint8_t* data;
+    const uint8_t* end;
+    uint32_t count;
+  };
+  int64_t Find(std::string_view term) const;  // index or -1
+  std::vector<Segment> Segments(const std::vector<QueryTerm>& terms) const;
+
+  MappedFile lexicon_, postings_;
+  uint64_t num_terms_ = 0, num_docs_ = 0, id_space_ = 0;
+  double scale_ = 1.0;  // BM25 per impact unit
+  const uint64_t* term_offsets_ = nullptr;
+  const uint64_t* postings_offsets_ = nullptr;
+  const uint32_t* df_ = nullptr;
+  const char* strings_ = nullptr;
+};
+
+}  // namespace litgraph

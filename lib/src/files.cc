@@ -1,0 +1,76 @@
+#include "litgraph/files.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+namespace litgraph {
+
+MappedFile::~MappedFile() {
+  if (data_ && size_) munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+Status MappedFile::Open(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::Io(fmt::format("{}: {}", path, std::strerror(errno)));
+  struct stat sb;
+  if (fstat(fd, &sb) != 0) {
+    close(fd);
+    return Status::Io(fmt::format("{}: {}", path, std::strerror(errno)));
+  }
+  size_ = static_cast<size_t>(sb.st_size);
+  if (size_ > 0) {
+    void* p = mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+      close(fd);
+      size_ = 0;
+      return Status::Io(fmt::format("{}: mmap: {}", path, std::strerror(errno)));
+    }
+    data_ = static_cast<const uint8_t*>(p);
+  }
+  close(fd);
+  return Status::Ok();
+}
+
+Status WriteFileAtomic(const std::string& path, std::string_view data) {
+  std::string tmp = path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) return Status::Io(fmt::format("{}: {}", tmp, std::strerror(errno)));
+  bool ok = data.empty() || std::fwrite(data.data(), 1, data.size(), f) == data.size();
+  ok = std::fflush(f) == 0 && ok;
+  ok = fsync(fileno(f)) == 0 && ok;
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Status::Io(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
+  }
+  return Status::Ok();
+}
+
+void FsyncDir(const std::string& dir) {
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    fsync(fd);
+    close(fd);
+  }
+}
+
+void* MapZeroed(size_t bytes) {
+  if (bytes == 0) return nullptr;
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return p;
+}
+
+void UnmapZeroed(void* p, size_t bytes) {
+  if (p && bytes) munmap(p, bytes);
+}
+
+}  // namespace litgraph

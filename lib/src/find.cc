@@ -1,0 +1,265 @@
+#include "litgraph/find.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_set>
+
+#include "litgraph/text.h"
+
+namespace litgraph {
+
+PaperFinder::PaperFinder(Store* store) : store_(store) {}
+PaperFinder::~PaperFinder() = default;
+
+Graph* PaperFinder::graph() {
+  if (!graph_tried_) {
+    graph_tried_ = true;
+    auto g = Graph::Open(store_);
+    if (g.ok()) graph_ = std::move(g.value());
+    else if (g.status().code() != Code::kNotFound) throw StatusError(g.status());
+  }
+  return graph_.get();
+}
+
+const LexicalIndex* PaperFinder::lexical() {
+  if (!lexical_tried_) {
+    lexical_tried_ = true;
+    if (Graph* g = graph()) {
+      auto idx = std::make_unique<LexicalIndex>();
+      Status st = idx->Open(g->dir());
+      if (st.ok()) lexical_ = std::move(idx);
+      else if (st.code() != Code::kNotFound) throw StatusError(st);
+    }
+  }
+  return lexical_.get();
+}
+
+// Year / venue / type filters, checked per candidate from the paper row.
+struct PaperFinder::Filter {
+  const FindQuery& q;
+  Stmt row;
+  std::unordered_set<int64_t> sources;
+  bool active = false;
+
+  Filter(Store* store, const FindQuery& query) : q(query) {
+    active = q.after || q.before || !q.venue.empty() || !q.type.empty();
+    if (!active) return;
+    row = store->db().Prepare("SELECT year, source_id, type FROM paper WHERE id = ?");
+    if (!q.venue.empty()) {
+      std::string key = NormalizeName(q.venue);
+      Stmt s = store->db().Prepare(
+          "SELECT id FROM source WHERE ext_id = ?1 OR issn_l = ?1 OR "
+          "(?2 <> '' AND instr(name_key, ?2) > 0)");
+      std::string ext = ShortOpenAlexId(q.venue);
+      s.Bind(1, ext.empty() ? q.venue : ext).Bind(2, key);
+      while (s.Step()) sources.insert(s.Int(0));
+    }
+  }
+
+  bool Accept(int64_t paper) {
+    if (!active) return true;
+    row.Bind(1, paper);
+    bool ok = row.Step();
+    if (ok) {
+      int64_t year = row.IsNull(0) ? 0 : row.Int(0);
+      if (q.after && (year == 0 || year < q.after)) ok = false;
+      if (q.before && (year == 0 || year > q.before)) ok = false;
+      if (!q.venue.empty() && (row.IsNull(1) || !sources.count(row.Int(1)))) ok = false;
+      if (!q.type.empty() && row.Text(2) != q.type) ok = false;
+    }
+    row.Reset();
+    return ok;
+  }
+};
+
+std::vector<FindHit> PaperFinder::TextSearch(const std::string& text, size_t k, size_t budget,
+                                             const std::function<bool(uint32_t)>& accept) {
+  std::vector<FindHit> hits;
+  if (const LexicalIndex* lex = lexical()) {
+    for (const LexicalHit& h : lex->Search(LexicalIndex::QueryTerms(text), k, budget, accept))
+      hits.push_back({h.doc, h.score, "text"});
+    return hits;
+  }
+  // No derived index yet (ingest --no-graph): FTS5 over the ten rarest-looking
+  // (longest) distinct words, so the cost stays bounded.
+  std::vector<std::string> words;
+  for (auto& w : Words(text))
+    if (w.size() > 1 && !IsStopword(w)) words.push_back(w);
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  std::stable_sort(words.begin(), words.end(),
+                   [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  if (words.size() > 10) words.resize(10);
+  if (words.empty()) return hits;
+  std::string match;
+  for (const auto& w : words) match += (match.empty() ? "\"" : " OR \"") + w + "\"";
+  Stmt st = store_->db().Prepare(
+      "SELECT rowid, -bm25(paper_fts) FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rank "
+      "LIMIT ?");
+  st.Bind(1, match).Bind(2, static_cast<int64_t>(k * 20 + 100));
+  while (st.Step() && hits.size() < k)
+    if (!accept || accept(static_cast<uint32_t>(st.Int(0))))
+      hits.push_back({st.Int(0), st.Double(1), "text"});
+  return hits;
+}
+
+std::vector<FindHit> PaperFinder::MatchTitle(const std::string& title, size_t limit,
+                                             double threshold) {
+  std::vector<FindHit> hits;
+  for (int64_t id : store_->PapersByTitleKey(NormalizeTitleKey(title))) {
+    hits.push_back({id, 1.0, "title_exact"});
+    if (hits.size() >= limit) return hits;
+  }
+  if (!hits.empty()) return hits;
+  // Fuzzy: candidates that share the title's words, scored by eq. 5.
+  Stmt st = store_->db().Prepare("SELECT title FROM paper WHERE id = ?");
+  for (const FindHit& c : TextSearch(title, 100, 200000, {})) {
+    st.Bind(1, c.paper);
+    if (st.Step()) {
+      double m = TitleMatchScore(title, st.Text(0));
+      if (m >= threshold) hits.push_back({c.paper, m, "title_fuzzy"});
+    }
+    st.Reset();
+  }
+  std::sort(hits.begin(), hits.end(), [](const FindHit& a, const FindHit& b) {
+    return a.score != b.score ? a.score > b.score : a.paper < b.paper;
+  });
+  if (hits.size() > limit) hits.resize(limit);
+  return hits;
+}
+
+std::vector<int64_t> PaperFinder::AuthorIds(const std::string& name, bool* exact) {
+  std::vector<int64_t> ids;
+  std::string key = NormalizeName(name);
+  *exact = false;
+  if (key.empty()) return ids;
+  Stmt ex = store_->db().Prepare("SELECT id FROM author WHERE name_key = ? LIMIT 1000");
+  ex.Bind(1, key);
+  while (ex.Step()) ids.push_back(ex.Int(0));
+  if (!ids.empty()) {
+    *exact = true;
+    return ids;
+  }
+  std::string match;
+  size_t p = 0;
+  while (p < key.size()) {
+    size_t e = key.find(' ', p);
+    if (e == std::string::npos) e = key.size();
+    match += (match.empty() ? "\"" : " AND \"") + key.substr(p, e - p) + "\"";
+    p = e + 1;
+  }
+  Stmt st = store_->db().Prepare(
+      "SELECT rowid FROM author_fts WHERE author_fts MATCH ? LIMIT 1000");
+  st.Bind(1, match);
+  while (st.Step()) ids.push_back(st.Int(0));
+  return ids;
+}
+
+Result<std::vector<FindHit>> PaperFinder::Find(const FindQuery& q) {
+  std::vector<FindHit> hits;
+  Filter filter(store_, q);
+  auto accept = [&](int64_t id) { return filter.Accept(id); };
+  auto keep = [&](std::vector<FindHit> in) {
+    for (auto& h : in)
+      if (accept(h.paper)) hits.push_back(std::move(h));
+  };
+  std::unordered_set<int64_t> author_papers;
+  double author_score = 0;
+  bool by_author = !q.author.empty();
+  if (by_author) {
+    bool exact = false;
+    std::vector<int64_t> authors = AuthorIds(q.author, &exact);
+    author_score = exact ? 1.0 : 0.9;
+    Stmt st = store_->db().Prepare("SELECT paper_id FROM authorship WHERE author_id = ?");
+    for (int64_t a : authors) {
+      st.Bind(1, a);
+      while (st.Step()) author_papers.insert(st.Int(0));
+      st.Reset();
+    }
+  }
+  auto by_author_ok = [&](int64_t id) { return !by_author || author_papers.count(id) > 0; };
+
+  if (!q.id.empty()) {
+    if (auto id = store_->ResolvePaperId(q.id)) keep({{*id, 1.0, "id"}});
+  } else if (!q.doi.empty()) {
+    if (NormalizeDoi(q.doi).empty()) return Status::Usage(fmt::format("not a DOI: {}", q.doi));
+    if (auto id = store_->PaperByDoi(q.doi)) keep({{*id, 1.0, "doi"}});
+  } else if (!q.title.empty()) {
+    for (auto& h : MatchTitle(q.title, std::max<size_t>(q.limit * 5, 50), q.title_threshold))
+      if (by_author_ok(h.paper) && accept(h.paper)) hits.push_back(h);
+  } else if (by_author) {
+    std::vector<uint32_t> docs;
+    for (int64_t id : author_papers)
+      if (accept(id)) docs.push_back(static_cast<uint32_t>(id));
+    std::sort(docs.begin(), docs.end());
+    if (!q.text.empty() && lexical()) {
+      std::vector<float> s = lexical()->ScoreDocs(LexicalIndex::QueryTerms(q.text), docs);
+      for (size_t i = 0; i < docs.size(); ++i)
+        if (s[i] > 0) hits.push_back({docs[i], s[i], "author+text"});
+    } else {
+      // Same name score for all: most cited first, then newest, then id.
+      Graph* g = graph();
+      auto key = [&](uint32_t d) {
+        return std::make_tuple(g ? -static_cast<int64_t>(g->Citations(d)) : 0,
+                               g ? -g->Year(d) : 0, d);
+      };
+      std::sort(docs.begin(), docs.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+      for (uint32_t d : docs) hits.push_back({d, author_score, "author"});
+    }
+  } else if (!q.text.empty()) {
+    for (auto& h : TextSearch(q.text, q.limit, q.lexical_budget,
+                              [&](uint32_t id) { return accept(id); }))
+      hits.push_back(std::move(h));
+  } else {
+    return Status::Usage("nothing to find: give a query, --id, --doi, --title or --author");
+  }
+  // Every path above yields hits in its own deterministic order for equal
+  // scores; keep it.
+  std::stable_sort(hits.begin(), hits.end(),
+                   [](const FindHit& a, const FindHit& b) { return a.score > b.score; });
+  if (hits.size() > q.limit) hits.resize(q.limit);
+  return hits;
+}
+
+Result<int64_t> PaperFinder::Resolve(const std::string& text) {
+  if (auto id = store_->ResolvePaperId(text)) return *id;
+  std::vector<FindHit> hits = MatchTitle(text, 10, 0.88);
+  if (hits.empty())
+    return Status::NotFound(fmt::format("no paper matches \"{}\" (id, DOI or title)", text));
+  bool exact_unique = hits[0].match == "title_exact" &&
+                      (hits.size() == 1 || hits[1].match != "title_exact");
+  bool fuzzy_clear = hits.size() == 1 || hits[0].score - hits[1].score >= 0.05;
+  if (exact_unique || (hits[0].match != "title_exact" && fuzzy_clear)) return hits[0].paper;
+  std::string list;
+  for (const FindHit& h : hits) {
+    auto p = store_->GetPaperSummary(h.paper);
+    if (p) list += fmt::format("\n  {}  {}  {}", p->ext_id, p->year ? std::to_string(p->year) : "?", p->title);
+  }
+  return Status::Usage(fmt::format("\"{}\" matches several papers; give an id:{}", text, list));
+}
+
+Json PaperJson(const PaperSummary& p, Graph* graph) {
+  Json j = {{"id", p.ext_id}, {"type", "paper"}, {"title", p.title}};
+  j["year"] = p.year ? Json(p.year) : Json(nullptr);
+  j["venue"] = p.venue.empty() ? Json(nullptr) : Json(p.venue);
+  j["authors"] = p.authors;
+  if (graph && p.id > 0) {
+    j["cited_by_count"] = graph->Citations(static_cast<uint64_t>(p.id));
+    j["citation_source"] = graph->CitationsFromRecord(static_cast<uint64_t>(p.id)) ? "record" : "store";
+  } else {
+    j["cited_by_count"] = p.cited_by_count >= 0 ? Json(p.cited_by_count) : Json(nullptr);
+    j["citation_source"] = p.cited_by_count >= 0 ? Json("record") : Json(nullptr);
+  }
+  j["doi"] = p.doi.empty() ? Json(nullptr) : Json(p.doi);
+  return j;
+}
+
+std::vector<Column> PaperColumns() {
+  return {{"rank", "#", 0},       {"score", "score", 0},   {"year", "year", 0},
+          {"id", "id", 0},        {"title", "title", 70},  {"authors", "authors", 30},
+          {"venue", "venue", 24}, {"cited_by_count", "cites", 0}};
+}
+
+}  // namespace litgraph

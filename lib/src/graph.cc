@@ -1,0 +1,295 @@
+#include "litgraph/graph.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "litgraph/coding.h"
+
+namespace litgraph {
+
+namespace {
+
+constexpr char kMagic[8] = {'L', 'G', 'A', 'D', 'J', 0, 0, 1};
+constexpr uint64_t kRawBit = uint64_t{1} << 63;
+
+struct Header {
+  char magic[8];
+  uint64_t num_nodes;
+  uint64_t num_edges;
+  uint64_t num_blocks;
+  uint32_t nodes_per_block;
+  uint32_t max_degree;
+  uint32_t has_attrs;
+  uint32_t reserved[5];
+};
+static_assert(sizeof(Header) == Adjacency::kHeaderSize);
+
+const RelInfo kRels[kRelCount] = {
+    {Rel::kCitesOut, "cites.out", "CITES", NodeType::kPaper, NodeType::kPaper, true, ""},
+    {Rel::kCitesIn, "cites.in", "CITES", NodeType::kPaper, NodeType::kPaper, false, ""},
+    {Rel::kRelated, "related", "RELATED_TO", NodeType::kPaper, NodeType::kPaper, true, ""},
+    {Rel::kAuthors, "authors", "AUTHORED", NodeType::kPaper, NodeType::kAuthor, false,
+     "position << 1 | is_corresponding"},
+    {Rel::kAuthoredPapers, "authored", "AUTHORED", NodeType::kAuthor, NodeType::kPaper, true,
+     "position << 1 | is_corresponding"},
+    {Rel::kCoauthor, "coauthor", "COAUTHOR", NodeType::kAuthor, NodeType::kAuthor, true,
+     "joint papers"},
+    {Rel::kAffiliations, "affiliations", "AFFILIATED_WITH", NodeType::kAuthor,
+     NodeType::kInstitution, true, "papers"},
+    {Rel::kInstitutionAuthors, "institution.authors", "AFFILIATED_WITH", NodeType::kInstitution,
+     NodeType::kAuthor, false, "papers"},
+    {Rel::kPublishedIn, "published_in", "PUBLISHED_IN", NodeType::kPaper, NodeType::kSource, true,
+     ""},
+    {Rel::kSourcePapers, "source.papers", "PUBLISHED_IN", NodeType::kSource, NodeType::kPaper,
+     false, ""},
+    {Rel::kTopics, "topics", "HAS_TOPIC", NodeType::kPaper, NodeType::kTopic, true,
+     "score x 1000 << 1 | is_primary"},
+    {Rel::kTopicPapers, "topic.papers", "HAS_TOPIC", NodeType::kTopic, NodeType::kPaper, false,
+     "score x 1000 << 1 | is_primary"},
+    {Rel::kTopicSubfield, "topic.subfield", "SUBFIELD_OF", NodeType::kTopic, NodeType::kSubfield,
+     true, ""},
+    {Rel::kSubfieldTopics, "subfield.topics", "SUBFIELD_OF", NodeType::kSubfield,
+     NodeType::kTopic, false, ""},
+    {Rel::kSubfieldField, "subfield.field", "FIELD_OF", NodeType::kSubfield, NodeType::kField,
+     true, ""},
+    {Rel::kFieldSubfields, "field.subfields", "FIELD_OF", NodeType::kField, NodeType::kSubfield,
+     false, ""},
+    {Rel::kFieldDomain, "field.domain", "DOMAIN_OF", NodeType::kField, NodeType::kDomain, true,
+     ""},
+    {Rel::kDomainFields, "domain.fields", "DOMAIN_OF", NodeType::kDomain, NodeType::kField, false,
+     ""},
+    {Rel::kKeywords, "keywords", "HAS_KEYWORD", NodeType::kPaper, NodeType::kKeyword, true,
+     "importance 1..10"},
+    {Rel::kKeywordPapers, "keyword.papers", "HAS_KEYWORD", NodeType::kKeyword, NodeType::kPaper,
+     false, "importance 1..10"},
+    {Rel::kCooccur, "cooccur", "COOCCUR", NodeType::kKeyword, NodeType::kKeyword, true,
+     "papers with both"},
+};
+
+}  // namespace
+
+const RelInfo& GetRelInfo(Rel r) { return kRels[static_cast<int>(r)]; }
+
+Status Adjacency::Open(const std::string& path) {
+  Status st = file_.Open(path);
+  if (!st.ok()) return st;
+  if (file_.size() < kHeaderSize) return Status::Io(fmt::format("{}: truncated graph file", path));
+  Header h;
+  std::memcpy(&h, file_.data(), sizeof h);
+  if (std::memcmp(h.magic, kMagic, 8) != 0)
+    return Status::Io(fmt::format("{}: not a litgraph adjacency file", path));
+  num_nodes_ = h.num_nodes;
+  num_edges_ = h.num_edges;
+  num_blocks_ = h.num_blocks;
+  nodes_per_block_ = h.nodes_per_block;
+  max_degree_ = h.max_degree;
+  has_attrs_ = h.has_attrs != 0;
+  size_t index_bytes = (num_blocks_ + 1) * sizeof(uint64_t);
+  if (nodes_per_block_ == 0 || kHeaderSize + index_bytes > file_.size() ||
+      num_blocks_ != (num_nodes_ + nodes_per_block_ - 1) / nodes_per_block_)
+    return Status::Io(fmt::format("{}: corrupt graph header", path));
+  index_ = reinterpret_cast<const uint64_t*>(file_.data() + kHeaderSize);
+  data_ = file_.data() + kHeaderSize + index_bytes;
+  data_size_ = file_.size() - kHeaderSize - index_bytes;
+  if ((index_[num_blocks_] & ~kRawBit) != data_size_)
+    return Status::Io(fmt::format("{}: truncated graph file", path));
+  return Status::Ok();
+}
+
+const Adjacency::Block& Adjacency::LoadBlock(uint64_t b) {
+  auto it = where_.find(b);
+  if (it != where_.end()) {
+    lru_.splice(lru_.begin(), lru_, it->second);
+    return it->second->second;
+  }
+  uint64_t begin = index_[b] & ~kRawBit, end = index_[b + 1] & ~kRawBit;
+  bool raw = index_[b] & kRawBit;
+  if (end < begin || end > data_size_)
+    throw StatusError(Status::Io("corrupt graph block index"));
+  const uint8_t* p;
+  const uint8_t* pend;
+  if (raw) {
+    p = data_ + begin;
+    pend = data_ + end;
+  } else {
+    unsigned long long n = ZSTD_getFrameContentSize(data_ + begin, end - begin);
+    if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
+      throw StatusError(Status::Io("corrupt graph block"));
+    scratch_.resize(n);
+    size_t got = ZSTD_decompress(scratch_.data(), n, data_ + begin, end - begin);
+    if (ZSTD_isError(got) || got != n) throw StatusError(Status::Io("corrupt graph block"));
+    p = reinterpret_cast<const uint8_t*>(scratch_.data());
+    pend = p + n;
+  }
+  ++blocks_decoded_;
+  Block blk;
+  uint64_t first = b * nodes_per_block_;
+  uint64_t count = std::min<uint64_t>(nodes_per_block_, num_nodes_ - first);
+  blk.offsets.reserve(count + 1);
+  blk.offsets.push_back(0);
+  auto need = [&](bool ok) {
+    if (!ok) throw StatusError(Status::Io("corrupt graph block contents"));
+  };
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t deg, v, prev = 0;
+    need(GetVarint(&p, pend, &deg));
+    need(deg <= static_cast<uint64_t>(pend - p));
+    for (uint64_t k = 0; k < deg; ++k) {
+      need(GetVarint(&p, pend, &v));
+      prev = k == 0 ? v : prev + v;
+      blk.ids.push_back(static_cast<uint32_t>(prev));
+    }
+    if (has_attrs_)
+      for (uint64_t k = 0; k < deg; ++k) {
+        need(GetVarint(&p, pend, &v));
+        blk.attrs.push_back(static_cast<uint32_t>(v));
+      }
+    blk.offsets.push_back(static_cast<uint32_t>(blk.ids.size()));
+  }
+  if (lru_.size() >= kCacheBlocks) {
+    where_.erase(lru_.back().first);
+    lru_.pop_back();
+  }
+  lru_.emplace_front(b, std::move(blk));
+  where_[b] = lru_.begin();
+  return lru_.front().second;
+}
+
+Adjacency::List Adjacency::Neighbours(uint64_t node) {
+  if (node >= num_nodes_) return {};
+  const Block& blk = LoadBlock(node / nodes_per_block_);
+  uint64_t i = node % nodes_per_block_;
+  uint32_t a = blk.offsets[i], b = blk.offsets[i + 1];
+  List l;
+  l.ids = std::span<const uint32_t>(blk.ids.data() + a, b - a);
+  if (has_attrs_) l.attrs = std::span<const uint32_t>(blk.attrs.data() + a, b - a);
+  return l;
+}
+
+Status WriteAdjacency(const std::string& path, uint64_t num_nodes,
+                      std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
+                      std::span<const uint32_t> attrs, uint32_t nodes_per_block,
+                      int zstd_level) {
+  uint64_t num_blocks = (num_nodes + nodes_per_block - 1) / nodes_per_block;
+  Header h{};
+  std::memcpy(h.magic, kMagic, 8);
+  h.num_nodes = num_nodes;
+  h.num_edges = ids.size();
+  h.num_blocks = num_blocks;
+  h.nodes_per_block = nodes_per_block;
+  h.has_attrs = attrs.empty() ? 0 : 1;
+  std::vector<uint64_t> index(num_blocks + 1, 0);
+  std::string data, raw;
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, zstd_level);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
+  std::string comp;
+  for (uint64_t b = 0; b < num_blocks; ++b) {
+    raw.clear();
+    uint64_t first = b * nodes_per_block, last = std::min(num_nodes, first + nodes_per_block);
+    for (uint64_t n = first; n < last; ++n) {
+      uint64_t a = offsets[n], e = offsets[n + 1];
+      h.max_degree = std::max<uint32_t>(h.max_degree, static_cast<uint32_t>(e - a));
+      PutVarint(e - a, &raw);
+      uint32_t prev = 0;
+      for (uint64_t k = a; k < e; ++k) {
+        PutVarint(k == a ? ids[k] : ids[k] - prev, &raw);
+        prev = ids[k];
+      }
+      if (!attrs.empty())
+        for (uint64_t k = a; k < e; ++k) PutVarint(attrs[k], &raw);
+    }
+    index[b] = data.size();
+    comp.resize(ZSTD_compressBound(raw.size()));
+    size_t n = ZSTD_compress2(cctx, comp.data(), comp.size(), raw.data(), raw.size());
+    if (!ZSTD_isError(n) && n < raw.size()) {
+      data.append(comp.data(), n);
+    } else {
+      index[b] |= kRawBit;
+      data += raw;
+    }
+  }
+  ZSTD_freeCCtx(cctx);
+  index[num_blocks] = data.size();
+  std::string file;
+  file.reserve(sizeof h + index.size() * 8 + data.size());
+  file.append(reinterpret_cast<const char*>(&h), sizeof h);
+  file.append(reinterpret_cast<const char*>(index.data()), index.size() * 8);
+  file += data;
+  return WriteFileAtomic(path, file);
+}
+
+Result<std::unique_ptr<Graph>> Graph::Open(Store* store) {
+  int64_t gen = store->Generation("graph");
+  if (gen == 0)
+    return Status::NotFound(fmt::format("{}: the store has no graph yet (run litgraph-ingest)",
+                                        store->dir()));
+  std::unique_ptr<Graph> g(new Graph());
+  g->store_ = store;
+  g->generation_ = gen;
+  g->dir_ = store->ArtifactDir("graph", gen);
+  Status st = g->citations_.Open(g->dir_ + "/paper.citations");
+  if (!st.ok()) return st;
+  st = g->years_.Open(g->dir_ + "/paper.years");
+  if (!st.ok()) return st;
+  g->num_papers_ = g->citations_.size() / sizeof(uint32_t);
+  if (g->years_.size() != g->num_papers_ * sizeof(uint16_t))
+    return Status::Io(fmt::format("{}: paper.years does not match paper.citations", g->dir_));
+  return g;
+}
+
+Adjacency& Graph::adj(Rel r) {
+  auto& slot = adj_[static_cast<int>(r)];
+  if (!slot) {
+    slot = std::make_unique<Adjacency>();
+    std::string path = dir_ + "/" + GetRelInfo(r).file + ".adj";
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) {
+      ThrowIfError(slot->Open(path));
+    } else {
+      slot->OpenEmpty();
+    }
+  }
+  return *slot;
+}
+
+namespace {
+constexpr uint32_t kFromStoreBit = 0x80000000u;
+}
+
+uint32_t Graph::Citations(uint64_t paper) const {
+  if (paper >= num_papers_) return 0;
+  uint32_t v;
+  std::memcpy(&v, citations_.data() + paper * 4, 4);
+  return v & ~kFromStoreBit;
+}
+
+bool Graph::CitationsFromRecord(uint64_t paper) const {
+  if (paper >= num_papers_) return false;
+  uint32_t v;
+  std::memcpy(&v, citations_.data() + paper * 4, 4);
+  return !(v & kFromStoreBit);
+}
+
+uint32_t Graph::InStoreCitations(uint64_t paper) const {
+  return const_cast<Graph*>(this)->adj(Rel::kCitesIn).Degree(paper);
+}
+
+int Graph::Year(uint64_t paper) const {
+  if (paper >= num_papers_) return 0;
+  uint16_t v;
+  std::memcpy(&v, years_.data() + paper * 2, 2);
+  return v;
+}
+
+}  // namespace litgraph

@@ -1,0 +1,405 @@
+#include "litgraph/lexical.h"
+
+#include <fmt/format.h>
+#include <libstemmer.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "litgraph/coding.h"
+#include "litgraph/files.h"
+#include "litgraph/store.h"
+#include "litgraph/text.h"
+
+namespace litgraph {
+
+namespace {
+
+constexpr char kLexMagic[8] = {'L', 'G', 'L', 'E', 'X', 0, 0, 1};
+
+struct LexHeader {
+  char magic[8];
+  uint64_t num_terms;
+  uint64_t num_docs;   // documents indexed
+  uint64_t id_space;   // max doc id + 1
+  double scale;        // BM25 per impact unit
+  double avgdl, k1, b;
+  uint64_t strings_bytes;
+  uint64_t reserved[3];
+};
+static_assert(sizeof(LexHeader) == 96);
+
+// English function words (Lucene/SMART short list plus a few abstract fillers
+// that carry no topic: "paper", "propose" stay, they are content in context).
+const std::unordered_set<std::string_view>& Stopwords() {
+  static const std::unordered_set<std::string_view> kWords = {
+      "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and",
+      "any", "are", "as", "at", "be", "because", "been", "before", "being", "below",
+      "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down",
+      "during", "each", "either", "et", "etc", "few", "for", "from", "further", "had", "has",
+      "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how",
+      "however", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "may", "me",
+      "might", "more", "most", "must", "my", "myself", "no", "nor", "not", "now", "of", "off",
+      "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own",
+      "same", "shall", "she", "should", "so", "some", "such", "than", "that", "the", "their",
+      "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those",
+      "through", "thus", "to", "too", "under", "until", "up", "upon", "us", "very", "via",
+      "was", "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom",
+      "why", "will", "with", "within", "without", "would", "yet", "you", "your", "yours",
+      "yourself", "yourselves"};
+  return kWords;
+}
+
+struct StemmerHolder {
+  sb_stemmer* s = sb_stemmer_new("english", "UTF_8");
+  ~StemmerHolder() {
+    if (s) sb_stemmer_delete(s);
+  }
+};
+
+double IdfOf(uint64_t n, uint32_t df) {
+  return std::log(1.0 + (static_cast<double>(n) - df + 0.5) / (df + 0.5));
+}
+
+}  // namespace
+
+bool IsStopword(std::string_view word) { return Stopwords().count(word) > 0; }
+
+std::string Stem(std::string_view word) {
+  thread_local StemmerHolder holder;
+  if (!holder.s || word.empty()) return std::string(word);
+  const sb_symbol* out = sb_stemmer_stem(holder.s, reinterpret_cast<const sb_symbol*>(word.data()),
+                                         static_cast<int>(word.size()));
+  if (!out) return std::string(word);
+  return std::string(reinterpret_cast<const char*>(out), sb_stemmer_length(holder.s));
+}
+
+std::vector<std::string> AnalyzeTerms(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::string& w : Words(text)) {
+    if (w.size() < 2 || IsStopword(w)) continue;
+    out.push_back(Stem(w));
+  }
+  return out;
+}
+
+Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params& params,
+                         LexicalBuildStats* stats) {
+  Db& db = store->db();
+  const uint64_t id_space = static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1;
+  // Pass 1: per-document term frequencies, doc-major.
+  std::unordered_map<std::string, uint32_t> word_tid;  // surface word -> term id
+  std::unordered_map<std::string, uint32_t> stem_tid;
+  std::vector<std::string> terms;
+  std::vector<uint32_t> df;
+  std::vector<uint32_t> doc_of, tid_of;  // postings in doc order
+  std::vector<uint16_t> tf_of;
+  std::vector<uint32_t> doc_len(id_space, 0);
+  uint64_t num_docs = 0, total_len = 0;
+  {
+    Stmt st = db.Prepare("SELECT id, title, abstract FROM paper ORDER BY id");
+    std::vector<uint32_t> tids;
+    std::string text;
+    while (st.Step()) {
+      uint32_t doc = static_cast<uint32_t>(st.Int(0));
+      text.assign(st.Text(1));
+      text += ' ';
+      text += st.Text(2);
+      tids.clear();
+      for (std::string& w : Words(text)) {
+        if (w.size() < 2 || IsStopword(w)) continue;
+        auto it = word_tid.find(w);
+        uint32_t tid;
+        if (it != word_tid.end()) {
+          tid = it->second;
+        } else {
+          std::string s = Stem(w);
+          auto [sit, inserted] = stem_tid.emplace(s, static_cast<uint32_t>(terms.size()));
+          if (inserted) {
+            terms.push_back(s);
+            df.push_back(0);
+          }
+          tid = sit->second;
+          word_tid.emplace(std::move(w), tid);
+        }
+        tids.push_back(tid);
+      }
+      if (tids.empty()) continue;
+      ++num_docs;
+      doc_len[doc] = static_cast<uint32_t>(tids.size());
+      total_len += tids.size();
+      std::sort(tids.begin(), tids.end());
+      for (size_t i = 0; i < tids.size();) {
+        size_t j = i;
+        while (j < tids.size() && tids[j] == tids[i]) ++j;
+        doc_of.push_back(doc);
+        tid_of.push_back(tids[i]);
+        tf_of.push_back(static_cast<uint16_t>(std::min<size_t>(j - i, 65535)));
+        ++df[tids[i]];
+        i = j;
+      }
+    }
+  }
+  word_tid.clear();
+  stem_tid.clear();
+  const double avgdl = num_docs ? static_cast<double>(total_len) / num_docs : 1.0;
+  const uint64_t n_terms = terms.size();
+  const size_t n_post = doc_of.size();
+  // Pass 2: BM25 weight of every posting and one global quantization scale.
+  std::vector<float> w(n_post);
+  double max_w = 0;
+  for (size_t i = 0; i < n_post; ++i) {
+    double tf = tf_of[i];
+    double norm = params.k1 * (1 - params.b + params.b * doc_len[doc_of[i]] / avgdl);
+    double x = IdfOf(num_docs, df[tid_of[i]]) * tf * (params.k1 + 1) / (tf + norm);
+    w[i] = static_cast<float>(x);
+    max_w = std::max(max_w, x);
+  }
+  tf_of = {};
+  const double scale = max_w > 0 ? max_w / 255.0 : 1.0;
+  // Pass 3: term-major, impact-descending (stable within an impact: doc order).
+  std::vector<uint64_t> start(n_terms + 1, 0);
+  for (uint32_t t : tid_of) ++start[t + 1];
+  for (uint64_t t = 0; t < n_terms; ++t) start[t + 1] += start[t];
+  std::vector<uint64_t> fill(start.begin(), start.end() - 1);
+  std::vector<uint32_t> p_doc(n_post);
+  std::vector<uint8_t> p_imp(n_post);
+  for (size_t i = 0; i < n_post; ++i) {
+    uint64_t at = fill[tid_of[i]]++;
+    p_doc[at] = doc_of[i];
+    p_imp[at] = static_cast<uint8_t>(std::clamp<long>(std::lround(w[i] / scale), 1, 255));
+  }
+  doc_of = {};
+  tid_of = {};
+  w = {};
+  std::vector<uint32_t> order(n_terms);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return terms[a] < terms[b]; });
+  std::string postings;
+  std::vector<uint64_t> term_off(n_terms + 1), post_off(n_terms + 1);
+  std::vector<uint32_t> df_sorted(n_terms);
+  std::string strings;
+  std::vector<uint32_t> idx;
+  for (uint64_t r = 0; r < n_terms; ++r) {
+    uint32_t t = order[r];
+    term_off[r] = strings.size();
+    strings += terms[t];
+    post_off[r] = postings.size();
+    df_sorted[r] = df[t];
+    uint64_t a = start[t], b = start[t + 1];
+    idx.resize(b - a);
+    std::iota(idx.begin(), idx.end(), static_cast<uint32_t>(0));
+    std::stable_sort(idx.begin(), idx.end(),
+                     [&](uint32_t x, uint32_t y) { return p_imp[a + x] > p_imp[a + y]; });
+    uint32_t segments = 0;
+    for (size_t i = 0; i < idx.size();) {
+      size_t j = i;
+      while (j < idx.size() && p_imp[a + idx[j]] == p_imp[a + idx[i]]) ++j;
+      ++segments;
+      i = j;
+    }
+    PutVarint(segments, &postings);
+    for (size_t i = 0; i < idx.size();) {
+      size_t j = i;
+      uint8_t imp = p_imp[a + idx[i]];
+      while (j < idx.size() && p_imp[a + idx[j]] == imp) ++j;
+      postings.push_back(static_cast<char>(imp));
+      PutVarint(j - i, &postings);
+      uint32_t prev = 0;
+      for (size_t k = i; k < j; ++k) {
+        uint32_t d = p_doc[a + idx[k]];
+        PutVarint(k == i ? d : d - prev, &postings);
+        prev = d;
+      }
+      i = j;
+    }
+  }
+  term_off[n_terms] = strings.size();
+  post_off[n_terms] = postings.size();
+  LexHeader h{};
+  std::memcpy(h.magic, kLexMagic, 8);
+  h.num_terms = n_terms;
+  h.num_docs = num_docs;
+  h.id_space = id_space;
+  h.scale = scale;
+  h.avgdl = avgdl;
+  h.k1 = params.k1;
+  h.b = params.b;
+  h.strings_bytes = strings.size();
+  std::string lex;
+  lex.append(reinterpret_cast<const char*>(&h), sizeof h);
+  lex.append(reinterpret_cast<const char*>(term_off.data()), term_off.size() * 8);
+  lex.append(reinterpret_cast<const char*>(post_off.data()), post_off.size() * 8);
+  lex.append(reinterpret_cast<const char*>(df_sorted.data()), df_sorted.size() * 4);
+  lex += strings;
+  ThrowIfError(WriteFileAtomic(dir + "/lexicon", lex));
+  ThrowIfError(WriteFileAtomic(dir + "/postings", postings));
+  stats->terms = static_cast<int64_t>(n_terms);
+  stats->postings = static_cast<int64_t>(n_post);
+  stats->bytes = static_cast<int64_t>(lex.size() + postings.size());
+  return Status::Ok();
+}
+
+Status LexicalIndex::Open(const std::string& dir) {
+  std::string path = dir + "/lexicon";
+  if (access(path.c_str(), R_OK) != 0) return Status::NotFound(path + ": no lexical index");
+  Status st = lexicon_.Open(path);
+  if (!st.ok()) return st;
+  st = postings_.Open(dir + "/postings");
+  if (!st.ok()) return st;
+  if (lexicon_.size() < sizeof(LexHeader)) return Status::Io(path + ": truncated");
+  LexHeader h;
+  std::memcpy(&h, lexicon_.data(), sizeof h);
+  if (std::memcmp(h.magic, kLexMagic, 8) != 0) return Status::Io(path + ": not a lexicon");
+  num_terms_ = h.num_terms;
+  num_docs_ = h.num_docs;
+  id_space_ = h.id_space;
+  scale_ = h.scale;
+  size_t need = sizeof h + (num_terms_ + 1) * 16 + num_terms_ * 4 + h.strings_bytes;
+  if (lexicon_.size() != need) return Status::Io(path + ": corrupt lexicon");
+  const uint8_t* p = lexicon_.data() + sizeof h;
+  term_offsets_ = reinterpret_cast<const uint64_t*>(p);
+  postings_offsets_ = term_offsets_ + num_terms_ + 1;
+  df_ = reinterpret_cast<const uint32_t*>(postings_offsets_ + num_terms_ + 1);
+  strings_ = reinterpret_cast<const char*>(df_ + num_terms_);
+  if (postings_offsets_[num_terms_] != postings_.size())
+    return Status::Io(dir + "/postings: size does not match the lexicon");
+  return Status::Ok();
+}
+
+int64_t LexicalIndex::Find(std::string_view term) const {
+  int64_t lo = 0, hi = static_cast<int64_t>(num_terms_) - 1;
+  while (lo <= hi) {
+    int64_t mid = (lo + hi) / 2;
+    std::string_view t(strings_ + term_offsets_[mid], term_offsets_[mid + 1] - term_offsets_[mid]);
+    int c = t.compare(term);
+    if (c == 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+uint32_t LexicalIndex::DocFreq(std::string_view term) const {
+  int64_t i = Find(term);
+  return i < 0 ? 0 : df_[i];
+}
+
+double LexicalIndex::Idf(uint32_t df) const { return IdfOf(num_docs_, df); }
+
+std::vector<QueryTerm> LexicalIndex::QueryTerms(std::string_view text) {
+  std::vector<std::string> terms = AnalyzeTerms(text);
+  std::sort(terms.begin(), terms.end());
+  std::vector<QueryTerm> out;
+  for (size_t i = 0; i < terms.size();) {
+    size_t j = i;
+    while (j < terms.size() && terms[j] == terms[i]) ++j;
+    out.push_back({terms[i], static_cast<float>(j - i)});
+    i = j;
+  }
+  return out;
+}
+
+std::vector<LexicalIndex::Segment> LexicalIndex::Segments(const std::vector<QueryTerm>& terms) const {
+  std::vector<Segment> segs;
+  for (const QueryTerm& q : terms) {
+    int64_t i = Find(q.term);
+    if (i < 0 || q.weight <= 0) continue;
+    const uint8_t* p = postings_.data() + postings_offsets_[i];
+    const uint8_t* end = postings_.data() + postings_offsets_[i + 1];
+    uint64_t n;
+    if (!GetVarint(&p, end, &n)) throw StatusError(Status::Io("corrupt postings"));
+    for (uint64_t s = 0; s < n; ++s) {
+      if (p >= end) throw StatusError(Status::Io("corrupt postings"));
+      Segment seg;
+      seg.impact = *p++;
+      seg.weight = q.weight;
+      uint64_t count;
+      if (!GetVarint(&p, end, &count)) throw StatusError(Status::Io("corrupt postings"));
+      seg.count = static_cast<uint32_t>(count);
+      seg.data = p;
+      // Skip to the next segment header.
+      for (uint64_t k = 0; k < count; ++k) {
+        while (p < end && (*p & 0x80)) ++p;
+        ++p;
+      }
+      seg.end = p;
+      segs.push_back(seg);
+    }
+  }
+  std::stable_sort(segs.begin(), segs.end(), [](const Segment& a, const Segment& b) {
+    return a.impact * a.weight > b.impact * b.weight;
+  });
+  return segs;
+}
+
+std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms, size_t k,
+                                             size_t budget,
+                                             const std::function<bool(uint32_t)>& accept) const {
+  std::vector<LexicalHit> hits;
+  last_postings_visited = 0;
+  if (num_terms_ == 0 || k == 0) return hits;
+  std::vector<Segment> segs = Segments(terms);
+  ZeroedArray<float> acc(id_space_);
+  std::vector<uint32_t> touched;
+  uint64_t visited = 0;
+  for (const Segment& s : segs) {
+    if (budget && visited >= budget) break;
+    float add = s.impact * s.weight;
+    const uint8_t* p = s.data;
+    uint64_t doc = 0, v;
+    for (uint32_t i = 0; i < s.count; ++i) {
+      if (!GetVarint(&p, s.end, &v)) throw StatusError(Status::Io("corrupt postings"));
+      doc = i == 0 ? v : doc + v;
+      if (doc >= id_space_) throw StatusError(Status::Io("corrupt postings"));
+      if (acc[doc] == 0) touched.push_back(static_cast<uint32_t>(doc));
+      acc[doc] += add;
+    }
+    visited += s.count;
+  }
+  last_postings_visited = visited;
+  auto better = [&](uint32_t a, uint32_t b) {
+    return acc[a] != acc[b] ? acc[a] > acc[b] : a < b;
+  };
+  // Select in growing windows so a selective filter still finds k hits.
+  size_t window = std::min(touched.size(), std::max<size_t>(k * 4, 64));
+  size_t done = 0;
+  while (hits.size() < k && done < touched.size()) {
+    window = std::min(touched.size(), std::max(window, done + k));
+    std::partial_sort(touched.begin() + static_cast<long>(done),
+                      touched.begin() + static_cast<long>(window), touched.end(), better);
+    for (size_t i = done; i < window && hits.size() < k; ++i)
+      if (!accept || accept(touched[i]))
+        hits.push_back({touched[i], static_cast<float>(acc[touched[i]] * scale_)});
+    done = window;
+    window *= 4;
+  }
+  return hits;
+}
+
+std::vector<float> LexicalIndex::ScoreDocs(const std::vector<QueryTerm>& terms,
+                                           std::span<const uint32_t> docs) const {
+  std::vector<float> scores(docs.size(), 0);
+  if (num_terms_ == 0) return scores;
+  std::unordered_map<uint32_t, std::vector<size_t>> where;
+  for (size_t i = 0; i < docs.size(); ++i) where[docs[i]].push_back(i);
+  for (const Segment& s : Segments(terms)) {
+    const uint8_t* p = s.data;
+    uint64_t doc = 0, v;
+    for (uint32_t i = 0; i < s.count; ++i) {
+      if (!GetVarint(&p, s.end, &v)) throw StatusError(Status::Io("corrupt postings"));
+      doc = i == 0 ? v : doc + v;
+      auto it = where.find(static_cast<uint32_t>(doc));
+      if (it != where.end())
+        for (size_t j : it->second) scores[j] += static_cast<float>(s.impact * s.weight * scale_);
+    }
+  }
+  return scores;
+}
+
+}  // namespace litgraph

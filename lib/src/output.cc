@@ -1,0 +1,166 @@
+#include "litgraph/output.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace litgraph {
+
+bool ParseFormat(const std::string& name, Format* out) {
+  if (name == "jsonl" || name == "json") *out = Format::kJsonl;
+  else if (name == "table") *out = Format::kTable;
+  else if (name == "tsv") *out = Format::kTsv;
+  else if (name == "dot") *out = Format::kDot;
+  else if (name == "mermaid") *out = Format::kMermaid;
+  else if (name == "bibtex") *out = Format::kBibtex;
+  else return false;
+  return true;
+}
+
+Output::Output(Format format, std::FILE* out) : format_(format), out_(out) {
+  // Streaming consumers (an agent reading a pipe) see each line as it comes
+  // when stdout is a terminal; into pipes we keep stdio's block buffering.
+  line_buffered_ = isatty(fileno(out_));
+}
+
+Output::~Output() {
+  try {
+    Finish();
+  } catch (...) {
+  }
+}
+
+void Output::Put(std::string_view s) {
+  if (s.empty()) return;
+  if (std::fwrite(s.data(), 1, s.size(), out_) != s.size()) {
+    if (errno == EPIPE) throw BrokenPipe{};
+  }
+}
+
+void Output::Raw(std::string_view text) {
+  Put(text);
+  if (line_buffered_) std::fflush(out_);
+}
+
+std::string FlattenForCell(const Json& v) {
+  if (v.is_null()) return "";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_float()) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v.get<double>());
+    return buf;
+  }
+  if (v.is_array()) {
+    std::string s;
+    for (const auto& e : v) {
+      if (!s.empty()) s += "; ";
+      if (e.is_object() && e.contains("name")) s += FlattenForCell(e["name"]);
+      else if (e.is_object() && e.contains("text")) s += FlattenForCell(e["text"]);
+      else if (e.is_object() && e.contains("id")) s += FlattenForCell(e["id"]);
+      else s += FlattenForCell(e);
+    }
+    return s;
+  }
+  if (v.is_object()) return v.dump();
+  return v.dump();
+}
+
+std::string Output::Cell(const Json& record, const Column& c) const {
+  auto it = record.find(c.key);
+  std::string s = it == record.end() ? "" : FlattenForCell(*it);
+  for (char& ch : s)
+    if (ch == '\t' || ch == '\n' || ch == '\r') ch = ' ';
+  return s;
+}
+
+static size_t Utf8Width(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+static std::string Utf8Truncate(const std::string& s, size_t width) {
+  if (Utf8Width(s) <= width) return s;
+  size_t n = 0, i = 0;
+  for (; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
+      if (n == width - 1) break;
+      ++n;
+    }
+  }
+  return s.substr(0, i) + "\u2026";
+}
+
+void Output::Write(const Json& record) {
+  ++count_;
+  switch (format_) {
+    case Format::kTable:
+      rows_.push_back(record);
+      return;
+    case Format::kTsv: {
+      std::vector<Column> cols = columns_;
+      if (cols.empty())
+        for (auto it = record.begin(); it != record.end(); ++it)
+          if (!it->is_structured()) cols.push_back({it.key(), it.key(), 0});
+      if (count_ == 1) {
+        std::string h;
+        for (size_t i = 0; i < cols.size(); ++i) h += (i ? "\t" : "") + cols[i].key;
+        Put(h + "\n");
+        if (columns_.empty()) columns_ = cols;
+      }
+      std::string line;
+      for (size_t i = 0; i < cols.size(); ++i) line += (i ? "\t" : "") + Cell(record, cols[i]);
+      Put(line + "\n");
+      break;
+    }
+    default: {
+      std::string line = record.dump(-1, ' ', false, Json::error_handler_t::replace);
+      line += '\n';
+      Put(line);
+    }
+  }
+  if (line_buffered_) std::fflush(out_);
+}
+
+void Output::Finish() {
+  if (finished_) return;
+  finished_ = true;
+  if (format_ == Format::kTable && !rows_.empty()) {
+    std::vector<Column> cols = columns_;
+    if (cols.empty())
+      for (auto it = rows_[0].begin(); it != rows_[0].end(); ++it)
+        if (!it->is_structured()) cols.push_back({it.key(), it.key(), 40});
+    std::vector<std::vector<std::string>> cells;
+    std::vector<size_t> width(cols.size());
+    for (size_t i = 0; i < cols.size(); ++i) width[i] = Utf8Width(cols[i].header);
+    for (const auto& r : rows_) {
+      std::vector<std::string> row;
+      for (size_t i = 0; i < cols.size(); ++i) {
+        std::string c = Cell(r, cols[i]);
+        if (cols[i].max_width > 0) c = Utf8Truncate(c, cols[i].max_width);
+        width[i] = std::max(width[i], Utf8Width(c));
+        row.push_back(std::move(c));
+      }
+      cells.push_back(std::move(row));
+    }
+    auto emit = [&](const std::vector<std::string>& row) {
+      std::string line;
+      for (size_t i = 0; i < row.size(); ++i) {
+        line += row[i];
+        if (i + 1 < row.size()) line += std::string(width[i] - Utf8Width(row[i]) + 2, ' ');
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      Put(line + "\n");
+    };
+    std::vector<std::string> header;
+    for (const auto& c : cols) header.push_back(c.header);
+    emit(header);
+    for (const auto& row : cells) emit(row);
+  }
+  rows_.clear();
+  if (std::fflush(out_) != 0 && errno == EPIPE) throw BrokenPipe{};
+}
+
+}  // namespace litgraph

@@ -1,0 +1,95 @@
+// litgraph-find-paper: finds papers in a store.
+//
+// Reads a query from its arguments (free text, --id, --doi, --title,
+// --author, filters). Writes one JSON line per paper found, best first:
+// the paper fields of litgraph-json(7) plus rank, score and match.
+// Exit codes: 0 found, 1 nothing matched, 2 usage, 4 store error, 5 internal.
+#include <fmt/format.h>
+
+#include "litgraph/cli.h"
+#include "litgraph/find.h"
+#include "litgraph/store.h"
+
+int main(int argc, char** argv) {
+  using namespace litgraph;
+  Manual man;
+  man.synopsis = "[OPTIONS] [QUERY...]";
+  man.description =
+      "Finds papers in the store by external id, DOI, title, author or free text, best match "
+      "first.\n\n"
+      "Free text (QUERY) is ranked by BM25 over title and abstract through the store's "
+      "impact-ordered lexical index, so a whole abstract or a query of common words answers "
+      "in milliseconds. --title matches the normalized title exactly (letters only, lowercase) "
+      "and otherwise fuzzily with SciAtlas' title score (0.65 LCS ratio + 0.35 token Jaccard), "
+      "keeping matches >= 0.88. --author matches every word of the name (diacritics folded); "
+      "with a QUERY too, that author's papers are ranked by the text.\n\n"
+      "--after and --before keep papers published in or after / in or before a year; "
+      "--venue keeps papers whose venue name contains the given words (or whose venue id or "
+      "ISSN-L equals it); --type keeps an OpenAlex work type (article, preprint, ...).";
+  man.input = "Nothing on standard input; the query comes from the arguments.";
+  man.output =
+      "One JSON object per paper: id, type (\"paper\"), title, year, venue, authors, "
+      "cited_by_count, citation_source, doi, rank (1-based), score and match (id, doi, "
+      "title_exact, title_fuzzy, author, author+text or text). Scores are comparable within "
+      "one match kind: 1 for id/DOI/exact title, the eq. 5 similarity for fuzzy titles, BM25 "
+      "for text.";
+  man.exit_status = "Exit 1 when nothing matches.";
+  man.examples = {
+      {"litgraph-find-paper --db lib.db graph neural networks for molecules",
+       "Free-text search."},
+      {"litgraph-find-paper --db lib.db --doi https://doi.org/10.7717/peerj.4375",
+       "Look up a DOI."},
+      {"litgraph-find-paper --db lib.db --title 'The state of OA' --limit 3",
+       "Exact, then fuzzy, title match."},
+      {"litgraph-find-paper --db lib.db --author 'Heather Piwowar' --after 2015 open access",
+       "An author's recent papers about a topic."}};
+  Tool tool("find-paper", "find papers by id, DOI, title, author or free text", man);
+  std::vector<std::string> words;
+  FindQuery q;
+  auto& app = tool.app();
+  app.add_option("query", words, "Free text ranked by BM25 over title and abstract")
+      ->type_name("TEXT");
+  app.add_option("--id", q.id, "External id (W123..., native id or OpenAlex URL)")
+      ->type_name("ID");
+  app.add_option("--doi", q.doi, "DOI, bare or as a URL")->type_name("DOI");
+  app.add_option("--title", q.title, "Title: exact normalized match, then fuzzy")
+      ->type_name("TITLE");
+  app.add_option("--author", q.author, "Author name")->type_name("NAME");
+  app.add_option("--after", q.after, "Keep papers published in or after YEAR")->type_name("YEAR");
+  app.add_option("--before", q.before, "Keep papers published in or before YEAR")
+      ->type_name("YEAR");
+  app.add_option("--venue", q.venue, "Keep papers from a venue (name words, id or ISSN-L)")
+      ->type_name("VENUE");
+  app.add_option("--type", q.type, "Keep one OpenAlex work type (article, preprint, ...)")
+      ->type_name("TYPE");
+  app.add_option("-n,--limit", q.limit, "Number of results (default 20)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--title-threshold", q.title_threshold,
+                 "Minimum fuzzy title score (default 0.88)")
+      ->type_name("X")
+      ->check(CLI::Range(0.0, 1.0));
+  return tool.Run(argc, argv, [&]() -> Status {
+    for (const auto& w : words) q.text += (q.text.empty() ? "" : " ") + w;
+    auto store = Store::Open(tool.common().db, Store::Mode::kRead);
+    if (!store.ok()) return store.status();
+    PaperFinder finder(store->get());
+    auto hits = finder.Find(q);
+    if (!hits.ok()) return hits.status();
+    if (hits->empty()) return Status::NotFound("no paper matches");
+    Output out(tool.common().format);
+    out.SetColumns(PaperColumns());
+    int rank = 0;
+    for (const FindHit& h : *hits) {
+      auto p = (*store)->GetPaperSummary(h.paper);
+      if (!p) continue;
+      Json j = PaperJson(*p, finder.graph());
+      j["rank"] = ++rank;
+      j["score"] = h.score;
+      j["match"] = h.match;
+      out.Write(j);
+    }
+    out.Finish();
+    return Status::Ok();
+  });
+}

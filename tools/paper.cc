@@ -1,0 +1,132 @@
+// litgraph-paper: paper details and citation neighbourhoods.
+//
+// Reads paper ids, DOIs or titles from its arguments, or JSON lines with an
+// "id" field on stdin (so find-paper output pipes in). Writes one detail card
+// per paper, or with --references / --cited-by / --co-cited / --coupled the
+// ranked neighbour papers of each.
+// Exit codes: 0 ok, 1 a paper was not found (others are still printed),
+// 2 usage (ambiguous title), 3 malformed stdin line, 4 store error.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "litgraph/citations.h"
+#include "litgraph/cli.h"
+#include "litgraph/find.h"
+#include "litgraph/paper.h"
+#include "litgraph/store.h"
+
+int main(int argc, char** argv) {
+  using namespace litgraph;
+  Manual man;
+  man.synopsis = "[OPTIONS] [PAPER...]";
+  man.description =
+      "Shows a detail card for each PAPER (an id, DOI or title; with no PAPER, JSON lines with "
+      "an \"id\" field are read from standard input, so litgraph-find-paper output can be piped "
+      "in): authors with positions and institutions, venue, topics, keywords, abstract, open "
+      "access data, and the references and citing papers present in the store.\n\n"
+      "--references and --cited-by list the papers it cites and the papers citing it; "
+      "--co-cited lists the papers most often cited together with it; --coupled lists the "
+      "papers sharing most references with it (bibliographic coupling). Lists are ranked by "
+      "their count, then citations.";
+  man.input = "Optional JSON lines with an \"id\" field (other fields are ignored).";
+  man.output =
+      "Detail cards: the paper fields of litgraph-json(7) plus date, work_type, language, "
+      "abstract, source, open_access, pdf_url, authorships, topics, keywords, "
+      "openalex_keywords, references_in_store, cited_by_in_store and their counts, "
+      "dangling_references. Neighbour lists: paper records with rank, score (the count), "
+      "relation and of (the paper they belong to).";
+  man.exit_status =
+      "Exit 1 when a paper is not found; the others are still shown. Exit 2 when a title "
+      "matches several papers (the candidates are listed).";
+  man.examples = {
+      {"litgraph-paper --db lib.db W2741809807", "The detail card of one work."},
+      {"litgraph-paper --db lib.db --co-cited --limit 10 10.7717/peerj.4375",
+       "Papers most often cited together with a DOI."},
+      {"litgraph-find-paper --db lib.db --limit 3 open access | litgraph-paper --db lib.db "
+       "--cited-by",
+       "Who cites the top three hits."}};
+  Tool tool("paper", "show paper details, references and citations", man);
+  std::vector<std::string> papers;
+  bool references = false, cited_by = false, co_cited = false, coupled = false;
+  size_t limit = 20;
+  auto& app = tool.app();
+  app.add_option("papers", papers, "Paper ids, DOIs or titles (none: ids from stdin)")
+      ->type_name("PAPER");
+  auto* g = app.add_option_group("Neighbourhood", "List neighbours instead of details");
+  g->add_flag("--references", references, "Papers it cites (in the store)");
+  g->add_flag("--cited-by", cited_by, "Papers citing it (in the store)");
+  g->add_flag("--co-cited", co_cited, "Papers most often co-cited with it");
+  g->add_flag("--coupled", coupled, "Papers sharing most references with it");
+  g->require_option(0, 1);
+  app.add_option("-n,--limit", limit, "Neighbours per paper (default 20)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  return tool.Run(argc, argv, [&]() -> Status {
+    auto store = Store::Open(tool.common().db, Store::Mode::kRead);
+    if (!store.ok()) return store.status();
+    if (papers.empty()) {
+      std::string line;
+      int64_t n = 0;
+      while (std::getline(std::cin, line)) {
+        ++n;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        Json j = Json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string())
+          return Status::BadInput(fmt::format("<stdin>:{}: expected a JSON object with a string \"id\"", n));
+        papers.push_back(j["id"].get<std::string>());
+      }
+      if (papers.empty()) return Status::Usage("no paper given (arguments or ids on stdin)");
+    }
+    PaperFinder finder(store->get());
+    Graph* graph = finder.graph();
+    Output out(tool.common().format);
+    bool list_mode = references || cited_by || co_cited || coupled;
+    if (list_mode) {
+      auto cols = PaperColumns();
+      cols.insert(cols.begin() + 1, {"of", "of", 0});
+      out.SetColumns(cols);
+    } else {
+      out.SetColumns({{"id", "id", 0}, {"year", "year", 0}, {"title", "title", 60},
+                      {"authors", "authors", 40}, {"venue", "venue", 30},
+                      {"cited_by_count", "cites", 0}, {"references_in_store_count", "refs", 0},
+                      {"cited_by_in_store_count", "cited_in_store", 0}});
+    }
+    Status result;
+    for (const std::string& arg : papers) {
+      auto id = finder.Resolve(arg);
+      if (!id.ok()) {
+        if (id.status().code() == Code::kUsage) return id.status();
+        tool.Warn(id.status().message());
+        result = Status::NotFound("");
+        continue;
+      }
+      if (!list_mode) {
+        out.Write(PaperCard(store->get(), graph, *id));
+        continue;
+      }
+      if (!graph) return Status::Io("the store has no graph yet (run litgraph-ingest)");
+      Neighbourhood kind = references ? Neighbourhood::kReferences
+                           : cited_by ? Neighbourhood::kCitedBy
+                           : co_cited ? Neighbourhood::kCoCited
+                                      : Neighbourhood::kCoupled;
+      bool capped = false;
+      auto of = (*store)->GetPaperSummary(*id);
+      int rank = 0;
+      for (const Neighbour& n :
+           CitationNeighbours(*graph, static_cast<uint32_t>(*id), kind, limit, &capped)) {
+        auto p = (*store)->GetPaperSummary(n.paper);
+        if (!p) continue;
+        Json j = PaperJson(*p, graph);
+        j["rank"] = ++rank;
+        j["score"] = n.count;
+        j["relation"] = NeighbourhoodName(kind);
+        j["of"] = of ? of->ext_id : arg;
+        out.Write(j);
+      }
+      if (capped) tool.Note(fmt::format("{}: scan capped at the most cited neighbours", arg));
+    }
+    out.Finish();
+    return result;
+  });
+}
