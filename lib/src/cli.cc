@@ -40,6 +40,15 @@ std::string ValueName(const CLI::Option* o) {
 
 bool IsHidden(const CLI::Option* o) { return o->get_group().empty(); }
 
+// Options of the app and of its option groups (CLI11 keeps those apart).
+std::vector<const CLI::Option*> AllOptions(const CLI::App& app) {
+  std::vector<const CLI::Option*> out = app.get_options();
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (sub->get_name().empty())
+      for (const CLI::Option* o : AllOptions(*sub)) out.push_back(o);
+  return out;
+}
+
 // roff escaping: backslashes and leading dots/quotes.
 std::string Roff(std::string_view s) {
   std::string out;
@@ -224,16 +233,16 @@ std::string Tool::ManPage() const {
     return ".TP\n.B " + names + value + "\n" + Roff(desc) + "\n";
   };
   std::vector<std::string> groups;
-  for (const CLI::Option* o : app_.get_options()) {
+  for (const CLI::Option* o : AllOptions(app_)) {
     if (IsHidden(o) || o->get_positional()) continue;
     if (std::find(groups.begin(), groups.end(), o->get_group()) == groups.end())
       groups.push_back(o->get_group());
   }
-  for (const CLI::Option* o : app_.get_options())
+  for (const CLI::Option* o : AllOptions(app_))
     if (o->get_positional()) m += describe(o);
   for (const auto& g : groups) {
     if (g != "Options") m += ".SS " + Roff(g) + "\n";
-    for (const CLI::Option* o : app_.get_options())
+    for (const CLI::Option* o : AllOptions(app_))
       if (!IsHidden(o) && !o->get_positional() && o->get_group() == g) m += describe(o);
   }
   m += ".TP\n.B \\-h, \\-\\-help\nPrint help and exit.\n";
@@ -267,7 +276,7 @@ std::string Tool::Completion(std::string_view shell) const {
     bool takes_value;
   };
   std::vector<Opt> opts;
-  for (const CLI::Option* o : app_.get_options()) {
+  for (const CLI::Option* o : AllOptions(app_)) {
     if (IsHidden(o) || o->get_positional()) continue;
     Opt x;
     for (const auto& s : o->get_snames()) x.flags.push_back("-" + s);

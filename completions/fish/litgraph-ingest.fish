@@ -1,0 +1,12 @@
+# fish completion for litgraph-ingest (generated from its option definitions)
+complete -c litgraph-ingest -s h -l help -r -d 'Print this help message and exit'
+complete -c litgraph-ingest -l version -r -d 'Print the version and exit'
+complete -c litgraph-ingest -l db -r -f -a '(__fish_complete_directories)' -d 'Store directory (default: $LITGRAPH_DB, else ./litgraph.db)'
+complete -c litgraph-ingest -l format -r -f -a 'jsonl' -d 'Output format (default: table on a terminal, jsonl otherwise)'
+complete -c litgraph-ingest -s q -l quiet -r -d 'No progress, notes or warnings on stderr'
+complete -c litgraph-ingest -l threads -r -d 'Worker threads (default: all cores)'
+complete -c litgraph-ingest -l skip-invalid -r -d 'Count and skip malformed records instead of stopping'
+complete -c litgraph-ingest -l no-graph -r -d 'Do not rebuild the graph files (a later ingest or `litgraph-ingest` with no input rebuilds them)'
+complete -c litgraph-ingest -l max-line-bytes -r -d 'Longest accepted input line (default 256 MiB)'
+complete -c litgraph-ingest -l stats -r -d 'Print the summary as JSON on standard output'
+complete -c litgraph-ingest -s h -l help -d 'Print help and exit'
