@@ -1,9 +1,9 @@
 # fish completion for litgraph-find-paper (generated from its option definitions)
-complete -c litgraph-find-paper -s h -l help -r -d 'Print this help message and exit'
-complete -c litgraph-find-paper -l version -r -d 'Print the version and exit'
+complete -c litgraph-find-paper -s h -l help -d 'Print this help message and exit'
+complete -c litgraph-find-paper -l version -d 'Print the version and exit'
 complete -c litgraph-find-paper -l db -r -f -a '(__fish_complete_directories)' -d 'Store directory (default: $LITGRAPH_DB, else ./litgraph.db)'
 complete -c litgraph-find-paper -l format -r -f -a 'jsonl table tsv' -d 'Output format (default: table on a terminal, jsonl otherwise)'
-complete -c litgraph-find-paper -s q -l quiet -r -d 'No progress, notes or warnings on stderr'
+complete -c litgraph-find-paper -s q -l quiet -d 'No progress, notes or warnings on stderr'
 complete -c litgraph-find-paper -l threads -r -d 'Worker threads (default: all cores)'
 complete -c litgraph-find-paper -l id -r -d 'External id (W123..., native id or OpenAlex URL)'
 complete -c litgraph-find-paper -l doi -r -d 'DOI, bare or as a URL'
@@ -15,4 +15,3 @@ complete -c litgraph-find-paper -l venue -r -d 'Keep papers from a venue (name w
 complete -c litgraph-find-paper -l type -r -d 'Keep one OpenAlex work type (article, preprint, ...)'
 complete -c litgraph-find-paper -s n -l limit -r -d 'Number of results (default 20)'
 complete -c litgraph-find-paper -l title-threshold -r -d 'Minimum fuzzy title score (default 0.88)'
-complete -c litgraph-find-paper -s h -l help -d 'Print help and exit'

@@ -40,6 +40,9 @@ std::string ValueName(const CLI::Option* o) {
 
 bool IsHidden(const CLI::Option* o) { return o->get_group().empty(); }
 
+// Flags (--quiet) take no value; CLI11 reports them with expected_max 0.
+bool TakesValue(const CLI::Option* o) { return o->get_type_size() != 0 && o->get_expected_max() != 0; }
+
 // Options of the app and of its option groups (CLI11 keeps those apart).
 std::vector<const CLI::Option*> AllOptions(const CLI::App& app) {
   std::vector<const CLI::Option*> out = app.get_options();
@@ -221,7 +224,7 @@ std::string Tool::ManPage() const {
       names += (names.empty() ? "" : ", ") + ("\\-\\-" + Roff(l));
     if (o->get_positional() && names.empty()) names = Roff(o->get_name(true));
     std::string value;
-    if (o->get_type_size() != 0 && !o->get_positional()) value = " \\fI" + Roff(ValueName(o)) + "\\fR";
+    if (TakesValue(o) && !o->get_positional()) value = " \\fI" + Roff(ValueName(o)) + "\\fR";
     std::string desc = o->get_description();
     auto choices = OptionChoices(o);
     if (!choices.empty()) {
@@ -245,7 +248,6 @@ std::string Tool::ManPage() const {
     for (const CLI::Option* o : AllOptions(app_))
       if (!IsHidden(o) && !o->get_positional() && o->get_group() == g) m += describe(o);
   }
-  m += ".TP\n.B \\-h, \\-\\-help\nPrint help and exit.\n";
   if (!manual_.input.empty()) m += ".SH INPUT\n" + RoffParagraphs(manual_.input);
   if (!manual_.output.empty()) m += ".SH OUTPUT\n" + RoffParagraphs(manual_.output);
   m += ".SH EXIT STATUS\n";
@@ -284,10 +286,9 @@ std::string Tool::Completion(std::string_view shell) const {
     x.desc = o->get_description();
     x.value = ValueName(o);
     x.choices = OptionChoices(o);
-    x.takes_value = o->get_type_size() != 0;
+    x.takes_value = TakesValue(o);
     opts.push_back(std::move(x));
   }
-  opts.push_back({{"-h", "--help"}, "Print help and exit", "", {}, false});
   std::string out;
   if (shell == "bash") {
     out += "# bash completion for " + p + " (generated from its option definitions)\n";

@@ -13,12 +13,18 @@ uint64_t WorkNumber(std::string_view id) {
   return n;
 }
 
+uint64_t PackedWorkNumber(std::string_view id) {
+  // Only canonical numbers that fit the shifted varint round-trip ("W007"
+  // and 20-digit numbers stay strings).
+  uint64_t n = WorkNumber(id);
+  return n != 0 && id[1] != '0' && n < (uint64_t{1} << 62) ? n : 0;
+}
+
 std::string PackIdList(const std::vector<std::string>& ids) {
   std::string out;
   for (const auto& id : ids) {
-    uint64_t n = WorkNumber(id);
-    // Only canonical numbers round-trip ("W007" stays a string).
-    if (n != 0 && id[1] != '0') {
+    uint64_t n = PackedWorkNumber(id);
+    if (n != 0) {
       PutVarint(n << 1, &out);
     } else {
       PutVarint((static_cast<uint64_t>(id.size()) << 1) | 1, &out);

@@ -93,8 +93,10 @@ Status Adjacency::Open(const std::string& path) {
   nodes_per_block_ = h.nodes_per_block;
   max_degree_ = h.max_degree;
   has_attrs_ = h.has_attrs != 0;
+  if (nodes_per_block_ == 0 || num_blocks_ >= file_.size() / sizeof(uint64_t))
+    return Status::Io(fmt::format("{}: corrupt graph header", path));
   size_t index_bytes = (num_blocks_ + 1) * sizeof(uint64_t);
-  if (nodes_per_block_ == 0 || kHeaderSize + index_bytes > file_.size() ||
+  if (kHeaderSize + index_bytes > file_.size() ||
       num_blocks_ != (num_nodes_ + nodes_per_block_ - 1) / nodes_per_block_)
     return Status::Io(fmt::format("{}: corrupt graph header", path));
   index_ = reinterpret_cast<const uint64_t*>(file_.data() + kHeaderSize);

@@ -84,8 +84,8 @@ Csr ToCsr(const Edges& e, uint64_t num_nodes, bool reverse, bool with_attrs, Mer
 class PaperIdMap {
  public:
   void Add(const std::string& ext, uint32_t id) {
-    uint64_t n = WorkNumber(ext);
-    if (n != 0 && ext[1] != '0') works_.emplace_back(n, id);
+    uint64_t n = PackedWorkNumber(ext);
+    if (n != 0) works_.emplace_back(n, id);
     else other_.emplace(ext, id);
   }
   void Finish() { std::sort(works_.begin(), works_.end()); }

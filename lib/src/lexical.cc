@@ -13,6 +13,7 @@
 
 #include "litgraph/coding.h"
 #include "litgraph/files.h"
+#include "litgraph/intern.h"
 #include "litgraph/store.h"
 #include "litgraph/text.h"
 
@@ -92,10 +93,12 @@ Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params&
                          LexicalBuildStats* stats) {
   Db& db = store->db();
   const uint64_t id_space = static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1;
-  // Pass 1: per-document term frequencies, doc-major.
-  std::unordered_map<std::string, uint32_t> word_tid;  // surface word -> term id
-  std::unordered_map<std::string, uint32_t> stem_tid;
-  std::vector<std::string> terms;
+  // Pass 1: per-document term frequencies, doc-major. Each distinct surface
+  // word is stemmed once; kNoTerm marks stopwords and one-letter words.
+  constexpr uint32_t kNoTerm = 0xFFFFFFFFu;
+  StringInterner words;
+  std::vector<uint32_t> word_term;
+  StringInterner stems;
   std::vector<uint32_t> df;
   std::vector<uint32_t> doc_of, tid_of;  // postings in doc order
   std::vector<uint16_t> tf_of;
@@ -104,31 +107,27 @@ Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params&
   {
     Stmt st = db.Prepare("SELECT id, title, abstract FROM paper ORDER BY id");
     std::vector<uint32_t> tids;
-    std::string text;
+    auto add_text = [&](std::string_view text) {
+      ForEachWord(text, [&](std::string_view w) {
+        bool added = false;
+        uint32_t wid = words.Intern(w, &added);
+        if (added) {
+          uint32_t term = kNoTerm;
+          if (w.size() >= 2 && !IsStopword(w)) {
+            bool new_stem = false;
+            term = stems.Intern(Stem(w), &new_stem);
+            if (new_stem) df.push_back(0);
+          }
+          word_term.push_back(term);
+        }
+        if (word_term[wid] != kNoTerm) tids.push_back(word_term[wid]);
+      });
+    };
     while (st.Step()) {
       uint32_t doc = static_cast<uint32_t>(st.Int(0));
-      text.assign(st.Text(1));
-      text += ' ';
-      text += st.Text(2);
       tids.clear();
-      for (std::string& w : Words(text)) {
-        if (w.size() < 2 || IsStopword(w)) continue;
-        auto it = word_tid.find(w);
-        uint32_t tid;
-        if (it != word_tid.end()) {
-          tid = it->second;
-        } else {
-          std::string s = Stem(w);
-          auto [sit, inserted] = stem_tid.emplace(s, static_cast<uint32_t>(terms.size()));
-          if (inserted) {
-            terms.push_back(s);
-            df.push_back(0);
-          }
-          tid = sit->second;
-          word_tid.emplace(std::move(w), tid);
-        }
-        tids.push_back(tid);
-      }
+      add_text(st.Text(1));
+      add_text(st.Text(2));
       if (tids.empty()) continue;
       ++num_docs;
       doc_len[doc] = static_cast<uint32_t>(tids.size());
@@ -145,10 +144,10 @@ Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params&
       }
     }
   }
-  word_tid.clear();
-  stem_tid.clear();
+  words = StringInterner();
+  word_term = {};
   const double avgdl = num_docs ? static_cast<double>(total_len) / num_docs : 1.0;
-  const uint64_t n_terms = terms.size();
+  const uint64_t n_terms = stems.size();
   const size_t n_post = doc_of.size();
   // Pass 2: BM25 weight of every posting and one global quantization scale.
   std::vector<float> w(n_post);
@@ -179,7 +178,8 @@ Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params&
   w = {};
   std::vector<uint32_t> order(n_terms);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return terms[a] < terms[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return stems.str(a) < stems.str(b); });
   std::string postings;
   std::vector<uint64_t> term_off(n_terms + 1), post_off(n_terms + 1);
   std::vector<uint32_t> df_sorted(n_terms);
@@ -188,7 +188,7 @@ Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params&
   for (uint64_t r = 0; r < n_terms; ++r) {
     uint32_t t = order[r];
     term_off[r] = strings.size();
-    strings += terms[t];
+    strings += stems.str(t);
     post_off[r] = postings.size();
     df_sorted[r] = df[t];
     uint64_t a = start[t], b = start[t + 1];

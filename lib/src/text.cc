@@ -80,6 +80,15 @@ bool IsSeparatorCodePoint(uint32_t cp) {
          (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF20) || cp == 0xFFFD;
 }
 
+// Lowercase of Greek and Cyrillic capitals (the scripts seen in titles
+// besides Latin); other code points unchanged.
+uint32_t LowerNonLatin(uint32_t cp) {
+  if (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) return cp + 0x20;  // Greek
+  if (cp >= 0x410 && cp <= 0x42F) return cp + 0x20;                  // Cyrillic
+  if (cp >= 0x400 && cp <= 0x40F) return cp + 0x50;                  // Cyrillic Ѐ..Џ
+  return cp;
+}
+
 // Appends the folded form of cp when it is a letter (digits too when
 // with_digits); returns whether anything was appended.
 bool FoldInto(uint32_t cp, bool with_digits, std::string* out) {
@@ -95,17 +104,8 @@ bool FoldInto(uint32_t cp, bool with_digits, std::string* out) {
     }
     return false;
   }
-  std::string tmp;
   bool other = false;
-  if (FoldLetter(cp, &tmp, &other)) {
-    *out += tmp;
-    return true;
-  }
-  if (other) {
-    AppendUtf8(cp, out);
-    return true;
-  }
-  return false;
+  return FoldLetter(cp, out, &other);
 }
 
 // Folded words joined by single spaces; digits split words unless with_digits.
@@ -152,23 +152,23 @@ bool FoldLetter(uint32_t cp, std::string* out, bool* is_other_letter) {
   }
   // Combining diacritical marks vanish (decomposed "e\u0301" -> "e").
   if (cp >= 0x300 && cp <= 0x36F) return false;
-  if (!IsSeparatorCodePoint(cp)) *is_other_letter = true;
-  return false;
+  if (IsSeparatorCodePoint(cp)) return false;
+  *is_other_letter = true;  // Greek, Cyrillic, CJK, ...: kept, lowercased
+  AppendUtf8(LowerNonLatin(cp), out);
+  return true;
 }
+
+namespace text_internal {
+bool FoldNonAscii(std::string_view text, size_t* i, std::string* word) {
+  uint32_t cp = DecodeUtf8(text, i);
+  if (cp >= 0x300 && cp <= 0x36F) return true;  // combining mark inside a word
+  return FoldInto(cp, true, word);
+}
+}  // namespace text_internal
 
 std::vector<std::string> Words(std::string_view text) {
   std::vector<std::string> words;
-  std::string cur;
-  size_t i = 0;
-  while (i < text.size()) {
-    uint32_t cp = DecodeUtf8(text, &i);
-    if (cp >= 0x300 && cp <= 0x36F) continue;  // combining mark inside a word
-    if (!FoldInto(cp, true, &cur)) {
-      if (!cur.empty()) words.push_back(std::move(cur));
-      cur.clear();
-    }
-  }
-  if (!cur.empty()) words.push_back(std::move(cur));
+  ForEachWord(text, [&](std::string_view w) { words.emplace_back(w); });
   return words;
 }
 
@@ -241,6 +241,7 @@ double TitleMatchScore(std::string_view a, std::string_view b) {
   std::string ka = NormalizeTitleKey(a), kb = NormalizeTitleKey(b);
   if (!ka.empty() && ka == kb) return 1.0;
   std::string wa = NormalizeTitleWords(a), wb = NormalizeTitleWords(b);
+  if (wa.empty() || wb.empty()) return 0.0;  // titles without letters never match
   return 0.65 * SequenceSimilarity(wa, wb) + 0.35 * TokenJaccard(wa, wb);
 }
 

@@ -82,4 +82,8 @@ bool ForEachPackedId(std::string_view blob, Fn&& fn) {
 // "W123" -> 123; 0 when id is not a short OpenAlex work id.
 uint64_t WorkNumber(std::string_view id);
 
+// The work number PackIdList encodes id by, or 0 when id is packed as a
+// string (not "W<n>", a leading zero, or n >= 2^62).
+uint64_t PackedWorkNumber(std::string_view id);
+
 }  // namespace litgraph

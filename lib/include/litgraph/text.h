@@ -17,6 +17,11 @@ namespace litgraph {
 // separates words. "Graph-based Q&A, 2nd ed." -> {"graph","based","q","a","2nd","ed"}.
 std::vector<std::string> Words(std::string_view text);
 
+// The same words without allocating: calls fn(std::string_view word) for each;
+// the view is valid only during the call. ASCII text takes a fast path.
+template <typename Fn>
+void ForEachWord(std::string_view text, Fn&& fn);
+
 // Title normalization for exact matching (seeds/000 section 3.1): letters only,
 // lowercase, no spaces or punctuation. "Pre-Training of BERT!" -> "pretrainingofbert".
 std::string NormalizeTitleKey(std::string_view title);
@@ -66,10 +71,46 @@ void AppendUtf8(uint32_t cp, std::string* out);
 // as U+FFFD and advance by one.
 uint32_t DecodeUtf8(std::string_view s, size_t* i);
 
-// ASCII folding of a code point: writes the lowercase ASCII letters it folds
-// to ("é" -> "e", "Æ" -> "ae") and returns true, or returns false when the
-// code point is not a letter or digit we fold. Non-Latin letters (Greek,
-// CJK, ...) are reported through *is_other_letter and not folded.
+// Folding of a code point: appends the lowercase ASCII it folds to ("é" ->
+// "e", "Æ" -> "ae"), or for other scripts the (lowercased, for Greek and
+// Cyrillic) letter itself with *is_other_letter set, and returns true;
+// returns false for separators and combining marks.
 bool FoldLetter(uint32_t cp, std::string* out, bool* is_other_letter);
+
+namespace text_internal {
+// Appends the folded form of the code point starting at text[*i] (advancing
+// *i) to *word; returns false when it is a separator.
+bool FoldNonAscii(std::string_view text, size_t* i, std::string* word);
+}  // namespace text_internal
+
+template <typename Fn>
+void ForEachWord(std::string_view text, Fn&& fn) {
+  std::string word;
+  size_t i = 0;
+  const size_t n = text.size();
+  while (i < n) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      if (c >= 'a' && c <= 'z') {
+        word.push_back(static_cast<char>(c));
+      } else if (c >= 'A' && c <= 'Z') {
+        word.push_back(static_cast<char>(c - 'A' + 'a'));
+      } else if (c >= '0' && c <= '9') {
+        word.push_back(static_cast<char>(c));
+      } else if (!word.empty()) {
+        fn(std::string_view(word));
+        word.clear();
+      }
+    } else if (!text_internal::FoldNonAscii(text, &i, &word) && !word.empty()) {
+      fn(std::string_view(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) {
+    fn(std::string_view(word));
+    word.clear();
+  }
+}
 
 }  // namespace litgraph

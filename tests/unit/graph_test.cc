@@ -1,0 +1,332 @@
+// Tests for graph.h: adjacency files written by WriteAdjacency and read back
+// through Adjacency::Open / Neighbours, including edge cases (empty lists,
+// zero nodes, a node of very high degree, ids near 2^32 - 1), corrupt files
+// and random access across more blocks than the decoded-block cache holds.
+#include "litgraph/graph.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace litgraph {
+namespace {
+
+using litgraph::testing::ReadFile;
+using litgraph::testing::ScopedTempDir;
+using litgraph::testing::WriteFile;
+
+struct CsrGraph {
+  uint64_t num_nodes = 0;
+  std::vector<uint64_t> offsets = {0};
+  std::vector<uint32_t> ids, attrs;
+
+  void AddNode(std::vector<uint32_t> nbrs, const std::vector<uint32_t>& node_attrs = {}) {
+    ++num_nodes;
+    ids.insert(ids.end(), nbrs.begin(), nbrs.end());
+    attrs.insert(attrs.end(), node_attrs.begin(), node_attrs.end());
+    offsets.push_back(ids.size());
+  }
+  std::vector<uint32_t> List(uint64_t n) const {
+    return {ids.begin() + static_cast<long>(offsets[n]), ids.begin() + static_cast<long>(offsets[n + 1])};
+  }
+  std::vector<uint32_t> Attrs(uint64_t n) const {
+    if (attrs.empty()) return {};
+    return {attrs.begin() + static_cast<long>(offsets[n]), attrs.begin() + static_cast<long>(offsets[n + 1])};
+  }
+  uint32_t MaxDegree() const {
+    uint64_t m = 0;
+    for (uint64_t n = 0; n < num_nodes; ++n) m = std::max(m, offsets[n + 1] - offsets[n]);
+    return static_cast<uint32_t>(m);
+  }
+};
+
+// Random sorted neighbour lists (distinct ids below id_limit), degrees 0..max_degree.
+CsrGraph RandomGraph(std::mt19937_64& rng, uint64_t num_nodes, uint32_t max_degree,
+                     uint64_t id_limit, bool with_attrs) {
+  CsrGraph g;
+  for (uint64_t n = 0; n < num_nodes; ++n) {
+    uint32_t deg = static_cast<uint32_t>(rng() % (max_degree + 1));
+    if (rng() % 4 == 0) deg = 0;  // plenty of empty lists
+    std::set<uint32_t> s;
+    while (s.size() < deg) s.insert(static_cast<uint32_t>(rng() % id_limit));
+    std::vector<uint32_t> a;
+    if (with_attrs)
+      for (size_t i = 0; i < s.size(); ++i) a.push_back(static_cast<uint32_t>(rng() >> (rng() % 64)));
+    g.AddNode({s.begin(), s.end()}, a);
+  }
+  return g;
+}
+
+Status Write(const std::string& path, const CsrGraph& g, uint32_t nodes_per_block) {
+  return WriteAdjacency(path, g.num_nodes, g.offsets, g.ids, g.attrs, nodes_per_block);
+}
+
+void ExpectSame(Adjacency& adj, const CsrGraph& g, uint64_t node) {
+  Adjacency::List l = adj.Neighbours(node);
+  std::vector<uint32_t> got(l.ids.begin(), l.ids.end());
+  ASSERT_EQ(got, g.List(node)) << "node " << node;
+  std::vector<uint32_t> got_attrs(l.attrs.begin(), l.attrs.end());
+  ASSERT_EQ(got_attrs, g.Attrs(node)) << "node " << node;
+  EXPECT_EQ(adj.Degree(node), g.List(node).size());
+}
+
+TEST(AdjacencyTest, RandomGraphsRoundTrip) {
+  ScopedTempDir tmp;
+  std::mt19937_64 rng(2024);
+  int files = 0;
+  for (uint32_t npb : {1u, 7u, 64u}) {
+    for (bool with_attrs : {false, true}) {
+      for (uint64_t num_nodes : {uint64_t{1}, uint64_t{6}, uint64_t{7}, uint64_t{8}, uint64_t{63},
+                                 uint64_t{64}, uint64_t{65}, uint64_t{500}}) {
+        CsrGraph g = RandomGraph(rng, num_nodes, 40, 1 + rng() % 100000, with_attrs);
+        std::string path = tmp.File("g" + std::to_string(files++) + ".adj");
+        ASSERT_TRUE(Write(path, g, npb).ok());
+        EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+        Adjacency adj;
+        Status st = adj.Open(path);
+        ASSERT_TRUE(st.ok()) << st.message();
+        EXPECT_EQ(adj.num_nodes(), num_nodes);
+        EXPECT_EQ(adj.num_edges(), g.ids.size());
+        EXPECT_EQ(adj.max_degree(), g.MaxDegree());
+        EXPECT_EQ(adj.nodes_per_block(), npb);
+        for (uint64_t n = 0; n < num_nodes; ++n) ExpectSame(adj, g, n);
+        // Outside the id space: no neighbours.
+        EXPECT_EQ(adj.Neighbours(num_nodes).size(), 0u);
+        EXPECT_EQ(adj.Neighbours(num_nodes + 1000).size(), 0u);
+      }
+    }
+  }
+}
+
+TEST(AdjacencyTest, AllListsEmpty) {
+  ScopedTempDir tmp;
+  CsrGraph g;
+  for (int i = 0; i < 200; ++i) g.AddNode({});
+  for (uint32_t npb : {1u, 7u, 64u}) {
+    std::string path = tmp.File("empty" + std::to_string(npb) + ".adj");
+    ASSERT_TRUE(Write(path, g, npb).ok());
+    Adjacency adj;
+    ASSERT_TRUE(adj.Open(path).ok());
+    EXPECT_EQ(adj.num_nodes(), 200u);
+    EXPECT_EQ(adj.num_edges(), 0u);
+    EXPECT_EQ(adj.max_degree(), 0u);
+    for (uint64_t n = 0; n < 200; ++n) EXPECT_EQ(adj.Neighbours(n).size(), 0u);
+  }
+}
+
+TEST(AdjacencyTest, ZeroNodes) {
+  ScopedTempDir tmp;
+  CsrGraph g;
+  for (bool attrs : {false, true}) {
+    std::string path = tmp.File(attrs ? "zero_a.adj" : "zero.adj");
+    ASSERT_TRUE(WriteAdjacency(path, 0, g.offsets, {}, {}, 64).ok());
+    Adjacency adj;
+    Status st = adj.Open(path);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EXPECT_EQ(adj.num_nodes(), 0u);
+    EXPECT_EQ(adj.num_edges(), 0u);
+    EXPECT_EQ(adj.Neighbours(0).size(), 0u);
+    EXPECT_EQ(adj.Neighbours(12345).size(), 0u);
+  }
+}
+
+TEST(AdjacencyTest, OneNodeOfVeryHighDegree) {
+  ScopedTempDir tmp;
+  constexpr uint32_t kDegree = 1000000;
+  CsrGraph g;
+  std::vector<uint32_t> big(kDegree), attrs(kDegree);
+  for (uint32_t k = 0; k < kDegree; ++k) {
+    big[k] = k * 4000u + (k % 7);  // spread up to ~4e9, strictly increasing
+    attrs[k] = k % 1000;
+  }
+  g.AddNode({5, 9}, {1, 2});
+  g.AddNode(big, attrs);
+  g.AddNode({}, {});
+  g.AddNode({0}, {7});
+  std::string path = tmp.File("hub.adj");
+  ASSERT_TRUE(Write(path, g, 64).ok());
+  Adjacency adj;
+  ASSERT_TRUE(adj.Open(path).ok());
+  EXPECT_EQ(adj.max_degree(), kDegree);
+  EXPECT_EQ(adj.num_edges(), kDegree + 3u);
+  for (uint64_t n = 0; n < 4; ++n) ExpectSame(adj, g, n);
+  // A second, differently blocked copy.
+  ASSERT_TRUE(Write(path, g, 1).ok());
+  Adjacency adj1;
+  ASSERT_TRUE(adj1.Open(path).ok());
+  for (uint64_t n = 0; n < 4; ++n) ExpectSame(adj1, g, n);
+}
+
+TEST(AdjacencyTest, IdsNearTheTopOfThe32BitRange) {
+  ScopedTempDir tmp;
+  const uint32_t kMax = 0xFFFFFFFFu;
+  CsrGraph g;
+  g.AddNode({kMax}, {kMax});
+  g.AddNode({0, kMax}, {0, 1});  // one delta of 2^32 - 1
+  g.AddNode({kMax - 2, kMax - 1, kMax}, {kMax, kMax - 1, 0});
+  g.AddNode({}, {});
+  g.AddNode({1u << 31, (1u << 31) + 1, kMax}, {3, 2, 1});
+  for (uint32_t npb : {1u, 2u, 64u}) {
+    std::string path = tmp.File("top" + std::to_string(npb) + ".adj");
+    ASSERT_TRUE(Write(path, g, npb).ok());
+    Adjacency adj;
+    ASSERT_TRUE(adj.Open(path).ok());
+    for (uint64_t n = 0; n < g.num_nodes; ++n) ExpectSame(adj, g, n);
+  }
+}
+
+TEST(AdjacencyTest, CorruptOrMissingFilesFailToOpen) {
+  ScopedTempDir tmp;
+  std::mt19937_64 rng(5);
+  CsrGraph g = RandomGraph(rng, 300, 30, 5000, true);
+  std::string good = tmp.File("good.adj");
+  ASSERT_TRUE(Write(good, g, 7).ok());
+  std::string bytes = ReadFile(good);
+  ASSERT_GT(bytes.size(), Adjacency::kHeaderSize + 16);
+  {
+    Adjacency adj;
+    ASSERT_TRUE(adj.Open(good).ok());
+  }
+  // Truncations: inside the header, inside the index, inside the data, by one byte.
+  for (size_t keep : {size_t{0}, size_t{10}, Adjacency::kHeaderSize - 1, Adjacency::kHeaderSize,
+                      Adjacency::kHeaderSize + 20, bytes.size() / 2, bytes.size() - 1}) {
+    std::string path = tmp.File("cut" + std::to_string(keep) + ".adj");
+    WriteFile(path, bytes.substr(0, keep));
+    Adjacency adj;
+    Status st = adj.Open(path);
+    EXPECT_FALSE(st.ok()) << "kept " << keep << " of " << bytes.size();
+    if (!st.ok()) {
+      EXPECT_EQ(st.code(), Code::kIo);
+    }
+  }
+  // Trailing garbage changes the data size too.
+  {
+    std::string path = tmp.File("long.adj");
+    WriteFile(path, bytes + "xyz");
+    Adjacency adj;
+    EXPECT_FALSE(adj.Open(path).ok());
+  }
+  // Wrong magic.
+  {
+    std::string bad = bytes;
+    bad[0] = 'X';
+    std::string path = tmp.File("magic.adj");
+    WriteFile(path, bad);
+    Adjacency adj;
+    EXPECT_FALSE(adj.Open(path).ok());
+  }
+  // Missing file.
+  {
+    Adjacency adj;
+    Status st = adj.Open(tmp.File("missing.adj"));
+    EXPECT_FALSE(st.ok());
+  }
+}
+
+TEST(AdjacencyTest, CorruptBlocksThrowOnRead) {
+  ScopedTempDir tmp;
+  std::mt19937_64 rng(11);
+  CsrGraph g = RandomGraph(rng, 100, 30, 5000, true);
+  std::string path = tmp.File("g.adj");
+  ASSERT_TRUE(Write(path, g, 10).ok());
+  const std::string bytes = ReadFile(path);
+  const size_t blocks = 10;
+  const size_t data_start = Adjacency::kHeaderSize + (blocks + 1) * 8;
+  ASSERT_LT(data_start, bytes.size());
+  // Every data byte overwritten: sizes still match, so Open succeeds, but
+  // decoding any block must report corruption rather than read garbage.
+  {
+    std::string bad = bytes;
+    for (size_t i = data_start; i < bad.size(); ++i) bad[i] = '\xFF';
+    std::string p = tmp.File("data.adj");
+    WriteFile(p, bad);
+    Adjacency adj;
+    ASSERT_TRUE(adj.Open(p).ok());
+    for (uint64_t n = 0; n < g.num_nodes; n += 10) EXPECT_THROW(adj.Neighbours(n), StatusError) << n;
+  }
+  // Block offsets running backwards.
+  {
+    std::string bad = bytes;
+    uint64_t huge = (bytes.size() - data_start) + 1000;
+    std::memcpy(&bad[Adjacency::kHeaderSize + 8], &huge, 8);  // start of block 1
+    std::string p = tmp.File("index.adj");
+    WriteFile(p, bad);
+    Adjacency adj;
+    ASSERT_TRUE(adj.Open(p).ok());
+    EXPECT_THROW(adj.Neighbours(10), StatusError);
+  }
+}
+
+// Open() promises to validate the header, but index_bytes = (num_blocks + 1)
+// * 8 is computed without an overflow check.
+TEST(AdjacencyTest, HeaderWithOverflowingBlockCountFailsToOpen) {
+  ScopedTempDir tmp;
+  std::string file(72, '\0');
+  const char magic[8] = {'L', 'G', 'A', 'D', 'J', 0, 0, 1};
+  std::memcpy(&file[0], magic, 8);
+  const uint64_t nodes = uint64_t{1} << 61, edges = 0, blocks = uint64_t{1} << 61;
+  const uint32_t per_block = 1;
+  std::memcpy(&file[8], &nodes, 8);
+  std::memcpy(&file[16], &edges, 8);
+  std::memcpy(&file[24], &blocks, 8);
+  std::memcpy(&file[32], &per_block, 4);
+  const std::string path = tmp.File("overflow.adj");
+  WriteFile(path, file);
+  Adjacency adj;
+  Status st = adj.Open(path);
+  EXPECT_FALSE(st.ok()) << "opened with " << adj.num_nodes() << " nodes";
+}
+
+TEST(AdjacencyTest, RandomAccessAcrossManyBlocksUsesTheCacheCorrectly) {
+  ScopedTempDir tmp;
+  std::mt19937_64 rng(99);
+  // 3000 nodes in blocks of 7: 429 blocks, far more than the 64 cached.
+  CsrGraph g = RandomGraph(rng, 3000, 25, 1u << 31, true);
+  std::string path = tmp.File("many.adj");
+  ASSERT_TRUE(Write(path, g, 7).ok());
+  Adjacency adj;
+  ASSERT_TRUE(adj.Open(path).ok());
+  std::uniform_int_distribution<uint64_t> pick(0, g.num_nodes - 1);
+  for (int i = 0; i < 20000; ++i) {
+    uint64_t n = pick(rng);
+    ExpectSame(adj, g, n);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  // Many more decodes than blocks: blocks were evicted and decoded again.
+  EXPECT_GT(adj.blocks_decoded(), 429u);
+  // A small working set stays cached: re-reading it decodes nothing new.
+  for (uint64_t n = 0; n < 7 * 10; ++n) ExpectSame(adj, g, n);
+  uint64_t before = adj.blocks_decoded();
+  for (int round = 0; round < 5; ++round)
+    for (uint64_t n = 0; n < 7 * 10; ++n) ExpectSame(adj, g, n);
+  EXPECT_EQ(adj.blocks_decoded(), before);
+  // Sweeps in both directions.
+  for (uint64_t n = 0; n < g.num_nodes; ++n) ExpectSame(adj, g, n);
+  for (uint64_t n = g.num_nodes; n-- > 0;) ExpectSame(adj, g, n);
+}
+
+TEST(RelInfoTest, EveryRelationHasAFileAndConsistentDirections) {
+  std::set<std::string> files;
+  for (int i = 0; i < kRelCount; ++i) {
+    const RelInfo& r = GetRelInfo(static_cast<Rel>(i));
+    EXPECT_EQ(static_cast<int>(r.rel), i);
+    EXPECT_TRUE(files.insert(r.file).second) << r.file;
+    EXPECT_NE(std::string(r.label), "");
+  }
+  EXPECT_EQ(GetRelInfo(Rel::kCitesOut).from, NodeType::kPaper);
+  EXPECT_TRUE(GetRelInfo(Rel::kCitesOut).forward);
+  EXPECT_FALSE(GetRelInfo(Rel::kCitesIn).forward);
+  EXPECT_EQ(GetRelInfo(Rel::kAuthoredPapers).from, NodeType::kAuthor);
+  EXPECT_EQ(GetRelInfo(Rel::kAuthoredPapers).to, NodeType::kPaper);
+}
+
+}  // namespace
+}  // namespace litgraph

@@ -1,0 +1,377 @@
+// Tests for lexical.h: the impact-ordered BM25 index built by Ingest, checked
+// against a brute-force BM25 computed here from AnalyzeTerms() of every
+// paper's title + " " + abstract with the documented formula.
+#include "litgraph/lexical.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "litgraph/graph.h"
+#include "litgraph/ingest.h"
+#include "litgraph/store.h"
+#include "test_util.h"
+
+namespace litgraph {
+namespace {
+
+using litgraph::testing::ScopedTempDir;
+using litgraph::testing::WriteFile;
+
+// Content words (with inflected variants that stem together), in decreasing
+// frequency; documents draw from them with Zipf-like weights 1/(rank+1).
+const std::vector<std::string> kVocabulary = {
+    "graph",     "network",   "networks",  "neural",     "model",      "models",
+    "learning",  "protein",   "folding",   "quantum",    "citation",   "citations",
+    "retrieval", "ranking",   "ranked",    "embedding",  "language",   "transformer",
+    "attention", "biodiversity", "finance", "climate",   "carbon",     "ocean",
+    "genome",    "sequencing", "immune",   "vaccine",    "galaxy",     "telescope",
+    "algorithm", "complexity", "theorem",  "proof",      "market",     "policy",
+    "energy",    "battery",   "catalyst",  "polymer",    "robot",      "sensor",
+    "vision",    "speech",    "translation", "parsing",  "semantic",   "syntax",
+    "compiler",  "database",  "entanglement", "lineage", "hajič",      "æther"};
+// Noise the analyzer drops: stopwords and one-letter words.
+const std::vector<std::string> kNoise = {"the", "of", "and", "in", "a", "x", "is", "with", "for"};
+
+struct Corpus {
+  std::vector<std::string> ext_ids, titles, abstracts;
+};
+
+Corpus MakeCorpus(std::mt19937& rng, int n) {
+  std::vector<double> weights;
+  for (size_t i = 0; i < kVocabulary.size(); ++i) weights.push_back(1.0 / (i + 1));
+  std::discrete_distribution<size_t> zipf(weights.begin(), weights.end());
+  std::uniform_int_distribution<size_t> noise(0, kNoise.size() - 1);
+  auto text = [&](int words) {
+    std::string s;
+    for (int i = 0; i < words; ++i) {
+      if (!s.empty()) s += (rng() % 5 == 0) ? ", " : " ";
+      if (rng() % 4 == 0) s += kNoise[noise(rng)];
+      else if (rng() % 40 == 0) s += std::to_string(rng() % 3000);
+      else s += kVocabulary[zipf(rng)];
+    }
+    return s;
+  };
+  Corpus c;
+  for (int i = 0; i < n; ++i) {
+    c.ext_ids.push_back("L" + std::to_string(i));
+    if (i == 17 || i == 113) {  // no indexable term at all
+      c.titles.push_back("The and of");
+      c.abstracts.push_back("");
+      continue;
+    }
+    std::string title = text(2 + static_cast<int>(rng() % 7));
+    title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    c.titles.push_back(title);
+    c.abstracts.push_back(i % 9 == 0 ? "" : text(static_cast<int>(rng() % 60)));
+  }
+  return c;
+}
+
+struct BruteForce {
+  double k1 = 1.2, b = 0.75;
+  std::map<uint32_t, std::map<std::string, int>> tf;  // doc -> term -> tf
+  std::map<uint32_t, int> len;
+  std::map<std::string, uint32_t> df;
+  uint64_t n = 0;
+  double avgdl = 0;
+  double max_weight = 0;
+
+  void Add(uint32_t doc, const std::string& text) {
+    std::vector<std::string> terms = AnalyzeTerms(text);
+    if (terms.empty()) return;
+    ++n;
+    len[doc] = static_cast<int>(terms.size());
+    for (const auto& t : terms) ++tf[doc][t];
+    for (const auto& [t, f] : tf[doc]) ++df[t];
+  }
+  void Finish() {
+    double total = 0;
+    for (const auto& [d, l] : len) total += l;
+    avgdl = total / static_cast<double>(n);
+    for (const auto& [d, terms] : tf)
+      for (const auto& [t, f] : terms) max_weight = std::max(max_weight, Weight(t, d));
+  }
+  double Idf(uint32_t f) const { return std::log(1.0 + (n - f + 0.5) / (f + 0.5)); }
+  double Weight(const std::string& term, uint32_t doc) const {
+    auto it = tf.find(doc);
+    if (it == tf.end()) return 0;
+    auto jt = it->second.find(term);
+    if (jt == it->second.end()) return 0;
+    double f = jt->second;
+    double norm = k1 * (1 - b + b * len.at(doc) / avgdl);
+    return Idf(df.at(term)) * f * (k1 + 1) / (f + norm);
+  }
+  double Score(const std::vector<QueryTerm>& q, uint32_t doc) const {
+    double s = 0;
+    for (const auto& t : q) s += t.weight * Weight(t.term, doc);
+    return s;
+  }
+  double scale() const { return max_weight / 255.0; }
+};
+
+class LexicalIndexTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    tmp_ = new ScopedTempDir();
+    std::mt19937 rng(31337);
+    corpus_ = new Corpus(MakeCorpus(rng, 200));
+    std::string lines;
+    for (size_t i = 0; i < corpus_->ext_ids.size(); ++i) {
+      nlohmann::json j = {{"id", corpus_->ext_ids[i]},
+                          {"title", corpus_->titles[i]},
+                          {"abstract", corpus_->abstracts[i]},
+                          {"year", 2000 + static_cast<int>(i % 20)}};
+      lines += j.dump() + "\n";
+    }
+    WriteFile(tmp_->File("corpus.jsonl"), lines);
+    auto store = Store::Open(tmp_->File("db"), Store::Mode::kWrite);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    store_ = store.value().release();
+    IngestStats stats;
+    Status st = Ingest(store_, {tmp_->File("corpus.jsonl")}, IngestOptions(), &stats);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(stats.works_new, 200);
+    auto graph = Graph::Open(store_);
+    ASSERT_TRUE(graph.ok()) << graph.status().message();
+    index_ = new LexicalIndex();
+    st = index_->Open((*graph)->dir());
+    ASSERT_TRUE(st.ok()) << st.message();
+    brute_ = new BruteForce();
+    for (size_t i = 0; i < corpus_->ext_ids.size(); ++i) {
+      auto id = store_->PaperByExtId(corpus_->ext_ids[i]);
+      ASSERT_TRUE(id);
+      docs_.push_back(static_cast<uint32_t>(*id));
+      brute_->Add(static_cast<uint32_t>(*id), corpus_->titles[i] + " " + corpus_->abstracts[i]);
+    }
+    brute_->Finish();
+  }
+  static void TearDownTestSuite() {
+    delete index_;
+    delete store_;
+    delete brute_;
+    delete corpus_;
+    delete tmp_;
+    docs_.clear();
+  }
+  void SetUp() override {
+    ASSERT_NE(index_, nullptr);
+    ASSERT_NE(brute_, nullptr);
+    ASSERT_EQ(docs_.size(), 200u);
+  }
+
+  // Random query text of 1..4 vocabulary words (repeats allowed), sometimes
+  // with a stopword or an unknown word.
+  static std::string RandomQuery(std::mt19937& rng) {
+    std::string q;
+    int words = 1 + static_cast<int>(rng() % 4);
+    for (int i = 0; i < words; ++i) {
+      if (!q.empty()) q += ' ';
+      q += kVocabulary[rng() % kVocabulary.size()];
+    }
+    if (rng() % 3 == 0) q += " the";
+    if (rng() % 5 == 0) q += " zyzzyva";
+    return q;
+  }
+  static double TotalWeight(const std::vector<QueryTerm>& q) {
+    double w = 0;
+    for (const auto& t : q) w += t.weight;
+    return w;
+  }
+
+  static ScopedTempDir* tmp_;
+  static Corpus* corpus_;
+  static Store* store_;
+  static LexicalIndex* index_;
+  static BruteForce* brute_;
+  static std::vector<uint32_t> docs_;
+};
+
+ScopedTempDir* LexicalIndexTest::tmp_ = nullptr;
+Corpus* LexicalIndexTest::corpus_ = nullptr;
+Store* LexicalIndexTest::store_ = nullptr;
+LexicalIndex* LexicalIndexTest::index_ = nullptr;
+BruteForce* LexicalIndexTest::brute_ = nullptr;
+std::vector<uint32_t> LexicalIndexTest::docs_;
+
+TEST(AnalyzeTermsTest, DropsStopwordsAndShortWordsAndStems) {
+  EXPECT_TRUE(IsStopword("the"));
+  EXPECT_FALSE(IsStopword("graph"));
+  EXPECT_EQ(Stem("networks"), "network");
+  EXPECT_EQ(Stem("ranking"), Stem("ranked"));
+  EXPECT_EQ(AnalyzeTerms("The Networks of a graph, x 2020"),
+            (std::vector<std::string>{"network", "graph", "2020"}));
+  auto q = LexicalIndex::QueryTerms("network networks graph the");
+  ASSERT_EQ(q.size(), 2u);
+  EXPECT_EQ(q[0].term, "graph");
+  EXPECT_EQ(q[0].weight, 1.0f);
+  EXPECT_EQ(q[1].term, "network");
+  EXPECT_EQ(q[1].weight, 2.0f);
+}
+
+TEST_F(LexicalIndexTest, CountsAndDocumentFrequencies) {
+  EXPECT_EQ(index_->num_docs(), brute_->n);
+  EXPECT_EQ(brute_->n, 198u);  // two papers have no indexable term
+  EXPECT_EQ(index_->num_terms(), brute_->df.size());
+  for (const auto& [term, df] : brute_->df) EXPECT_EQ(index_->DocFreq(term), df) << term;
+  EXPECT_EQ(index_->DocFreq("zyzzyva"), 0u);
+  EXPECT_EQ(index_->DocFreq(""), 0u);
+  EXPECT_EQ(index_->DocFreq("networks"), 0u);  // only the stem is indexed
+  EXPECT_GT(index_->DocFreq("network"), 0u);
+  for (uint32_t df : {1u, 10u, 100u})
+    EXPECT_NEAR(index_->Idf(df), brute_->Idf(df), 1e-12) << df;
+}
+
+TEST_F(LexicalIndexTest, ExactSearchMatchesBruteForceBm25) {
+  std::mt19937 rng(4242);
+  const double scale = brute_->scale();
+  ASSERT_GT(scale, 0);
+  for (int qi = 0; qi < 150; ++qi) {
+    const std::string text = RandomQuery(rng);
+    const std::vector<QueryTerm> q = LexicalIndex::QueryTerms(text);
+    const double tol = 2 * scale * TotalWeight(q);
+    // Brute-force ranking over all documents with a positive score.
+    std::vector<std::pair<double, uint32_t>> exact;
+    for (uint32_t d : docs_) {
+      double s = brute_->Score(q, d);
+      if (s > 0) exact.emplace_back(s, d);
+    }
+    std::sort(exact.begin(), exact.end(),
+              [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    const size_t k = 10;
+    std::vector<LexicalHit> hits = index_->Search(q, k, 0);
+    ASSERT_EQ(hits.size(), std::min(k, exact.size())) << text;
+    if (hits.empty()) continue;
+    std::map<uint32_t, double> exact_of;
+    for (const auto& [s, d] : exact) exact_of[d] = s;
+    // Ordered by score, ties by doc id; every score close to exact BM25.
+    for (size_t i = 0; i < hits.size(); ++i) {
+      if (i > 0) {
+        EXPECT_TRUE(hits[i - 1].score > hits[i].score ||
+                    (hits[i - 1].score == hits[i].score && hits[i - 1].doc < hits[i].doc))
+            << text << " at " << i;
+      }
+      ASSERT_TRUE(exact_of.count(hits[i].doc)) << text << ": hit without any query term";
+      EXPECT_NEAR(hits[i].score, exact_of[hits[i].doc], tol / 2) << text;
+    }
+    // Same top-k set up to quantization ties.
+    const double kth = exact[hits.size() - 1].first;
+    double weakest_hit = 1e300;
+    std::set<uint32_t> hit_docs;
+    for (const auto& h : hits) {
+      hit_docs.insert(h.doc);
+      weakest_hit = std::min(weakest_hit, exact_of[h.doc]);
+      EXPECT_GE(exact_of[h.doc], kth - tol) << text << " doc " << h.doc;
+    }
+    for (size_t i = 0; i < hits.size(); ++i) {
+      if (!hit_docs.count(exact[i].second)) {
+        EXPECT_LE(exact[i].first, weakest_hit + tol) << text << " missed doc " << exact[i].second;
+      }
+    }
+  }
+}
+
+TEST_F(LexicalIndexTest, ScoreDocsAgreesWithSearchAndBruteForce) {
+  std::mt19937 rng(99);
+  const double scale = brute_->scale();
+  for (int qi = 0; qi < 60; ++qi) {
+    const std::vector<QueryTerm> q = LexicalIndex::QueryTerms(RandomQuery(rng));
+    const double tol = 2 * scale * TotalWeight(q);
+    std::vector<LexicalHit> hits = index_->Search(q, 25, 0);
+    std::vector<uint32_t> hit_docs;
+    for (const auto& h : hits) hit_docs.push_back(h.doc);
+    std::vector<float> scored = index_->ScoreDocs(q, hit_docs);
+    ASSERT_EQ(scored.size(), hits.size());
+    for (size_t i = 0; i < hits.size(); ++i)
+      EXPECT_NEAR(scored[i], hits[i].score, 1e-4 * std::max(1.0f, hits[i].score));
+    // Every document, including ones without the terms (score 0).
+    std::vector<float> all = index_->ScoreDocs(q, docs_);
+    for (size_t i = 0; i < docs_.size(); ++i) {
+      double want = brute_->Score(q, docs_[i]);
+      if (want == 0) {
+        EXPECT_EQ(all[i], 0.0f);
+      } else {
+        EXPECT_NEAR(all[i], want, tol / 2);
+      }
+    }
+  }
+  // Duplicate and unknown documents.
+  auto q = LexicalIndex::QueryTerms("graph");
+  std::vector<uint32_t> docs = {docs_[0], docs_[0], 999999};
+  std::vector<float> s = index_->ScoreDocs(q, docs);
+  EXPECT_EQ(s[0], s[1]);
+  EXPECT_EQ(s[2], 0.0f);
+}
+
+TEST_F(LexicalIndexTest, BudgetLimitedSearchReturnsKHitsBoundedByExact) {
+  std::mt19937 rng(7);
+  int checked = 0;
+  for (int qi = 0; qi < 100; ++qi) {
+    const std::vector<QueryTerm> q = LexicalIndex::QueryTerms(RandomQuery(rng));
+    if (q.empty()) continue;
+    const size_t k = 5;
+    size_t matching = 0;
+    for (uint32_t d : docs_) matching += brute_->Score(q, d) > 0;
+    if (matching < k) continue;
+    const size_t budget = k * q.size();
+    std::vector<LexicalHit> hits = index_->Search(q, k, budget);
+    const uint64_t visited = index_->last_postings_visited;
+    ASSERT_EQ(hits.size(), k);
+    ++checked;
+    std::vector<uint32_t> hit_docs;
+    for (const auto& h : hits) hit_docs.push_back(h.doc);
+    std::vector<float> exact = index_->ScoreDocs(q, hit_docs);
+    for (size_t i = 0; i < k; ++i)
+      EXPECT_LE(hits[i].score, exact[i] * (1 + 1e-5) + 1e-6) << "doc " << hits[i].doc;
+    index_->Search(q, k, 0);
+    EXPECT_LE(visited, index_->last_postings_visited);
+  }
+  EXPECT_GT(checked, 20);
+}
+
+TEST_F(LexicalIndexTest, FilteredSearchRanksTheAcceptedDocuments) {
+  std::mt19937 rng(5);
+  const double scale = brute_->scale();
+  for (int qi = 0; qi < 40; ++qi) {
+    const std::vector<QueryTerm> q = LexicalIndex::QueryTerms(RandomQuery(rng));
+    const double tol = 2 * scale * TotalWeight(q);
+    auto accept = [](uint32_t d) { return d % 7 == 3; };
+    std::vector<LexicalHit> hits = index_->Search(q, 50, 0, accept);
+    std::vector<double> exact;
+    for (uint32_t d : docs_)
+      if (accept(d) && brute_->Score(q, d) > 0) exact.push_back(brute_->Score(q, d));
+    std::sort(exact.rbegin(), exact.rend());
+    ASSERT_EQ(hits.size(), std::min<size_t>(50, exact.size()));
+    for (size_t i = 0; i < hits.size(); ++i) {
+      EXPECT_TRUE(accept(hits[i].doc));
+      EXPECT_NEAR(hits[i].score, exact[i], tol);  // i-th best, up to quantization
+    }
+  }
+}
+
+TEST_F(LexicalIndexTest, EmptyQueriesAndZeroK) {
+  EXPECT_TRUE(index_->Search({}, 10).empty());
+  EXPECT_TRUE(index_->Search(LexicalIndex::QueryTerms("the of and"), 10).empty());
+  EXPECT_TRUE(index_->Search(LexicalIndex::QueryTerms("zyzzyva"), 10).empty());
+  EXPECT_TRUE(index_->Search(LexicalIndex::QueryTerms("graph"), 0).empty());
+  std::vector<QueryTerm> zero_weight = {{"graph", 0.0f}};
+  EXPECT_TRUE(index_->Search(zero_weight, 10).empty());
+}
+
+TEST(LexicalIndexOpenTest, MissingIndexIsNotFound) {
+  ScopedTempDir tmp;
+  LexicalIndex index;
+  Status st = index.Open(tmp.path());
+  EXPECT_EQ(st.code(), Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace litgraph

@@ -1,0 +1,558 @@
+// Tests for store.h and ingest.h: opening and migrating stores, upserts,
+// staleness, dangling references resolved by later ingests, and the
+// atomicity of a failed ingest. Every test works on real files in a fresh
+// temporary directory.
+#include "litgraph/store.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "litgraph/graph.h"
+#include "litgraph/ingest.h"
+#include "litgraph/sqlite.h"
+#include "test_util.h"
+
+#include <zlib.h>
+
+namespace litgraph {
+namespace {
+
+using litgraph::testing::ScopedTempDir;
+using litgraph::testing::TestData;
+using litgraph::testing::ReadFile;
+using litgraph::testing::WriteFile;
+
+std::string Gzip(const std::string& data) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&zs, data.size()) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+std::unique_ptr<Store> OpenStore(const std::string& dir, Store::Mode mode) {
+  auto s = Store::Open(dir, mode);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  if (!s.ok()) return nullptr;
+  return std::move(s.value());
+}
+
+Status IngestFiles(Store* store, const std::vector<std::string>& files,
+                   IngestStats* stats_out = nullptr) {
+  IngestStats stats;
+  IngestOptions options;
+  Status st = Ingest(store, files, options, &stats);
+  if (stats_out) *stats_out = stats;
+  return st;
+}
+
+// FTS5 rowids of papers whose title/abstract match `query`.
+std::vector<int64_t> FtsMatch(Store* store, const std::string& query) {
+  Stmt st = store->db().Prepare("SELECT rowid FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rowid");
+  st.Bind(1, query);
+  std::vector<int64_t> out;
+  while (st.Step()) out.push_back(st.Int(0));
+  return out;
+}
+
+// ---- Opening --------------------------------------------------------------------
+
+TEST(StoreTest, OpenForWriteCreatesAStore) {
+  ScopedTempDir tmp;
+  const std::string dir = tmp.File("nested/store");
+  {
+    auto store = OpenStore(dir, Store::Mode::kWrite);
+    ASSERT_TRUE(store);
+    EXPECT_EQ(store->mode(), Store::Mode::kWrite);
+    EXPECT_EQ(store->dir(), dir);
+    EXPECT_EQ(store->db().QueryInt("PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(store->GetMeta("schema_version"), std::to_string(kSchemaVersion));
+    EXPECT_EQ(store->PaperCount(), 0);
+    EXPECT_EQ(store->Generation("graph"), 0);
+    EXPECT_EQ(store->MaxId(NodeType::kPaper), 0);
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir + "/litgraph.sqlite"));
+  auto reader = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(reader);
+  EXPECT_EQ(reader->PaperCount(), 0);
+}
+
+TEST(StoreTest, OpenForReadFailsWithoutAStore) {
+  ScopedTempDir tmp;
+  auto empty = Store::Open(tmp.path(), Store::Mode::kRead);
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.status().code(), Code::kIo);
+  EXPECT_NE(empty.status().message().find(tmp.path()), std::string::npos);
+  auto missing = Store::Open(tmp.File("does-not-exist"), Store::Mode::kRead);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), Code::kIo);
+  EXPECT_FALSE(std::filesystem::exists(tmp.File("does-not-exist")));  // read never creates
+}
+
+// A version-1 store as an older litgraph wrote it: only the first migration.
+void MakeV1Store(const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  Db db;
+  ASSERT_TRUE(db.Open(dir + "/litgraph.sqlite", true, true).ok());
+  db.Exec(SchemaMigrations()[0]);
+  db.Exec("PRAGMA user_version = 1");
+  db.Exec("INSERT INTO meta(key, value) VALUES('schema_version', '1')");
+  db.Exec(
+      "INSERT INTO paper(ext_id, title, title_key, year) VALUES('OLD-1', 'An old paper', "
+      "'anoldpaper', 1999)");
+}
+
+TEST(StoreTest, MigratesVersionOneStoreOnWriteOpen) {
+  ScopedTempDir tmp;
+  const std::string dir = tmp.path();
+  MakeV1Store(dir);
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  ASSERT_GE(SchemaMigrations().size(), 2u);
+  ASSERT_EQ(static_cast<int>(SchemaMigrations().size()), kSchemaVersion);
+
+  // A reader refuses the unmigrated store.
+  auto reader = Store::Open(dir, Store::Mode::kRead);
+  ASSERT_FALSE(reader.ok());
+  EXPECT_EQ(reader.status().code(), Code::kIo);
+  EXPECT_NE(reader.status().message().find("migrat"), std::string::npos)
+      << reader.status().message();
+
+  {
+    auto store = OpenStore(dir, Store::Mode::kWrite);
+    ASSERT_TRUE(store);
+    EXPECT_EQ(store->db().QueryInt("PRAGMA user_version"), kSchemaVersion);
+    EXPECT_EQ(store->GetMeta("schema_version"), std::to_string(kSchemaVersion));
+    EXPECT_EQ(store->PaperCount(), 1);
+    auto id = store->PaperByExtId("OLD-1");
+    ASSERT_TRUE(id);
+    EXPECT_EQ(store->GetPaperSummary(*id)->title, "An old paper");
+    EXPECT_EQ(store->db().QueryInt(
+                  "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='keyword'"),
+              1);
+    EXPECT_EQ(store->db().QueryInt("SELECT count(*) FROM keyword"), 0);
+    EXPECT_EQ(store->db().QueryInt("SELECT count(*) FROM paper_keyword"), 0);
+  }
+  // Migrating twice is a no-op; a reader now accepts the store.
+  {
+    auto store = OpenStore(dir, Store::Mode::kWrite);
+    ASSERT_TRUE(store);
+    EXPECT_EQ(store->PaperCount(), 1);
+  }
+  auto reader2 = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(reader2);
+  EXPECT_TRUE(reader2->PaperByExtId("OLD-1"));
+}
+
+TEST(StoreTest, RefusesNewerSchema) {
+  ScopedTempDir tmp;
+  { auto store = OpenStore(tmp.path(), Store::Mode::kWrite); }
+  {
+    Db db;
+    ASSERT_TRUE(db.Open(tmp.File("litgraph.sqlite"), true, false).ok());
+    db.Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion + 7));
+  }
+  for (Store::Mode mode : {Store::Mode::kRead, Store::Mode::kWrite}) {
+    auto s = Store::Open(tmp.path(), mode);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.status().code(), Code::kIo);
+    EXPECT_NE(s.status().message().find("newer"), std::string::npos) << s.status().message();
+  }
+}
+
+// ---- Upserts ------------------------------------------------------------------------
+
+TEST(IngestTest, NativeReingestUpdatesInPlace) {
+  ScopedTempDir tmp;
+  const std::string dir = tmp.File("db");
+  WriteFile(tmp.File("v1.jsonl"),
+            R"({"id": "N1", "title": "Quantum walrus migration", "abstract": "Seals too.", "year": 2001, "authors": ["Ann Author"]})"
+            "\n"
+            R"({"id": "N2", "title": "Unrelated paper", "year": 2002})"
+            "\n");
+  WriteFile(tmp.File("v2.jsonl"),
+            R"({"id": "N1", "title": "Penguin colonies revisited", "abstract": "Seals too.", "year": 2003, "authors": ["Bob Writer", "Ann Author"]})"
+            "\n");
+  auto store = OpenStore(dir, Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestStats s1;
+  ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("v1.jsonl")}, &s1).ok());
+  EXPECT_EQ(s1.works_new, 2);
+  EXPECT_EQ(s1.works_updated, 0);
+  auto id = store->PaperByExtId("N1");
+  ASSERT_TRUE(id);
+  EXPECT_EQ(FtsMatch(store.get(), "walrus"), std::vector<int64_t>{*id});
+
+  IngestStats s2;
+  ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("v2.jsonl")}, &s2).ok());
+  EXPECT_EQ(s2.works_new, 0);
+  EXPECT_EQ(s2.works_updated, 1);
+  EXPECT_EQ(store->PaperCount(), 2);
+  EXPECT_EQ(store->PaperByExtId("N1"), id);  // same dense id
+  auto p = store->GetPaperSummary(*id);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->title, "Penguin colonies revisited");
+  EXPECT_EQ(p->year, 2003);
+  EXPECT_EQ(p->authors, (std::vector<std::string>{"Bob Writer", "Ann Author"}));
+  EXPECT_EQ(store->PapersByTitleKey("penguincoloniesrevisited"), std::vector<int64_t>{*id});
+  EXPECT_TRUE(store->PapersByTitleKey("quantumwalrusmigration").empty());
+  // Full-text search sees the new title only; the unchanged abstract once.
+  EXPECT_EQ(FtsMatch(store.get(), "penguin"), std::vector<int64_t>{*id});
+  EXPECT_TRUE(FtsMatch(store.get(), "walrus").empty());
+  EXPECT_EQ(FtsMatch(store.get(), "seals"), std::vector<int64_t>{*id});
+  EXPECT_EQ(store->db().QueryInt("SELECT count(*) FROM paper_fts"), 2);
+  // Integrity of the external-content FTS index after the delete + insert.
+  EXPECT_NO_THROW(store->db().Exec("INSERT INTO paper_fts(paper_fts) VALUES('integrity-check')"));
+}
+
+TEST(IngestTest, OpenAlexStaleVersionIsSkipped) {
+  ScopedTempDir tmp;
+  WriteFile(tmp.File("new.jsonl"),
+            R"({"id": "https://openalex.org/W100", "title": "Fresh title", "updated_date": "2024-05-01T00:00:00", "cited_by_count": 5})"
+            "\n");
+  WriteFile(tmp.File("old.jsonl"),
+            R"({"id": "https://openalex.org/W100", "title": "Stale title", "updated_date": "2023-01-01T00:00:00", "cited_by_count": 1})"
+            "\n");
+  WriteFile(tmp.File("newer.jsonl"),
+            R"({"id": "https://openalex.org/W100", "title": "Newest title", "updated_date": "2025-01-01T00:00:00"})"
+            "\n");
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("new.jsonl")}).ok());
+  auto id = store->PaperByExtId("W100");
+  ASSERT_TRUE(id);
+
+  IngestStats stale;
+  ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("old.jsonl")}, &stale).ok());
+  EXPECT_EQ(stale.works_stale, 1);
+  EXPECT_EQ(stale.works, 0);
+  EXPECT_EQ(store->GetPaperSummary(*id)->title, "Fresh title");
+  EXPECT_EQ(store->GetPaperSummary(*id)->cited_by_count, 5);
+  EXPECT_TRUE(FtsMatch(store.get(), "stale").empty());
+
+  IngestStats newer;
+  ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("newer.jsonl")}, &newer).ok());
+  EXPECT_EQ(newer.works_stale, 0);
+  EXPECT_EQ(newer.works_updated, 1);
+  EXPECT_EQ(store->PaperByExtId("W100"), id);
+  EXPECT_EQ(store->GetPaperSummary(*id)->title, "Newest title");
+}
+
+TEST(IngestTest, DanglingReferenceIsLinkedWhenTheCitedWorkArrives) {
+  ScopedTempDir tmp;
+  WriteFile(tmp.File("b.jsonl"),
+            R"({"id": "B", "title": "Citing paper", "references": ["X1", "A"]})" "\n"
+            R"({"id": "A", "title": "Present cited paper"})" "\n");
+  WriteFile(tmp.File("x1.jsonl"), R"({"id": "X1", "title": "Late arrival"})" "\n");
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestStats s1;
+  ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("b.jsonl")}, &s1).ok());
+  EXPECT_EQ(s1.dangling_references, 1);
+  EXPECT_EQ(s1.cites_edges, 1);
+  const uint32_t b = static_cast<uint32_t>(*store->PaperByExtId("B"));
+  const uint32_t a = static_cast<uint32_t>(*store->PaperByExtId("A"));
+  {
+    auto g = Graph::Open(store.get());
+    ASSERT_TRUE(g.ok()) << g.status().message();
+    auto l = (*g)->adj(Rel::kCitesOut).Neighbours(b);
+    EXPECT_EQ(std::vector<uint32_t>(l.ids.begin(), l.ids.end()), std::vector<uint32_t>{a});
+  }
+  const int64_t gen1 = store->Generation("graph");
+
+  IngestStats s2;
+  ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("x1.jsonl")}, &s2).ok());
+  EXPECT_EQ(s2.dangling_references, 0);
+  EXPECT_EQ(s2.cites_edges, 2);
+  EXPECT_GT(store->Generation("graph"), gen1);
+  const uint32_t x1 = static_cast<uint32_t>(*store->PaperByExtId("X1"));
+  auto g = Graph::Open(store.get());
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  auto out = (*g)->adj(Rel::kCitesOut).Neighbours(b);
+  std::vector<uint32_t> cited(out.ids.begin(), out.ids.end());
+  std::vector<uint32_t> want = {a, x1};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(cited, want);
+  auto in = (*g)->adj(Rel::kCitesIn).Neighbours(x1);
+  EXPECT_EQ(std::vector<uint32_t>(in.ids.begin(), in.ids.end()), std::vector<uint32_t>{b});
+  // No record counts: citations come from the store.
+  EXPECT_EQ((*g)->Citations(x1), 1u);
+  EXPECT_FALSE((*g)->CitationsFromRecord(x1));
+}
+
+TEST(IngestTest, FailedIngestLeavesStoreUnchanged) {
+  ScopedTempDir tmp;
+  const std::string dir = tmp.File("db");
+  WriteFile(tmp.File("base.jsonl"),
+            R"({"id": "P1", "title": "Base one"})" "\n" R"({"id": "P2", "title": "Base two", "references": ["P1"]})" "\n");
+  WriteFile(tmp.File("good.jsonl"), R"({"id": "P3", "title": "Would be new"})" "\n");
+  WriteFile(tmp.File("bad.jsonl"),
+            R"({"id": "P4", "title": "Also new"})" "\n"
+            R"({"id": "P1", "title": "Overwrite attempt"})" "\n"
+            R"({"id": "P5", "title": })" "\n"
+            R"({"id": "P6", "title": "After the error"})" "\n");
+  int64_t gen_before = 0;
+  {
+    auto store = OpenStore(dir, Store::Mode::kWrite);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("base.jsonl")}).ok());
+    gen_before = store->Generation("graph");
+    EXPECT_GT(gen_before, 0);
+
+    Status st = IngestFiles(store.get(), {tmp.File("good.jsonl"), tmp.File("bad.jsonl")});
+    EXPECT_EQ(st.code(), Code::kBadInput);
+    EXPECT_NE(st.message().find(tmp.File("bad.jsonl") + ":3"), std::string::npos) << st.message();
+    EXPECT_EQ(st.message().find("good.jsonl"), std::string::npos) << st.message();
+  }
+  auto reader = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(reader);
+  EXPECT_EQ(reader->PaperCount(), 2);
+  EXPECT_FALSE(reader->PaperByExtId("P3"));
+  EXPECT_FALSE(reader->PaperByExtId("P4"));
+  EXPECT_EQ(reader->GetPaperSummary(*reader->PaperByExtId("P1"))->title, "Base one");
+  EXPECT_EQ(reader->Generation("graph"), gen_before);
+  auto g = Graph::Open(reader.get());
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  EXPECT_EQ((*g)->adj(Rel::kCitesOut).num_edges(), 1u);
+}
+
+TEST(IngestTest, SkipInvalidCountsAndContinues) {
+  ScopedTempDir tmp;
+  WriteFile(tmp.File("mixed.jsonl"),
+            R"({"id": "Q1", "title": "ok"})" "\n" "not json at all\n" R"({"id": "Q2", "title": 7})" "\n"
+            "\n" R"({"id": "Q3", "title": "ok too"})" "\n");
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestOptions options;
+  options.skip_invalid = true;
+  std::vector<std::string> warnings;
+  options.warn = [&](const std::string& w) { warnings.push_back(w); };
+  IngestStats stats;
+  ASSERT_TRUE(Ingest(store.get(), {tmp.File("mixed.jsonl")}, options, &stats).ok());
+  EXPECT_EQ(stats.invalid, 2);
+  EXPECT_EQ(stats.works_new, 2);
+  EXPECT_EQ(store->PaperCount(), 2);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_NE(warnings[0].find("mixed.jsonl:2"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[1].find("mixed.jsonl:3"), std::string::npos) << warnings[1];
+}
+
+TEST(IngestTest, MissingInputIsIoAndChangesNothing) {
+  ScopedTempDir tmp;
+  WriteFile(tmp.File("a.jsonl"), R"({"id": "M1", "title": "fine"})" "\n");
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  Status st = IngestFiles(store.get(), {tmp.File("a.jsonl"), tmp.File("nope.jsonl")});
+  EXPECT_EQ(st.code(), Code::kIo);
+  EXPECT_NE(st.message().find("nope.jsonl"), std::string::npos) << st.message();
+  EXPECT_EQ(store->PaperCount(), 0);
+  EXPECT_EQ(store->Generation("graph"), 0);
+}
+
+TEST(IngestTest, FixturesLoadAndResolve) {
+  ScopedTempDir tmp;
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestStats stats;
+  // A single-line work, an entity record, and a 200-line JSON-lines file.
+  ASSERT_TRUE(IngestFiles(store.get(),
+                          {TestData("W2741809807.json"), TestData("A5023888391.json"),
+                           TestData("C71924100.json"),
+                           TestData("search-biodiversity-finance.works.jsonl")},
+                          &stats)
+                  .ok());
+  EXPECT_EQ(stats.works, 201);
+  EXPECT_EQ(stats.entities, 1);
+  EXPECT_EQ(stats.skipped, 1);
+  EXPECT_EQ(store->PaperCount(), 201);
+  auto id = store->PaperByExtId("W2741809807");
+  ASSERT_TRUE(id);
+  for (const char* form : {"W2741809807", "https://openalex.org/W2741809807",
+                           "https://api.openalex.org/works/W2741809807", "10.7717/PEERJ.4375",
+                           "https://doi.org/10.7717/peerj.4375", "doi:10.7717/peerj.4375"}) {
+    EXPECT_EQ(store->ResolvePaperId(form), id) << form;
+  }
+  EXPECT_FALSE(store->ResolvePaperId("W1"));
+  EXPECT_FALSE(store->ResolvePaperId(""));
+  auto p = store->GetPaperSummary(*id);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->venue, "PeerJ");
+  EXPECT_EQ(p->authors.size(), 9u);
+  EXPECT_EQ(p->authors[0], "Heather Piwowar");
+  EXPECT_EQ(p->cited_by_count, 962);
+  auto author = store->NodeByExtId(NodeType::kAuthor, "A5023888391");
+  ASSERT_TRUE(author);
+  EXPECT_EQ(store->NodeLabel(NodeType::kAuthor, *author)->second, "Jason Priem");
+}
+
+TEST(IngestTest, MultiLineDocumentsPagesAndArrays) {
+  ScopedTempDir tmp;
+  WriteFile(tmp.File("page.json"),
+            "{\n  \"meta\": {\"count\": 2},\n  \"results\": [\n"
+            "    {\"id\": \"https://openalex.org/W11\", \"title\": \"Page one\"},\n"
+            "    {\"id\": \"https://openalex.org/W12\", \"title\": \"Page two\",\n"
+            "     \"referenced_works\": [\"https://openalex.org/W11\"]}\n  ]\n}\n");
+  WriteFile(tmp.File("array.json"),
+            "[\n  {\"id\": \"R1\", \"title\": \"Array one\"},\n"
+            "  {\"id\": \"R2\", \"title\": \"Array two\", \"references\": [\"R1\", \"W12\"]}\n]\n");
+  WriteFile(tmp.File("one.json"), "{\n  \"id\": \"R3\",\n  \"title\": \"Pretty single\"\n}\n");
+  WriteFile(tmp.File("crlf.jsonl"),
+            "{\"id\": \"R4\", \"title\": \"Windows one\"}\r\n{\"id\": \"R5\", \"title\": \"Windows two\"}\r\n");
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestStats stats;
+  Status st = IngestFiles(store.get(),
+                          {tmp.File("page.json"), tmp.File("array.json"), tmp.File("one.json"),
+                           tmp.File("crlf.jsonl")},
+                          &stats);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(stats.works_new, 7);
+  EXPECT_EQ(store->PaperCount(), 7);
+  EXPECT_EQ(stats.cites_edges, 3);
+  EXPECT_EQ(stats.dangling_references, 0);
+  for (const char* id : {"W11", "W12", "R1", "R2", "R3", "R4", "R5"}) EXPECT_TRUE(store->PaperByExtId(id)) << id;
+  EXPECT_EQ(store->GetPaperSummary(*store->PaperByExtId("R5"))->title, "Windows two");
+}
+
+TEST(IngestTest, GzipInputIsDetectedByContent) {
+  ScopedTempDir tmp;
+  std::string lines;
+  for (int i = 0; i < 300; ++i)
+    lines += R"({"id": "G)" + std::to_string(i) + R"(", "title": "Compressed paper number )" +
+             std::to_string(i) + R"("})" "\n";
+  const std::string gz = Gzip(lines);
+  ASSERT_EQ(static_cast<unsigned char>(gz[0]), 0x1f);
+  WriteFile(tmp.File("works.data"), gz);  // no .gz suffix
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestStats stats;
+  Status st = IngestFiles(store.get(), {tmp.File("works.data")}, &stats);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(store->PaperCount(), 300);
+  EXPECT_EQ(stats.input_bytes, static_cast<int64_t>(lines.size()));
+  // A truncated stream is malformed input and loads nothing.
+  WriteFile(tmp.File("cut.gz"), gz.substr(0, gz.size() / 2));
+  IngestStats cut_stats;
+  st = IngestFiles(store.get(), {tmp.File("cut.gz")}, &cut_stats);
+  EXPECT_EQ(st.code(), Code::kBadInput) << st.message();
+  EXPECT_NE(st.message().find("cut.gz"), std::string::npos) << st.message();
+  EXPECT_EQ(store->PaperCount(), 300);
+}
+
+TEST(IngestTest, OverlongLineIsBadInputEvenWhenSkippingInvalid) {
+  ScopedTempDir tmp;
+  WriteFile(tmp.File("long.jsonl"),
+            R"({"id": "S1", "title": "short"})" "\n" R"({"id": "S2", "title": ")" + std::string(500, 'x') + "\"}\n");
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestOptions options;
+  options.max_line_bytes = 100;
+  options.skip_invalid = true;
+  IngestStats stats;
+  Status st = Ingest(store.get(), {tmp.File("long.jsonl")}, options, &stats);
+  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_NE(st.message().find("long.jsonl:2"), std::string::npos) << st.message();
+  EXPECT_EQ(store->PaperCount(), 0);
+}
+
+TEST(IngestTest, EmptyInputWarnsAndSucceeds) {
+  ScopedTempDir tmp;
+  WriteFile(tmp.File("empty.jsonl"), "\n   \n");
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestOptions options;
+  std::vector<std::string> warnings;
+  options.warn = [&](const std::string& w) { warnings.push_back(w); };
+  IngestStats stats;
+  ASSERT_TRUE(Ingest(store.get(), {tmp.File("empty.jsonl")}, options, &stats).ok());
+  EXPECT_EQ(stats.records, 0);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("empty.jsonl: no records"), std::string::npos) << warnings[0];
+  // A graph generation exists even for an empty store.
+  EXPECT_GT(store->Generation("graph"), 0);
+  EXPECT_TRUE(Graph::Open(store.get()).ok());
+}
+
+TEST(IngestTest, SelfAndDuplicateReferencesAndSymmetricRelated) {
+  ScopedTempDir tmp;
+  WriteFile(tmp.File("refs.jsonl"),
+            R"({"id": "D1", "title": "Cited"})" "\n"
+            R"({"id": "D2", "title": "Citing", "references": ["D2", "D1", "D1", "D9"], "related": ["D1"]})" "\n");
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestStats stats;
+  ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("refs.jsonl")}, &stats).ok());
+  EXPECT_EQ(stats.cites_edges, 1);
+  EXPECT_EQ(stats.dangling_references, 1);  // D9
+  const uint32_t d1 = static_cast<uint32_t>(*store->PaperByExtId("D1"));
+  const uint32_t d2 = static_cast<uint32_t>(*store->PaperByExtId("D2"));
+  auto g = Graph::Open(store.get());
+  ASSERT_TRUE(g.ok());
+  auto out = (*g)->adj(Rel::kCitesOut).Neighbours(d2);
+  EXPECT_EQ(std::vector<uint32_t>(out.ids.begin(), out.ids.end()), std::vector<uint32_t>{d1});
+  auto r1 = (*g)->adj(Rel::kRelated).Neighbours(d1);
+  EXPECT_EQ(std::vector<uint32_t>(r1.ids.begin(), r1.ids.end()), std::vector<uint32_t>{d2});
+  auto r2 = (*g)->adj(Rel::kRelated).Neighbours(d2);
+  EXPECT_EQ(std::vector<uint32_t>(r2.ids.begin(), r2.ids.end()), std::vector<uint32_t>{d1});
+}
+
+TEST(StoreTest, WriterRemovesOrphanGenerationsAndKeepsThePreviousOne) {
+  ScopedTempDir tmp;
+  const std::string dir = tmp.File("db");
+  WriteFile(tmp.File("a.jsonl"), R"({"id": "O1", "title": "one"})" "\n");
+  WriteFile(tmp.File("b.jsonl"), R"({"id": "O2", "title": "two"})" "\n");
+  int64_t current = 0;
+  {
+    auto store = OpenStore(dir, Store::Mode::kWrite);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("a.jsonl")}).ok());
+    ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("b.jsonl")}).ok());
+    current = store->Generation("graph");
+  }
+  ASSERT_GE(current, 2);
+  const std::string prev = dir + "/graph." + std::to_string(current - 1);
+  const std::string cur = dir + "/graph." + std::to_string(current);
+  ASSERT_TRUE(std::filesystem::exists(prev));
+  // What a killed writer leaves behind.
+  std::filesystem::create_directories(dir + "/graph." + std::to_string(current + 5));
+  std::filesystem::create_directories(dir + "/graph.3.tmp");
+  std::filesystem::create_directories(dir + "/vectors.9");
+  {
+    auto store = OpenStore(dir, Store::Mode::kWrite);
+    ASSERT_TRUE(store);
+  }
+  EXPECT_TRUE(std::filesystem::exists(cur));
+  EXPECT_TRUE(std::filesystem::exists(prev));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/graph." + std::to_string(current + 5)));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/graph.3.tmp"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/vectors.9"));
+  auto reader = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(reader);
+  EXPECT_EQ(reader->Generation("graph"), current);
+  EXPECT_TRUE(Graph::Open(reader.get()).ok());
+}
+
+TEST(IngestTest, ReadOnlyStoreCannotIngest) {
+  ScopedTempDir tmp;
+  const std::string dir = tmp.File("db");
+  { auto store = OpenStore(dir, Store::Mode::kWrite); }
+  WriteFile(tmp.File("a.jsonl"), R"({"id": "RO1", "title": "x"})" "\n");
+  auto reader = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(reader);
+  IngestStats stats;
+  Status st = IngestFiles(reader.get(), {tmp.File("a.jsonl")}, &stats);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(reader->PaperCount(), 0);
+}
+
+}  // namespace
+}  // namespace litgraph
