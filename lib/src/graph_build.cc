@@ -143,6 +143,12 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     }
   };
 
+  std::future<Status> lexical_done;
+  LexicalBuildStats ls;
+  if (options.lexical)
+    lexical_done = std::async(std::launch::async, [&] {
+      return options.lexical->Finish(dir, n_papers, Bm25Params(), &ls);
+    });
   try {
     // Papers: id map, then references, related works, venues, attributes.
     PaperIdMap ids;
@@ -321,13 +327,14 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     }
     for (auto& f : pending) ThrowIfError(f.get());
     pending.clear();
-    LexicalBuildStats ls;
-    ThrowIfError(BuildLexicalIndex(store, dir, Bm25Params(), &ls));
+    ThrowIfError(lexical_done.valid() ? lexical_done.get()
+                                      : BuildLexicalIndex(store, dir, Bm25Params(), &ls));
     stats->lexical_terms = ls.terms;
     stats->lexical_postings = ls.postings;
   } catch (...) {
     for (auto& f : pending)
       if (f.valid()) f.wait();
+    if (lexical_done.valid()) lexical_done.wait();
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
     throw;

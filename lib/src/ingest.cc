@@ -16,6 +16,7 @@
 
 #include "litgraph/coding.h"
 #include "litgraph/graph_build.h"
+#include "litgraph/lexical.h"
 #include "litgraph/records.h"
 #include "litgraph/store.h"
 #include "litgraph/text.h"
@@ -252,17 +253,79 @@ void Produce(const std::vector<std::string>& inputs, const IngestOptions& option
   queue->Done();
 }
 
+// Feeds stored papers' text to a LexicalBuilder on its own thread, so the
+// lexical index of a bulk load is tokenized while SQLite works.
+class TextFeeder {
+ public:
+  explicit TextFeeder(LexicalBuilder* builder)
+      : builder_(builder), thread_([this] { Run(); }) {}
+  ~TextFeeder() { Finish(); }
+
+  void Add(int64_t id, const std::string& title, const std::string& abstract) {
+    batch_.push_back({static_cast<uint32_t>(id), title, abstract});
+    if (batch_.size() >= 256) Flush();
+  }
+  // Waits until every document was added to the builder.
+  void Finish() {
+    if (!thread_.joinable()) return;
+    Flush();
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  struct Doc {
+    uint32_t id;
+    std::string title, abstract;
+  };
+  void Flush() {
+    if (batch_.empty()) return;
+    std::unique_lock<std::mutex> l(mu_);
+    cv_.wait(l, [&] { return queue_.size() < 64; });
+    queue_.push_back(std::move(batch_));
+    batch_.clear();
+    cv_.notify_all();
+  }
+  void Run() {
+    for (;;) {
+      std::vector<Doc> docs;
+      {
+        std::unique_lock<std::mutex> l(mu_);
+        cv_.wait(l, [&] { return !queue_.empty() || done_; });
+        if (queue_.empty()) return;
+        docs = std::move(queue_.front());
+        queue_.pop_front();
+        cv_.notify_all();
+      }
+      for (const Doc& d : docs) builder_->Add(d.id, d.title, d.abstract);
+    }
+  }
+  LexicalBuilder* builder_;
+  std::vector<Doc> batch_;
+  std::deque<std::vector<Doc>> queue_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
 // Applies records to SQLite with prepared statements and per-run id caches.
 class Loader {
  public:
-  Loader(Store* store, IngestStats* stats) : store_(store), db_(&store->db()), stats_(stats) {
+  Loader(Store* store, IngestStats* stats, TextFeeder* feeder)
+      : store_(store), db_(&store->db()), stats_(stats), feeder_(feeder) {
     find_paper_ = db_->Prepare(
         "SELECT id, updated_date, title, abstract FROM paper WHERE ext_id = ?");
     insert_paper_ = db_->Prepare(
         "INSERT INTO paper(ext_id, doi, title, title_key, abstract, year, date, type, language,"
         " source_id, cited_by_count, referenced_works_count, is_oa, oa_status, oa_url, pdf_url,"
         " landing_page_url, updated_date, refs, related, oa_keywords)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)");
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)"
+        " ON CONFLICT(ext_id) DO NOTHING");
     update_paper_ = db_->Prepare(
         "UPDATE paper SET ext_id=?1, doi=?2, title=?3, title_key=?4, abstract=?5, year=?6,"
         " date=?7, type=?8, language=?9, source_id=?10, cited_by_count=?11,"
@@ -399,51 +462,56 @@ class Loader {
   }
 
   void ApplyOne(WorkRec& w) {
-    find_paper_.Bind(1, w.ext_id);
-    int64_t id = 0;
-    std::string old_title, old_abstract, old_updated;
-    if (find_paper_.Step()) {
-      id = find_paper_.Int(0);
-      old_updated = find_paper_.Str(1);
-      old_title = find_paper_.Str(2);
-      old_abstract = find_paper_.Str(3);
-    }
-    find_paper_.Reset();
-    if (id != 0 && !old_updated.empty() && !w.updated_date.empty() &&
-        w.updated_date < old_updated) {
-      ++stats_->works_stale;
-      return;
-    }
     int64_t source_id = w.has_source ? EnsureSource(w.source) : 0;
     std::string refs = PackIdList(w.refs), related = PackIdList(w.related);
     std::string title_key = NormalizeTitleKey(w.title);
-    Stmt& st = id ? update_paper_ : insert_paper_;
-    st.Bind(1, w.ext_id).BindTextOrNull(2, w.doi).Bind(3, w.title).Bind(4, title_key);
-    st.Bind(5, w.abstract).BindIntOrNull(6, w.year, 1).BindTextOrNull(7, w.date);
-    st.BindTextOrNull(8, w.type).BindTextOrNull(9, w.language).BindIntOrNull(10, source_id, 1);
-    st.BindIntOrNull(11, w.cited_by_count).BindIntOrNull(12, w.referenced_works_count);
-    st.BindIntOrNull(13, w.is_oa).BindTextOrNull(14, w.oa_status).BindTextOrNull(15, w.oa_url);
-    st.BindTextOrNull(16, w.pdf_url).BindTextOrNull(17, w.landing_page_url);
-    st.BindTextOrNull(18, w.updated_date);
-    if (refs.empty()) st.BindNull(19); else st.BindBlob(19, refs);
-    if (related.empty()) st.BindNull(20); else st.BindBlob(20, related);
-    st.BindTextOrNull(21, w.oa_keywords_json);
-    if (id) {
-      st.Bind(22, id);
-      st.Exec();
+    auto bind = [&](Stmt& st) {
+      st.Bind(1, w.ext_id).BindTextOrNull(2, w.doi).BindStatic(3, w.title).Bind(4, title_key);
+      st.BindStatic(5, w.abstract).BindIntOrNull(6, w.year, 1).BindTextOrNull(7, w.date);
+      st.BindTextOrNull(8, w.type).BindTextOrNull(9, w.language).BindIntOrNull(10, source_id, 1);
+      st.BindIntOrNull(11, w.cited_by_count).BindIntOrNull(12, w.referenced_works_count);
+      st.BindIntOrNull(13, w.is_oa).BindTextOrNull(14, w.oa_status).BindTextOrNull(15, w.oa_url);
+      st.BindTextOrNull(16, w.pdf_url).BindTextOrNull(17, w.landing_page_url);
+      st.BindTextOrNull(18, w.updated_date);
+      if (refs.empty()) st.BindNull(19); else st.BindBlob(19, refs);
+      if (related.empty()) st.BindNull(20); else st.BindBlob(20, related);
+      st.BindTextOrNull(21, w.oa_keywords_json);
+    };
+    // New works (the common case of a bulk load) cost one insert; a conflict
+    // on ext_id sends the work down the update path.
+    bind(insert_paper_);
+    insert_paper_.Exec();
+    int64_t id = 0;
+    if (db_->Changes() == 1) {
+      id = db_->LastInsertRowid();
+      ++stats_->works_new;
+    } else {
+      find_paper_.Bind(1, w.ext_id);
+      std::string old_title, old_abstract, old_updated;
+      if (find_paper_.Step()) {
+        id = find_paper_.Int(0);
+        old_updated = find_paper_.Str(1);
+        old_title = find_paper_.Str(2);
+        old_abstract = find_paper_.Str(3);
+      }
+      find_paper_.Reset();
+      if (!old_updated.empty() && !w.updated_date.empty() && w.updated_date < old_updated) {
+        ++stats_->works_stale;
+        return;
+      }
+      bind(update_paper_);
+      update_paper_.Bind(22, id);
+      update_paper_.Exec();
       fts_delete_.Bind(1, id).Bind(2, old_title).Bind(3, old_abstract).Exec();
       delete_authorships_.Bind(1, id).Exec();
       delete_topics_.Bind(1, id).Exec();
       if (old_title != w.title || old_abstract != w.abstract) delete_keywords_.Bind(1, id).Exec();
       ++stats_->works_updated;
-    } else {
-      st.Exec();
-      id = db_->LastInsertRowid();
-      ++stats_->works_new;
     }
     ++stats_->works;
     stats_->references += static_cast<int64_t>(w.refs.size());
-    fts_insert_.Bind(1, id).Bind(2, w.title).Bind(3, w.abstract).Exec();
+    fts_insert_.Bind(1, id).BindStatic(2, w.title).BindStatic(3, w.abstract).Exec();
+    if (feeder_) feeder_->Add(id, w.title, w.abstract);
     std::string inst_ids;
     for (size_t i = 0; i < w.authors.size(); ++i) {
       const AuthorshipRec& a = w.authors[i];
@@ -538,6 +606,7 @@ class Loader {
   Store* store_;
   Db* db_;
   IngestStats* stats_;
+  TextFeeder* feeder_;
   Stmt find_paper_, insert_paper_, update_paper_, fts_insert_, fts_delete_;
   Stmt delete_authorships_, delete_topics_, delete_keywords_, insert_authorship_, insert_topic_;
   Stmt find_author_, insert_author_, find_inst_, insert_inst_, find_source_, insert_source_;
@@ -574,10 +643,38 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
     }
   } joiner{producer, queue};
 
+  if (store->mode() != Store::Mode::kWrite)
+    return Status::Internal("Ingest needs a store opened for writing");
   Status result;
+  // Loading into an empty store: a rollback journal instead of the WAL. New
+  // pages are written once (the WAL would write them twice, once more at the
+  // checkpoint) and the journal only holds the few pages that existed, so a
+  // crash still rolls back to the empty store. WAL mode returns after commit.
+  Db& db = store->db();
+  bool bulk = false;
+  try {
+    bulk = !db.QueryInt("SELECT 1 FROM paper LIMIT 1").has_value();
+    if (bulk) db.Exec("PRAGMA journal_mode=DELETE; PRAGMA cache_size=-1048576;");
+  } catch (const StatusError& e) {
+    return e.status();
+  }
+  struct RestoreWal {
+    Db& db;
+    bool on;
+    ~RestoreWal() {
+      if (on) sqlite3_exec(db.raw(), "PRAGMA journal_mode=WAL; PRAGMA cache_size=-524288;",
+                           nullptr, nullptr, nullptr);
+    }
+  } restore{db, bulk};
   try {
     Transaction txn(&store->db(), "IMMEDIATE");
-    Loader loader(store, stats);
+    std::unique_ptr<LexicalBuilder> lexical;
+    std::unique_ptr<TextFeeder> feeder;
+    if (bulk && options.build_graph) {
+      lexical = std::make_unique<LexicalBuilder>();
+      feeder = std::make_unique<TextFeeder>(lexical.get());
+    }
+    Loader loader(store, stats, feeder.get());
     Batch batch;
     auto last_progress = Clock::now();
     while (queue.Pop(&batch)) {
@@ -610,6 +707,10 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
       GraphBuildStats gs;
       GraphBuildOptions go;
       go.progress = options.progress;
+      if (feeder) {
+        feeder->Finish();
+        go.lexical = lexical.get();
+      }
       Status st = BuildGraph(store, go, &gs);
       if (!st.ok()) return st;
       stats->graph_edges = gs.edges;

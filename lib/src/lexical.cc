@@ -89,63 +89,93 @@ std::vector<std::string> AnalyzeTerms(std::string_view text) {
   return out;
 }
 
+LexicalBuilder::LexicalBuilder() = default;
+LexicalBuilder::~LexicalBuilder() = default;
+
+void LexicalBuilder::Add(uint32_t doc, std::string_view title, std::string_view abstract) {
+  // Each distinct surface word is stemmed once; kNoTerm marks stopwords and
+  // one-letter words.
+  tids_.clear();
+  auto add_text = [&](std::string_view text) {
+    ForEachWord(text, [&](std::string_view w) {
+      bool added = false;
+      uint32_t wid = words_.Intern(w, &added);
+      if (added) {
+        uint32_t term = kNoTerm;
+        if (w.size() >= 2 && !IsStopword(w)) term = stems_.Intern(Stem(w));
+        word_term_.push_back(term);
+      }
+      if (word_term_[wid] != kNoTerm) tids_.push_back(word_term_[wid]);
+    });
+  };
+  add_text(title);
+  add_text(abstract);
+  if (doc >= doc_range_.size()) doc_range_.resize(std::max<size_t>(doc + 1, doc_range_.size() * 2));
+  doc_range_[doc] = {static_cast<uint64_t>(doc_of_.size()), 0};
+  if (tids_.empty()) return;
+  std::sort(tids_.begin(), tids_.end());
+  for (size_t i = 0; i < tids_.size();) {
+    size_t j = i;
+    while (j < tids_.size() && tids_[j] == tids_[i]) ++j;
+    doc_of_.push_back(doc);
+    tid_of_.push_back(tids_[i]);
+    tf_of_.push_back(static_cast<uint16_t>(std::min<size_t>(j - i, 65535)));
+    i = j;
+  }
+  doc_range_[doc].count = static_cast<uint32_t>(doc_of_.size() - doc_range_[doc].start);
+  doc_range_[doc].length = static_cast<uint32_t>(tids_.size());
+}
+
 Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params& params,
                          LexicalBuildStats* stats) {
-  Db& db = store->db();
-  const uint64_t id_space = static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1;
-  // Pass 1: per-document term frequencies, doc-major. Each distinct surface
-  // word is stemmed once; kNoTerm marks stopwords and one-letter words.
-  constexpr uint32_t kNoTerm = 0xFFFFFFFFu;
-  StringInterner words;
-  std::vector<uint32_t> word_term;
-  StringInterner stems;
-  std::vector<uint32_t> df;
-  std::vector<uint32_t> doc_of, tid_of;  // postings in doc order
+  LexicalBuilder builder;
+  Stmt st = store->db().Prepare("SELECT id, title, abstract FROM paper ORDER BY id");
+  while (st.Step()) builder.Add(static_cast<uint32_t>(st.Int(0)), st.Text(1), st.Text(2));
+  return builder.Finish(dir, static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1, params,
+                        stats);
+}
+
+Status LexicalBuilder::Finish(const std::string& dir, uint64_t id_space,
+                              const Bm25Params& params, LexicalBuildStats* stats) {
+  // A document added twice (a work upserted twice in one ingest) keeps its
+  // last version: postings outside doc_range_ are dropped here.
+  std::vector<uint32_t> doc_of, tid_of;
   std::vector<uint16_t> tf_of;
   std::vector<uint32_t> doc_len(id_space, 0);
-  uint64_t num_docs = 0, total_len = 0;
   {
-    Stmt st = db.Prepare("SELECT id, title, abstract FROM paper ORDER BY id");
-    std::vector<uint32_t> tids;
-    auto add_text = [&](std::string_view text) {
-      ForEachWord(text, [&](std::string_view w) {
-        bool added = false;
-        uint32_t wid = words.Intern(w, &added);
-        if (added) {
-          uint32_t term = kNoTerm;
-          if (w.size() >= 2 && !IsStopword(w)) {
-            bool new_stem = false;
-            term = stems.Intern(Stem(w), &new_stem);
-            if (new_stem) df.push_back(0);
-          }
-          word_term.push_back(term);
-        }
-        if (word_term[wid] != kNoTerm) tids.push_back(word_term[wid]);
-      });
-    };
-    while (st.Step()) {
-      uint32_t doc = static_cast<uint32_t>(st.Int(0));
-      tids.clear();
-      add_text(st.Text(1));
-      add_text(st.Text(2));
-      if (tids.empty()) continue;
-      ++num_docs;
-      doc_len[doc] = static_cast<uint32_t>(tids.size());
-      total_len += tids.size();
-      std::sort(tids.begin(), tids.end());
-      for (size_t i = 0; i < tids.size();) {
-        size_t j = i;
-        while (j < tids.size() && tids[j] == tids[i]) ++j;
-        doc_of.push_back(doc);
-        tid_of.push_back(tids[i]);
-        tf_of.push_back(static_cast<uint16_t>(std::min<size_t>(j - i, 65535)));
-        ++df[tids[i]];
-        i = j;
-      }
+    size_t keep = 0;
+    for (size_t i = 0; i < doc_of_.size(); ++i) {
+      uint32_t d = doc_of_[i];
+      const DocRange& r = doc_range_[d];
+      if (i >= r.start && i < r.start + r.count) ++keep;
+    }
+    doc_of.reserve(keep);
+    tid_of.reserve(keep);
+    tf_of.reserve(keep);
+    for (size_t i = 0; i < doc_of_.size(); ++i) {
+      uint32_t d = doc_of_[i];
+      const DocRange& r = doc_range_[d];
+      if (i < r.start || i >= r.start + r.count || d >= id_space) continue;
+      doc_of.push_back(d);
+      tid_of.push_back(tid_of_[i]);
+      tf_of.push_back(tf_of_[i]);
     }
   }
-  words = StringInterner();
-  word_term = {};
+  doc_of_ = {};
+  tid_of_ = {};
+  tf_of_ = {};
+  words_ = StringInterner();
+  word_term_ = {};
+  uint64_t num_docs = 0, total_len = 0;
+  for (uint64_t d = 0; d < doc_range_.size() && d < id_space; ++d) {
+    if (doc_range_[d].count == 0) continue;
+    ++num_docs;
+    doc_len[d] = doc_range_[d].length;
+    total_len += doc_range_[d].length;
+  }
+  StringInterner& stems = stems_;
+  std::vector<uint32_t> df(stems.size(), 0);
+  for (uint32_t t : tid_of) ++df[t];
   const double avgdl = num_docs ? static_cast<double>(total_len) / num_docs : 1.0;
   const uint64_t n_terms = stems.size();
   const size_t n_post = doc_of.size();
@@ -161,7 +191,7 @@ Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params&
   }
   tf_of = {};
   const double scale = max_w > 0 ? max_w / 255.0 : 1.0;
-  // Pass 3: term-major, impact-descending (stable within an impact: doc order).
+  // Pass 3: term-major, impact-descending, doc ids ascending within an impact.
   std::vector<uint64_t> start(n_terms + 1, 0);
   for (uint32_t t : tid_of) ++start[t + 1];
   for (uint64_t t = 0; t < n_terms; ++t) start[t + 1] += start[t];
@@ -194,8 +224,10 @@ Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params&
     uint64_t a = start[t], b = start[t + 1];
     idx.resize(b - a);
     std::iota(idx.begin(), idx.end(), static_cast<uint32_t>(0));
-    std::stable_sort(idx.begin(), idx.end(),
-                     [&](uint32_t x, uint32_t y) { return p_imp[a + x] > p_imp[a + y]; });
+    std::sort(idx.begin(), idx.end(), [&](uint32_t x, uint32_t y) {
+      if (p_imp[a + x] != p_imp[a + y]) return p_imp[a + x] > p_imp[a + y];
+      return p_doc[a + x] < p_doc[a + y];
+    });
     uint32_t segments = 0;
     for (size_t i = 0; i < idx.size();) {
       size_t j = i;

@@ -47,6 +47,13 @@ Stmt& Stmt::Bind(int i, std::string_view v) {
   return *this;
 }
 
+Stmt& Stmt::BindStatic(int i, std::string_view v) {
+  int rc = sqlite3_bind_text(stmt_, i, v.data() ? v.data() : "", static_cast<int>(v.size()),
+                             SQLITE_STATIC);
+  if (rc != SQLITE_OK) Fail(rc);
+  return *this;
+}
+
 Stmt& Stmt::BindBlob(int i, std::string_view v) {
   int rc = sqlite3_bind_blob(stmt_, i, v.data() ? v.data() : "", static_cast<int>(v.size()),
                              SQLITE_TRANSIENT);

@@ -377,6 +377,24 @@ def case_kill_during_ingest_keeps_previous_store(c):
     # The next writer cleans up and works.
     c.run("ingest", "--db", db, "-q", write(c.path("after.jsonl"), native("Z1", "after crash") + "\n"))
     assert paper_count(db) == len(before[0]) + 1
+    # The first load into an empty store takes the bulk path (rollback journal):
+    # killed midway, the store is empty again, not half-loaded.
+    empty = c.path("crash-empty.db")
+    p = subprocess.Popen([c.tool("ingest"), "--db", empty, "-q", big], stderr=subprocess.PIPE)
+    main_db = os.path.join(empty, "litgraph.sqlite")
+    deadline = time.time() + 60
+    while time.time() < deadline and p.poll() is None:
+        if os.path.exists(main_db) and os.path.getsize(main_db) > 8 << 20:
+            break
+        time.sleep(0.05)
+    assert p.poll() is None, "bulk ingest finished before it could be killed"
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    c.run("find-paper", "--db", empty, "--id", "W9000000001", expect=1)
+    assert paper_count(empty) == 0
+    c.run("ingest", "--db", empty, "-q", c.path("after.jsonl"))
+    out, _, _ = c.run("find-paper", "--db", empty, "--id", "Z1")
+    assert lines(out)[0]["title"] == "after crash"
 
 
 # ---------------------------------------------------------------- find-paper / paper

@@ -37,10 +37,16 @@ inline constexpr int kCoauthorFullTeam = 25;
 inline constexpr int kCoauthorHead = 20;
 inline constexpr int kCoauthorTail = 5;
 
+class LexicalBuilder;
+
 struct GraphBuildOptions {
   uint32_t nodes_per_block = 64;  // chosen by bench/graph_bench (doc/graph-format.md)
   int zstd_level = 3;
   bool progress = false;
+  // Already holds every paper's text (ingest into an empty store feeds one
+  // while loading); finished on a second thread while relations are built.
+  // Null: the lexical index is built by scanning the paper table.
+  LexicalBuilder* lexical = nullptr;
 };
 
 struct GraphBuildStats {

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "litgraph/graph.h"
+#include "litgraph/intern.h"
 #include "litgraph/status.h"
 
 namespace litgraph {
@@ -47,10 +48,37 @@ struct Bm25Params {
   double b = 0.75;
 };
 
-// Builds lexicon + postings for every paper of the store into dir.
 struct LexicalBuildStats {
   int64_t terms = 0, postings = 0, bytes = 0;
 };
+
+// Accumulates documents, then writes lexicon + postings. Documents may come
+// in any order; a document added again replaces its earlier version. Ingest
+// feeds one while loading an empty store, so tokenizing overlaps SQLite work.
+// Not thread-safe (one thread adds, then finishes).
+class LexicalBuilder {
+ public:
+  LexicalBuilder();
+  ~LexicalBuilder();
+  void Add(uint32_t doc, std::string_view title, std::string_view abstract);
+  // Writes the index for documents with ids < id_space into dir.
+  Status Finish(const std::string& dir, uint64_t id_space, const Bm25Params& params,
+                LexicalBuildStats* stats);
+
+ private:
+  static constexpr uint32_t kNoTerm = 0xFFFFFFFFu;
+  struct DocRange {
+    uint64_t start = 0;
+    uint32_t count = 0, length = 0;
+  };
+  StringInterner words_, stems_;
+  std::vector<uint32_t> word_term_;  // surface word id -> stem id or kNoTerm
+  std::vector<uint32_t> doc_of_, tid_of_, tids_;
+  std::vector<uint16_t> tf_of_;
+  std::vector<DocRange> doc_range_;  // latest postings of each document
+};
+
+// Builds lexicon + postings for every paper of the store into dir.
 Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params& params,
                          LexicalBuildStats* stats);
 
