@@ -36,6 +36,19 @@ const LexicalIndex* PaperFinder::lexical() {
   return lexical_.get();
 }
 
+const LexicalIndex* PaperFinder::title_lexical() {
+  if (!title_tried_) {
+    title_tried_ = true;
+    if (Graph* g = graph()) {
+      auto idx = std::make_unique<LexicalIndex>();
+      Status st = idx->Open(g->dir(), kTitleIndexPrefix);
+      if (st.ok()) title_lexical_ = std::move(idx);
+      else if (st.code() != Code::kNotFound) throw StatusError(st);
+    }
+  }
+  return title_lexical_.get();
+}
+
 // Year / venue / type filters, checked per candidate from the paper row.
 struct PaperFinder::Filter {
   const FindQuery& q;
@@ -113,9 +126,16 @@ std::vector<FindHit> PaperFinder::MatchTitle(const std::string& title, size_t li
     if (hits.size() >= limit) return hits;
   }
   if (!hits.empty()) return hits;
-  // Fuzzy: candidates that share the title's words, scored by eq. 5.
+  // Fuzzy: candidates whose titles share the title's words, scored by eq. 5.
+  std::vector<FindHit> candidates;
+  if (const LexicalIndex* t = title_lexical()) {
+    for (const LexicalHit& h : t->Search(LexicalIndex::QueryTerms(title), 100, 300000))
+      candidates.push_back({h.doc, h.score, "title"});
+  } else {
+    candidates = TextSearch(title, 100, 200000, {});
+  }
   Stmt st = store_->db().Prepare("SELECT title FROM paper WHERE id = ?");
-  for (const FindHit& c : TextSearch(title, 100, 200000, {})) {
+  for (const FindHit& c : candidates) {
     st.Bind(1, c.paper);
     if (st.Step()) {
       double m = TitleMatchScore(title, st.Text(0));

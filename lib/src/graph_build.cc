@@ -147,7 +147,11 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
   LexicalBuildStats ls;
   if (options.lexical)
     lexical_done = std::async(std::launch::async, [&] {
-      return options.lexical->Finish(dir, n_papers, Bm25Params(), &ls);
+      LexicalBuildStats title_stats;
+      Status st = options.lexical->text.Finish(dir, "", n_papers, Bm25Params(), &ls);
+      if (!st.ok()) return st;
+      return options.lexical->title.Finish(dir, kTitleIndexPrefix, n_papers, Bm25Params(),
+                                           &title_stats);
     });
   try {
     // Papers: id map, then references, related works, venues, attributes.
@@ -328,7 +332,7 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     for (auto& f : pending) ThrowIfError(f.get());
     pending.clear();
     ThrowIfError(lexical_done.valid() ? lexical_done.get()
-                                      : BuildLexicalIndex(store, dir, Bm25Params(), &ls));
+                                      : BuildLexicalIndexes(store, dir, Bm25Params(), &ls));
     stats->lexical_terms = ls.terms;
     stats->lexical_postings = ls.postings;
   } catch (...) {

@@ -257,7 +257,7 @@ void Produce(const std::vector<std::string>& inputs, const IngestOptions& option
 // lexical index of a bulk load is tokenized while SQLite works.
 class TextFeeder {
  public:
-  explicit TextFeeder(LexicalBuilder* builder)
+  explicit TextFeeder(LexicalBuilders* builder)
       : builder_(builder), thread_([this] { Run(); }) {}
   ~TextFeeder() { Finish(); }
 
@@ -304,7 +304,7 @@ class TextFeeder {
       for (const Doc& d : docs) builder_->Add(d.id, d.title, d.abstract);
     }
   }
-  LexicalBuilder* builder_;
+  LexicalBuilders* builder_;
   std::vector<Doc> batch_;
   std::deque<std::vector<Doc>> queue_;
   std::mutex mu_;
@@ -668,10 +668,10 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
   } restore{db, bulk};
   try {
     Transaction txn(&store->db(), "IMMEDIATE");
-    std::unique_ptr<LexicalBuilder> lexical;
+    std::unique_ptr<LexicalBuilders> lexical;
     std::unique_ptr<TextFeeder> feeder;
     if (bulk && options.build_graph) {
-      lexical = std::make_unique<LexicalBuilder>();
+      lexical = std::make_unique<LexicalBuilders>();
       feeder = std::make_unique<TextFeeder>(lexical.get());
     }
     Loader loader(store, stats, feeder.get());

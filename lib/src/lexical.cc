@@ -21,7 +21,7 @@ namespace litgraph {
 
 namespace {
 
-constexpr char kLexMagic[8] = {'L', 'G', 'L', 'E', 'X', 0, 0, 1};
+constexpr char kLexMagic[8] = {'L', 'G', 'L', 'E', 'X', 0, 0, 2};
 
 struct LexHeader {
   char magic[8];
@@ -89,7 +89,7 @@ std::vector<std::string> AnalyzeTerms(std::string_view text) {
   return out;
 }
 
-LexicalBuilder::LexicalBuilder() = default;
+LexicalBuilder::LexicalBuilder(bool title_only) : title_only_(title_only) {}
 LexicalBuilder::~LexicalBuilder() = default;
 
 void LexicalBuilder::Add(uint32_t doc, std::string_view title, std::string_view abstract) {
@@ -109,7 +109,7 @@ void LexicalBuilder::Add(uint32_t doc, std::string_view title, std::string_view 
     });
   };
   add_text(title);
-  add_text(abstract);
+  if (!title_only_) add_text(abstract);
   if (doc >= doc_range_.size()) doc_range_.resize(std::max<size_t>(doc + 1, doc_range_.size() * 2));
   doc_range_[doc] = {static_cast<uint64_t>(doc_of_.size()), 0};
   if (tids_.empty()) return;
@@ -126,17 +126,21 @@ void LexicalBuilder::Add(uint32_t doc, std::string_view title, std::string_view 
   doc_range_[doc].length = static_cast<uint32_t>(tids_.size());
 }
 
-Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params& params,
-                         LexicalBuildStats* stats) {
-  LexicalBuilder builder;
+Status BuildLexicalIndexes(Store* store, const std::string& dir, const Bm25Params& params,
+                           LexicalBuildStats* stats) {
+  LexicalBuilders b;
   Stmt st = store->db().Prepare("SELECT id, title, abstract FROM paper ORDER BY id");
-  while (st.Step()) builder.Add(static_cast<uint32_t>(st.Int(0)), st.Text(1), st.Text(2));
-  return builder.Finish(dir, static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1, params,
-                        stats);
+  while (st.Step()) b.Add(static_cast<uint32_t>(st.Int(0)), st.Text(1), st.Text(2));
+  uint64_t id_space = static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1;
+  LexicalBuildStats title_stats;
+  Status s = b.text.Finish(dir, "", id_space, params, stats);
+  if (!s.ok()) return s;
+  return b.title.Finish(dir, kTitleIndexPrefix, id_space, params, &title_stats);
 }
 
-Status LexicalBuilder::Finish(const std::string& dir, uint64_t id_space,
-                              const Bm25Params& params, LexicalBuildStats* stats) {
+Status LexicalBuilder::Finish(const std::string& dir, const std::string& prefix,
+                              uint64_t id_space, const Bm25Params& params,
+                              LexicalBuildStats* stats) {
   // A document added twice (a work upserted twice in one ingest) keeps its
   // last version: postings outside doc_range_ are dropped here.
   std::vector<uint32_t> doc_of, tid_of;
@@ -236,18 +240,22 @@ Status LexicalBuilder::Finish(const std::string& dir, uint64_t id_space,
       i = j;
     }
     PutVarint(segments, &postings);
+    std::string seg_bytes;
     for (size_t i = 0; i < idx.size();) {
       size_t j = i;
       uint8_t imp = p_imp[a + idx[i]];
       while (j < idx.size() && p_imp[a + idx[j]] == imp) ++j;
       postings.push_back(static_cast<char>(imp));
       PutVarint(j - i, &postings);
+      seg_bytes.clear();
       uint32_t prev = 0;
       for (size_t k = i; k < j; ++k) {
         uint32_t d = p_doc[a + idx[k]];
-        PutVarint(k == i ? d : d - prev, &postings);
+        PutVarint(k == i ? d : d - prev, &seg_bytes);
         prev = d;
       }
+      PutVarint(seg_bytes.size(), &postings);  // lets readers skip a segment
+      postings += seg_bytes;
       i = j;
     }
   }
@@ -269,20 +277,20 @@ Status LexicalBuilder::Finish(const std::string& dir, uint64_t id_space,
   lex.append(reinterpret_cast<const char*>(post_off.data()), post_off.size() * 8);
   lex.append(reinterpret_cast<const char*>(df_sorted.data()), df_sorted.size() * 4);
   lex += strings;
-  ThrowIfError(WriteFileAtomic(dir + "/lexicon", lex));
-  ThrowIfError(WriteFileAtomic(dir + "/postings", postings));
+  ThrowIfError(WriteFileAtomic(dir + "/" + prefix + "lexicon", lex));
+  ThrowIfError(WriteFileAtomic(dir + "/" + prefix + "postings", postings));
   stats->terms = static_cast<int64_t>(n_terms);
   stats->postings = static_cast<int64_t>(n_post);
   stats->bytes = static_cast<int64_t>(lex.size() + postings.size());
   return Status::Ok();
 }
 
-Status LexicalIndex::Open(const std::string& dir) {
-  std::string path = dir + "/lexicon";
+Status LexicalIndex::Open(const std::string& dir, const std::string& prefix) {
+  std::string path = dir + "/" + prefix + "lexicon";
   if (access(path.c_str(), R_OK) != 0) return Status::NotFound(path + ": no lexical index");
   Status st = lexicon_.Open(path);
   if (!st.ok()) return st;
-  st = postings_.Open(dir + "/postings");
+  st = postings_.Open(dir + "/" + prefix + "postings");
   if (!st.ok()) return st;
   if (lexicon_.size() < sizeof(LexHeader)) return Status::Io(path + ": truncated");
   LexHeader h;
@@ -300,7 +308,7 @@ Status LexicalIndex::Open(const std::string& dir) {
   df_ = reinterpret_cast<const uint32_t*>(postings_offsets_ + num_terms_ + 1);
   strings_ = reinterpret_cast<const char*>(df_ + num_terms_);
   if (postings_offsets_[num_terms_] != postings_.size())
-    return Status::Io(dir + "/postings: size does not match the lexicon");
+    return Status::Io(dir + "/" + prefix + "postings: size does not match the lexicon");
   return Status::Ok();
 }
 
@@ -354,12 +362,11 @@ std::vector<LexicalIndex::Segment> LexicalIndex::Segments(const std::vector<Quer
       uint64_t count;
       if (!GetVarint(&p, end, &count)) throw StatusError(Status::Io("corrupt postings"));
       seg.count = static_cast<uint32_t>(count);
+      uint64_t bytes;
+      if (!GetVarint(&p, end, &bytes) || bytes > static_cast<uint64_t>(end - p))
+        throw StatusError(Status::Io("corrupt postings"));
       seg.data = p;
-      // Skip to the next segment header.
-      for (uint64_t k = 0; k < count; ++k) {
-        while (p < end && (*p & 0x80)) ++p;
-        ++p;
-      }
+      p += bytes;
       seg.end = p;
       segs.push_back(seg);
     }

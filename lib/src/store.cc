@@ -237,6 +237,9 @@ Status Store::Init(const std::string& dir, Mode mode) {
     }
     Status st = db_.Open(db_path, true, true);
     if (!st.ok()) return st;
+    // 16 KiB pages suit rows carrying an abstract: a bulk load runs ~15%
+    // faster than with 4 KiB pages (bench/results). Only a new file takes it.
+    db_.Exec("PRAGMA page_size=16384;");
     db_.Exec(
         "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-524288;"
         "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824; PRAGMA journal_size_limit=67108864;");

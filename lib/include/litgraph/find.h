@@ -6,7 +6,7 @@
 //  - id: the store's external id ("W2741809807", a native id) or an OpenAlex
 //    URL; doi: bare, https://doi.org/ URL or doi: prefix.
 //  - title: exact match of the normalized form (letters only, lowercase) with
-//    score 1; otherwise fuzzy candidates from the lexical index scored with
+//    score 1; otherwise fuzzy candidates (BM25 over titles alone) scored with
 //    seeds/000 eq. 5 (0.65 LCS ratio + 0.35 token Jaccard, text.h) and kept
 //    when >= 0.88.
 //  - author: all name tokens must match an author's name (diacritics folded);
@@ -64,7 +64,8 @@ class PaperFinder {
   Result<int64_t> Resolve(const std::string& text);
 
   Graph* graph();                // nullptr when the store has no graph
-  const LexicalIndex* lexical();  // nullptr when absent
+  const LexicalIndex* lexical();  // title + abstract index; nullptr when absent
+  const LexicalIndex* title_lexical();  // titles-only index; nullptr when absent
 
  private:
   std::vector<FindHit> TextSearch(const std::string& text, size_t k, size_t budget,
@@ -73,9 +74,9 @@ class PaperFinder {
   struct Filter;
 
   Store* store_;
-  bool graph_tried_ = false, lexical_tried_ = false;
+  bool graph_tried_ = false, lexical_tried_ = false, title_tried_ = false;
   std::unique_ptr<Graph> graph_;
-  std::unique_ptr<LexicalIndex> lexical_;
+  std::unique_ptr<LexicalIndex> lexical_, title_lexical_;
 };
 
 // The common JSON fields of a paper record (litgraph-json(7)): id, type,

@@ -37,7 +37,7 @@ inline constexpr int kCoauthorFullTeam = 25;
 inline constexpr int kCoauthorHead = 20;
 inline constexpr int kCoauthorTail = 5;
 
-class LexicalBuilder;
+struct LexicalBuilders;
 
 struct GraphBuildOptions {
   uint32_t nodes_per_block = 64;  // chosen by bench/graph_bench (doc/graph-format.md)
@@ -46,7 +46,7 @@ struct GraphBuildOptions {
   // Already holds every paper's text (ingest into an empty store feeds one
   // while loading); finished on a second thread while relations are built.
   // Null: the lexical index is built by scanning the paper table.
-  LexicalBuilder* lexical = nullptr;
+  LexicalBuilders* lexical = nullptr;
 };
 
 struct GraphBuildStats {

@@ -58,12 +58,14 @@ struct LexicalBuildStats {
 // Not thread-safe (one thread adds, then finishes).
 class LexicalBuilder {
  public:
-  LexicalBuilder();
+  // title_only: index titles alone (the fuzzy-title candidate index).
+  explicit LexicalBuilder(bool title_only = false);
   ~LexicalBuilder();
   void Add(uint32_t doc, std::string_view title, std::string_view abstract);
-  // Writes the index for documents with ids < id_space into dir.
-  Status Finish(const std::string& dir, uint64_t id_space, const Bm25Params& params,
-                LexicalBuildStats* stats);
+  // Writes the index for documents with ids < id_space into dir, as
+  // <prefix>lexicon and <prefix>postings.
+  Status Finish(const std::string& dir, const std::string& prefix, uint64_t id_space,
+                const Bm25Params& params, LexicalBuildStats* stats);
 
  private:
   static constexpr uint32_t kNoTerm = 0xFFFFFFFFu;
@@ -71,6 +73,7 @@ class LexicalBuilder {
     uint64_t start = 0;
     uint32_t count = 0, length = 0;
   };
+  bool title_only_;
   StringInterner words_, stems_;
   std::vector<uint32_t> word_term_;  // surface word id -> stem id or kNoTerm
   std::vector<uint32_t> doc_of_, tid_of_, tids_;
@@ -78,9 +81,20 @@ class LexicalBuilder {
   std::vector<DocRange> doc_range_;  // latest postings of each document
 };
 
-// Builds lexicon + postings for every paper of the store into dir.
-Status BuildLexicalIndex(Store* store, const std::string& dir, const Bm25Params& params,
-                         LexicalBuildStats* stats);
+// The two indexes of a graph generation: title + abstract ("" prefix) and
+// titles alone ("title." prefix), fed together.
+struct LexicalBuilders {
+  LexicalBuilder text{false}, title{true};
+  void Add(uint32_t doc, std::string_view t, std::string_view abstract) {
+    text.Add(doc, t, abstract);
+    title.Add(doc, t, {});
+  }
+};
+inline constexpr char kTitleIndexPrefix[] = "title.";
+
+// Builds both lexical indexes for every paper of the store into dir.
+Status BuildLexicalIndexes(Store* store, const std::string& dir, const Bm25Params& params,
+                           LexicalBuildStats* stats);
 
 struct QueryTerm {
   std::string term;     // analysed form (a stem)
@@ -94,8 +108,9 @@ struct LexicalHit {
 
 class LexicalIndex {
  public:
-  // NotFound when dir has no lexical index.
-  Status Open(const std::string& dir);
+  // NotFound when dir has no such index. prefix: "" (title + abstract) or
+  // kTitleIndexPrefix (titles).
+  Status Open(const std::string& dir, const std::string& prefix = "");
 
   uint64_t num_terms() const { return num_terms_; }
   uint64_t num_docs() const { return num_docs_; }  // papers indexed
