@@ -17,7 +17,9 @@
 //              (edges/s) and reports that file's own bytes/edge.
 //   encode     For each --npb value: WriteAdjacency (the store's writer, zstd
 //              level 3, fsync included) to a temporary directory: write time
-//              and bytes/edge of the whole file (header + index + blocks).
+//              and bytes/edge of the whole file (header + index + blocks);
+//              raw_blocks: the fraction of blocks stored without zstd (zstd
+//              did not shrink them).
 //   random     For each --npb value: a fresh Adjacency (empty block cache; the
 //              file itself is in the page cache, just written), --reads
 //              Neighbours() calls on uniformly random node ids: ns per read
@@ -259,6 +261,16 @@ int main(int argc, char** argv) {
       if (want("encode")) {
         Row("write", param, Seconds(t0, t1), "s", E);
         Row("bytes_per_edge", param, static_cast<double>(bytes) / E, "B/edge", E);
+        // Blocks stored raw because zstd did not shrink them (index bit 63).
+        uint64_t blocks = (g.num_nodes + npb - 1) / npb, raw_blocks = 0;
+        std::vector<uint64_t> index(blocks);
+        FILE* f = std::fopen(path.c_str(), "rb");
+        if (!f || std::fseek(f, Adjacency::kHeaderSize, SEEK_SET) != 0 ||
+            std::fread(index.data(), 8, blocks, f) != blocks)
+          Die(4, path + ": cannot read the block index");
+        std::fclose(f);
+        for (uint64_t v : index) raw_blocks += v >> 63;
+        Row("raw_blocks", param, static_cast<double>(raw_blocks) / blocks, "fraction", blocks);
       }
       if (want("random")) {
         std::vector<double> ns;

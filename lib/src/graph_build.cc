@@ -104,6 +104,38 @@ class PaperIdMap {
   std::unordered_map<std::string, uint32_t> other_;
 };
 
+// HAS_KEYWORD both ways and COOCCUR, from paper_keyword.
+template <typename Write>
+void BuildKeywordRelations(Store* store, uint64_t n_papers, uint64_t n_keywords, Write&& write) {
+  Db& db = store->db();
+  Edges has, cooc;
+  Stmt st = db.Prepare("SELECT paper_id, keyword_id, score FROM paper_keyword ORDER BY paper_id");
+  int64_t cur = -1;
+  std::vector<uint32_t> kws;
+  auto flush = [&] {
+    std::sort(kws.begin(), kws.end());
+    for (size_t i = 0; i < kws.size(); ++i)
+      for (size_t j = i + 1; j < kws.size(); ++j) {
+        cooc.Add(kws[i], kws[j], 1);
+        cooc.Add(kws[j], kws[i], 1);
+      }
+    kws.clear();
+  };
+  while (st.Step()) {
+    if (st.Int(0) != cur) {
+      flush();
+      cur = st.Int(0);
+    }
+    uint32_t kw = static_cast<uint32_t>(st.Int(1));
+    has.Add(static_cast<uint32_t>(cur), kw, static_cast<uint32_t>(st.Int(2)));
+    kws.push_back(kw);
+  }
+  flush();
+  write(Rel::kKeywords, ToCsr(has, n_papers, false, true, Merge::kMax));
+  write(Rel::kKeywordPapers, ToCsr(has, n_keywords, true, true, Merge::kMax));
+  write(Rel::kCooccur, ToCsr(cooc, n_keywords, false, true, Merge::kSum));
+}
+
 }  // namespace
 
 Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStats* stats) {
@@ -143,6 +175,38 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     }
   };
 
+  if (options.keywords_only) {
+    int64_t current = store->Generation("graph");
+    if (current == 0) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+      return Status::Io("the store has no graph yet (run litgraph-ingest)");
+    }
+    std::string from = store->ArtifactDir("graph", current);
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(from, ec)) {
+      std::string name = e.path().filename().string();
+      if (name == "keywords.adj" || name == "keyword.papers.adj" || name == "cooccur.adj") continue;
+      std::filesystem::create_hard_link(e.path(), dir + "/" + name, ec);
+      if (ec) return Status::Io(fmt::format("{}: {}", e.path().string(), ec.message()));
+    }
+    auto prev = store->GetMeta("graph_info");
+    nlohmann::json info = prev ? nlohmann::json::parse(*prev) : nlohmann::json::object();
+    auto write_now = [&](Rel rel, Csr csr) {
+      info["relations"][GetRelInfo(rel).file] = csr.ids.size();
+      ThrowIfError(WriteAdjacency(dir + "/" + GetRelInfo(rel).file + ".adj", csr.num_nodes,
+                                  csr.offsets, csr.ids, csr.attrs, options.nodes_per_block,
+                                  options.zstd_level));
+    };
+    BuildKeywordRelations(store, n_papers, n_keywords, write_now);
+    info["generation"] = gen;
+    FsyncDir(dir);
+    FsyncDir(store->dir());
+    store->SetMeta("graph_info", info.dump());
+    store->SetGeneration("graph", gen);
+    stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return Status::Ok();
+  }
   std::future<Status> lexical_done;
   LexicalBuildStats ls;
   if (options.lexical)
@@ -299,36 +363,7 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
                 n_fields, n_domains);
     }
 
-    // Keywords: HAS_KEYWORD both ways and COOCCUR.
-    {
-      Edges has, cooc;
-      Stmt st = db.Prepare(
-          "SELECT paper_id, keyword_id, score FROM paper_keyword ORDER BY paper_id");
-      int64_t cur = -1;
-      std::vector<uint32_t> kws;
-      auto flush = [&] {
-        std::sort(kws.begin(), kws.end());
-        for (size_t i = 0; i < kws.size(); ++i)
-          for (size_t j = i + 1; j < kws.size(); ++j) {
-            cooc.Add(kws[i], kws[j], 1);
-            cooc.Add(kws[j], kws[i], 1);
-          }
-        kws.clear();
-      };
-      while (st.Step()) {
-        if (st.Int(0) != cur) {
-          flush();
-          cur = st.Int(0);
-        }
-        uint32_t kw = static_cast<uint32_t>(st.Int(1));
-        has.Add(static_cast<uint32_t>(cur), kw, static_cast<uint32_t>(st.Int(2)));
-        kws.push_back(kw);
-      }
-      flush();
-      write(Rel::kKeywords, ToCsr(has, n_papers, false, true, Merge::kMax));
-      write(Rel::kKeywordPapers, ToCsr(has, n_keywords, true, true, Merge::kMax));
-      write(Rel::kCooccur, ToCsr(cooc, n_keywords, false, true, Merge::kSum));
-    }
+    BuildKeywordRelations(store, n_papers, n_keywords, write);
     for (auto& f : pending) ThrowIfError(f.get());
     pending.clear();
     ThrowIfError(lexical_done.valid() ? lexical_done.get()

@@ -505,7 +505,10 @@ class Loader {
       fts_delete_.Bind(1, id).Bind(2, old_title).Bind(3, old_abstract).Exec();
       delete_authorships_.Bind(1, id).Exec();
       delete_topics_.Bind(1, id).Exec();
-      if (old_title != w.title || old_abstract != w.abstract) delete_keywords_.Bind(1, id).Exec();
+      if (old_title != w.title || old_abstract != w.abstract) {
+        delete_keywords_.Bind(1, id).Exec();
+        Prep(&delete_extracted_, "DELETE FROM keyword_extracted WHERE paper_id = ?").Bind(1, id).Exec();
+      }
       ++stats_->works_updated;
     }
     ++stats_->works;
@@ -613,7 +616,7 @@ class Loader {
   Stmt find_domain_, insert_domain_, find_field_, insert_field_, find_subfield_,
       insert_subfield_, find_topic_, insert_topic_row_;
   Stmt upsert_author_, upsert_inst_, upsert_source_, update_topic_;
-  Stmt find_author_name_, author_fts_insert_, author_fts_delete_;
+  Stmt find_author_name_, author_fts_insert_, author_fts_delete_, delete_extracted_;
   std::unordered_map<std::string, int64_t> authors_, institutions_, sources_, topics_,
       subfields_, fields_, domains_;
 };

@@ -144,6 +144,12 @@ CREATE VIRTUAL TABLE keyword_fts USING fts5(
   text, content='keyword', content_rowid='id',
   tokenize='porter unicode61 remove_diacritics 2');
 )sql",
+    // v3: which papers were processed by which keyword backend (--missing
+    // resumes from it), and the answer cache of network backends.
+    R"sql(
+CREATE TABLE keyword_extracted(paper_id INTEGER PRIMARY KEY, backend TEXT NOT NULL);
+CREATE TABLE backend_cache(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+)sql",
 };
 
 }  // namespace
@@ -277,7 +283,7 @@ Status Store::Migrate() {
 }
 
 void Store::RemoveOrphanGenerations() {
-  for (const char* artifact : {"graph", "vectors"}) {
+  for (const char* artifact : {"graph", "vectors", "keywords"}) {
     int64_t current = Generation(artifact);
     int64_t keep_prev = 0;
     std::error_code ec;

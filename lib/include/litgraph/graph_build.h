@@ -47,6 +47,9 @@ struct GraphBuildOptions {
   // while loading); finished on a second thread while relations are built.
   // Null: the lexical index is built by scanning the paper table.
   LexicalBuilders* lexical = nullptr;
+  // Keyword layer only: rebuild HAS_KEYWORD and COOCCUR and hard-link every
+  // other file from the current generation (extract-keywords).
+  bool keywords_only = false;
 };
 
 struct GraphBuildStats {

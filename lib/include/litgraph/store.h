@@ -33,7 +33,7 @@ namespace litgraph {
 
 // The schema version this build writes; older stores are migrated on the
 // first write-mode open (read-mode refuses newer or unmigrated stores).
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // Node types with dense per-type ids (SQLite rowids of their tables).
 enum class NodeType : uint8_t {

@@ -1,0 +1,78 @@
+// Running keyword extraction over a store (litgraph-extract-keywords, store
+// mode): choose papers, extract with a backend, write Keyword nodes,
+// HAS_KEYWORD rows, the keyword FTS index and a new graph generation with
+// HAS_KEYWORD / COOCCUR, atomically.
+//
+// Corpus statistics: a full run (all papers) recounts the phrase document
+// frequencies and stores them as DIR/keywords.<N>/phrase_df; --missing and
+// --id runs reuse the stored counts (recounting only when there are none),
+// and the summary says when the corpus has grown enough (> 20%) since the
+// last count for a full run to be due.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "litgraph/keywords.h"
+#include "litgraph/status.h"
+
+namespace litgraph {
+
+class Store;
+
+struct PaperText {
+  int64_t id = 0;
+  std::string title, abstract;
+};
+
+// Where keywords come from. Extract() may be called with batches from one
+// thread; implementations may work concurrently inside a batch.
+class KeywordBackend {
+ public:
+  virtual ~KeywordBackend() = default;
+  // One result per input, same order. A paper the backend could not handle
+  // gets an empty list and a message in *failures (counted, not fatal).
+  virtual Status Extract(const std::vector<PaperText>& papers,
+                         std::vector<std::vector<Keyword>>* out,
+                         std::vector<std::string>* failures) = 0;
+  virtual std::string name() const = 0;  // recorded in meta.keyword_backend
+};
+
+// The built-in statistical extractor over the given corpus statistics.
+std::unique_ptr<KeywordBackend> MakeBuiltinKeywordBackend(const PhraseStats* stats,
+                                                          ExtractOptions options = {});
+
+struct KeywordRunOptions {
+  enum class Select { kAll, kMissing, kIds } select = Select::kAll;
+  std::vector<int64_t> ids;  // for kIds (dense paper ids)
+  bool recount = false;      // recount phrase statistics even when not a full run
+  size_t batch = 2000;       // papers per backend call / commit unit for remote backends
+  bool progress = false;
+  // Commit after every batch (remote backends: an interrupted run keeps its
+  // finished batches; --missing resumes). Built-in: one transaction.
+  bool commit_batches = false;
+};
+
+struct KeywordRunStats {
+  int64_t papers = 0;            // papers processed
+  int64_t paper_keywords = 0;    // HAS_KEYWORD rows written
+  int64_t keywords_total = 0;    // Keyword nodes in the store afterwards
+  int64_t failures = 0;
+  int64_t corpus_docs = 0;       // documents behind the phrase statistics
+  bool recount_due = false;
+  double extract_seconds = 0, seconds = 0;
+};
+
+// `make_backend` receives the phrase statistics (possibly freshly counted).
+Status RunKeywordExtraction(
+    Store* store, const KeywordRunOptions& options,
+    const std::function<std::unique_ptr<KeywordBackend>(const PhraseStats*)>& make_backend,
+    KeywordRunStats* stats, const std::function<void(const std::string&)>& warn = {});
+
+// Opens the store's phrase statistics (NotFound when never counted).
+Status OpenPhraseStats(Store* store, PhraseStats* stats);
+
+}  // namespace litgraph

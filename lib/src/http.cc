@@ -1,0 +1,152 @@
+#include "litgraph/http.h"
+
+#include <curl/curl.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace litgraph {
+
+namespace {
+
+std::once_flag g_curl_init;
+
+size_t Collect(char* data, size_t size, size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+}  // namespace
+
+HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)) {
+  std::call_once(g_curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+HttpClient::~HttpClient() = default;
+
+std::string ApiKeyFromEnv(const std::vector<std::string>& names) {
+  for (const auto& n : names) {
+    const char* v = std::getenv(n.c_str());
+    if (v && *v) return v;
+  }
+  return "";
+}
+
+std::string EndpointUrl(const std::string& base, const std::string& path) {
+  std::string b = base;
+  while (!b.empty() && b.back() == '/') b.pop_back();
+  if (b.size() >= path.size() && b.compare(b.size() - path.size(), path.size(), path) == 0)
+    return b;
+  return b + path;
+}
+
+std::vector<HttpResult> HttpClient::PostAll(
+    const std::string& url, const std::vector<std::string>& bodies,
+    const std::function<bool(size_t, const std::string&, std::string*)>& accept) {
+  std::vector<HttpResult> results(bodies.size());
+  CURLM* multi = curl_multi_init();
+  struct Slot {
+    CURL* easy = nullptr;
+    size_t index = 0;
+    std::string body;
+    curl_slist* headers = nullptr;
+  };
+  std::vector<Slot> slots(std::max(1, options_.concurrency));
+  std::deque<std::pair<size_t, std::chrono::steady_clock::time_point>> queue;
+  auto now = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < bodies.size(); ++i) queue.emplace_back(i, now);
+  size_t running = 0;
+
+  auto start = [&](Slot& s, size_t i) {
+    s.index = i;
+    s.body.clear();
+    s.easy = curl_easy_init();
+    s.headers = curl_slist_append(nullptr, "Content-Type: application/json");
+    if (!options_.api_key.empty())
+      s.headers = curl_slist_append(s.headers, ("Authorization: Bearer " + options_.api_key).c_str());
+    curl_easy_setopt(s.easy, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(s.easy, CURLOPT_HTTPHEADER, s.headers);
+    curl_easy_setopt(s.easy, CURLOPT_POSTFIELDS, bodies[i].c_str());
+    curl_easy_setopt(s.easy, CURLOPT_POSTFIELDSIZE, static_cast<long>(bodies[i].size()));
+    curl_easy_setopt(s.easy, CURLOPT_WRITEFUNCTION, Collect);
+    curl_easy_setopt(s.easy, CURLOPT_WRITEDATA, &s.body);
+    curl_easy_setopt(s.easy, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout_ms));
+    curl_easy_setopt(s.easy, CURLOPT_CONNECTTIMEOUT_MS, std::min<long>(options_.timeout_ms, 10000));
+    curl_easy_setopt(s.easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(s.easy, CURLOPT_PRIVATE, &s);
+    curl_multi_add_handle(multi, s.easy);
+    ++results[i].attempts;
+    ++running;
+  };
+  auto finish = [&](Slot& s) {
+    curl_multi_remove_handle(multi, s.easy);
+    curl_easy_cleanup(s.easy);
+    curl_slist_free_all(s.headers);
+    s.easy = nullptr;
+    s.headers = nullptr;
+    --running;
+  };
+
+  while (!queue.empty() || running > 0) {
+    now = std::chrono::steady_clock::now();
+    for (Slot& s : slots) {
+      if (s.easy || queue.empty()) continue;
+      // Start the first queued request whose backoff has passed.
+      auto it = std::find_if(queue.begin(), queue.end(), [&](const auto& q) { return q.second <= now; });
+      if (it == queue.end()) break;
+      size_t i = it->first;
+      queue.erase(it);
+      start(s, i);
+    }
+    int still = 0;
+    curl_multi_perform(multi, &still);
+    int msgs = 0;
+    while (CURLMsg* m = curl_multi_info_read(multi, &msgs)) {
+      if (m->msg != CURLMSG_DONE) continue;
+      Slot* s = nullptr;
+      curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&s));
+      HttpResult& r = results[s->index];
+      long code = 0;
+      curl_easy_getinfo(m->easy_handle, CURLINFO_RESPONSE_CODE, &code);
+      r.status = code;
+      bool retry = false;
+      if (m->data.result != CURLE_OK) {
+        r.error = curl_easy_strerror(m->data.result);
+        retry = true;
+      } else if (code < 200 || code >= 300) {
+        r.error = fmt::format("HTTP {}", code);
+        retry = code == 408 || code == 429 || code >= 500;
+      } else {
+        std::string why;
+        if (accept(s->index, s->body, &why)) {
+          r.error.clear();
+          r.body = std::move(s->body);
+        } else {
+          r.error = why.empty() ? "rejected answer" : why;
+          retry = true;
+        }
+      }
+      if (!r.error.empty()) r.body = s->body;  // kept for diagnostics
+      size_t index = s->index;
+      finish(*s);
+      if (retry && r.attempts <= options_.retries) {
+        auto delay = std::chrono::milliseconds(options_.backoff_ms << (r.attempts - 1));
+        queue.emplace_back(index, std::chrono::steady_clock::now() + delay);
+      }
+    }
+    if (running > 0) {
+      int fds = 0;
+      curl_multi_wait(multi, nullptr, 0, 50, &fds);
+    } else if (!queue.empty()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  curl_multi_cleanup(multi);
+  return results;
+}
+
+}  // namespace litgraph
