@@ -5,10 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 mkdir -p man completions/bash completions/zsh completions/fish
-for exe in "$BUILD"/litgraph-*; do
-  [ -x "$exe" ] || continue
-  tool=$(basename "$exe")
-  case "$tool" in litgraph-gen-*|*.*) continue;; esac
+for src in tools/*.cc; do
+  name=$(basename "$src" .cc)
+  [ "$name" = litgraph ] && continue
+  tool="litgraph-$name"
+  exe="$BUILD/$tool"
   "$exe" --generate-man > "man/$tool.1"
   "$exe" --generate-completion bash > "completions/bash/$tool"
   "$exe" --generate-completion zsh > "completions/zsh/_$tool"
