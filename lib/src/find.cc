@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+#include <iostream>
+
 #include <algorithm>
+#include <cmath>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "litgraph/text.h"
@@ -47,6 +52,120 @@ const LexicalIndex* PaperFinder::title_lexical() {
     }
   }
   return title_lexical_.get();
+}
+
+SemanticIndex* PaperFinder::semantic() {
+  if (!semantic_tried_) {
+    semantic_tried_ = true;
+    auto s = SemanticIndex::Open(store_, ApiKeyFromEnv({"LITGRAPH_EMBED_API_KEY", "OPENAI_API_KEY"}));
+    if (s.ok()) semantic_ = std::move(s.value());
+    else if (s.status().code() != Code::kNotFound) throw StatusError(s.status());
+  }
+  return semantic_.get();
+}
+
+bool PaperFinder::EmbeddingScore(const std::vector<float>& q, int64_t paper, double* score,
+                                 double* title_cos, double* abstract_cos) {
+  SemanticIndex* sem = semantic();
+  if (!sem) return false;
+  const float* t = sem->vectors(VecField::kTitle).Row(static_cast<uint64_t>(paper));
+  const float* a = sem->vectors(VecField::kAbstract).Row(static_cast<uint64_t>(paper));
+  if (!t && !a) return false;
+  int dim = static_cast<int>(q.size());
+  double st = t ? Dot(q.data(), t, dim) : 0, sa = a ? Dot(q.data(), a, dim) : 0;
+  if (title_cos) *title_cos = t ? st : std::nan("");
+  if (abstract_cos) *abstract_cos = a ? sa : std::nan("");
+  *score = (0.4 * st + 0.6 * sa) / (0.4 * (t ? 1 : 0) + 0.6 * (a ? 1 : 0));
+  return true;
+}
+
+std::vector<FindHit> PaperFinder::SemanticSearch(const std::vector<float>& q, size_t k,
+                                                 size_t per_field) {
+  std::vector<FindHit> hits;
+  SemanticIndex* sem = semantic();
+  if (!sem) return hits;
+  std::vector<uint32_t> ids;
+  size_t ef = std::max<size_t>(per_field * 2, 100);
+  for (VecField f : {VecField::kTitle, VecField::kAbstract})
+    for (const VectorHit& h : sem->Search(f, q.data(), per_field, ef)) ids.push_back(h.id);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  for (uint32_t id : ids) {
+    double s;
+    if (EmbeddingScore(q, id, &s)) hits.push_back({id, s, "semantic"});
+  }
+  std::sort(hits.begin(), hits.end(), [](const FindHit& a, const FindHit& b) {
+    return a.score != b.score ? a.score > b.score : a.paper < b.paper;
+  });
+  if (hits.size() > k) hits.resize(k);
+  return hits;
+}
+
+// Free text by the requested mode, over the candidates when given.
+std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
+                                           const std::function<bool(uint32_t)>& accept) {
+  const bool pool = !q.candidates.empty();
+  const size_t k = pool ? q.candidates.size() : q.limit;
+  std::vector<uint32_t> docs;
+  for (int64_t c : q.candidates)
+    if (!accept || accept(static_cast<uint32_t>(c))) docs.push_back(static_cast<uint32_t>(c));
+  auto sorted = [](std::vector<FindHit> h) {
+    std::sort(h.begin(), h.end(), [](const FindHit& a, const FindHit& b) {
+      return a.score != b.score ? a.score > b.score : a.paper < b.paper;
+    });
+    return h;
+  };
+  auto lexical_hits = [&](size_t n) {
+    std::vector<FindHit> h;
+    if (pool) {
+      if (!lexical()) return h;
+      std::vector<float> s = lexical()->ScoreDocs(LexicalIndex::QueryTerms(q.text), docs);
+      for (size_t i = 0; i < docs.size(); ++i) h.push_back({docs[i], s[i], "text"});
+      return sorted(h);
+    }
+    return TextSearch(q.text, n, q.lexical_budget, accept);
+  };
+  auto semantic_hits = [&](size_t n) -> std::vector<FindHit> {
+    std::vector<FindHit> h;
+    if (!semantic())
+      throw StatusError(Status::Usage(store_->dir() + ": the store has no vectors (run litgraph-embed)"));
+    auto v = semantic()->EmbedText(q.text);
+    if (!v.ok()) throw StatusError(v.status());
+    if (pool) {
+      for (uint32_t d : docs) {
+        double s;
+        h.push_back({d, EmbeddingScore(*v, d, &s) ? s : -1.0, "semantic"});
+      }
+      return sorted(h);
+    }
+    for (auto& x : SemanticSearch(*v, std::max<size_t>(n * 3, 60)))
+      if (!accept || accept(static_cast<uint32_t>(x.paper))) h.push_back(x);
+    if (h.size() > n) h.resize(n);
+    return h;
+  };
+  if (q.text_mode == "lexical") return lexical_hits(k);
+  if (q.text_mode == "semantic") return semantic_hits(k);
+  // Hybrid: fuse the two rankings.
+  size_t depth = pool ? k : std::max<size_t>(q.limit * 5, 100);
+  std::vector<FindHit> lex = lexical_hits(depth), sem = semantic_hits(depth);
+  std::unordered_map<int64_t, double> fused;
+  if (q.fusion == "linear") {
+    auto add = [&](const std::vector<FindHit>& hs) {
+      if (hs.empty()) return;
+      double hi = hs.front().score, lo = hs.back().score;
+      for (const auto& h : hs) fused[h.paper] += 0.5 * (hi > lo ? (h.score - lo) / (hi - lo) : 1.0);
+    };
+    add(lex);
+    add(sem);
+  } else {
+    for (size_t r = 0; r < lex.size(); ++r) fused[lex[r].paper] += 1.0 / (60.0 + r + 1);
+    for (size_t r = 0; r < sem.size(); ++r) fused[sem[r].paper] += 1.0 / (60.0 + r + 1);
+  }
+  std::vector<FindHit> h;
+  for (auto& [p, s] : fused) h.push_back({p, s, "hybrid"});
+  h = sorted(h);
+  if (h.size() > k) h.resize(k);
+  return h;
 }
 
 // Year / venue / type filters, checked per candidate from the paper row.
@@ -229,9 +348,7 @@ Result<std::vector<FindHit>> PaperFinder::Find(const FindQuery& q) {
       for (uint32_t d : docs) hits.push_back({d, author_score, "author"});
     }
   } else if (!q.text.empty()) {
-    for (auto& h : TextSearch(q.text, q.limit, q.lexical_budget,
-                              [&](uint32_t id) { return accept(id); }))
-      hits.push_back(std::move(h));
+    for (auto& h : TextHits(q, [&](uint32_t id) { return accept(id); })) hits.push_back(std::move(h));
   } else {
     return Status::Usage("nothing to find: give a query, --id, --doi, --title or --author");
   }
@@ -258,6 +375,36 @@ Result<int64_t> PaperFinder::Resolve(const std::string& text) {
     if (p) list += fmt::format("\n  {}  {}  {}", p->ext_id, p->year ? std::to_string(p->year) : "?", p->title);
   }
   return Status::Usage(fmt::format("\"{}\" matches several papers; give an id:{}", text, list));
+}
+
+Result<std::vector<int64_t>> ReadPaperIdList(Store* store, const std::string& path,
+                                             std::vector<std::string>* missing) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    file.open(path);
+    if (!file) return Status::Io(fmt::format("{}: cannot open", path));
+    in = &file;
+  }
+  std::vector<int64_t> ids;
+  std::string line;
+  int64_t n = 0;
+  while (std::getline(*in, line)) {
+    ++n;
+    size_t a = line.find_first_not_of(" \t\r");
+    if (a == std::string::npos) continue;
+    std::string id = line.substr(a, line.find_last_not_of(" \t\r") - a + 1);
+    if (id[0] == '{') {
+      Json j = Json::parse(id, nullptr, false);
+      if (j.is_discarded() || !j.contains("id") || !j["id"].is_string())
+        return Status::BadInput(fmt::format("{}:{}: expected an id or a JSON object with a string \"id\"",
+                                            path == "-" ? "<stdin>" : path, n));
+      id = j["id"].get<std::string>();
+    }
+    if (auto p = store->ResolvePaperId(id)) ids.push_back(*p);
+    else if (missing) missing->push_back(id);
+  }
+  return ids;
 }
 
 Json PaperJson(const PaperSummary& p, Graph* graph) {

@@ -27,12 +27,21 @@
 #include "litgraph/graph.h"
 #include "litgraph/lexical.h"
 #include "litgraph/output.h"
+#include "litgraph/semantic.h"
 #include "litgraph/store.h"
 
 namespace litgraph {
 
 struct FindQuery {
   std::string id, doi, title, author, text;
+  // How free text is matched: "lexical" (BM25), "semantic" (title and
+  // abstract vectors, seeds/000 eq. 4) or "hybrid" (both, fused).
+  std::string text_mode = "lexical";
+  // Hybrid fusion: "rrf" (reciprocal rank fusion, k = 60) or "linear"
+  // (0.5 x min-max BM25 + 0.5 x min-max cosine over the fused pool).
+  std::string fusion = "rrf";
+  // When non-empty: rank exactly these papers (dense ids), scoring each.
+  std::vector<int64_t> candidates;
   int after = 0, before = 0;  // inclusive years, 0 = open
   std::string venue, type;
   size_t limit = 20;
@@ -63,6 +72,17 @@ class PaperFinder {
   // Usage listing the candidates; nothing found returns NotFound.
   Result<int64_t> Resolve(const std::string& text);
 
+  // The semantic layer; nullptr when the store has no vectors.
+  SemanticIndex* semantic();
+  // Cosine of the query vector with a paper's title and abstract vectors,
+  // combined by seeds/000 eq. 4/7: (0.4 s_t + 0.6 s_a) / (0.4 [s_t] + 0.6 [s_a]).
+  // Returns false when the paper has neither vector.
+  bool EmbeddingScore(const std::vector<float>& query, int64_t paper, double* score,
+                      double* title_cos = nullptr, double* abstract_cos = nullptr);
+  // Semantic top-k: HNSW top-60 by titles and by abstracts, rescored exactly.
+  std::vector<FindHit> SemanticSearch(const std::vector<float>& query, size_t k,
+                                      size_t per_field = 60);
+
   Graph* graph();                // nullptr when the store has no graph
   const LexicalIndex* lexical();  // title + abstract index; nullptr when absent
   const LexicalIndex* title_lexical();  // titles-only index; nullptr when absent
@@ -74,10 +94,18 @@ class PaperFinder {
   struct Filter;
 
   Store* store_;
-  bool graph_tried_ = false, lexical_tried_ = false, title_tried_ = false;
+  std::vector<FindHit> TextHits(const FindQuery& q, const std::function<bool(uint32_t)>& accept);
+  bool graph_tried_ = false, lexical_tried_ = false, title_tried_ = false, semantic_tried_ = false;
+  std::unique_ptr<SemanticIndex> semantic_;
   std::unique_ptr<Graph> graph_;
   std::unique_ptr<LexicalIndex> lexical_, title_lexical_;
 };
+
+// Reads paper ids from a file ("-" = stdin): one id / DOI per line, or JSON
+// lines with an "id" field. Ids not in the store are reported through
+// *missing (may be null) and skipped; BadInput for a malformed line.
+Result<std::vector<int64_t>> ReadPaperIdList(Store* store, const std::string& path,
+                                             std::vector<std::string>* missing);
 
 // The common JSON fields of a paper record (litgraph-json(7)): id, type,
 // title, year, venue, authors, cited_by_count, citation_source, doi.

@@ -1,0 +1,504 @@
+#include "litgraph/embed.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "litgraph/intern.h"
+#include "litgraph/lexical.h"
+#include "litgraph/sqlite.h"
+#include "litgraph/store.h"
+#include "litgraph/text.h"
+
+namespace litgraph {
+
+bool Normalize(float* v, int dim) {
+  double s = 0;
+  for (int i = 0; i < dim; ++i) s += static_cast<double>(v[i]) * v[i];
+  if (s <= 0) return false;
+  float inv = static_cast<float>(1.0 / std::sqrt(s));
+  for (int i = 0; i < dim; ++i) v[i] *= inv;
+  return true;
+}
+
+float Dot(const float* a, const float* b, int dim) {
+  float s = 0;
+  for (int i = 0; i < dim; ++i) s += a[i] * b[i];
+  return s;
+}
+
+namespace {
+
+constexpr char kLsaMagic[8] = {'L', 'G', 'L', 'S', 'A', 0, 0, 1};
+struct LsaHeader {
+  char magic[8];
+  uint32_t dim;
+  uint32_t terms;
+  uint64_t train_docs;
+  uint64_t strings_bytes;
+  uint64_t reserved[4];
+};
+static_assert(sizeof(LsaHeader) == 64);
+
+// Sparse rows: the training matrix.
+struct Csr {
+  size_t rows = 0, cols = 0;
+  std::vector<uint64_t> start;
+  std::vector<uint32_t> col;
+  std::vector<float> val;
+};
+
+// Runs fn(begin, end) over [0, n) split across threads.
+template <typename Fn>
+void Parallel(size_t n, int threads, Fn&& fn) {
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(n / 1024 + 1)));
+  std::vector<std::thread> ts;
+  for (int t = 0; t < threads; ++t) {
+    size_t b = n * t / threads, e = n * (t + 1) / threads;
+    ts.emplace_back([&, b, e] { fn(b, e); });
+  }
+  for (auto& t : ts) t.join();
+}
+
+// Y (rows x l) = A X, X (cols x l), all row-major.
+void MulA(const Csr& a, const std::vector<float>& x, size_t l, std::vector<float>* y, int threads) {
+  y->assign(a.rows * l, 0.0f);
+  Parallel(a.rows, threads, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      float* yi = y->data() + i * l;
+      for (uint64_t k = a.start[i]; k < a.start[i + 1]; ++k) {
+        const float v = a.val[k];
+        const float* xj = x.data() + static_cast<size_t>(a.col[k]) * l;
+        for (size_t c = 0; c < l; ++c) yi[c] += v * xj[c];
+      }
+    }
+  });
+}
+
+// Z (cols x l) = A^T Y, Y (rows x l).
+void MulAt(const Csr& a, const std::vector<float>& y, size_t l, std::vector<float>* z, int threads) {
+  int t = std::max(1, threads);
+  std::vector<std::vector<float>> parts(t, std::vector<float>(a.cols * l, 0.0f));
+  std::vector<std::thread> ts;
+  for (int k = 0; k < t; ++k) {
+    ts.emplace_back([&, k] {
+      size_t b = a.rows * k / t, e = a.rows * (k + 1) / t;
+      float* zp = parts[k].data();
+      for (size_t i = b; i < e; ++i) {
+        const float* yi = y.data() + i * l;
+        for (uint64_t n = a.start[i]; n < a.start[i + 1]; ++n) {
+          const float v = a.val[n];
+          float* zj = zp + static_cast<size_t>(a.col[n]) * l;
+          for (size_t c = 0; c < l; ++c) zj[c] += v * yi[c];
+        }
+      }
+    });
+  }
+  for (auto& th : ts) th.join();
+  *z = std::move(parts[0]);
+  for (int k = 1; k < t; ++k)
+    for (size_t i = 0; i < z->size(); ++i) (*z)[i] += parts[k][i];
+}
+
+// Gram matrix G = M^T M (l x l, double) of M (rows x l).
+std::vector<double> Gram(const std::vector<float>& m, size_t rows, size_t l) {
+  std::vector<double> g(l * l, 0.0);
+  for (size_t i = 0; i < rows; ++i) {
+    const float* r = m.data() + i * l;
+    for (size_t p = 0; p < l; ++p) {
+      double rp = r[p];
+      if (rp == 0) continue;
+      for (size_t q = p; q < l; ++q) g[p * l + q] += rp * r[q];
+    }
+  }
+  for (size_t p = 0; p < l; ++p)
+    for (size_t q = 0; q < p; ++q) g[p * l + q] = g[q * l + p];
+  return g;
+}
+
+// Orthonormalizes the columns of M (rows x l) by Cholesky QR, twice.
+void Orthonormalize(std::vector<float>* m, size_t rows, size_t l) {
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<double> g = Gram(*m, rows, l);
+    double trace = 0;
+    for (size_t p = 0; p < l; ++p) trace += g[p * l + p];
+    double jitter = 1e-10 * (trace / l + 1e-30);
+    // Cholesky: G = R^T R, R upper triangular.
+    std::vector<double> r(l * l, 0.0);
+    for (size_t j = 0; j < l; ++j) {
+      double d = g[j * l + j] + jitter;
+      for (size_t k = 0; k < j; ++k) d -= r[k * l + j] * r[k * l + j];
+      d = d > 1e-300 ? std::sqrt(d) : 1e-150;
+      r[j * l + j] = d;
+      for (size_t i = j + 1; i < l; ++i) {
+        double s = g[j * l + i];
+        for (size_t k = 0; k < j; ++k) s -= r[k * l + j] * r[k * l + i];
+        r[j * l + i] = s / d;
+      }
+    }
+    // M <- M R^{-1}: solve row by row (x R = m).
+    std::vector<double> x(l);
+    for (size_t i = 0; i < rows; ++i) {
+      float* row = m->data() + i * l;
+      for (size_t j = 0; j < l; ++j) {
+        double s = row[j];
+        for (size_t k = 0; k < j; ++k) s -= x[k] * r[k * l + j];
+        x[j] = s / r[j * l + j];
+      }
+      for (size_t j = 0; j < l; ++j) row[j] = static_cast<float>(x[j]);
+    }
+  }
+}
+
+// Eigen-decomposition of a symmetric l x l matrix by cyclic Jacobi: returns
+// eigenvalues (descending) and eigenvectors as columns of v (row-major).
+void SymmetricEigen(std::vector<double> a, size_t l, std::vector<double>* values,
+                    std::vector<double>* vectors) {
+  std::vector<double> v(l * l, 0.0);
+  for (size_t i = 0; i < l; ++i) v[i * l + i] = 1;
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    double off = 0;
+    for (size_t p = 0; p < l; ++p)
+      for (size_t q = p + 1; q < l; ++q) off += a[p * l + q] * a[p * l + q];
+    if (off < 1e-22) break;
+    for (size_t p = 0; p < l; ++p) {
+      for (size_t q = p + 1; q < l; ++q) {
+        double apq = a[p * l + q];
+        if (std::abs(apq) < 1e-300) continue;
+        double theta = (a[q * l + q] - a[p * l + p]) / (2 * apq);
+        double t = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
+        double c = 1 / std::sqrt(t * t + 1), s = t * c;
+        for (size_t k = 0; k < l; ++k) {
+          double akp = a[k * l + p], akq = a[k * l + q];
+          a[k * l + p] = c * akp - s * akq;
+          a[k * l + q] = s * akp + c * akq;
+        }
+        for (size_t k = 0; k < l; ++k) {
+          double apk = a[p * l + k], aqk = a[q * l + k];
+          a[p * l + k] = c * apk - s * aqk;
+          a[q * l + k] = s * apk + c * aqk;
+        }
+        for (size_t k = 0; k < l; ++k) {
+          double vkp = v[k * l + p], vkq = v[k * l + q];
+          v[k * l + p] = c * vkp - s * vkq;
+          v[k * l + q] = s * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  std::vector<size_t> order(l);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return a[x * l + x] > a[y * l + y]; });
+  values->resize(l);
+  vectors->assign(l * l, 0.0);
+  for (size_t j = 0; j < l; ++j) {
+    (*values)[j] = a[order[j] * l + order[j]];
+    for (size_t k = 0; k < l; ++k) (*vectors)[k * l + j] = v[k * l + order[j]];
+  }
+}
+
+// Tokenizes documents into (term, tf) lists with one shared vocabulary.
+class Corpus {
+ public:
+  void Add(std::string_view text) {
+    tids_.clear();
+    ForEachWord(text, [&](std::string_view w) {
+      bool added = false;
+      uint32_t wid = words_.Intern(w, &added);
+      if (added)
+        word_term_.push_back(w.size() >= 2 && !IsStopword(w) ? stems_.Intern(Stem(w)) : kNone);
+      if (word_term_[wid] != kNone) tids_.push_back(word_term_[wid]);
+    });
+    std::sort(tids_.begin(), tids_.end());
+    doc_start_.push_back(term_.size());
+    for (size_t i = 0; i < tids_.size();) {
+      size_t j = i;
+      while (j < tids_.size() && tids_[j] == tids_[i]) ++j;
+      term_.push_back(tids_[i]);
+      tf_.push_back(static_cast<uint16_t>(std::min<size_t>(j - i, 65535)));
+      i = j;
+    }
+  }
+  size_t docs() const { return doc_start_.size(); }
+
+  // Builds the weighted, row-normalized matrix over the chosen vocabulary.
+  void Build(size_t max_terms, Csr* a, std::vector<std::string>* vocab, std::vector<float>* idf) {
+    doc_start_.push_back(term_.size());
+    std::vector<uint32_t> df(stems_.size(), 0);
+    for (uint32_t t : term_) ++df[t];
+    std::vector<uint32_t> cand;
+    for (uint32_t t = 0; t < df.size(); ++t)
+      if (df[t] >= 2) cand.push_back(t);
+    std::sort(cand.begin(), cand.end(), [&](uint32_t x, uint32_t y) {
+      return df[x] != df[y] ? df[x] > df[y] : stems_.str(x) < stems_.str(y);
+    });
+    if (cand.size() > max_terms) cand.resize(max_terms);
+    std::sort(cand.begin(), cand.end(), [&](uint32_t x, uint32_t y) { return stems_.str(x) < stems_.str(y); });
+    std::vector<int64_t> col_of(stems_.size(), -1);
+    vocab->clear();
+    idf->clear();
+    const double n = static_cast<double>(docs());
+    for (size_t c = 0; c < cand.size(); ++c) {
+      col_of[cand[c]] = static_cast<int64_t>(c);
+      vocab->emplace_back(stems_.str(cand[c]));
+      idf->push_back(static_cast<float>(std::log((1 + n) / (1 + df[cand[c]])) + 1));
+    }
+    a->rows = 0;
+    a->cols = cand.size();
+    a->start = {0};
+    for (size_t d = 0; d + 1 < doc_start_.size(); ++d) {
+      size_t before = a->col.size();
+      double norm = 0;
+      for (uint64_t k = doc_start_[d]; k < doc_start_[d + 1]; ++k) {
+        int64_t c = col_of[term_[k]];
+        if (c < 0) continue;
+        float w = static_cast<float>((1 + std::log(static_cast<double>(tf_[k]))) * (*idf)[c]);
+        a->col.push_back(static_cast<uint32_t>(c));
+        a->val.push_back(w);
+        norm += static_cast<double>(w) * w;
+      }
+      if (a->col.size() == before) continue;
+      float inv = static_cast<float>(1 / std::sqrt(norm));
+      for (size_t k = before; k < a->col.size(); ++k) a->val[k] *= inv;
+      a->start.push_back(a->col.size());
+      ++a->rows;
+    }
+  }
+
+ private:
+  static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  StringInterner words_, stems_;
+  std::vector<uint32_t> word_term_, tids_, term_;
+  std::vector<uint16_t> tf_;
+  std::vector<uint64_t> doc_start_;
+};
+
+Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::string& path,
+                       LsaTrainStats* stats) {
+  auto t0 = std::chrono::steady_clock::now();
+  Csr a;
+  std::vector<std::string> vocab;
+  std::vector<float> idf;
+  corpus.Build(o.max_terms, &a, &vocab, &idf);
+  const size_t dim = static_cast<size_t>(o.dim);
+  if (a.rows < 2 || a.cols < 2)
+    return Status::Io("too little text to train the embedding model (need a few papers with "
+                      "titles or abstracts)");
+  const size_t l = std::min(dim + static_cast<size_t>(o.oversample), std::min(a.rows, a.cols));
+  const size_t k = std::min(dim, l);
+  // Gaussian sketch of the row space, refined by power iterations.
+  std::mt19937_64 rng(o.seed);
+  std::normal_distribution<float> gauss(0.0f, 1.0f);
+  std::vector<float> omega(a.cols * l);
+  for (float& x : omega) x = gauss(rng);
+  std::vector<float> y, z;
+  MulA(a, omega, l, &y, o.threads);
+  omega = {};
+  Orthonormalize(&y, a.rows, l);
+  for (int it = 0; it < o.power_iterations; ++it) {
+    MulAt(a, y, l, &z, o.threads);
+    Orthonormalize(&z, a.cols, l);
+    MulA(a, z, l, &y, o.threads);
+    Orthonormalize(&y, a.rows, l);
+  }
+  MulAt(a, y, l, &z, o.threads);  // z = A^T Q = B^T (cols x l)
+  std::vector<double> values, vecs;
+  SymmetricEigen(Gram(z, a.cols, l), l, &values, &vecs);
+  // Right singular vectors: V = B^T U / sigma (cols x k).
+  std::vector<float> w(a.cols * dim, 0.0f);
+  for (size_t j = 0; j < k; ++j) {
+    double sigma = std::sqrt(std::max(values[j], 1e-30));
+    for (size_t t = 0; t < a.cols; ++t) {
+      const float* zt = z.data() + t * l;
+      double s = 0;
+      for (size_t c = 0; c < l; ++c) s += zt[c] * vecs[c * l + j];
+      w[t * dim + j] = static_cast<float>(s / sigma);
+    }
+  }
+  // Model file.
+  LsaHeader h{};
+  std::memcpy(h.magic, kLsaMagic, 8);
+  h.dim = static_cast<uint32_t>(dim);
+  h.terms = static_cast<uint32_t>(vocab.size());
+  h.train_docs = corpus.docs();
+  std::string strings;
+  std::vector<uint64_t> offsets;
+  for (const auto& t : vocab) {
+    offsets.push_back(strings.size());
+    strings += t;
+  }
+  offsets.push_back(strings.size());
+  h.strings_bytes = strings.size();
+  std::string file(reinterpret_cast<const char*>(&h), sizeof h);
+  file.append(reinterpret_cast<const char*>(offsets.data()), offsets.size() * 8);
+  file.append(reinterpret_cast<const char*>(idf.data()), idf.size() * 4);
+  file.append(reinterpret_cast<const char*>(w.data()), w.size() * 4);
+  file += strings;
+  Status st = WriteFileAtomic(path, file);
+  stats->docs = a.rows;
+  stats->terms = vocab.size();
+  stats->nonzeros = a.col.size();
+  stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return st;
+}
+
+}  // namespace
+
+Status TrainLsaOnTexts(const std::vector<std::string>& texts, const LsaTrainOptions& options,
+                       const std::string& path, LsaTrainStats* stats) {
+  Corpus corpus;
+  for (const auto& t : texts) corpus.Add(t);
+  return TrainFromCorpus(corpus, options, path, stats);
+}
+
+Status TrainLsa(Store* store, const LsaTrainOptions& options, const std::string& path,
+                LsaTrainStats* stats) {
+  try {
+    Corpus corpus;
+    int64_t n = store->PaperCount();
+    int64_t step = std::max<int64_t>(1, n / static_cast<int64_t>(std::max<size_t>(1, options.max_docs)));
+    Stmt st = store->db().Prepare("SELECT title, abstract FROM paper WHERE id % ? = 0 ORDER BY id");
+    st.Bind(1, step);
+    std::string text;
+    while (st.Step()) {
+      text.assign(st.Text(0));
+      text += ". ";
+      text += st.Text(1);
+      corpus.Add(text);
+    }
+    return TrainFromCorpus(corpus, options, path, stats);
+  } catch (const StatusError& e) {
+    return e.status();
+  }
+}
+
+Status LsaModel::Open(const std::string& path) {
+  Status st = file_.Open(path);
+  if (!st.ok()) return st;
+  LsaHeader h;
+  if (file_.size() < sizeof h) return Status::Io(path + ": truncated model");
+  std::memcpy(&h, file_.data(), sizeof h);
+  if (std::memcmp(h.magic, kLsaMagic, 8) != 0) return Status::Io(path + ": not a litgraph model");
+  size_t need = sizeof h + (h.terms + 1) * 8 + h.terms * 4 + static_cast<size_t>(h.terms) * h.dim * 4 +
+                h.strings_bytes;
+  if (file_.size() != need) return Status::Io(path + ": corrupt model");
+  dim_ = static_cast<int>(h.dim);
+  terms_ = h.terms;
+  train_docs_ = h.train_docs;
+  const uint8_t* p = file_.data() + sizeof h;
+  offsets_ = reinterpret_cast<const uint64_t*>(p);
+  idf_ = reinterpret_cast<const float*>(p + (terms_ + 1) * 8);
+  vectors_ = idf_ + terms_;
+  strings_ = reinterpret_cast<const char*>(vectors_ + static_cast<size_t>(terms_) * dim_);
+  // Identity: a hash over the header and a sample of the vectors.
+  uint64_t hash = StringInterner::Hash(std::string_view(reinterpret_cast<const char*>(file_.data()),
+                                                        std::min<size_t>(file_.size(), 1 << 20)));
+  id_ = fmt::format("lsa:{:016x}", hash);
+  return Status::Ok();
+}
+
+int64_t LsaModel::Find(std::string_view term) const {
+  int64_t lo = 0, hi = static_cast<int64_t>(terms_) - 1;
+  while (lo <= hi) {
+    int64_t mid = (lo + hi) / 2;
+    std::string_view t(strings_ + offsets_[mid], offsets_[mid + 1] - offsets_[mid]);
+    int c = t.compare(term);
+    if (c == 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+bool LsaModel::EmbedOne(std::string_view text, float* out) const {
+  std::fill(out, out + dim_, 0.0f);
+  std::vector<std::string> terms = AnalyzeTerms(text);
+  std::sort(terms.begin(), terms.end());
+  bool any = false;
+  for (size_t i = 0; i < terms.size();) {
+    size_t j = i;
+    while (j < terms.size() && terms[j] == terms[i]) ++j;
+    int64_t t = Find(terms[i]);
+    if (t >= 0) {
+      float w = static_cast<float>((1 + std::log(static_cast<double>(j - i))) * idf_[t]);
+      const float* v = vectors_ + static_cast<size_t>(t) * dim_;
+      for (int d = 0; d < dim_; ++d) out[d] += w * v[d];
+      any = true;
+    }
+    i = j;
+  }
+  return any && Normalize(out, dim_);
+}
+
+Status LsaModel::Embed(const std::vector<std::string>& texts, std::vector<float>* out) {
+  out->assign(texts.size() * static_cast<size_t>(dim_), 0.0f);
+  for (size_t i = 0; i < texts.size(); ++i) EmbedOne(texts[i], out->data() + i * dim_);
+  return Status::Ok();
+}
+
+HttpEmbedder::HttpEmbedder(HttpEmbedOptions o) : o_(std::move(o)), client_(o_.http) {}
+
+Status HttpEmbedder::Probe() {
+  std::vector<float> v;
+  return Embed({"litgraph"}, &v);
+}
+
+Status HttpEmbedder::Embed(const std::vector<std::string>& texts, std::vector<float>* out) {
+  using nlohmann::json;
+  std::vector<std::string> bodies;
+  for (size_t i = 0; i < texts.size(); i += o_.batch) {
+    json input = json::array();
+    for (size_t j = i; j < texts.size() && j < i + o_.batch; ++j) input.push_back(texts[j]);
+    bodies.push_back(json({{"model", o_.model}, {"input", input}})
+                         .dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+  std::vector<std::vector<std::vector<float>>> parsed(bodies.size());
+  std::string url = EndpointUrl(o_.url, "/embeddings");
+  auto results = client_.PostAll(url, bodies, [&](size_t b, const std::string& body, std::string* why) {
+    json r = json::parse(body, nullptr, false);
+    if (r.is_discarded() || !r.contains("data") || !r["data"].is_array())
+      return *why = "embedding response lacks a data array", false;
+    size_t want = std::min(o_.batch, texts.size() - b * o_.batch);
+    if (r["data"].size() != want) return *why = "embedding response has the wrong number of vectors", false;
+    std::vector<std::vector<float>> vecs(want);
+    for (const auto& item : r["data"]) {
+      size_t idx = item.contains("index") && item["index"].is_number_integer() ? item["index"].get<size_t>() : 0;
+      if (idx >= want || !item.contains("embedding") || !item["embedding"].is_array())
+        return *why = "malformed embedding item", false;
+      for (const auto& x : item["embedding"]) {
+        if (!x.is_number()) return *why = "non-numeric embedding value", false;
+        vecs[idx].push_back(x.get<float>());
+      }
+    }
+    size_t d = vecs[0].size();
+    for (const auto& v : vecs)
+      if (v.empty() || v.size() != d) return *why = "embeddings of different dimensions", false;
+    parsed[b] = std::move(vecs);
+    return true;
+  });
+  for (const auto& r : results)
+    if (!r.error.empty()) return Status::Io(fmt::format("embedding backend {}: {}", url, r.error));
+  int d = static_cast<int>(parsed[0][0].size());
+  if (dim_ == 0) dim_ = d;
+  if (d != dim_)
+    return Status::Io(fmt::format("embedding backend returned {} dimensions, expected {}", d, dim_));
+  out->assign(texts.size() * static_cast<size_t>(dim_), 0.0f);
+  size_t row = 0;
+  for (auto& batch : parsed)
+    for (auto& v : batch) {
+      std::copy(v.begin(), v.end(), out->begin() + row * dim_);
+      Normalize(out->data() + row * dim_, dim_);
+      ++row;
+    }
+  return Status::Ok();
+}
+
+}  // namespace litgraph
