@@ -423,6 +423,23 @@ Json PaperJson(const PaperSummary& p, Graph* graph) {
   return j;
 }
 
+Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id) {
+  if (type == NodeType::kPaper) {
+    auto p = store->GetPaperSummary(id);
+    return p ? PaperJson(*p, graph) : Json{{"id", std::to_string(id)}, {"type", "paper"}};
+  }
+  auto label = store->NodeLabel(type, id);
+  Json j = {{"id", label ? label->first : std::to_string(id)}, {"type", NodeTypeName(type)}};
+  if (type == NodeType::kKeyword) {
+    j["text"] = label ? label->second : "";
+    j["title"] = j["text"];
+  } else {
+    j["name"] = label ? label->second : "";
+    j["title"] = j["name"];
+  }
+  return j;
+}
+
 std::vector<Column> PaperColumns() {
   return {{"rank", "#", 0},       {"score", "score", 0},   {"year", "year", 0},
           {"id", "id", 0},        {"title", "title", 70},  {"authors", "authors", 30},

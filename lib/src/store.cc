@@ -422,6 +422,50 @@ std::optional<std::pair<std::string, std::string>> Store::NodeLabel(NodeType t, 
   return std::make_pair(st.Str(0), st.Str(1));
 }
 
+std::optional<std::pair<NodeType, int64_t>> Store::ResolveNode(const std::string& ext_id,
+                                                               const std::string& type_hint) {
+  NodeType t;
+  if (!type_hint.empty() && ParseNodeType(type_hint, &t)) {
+    if (t == NodeType::kPaper) {
+      if (auto id = ResolvePaperId(ext_id)) return std::make_pair(t, *id);
+      return std::nullopt;
+    }
+    std::string key = t == NodeType::kKeyword && ext_id.rfind("kw:", 0) != 0 ? "kw:" + ext_id : ext_id;
+    std::string shortid = ShortOpenAlexId(key);
+    if (auto id = NodeByExtId(t, shortid.empty() ? key : shortid)) return std::make_pair(t, *id);
+    return std::nullopt;
+  }
+  if (ext_id.rfind("kw:", 0) == 0) {
+    if (auto id = NodeByExtId(NodeType::kKeyword, ext_id)) return std::make_pair(NodeType::kKeyword, *id);
+    return std::nullopt;
+  }
+  if (ext_id.rfind("name:", 0) == 0) {
+    if (auto id = NodeByExtId(NodeType::kAuthor, ext_id)) return std::make_pair(NodeType::kAuthor, *id);
+    return std::nullopt;
+  }
+  if (ext_id.rfind("venue:", 0) == 0) {
+    if (auto id = NodeByExtId(NodeType::kSource, ext_id)) return std::make_pair(NodeType::kSource, *id);
+    return std::nullopt;
+  }
+  std::string shortid = ShortOpenAlexId(ext_id);
+  if (!shortid.empty()) {
+    NodeType ot = NodeType::kPaper;
+    if (shortid.rfind("subfields/", 0) == 0) ot = NodeType::kSubfield;
+    else if (shortid.rfind("fields/", 0) == 0) ot = NodeType::kField;
+    else if (shortid.rfind("domains/", 0) == 0) ot = NodeType::kDomain;
+    else if (shortid[0] == 'A') ot = NodeType::kAuthor;
+    else if (shortid[0] == 'I') ot = NodeType::kInstitution;
+    else if (shortid[0] == 'S') ot = NodeType::kSource;
+    else if (shortid[0] == 'T') ot = NodeType::kTopic;
+    if (ot != NodeType::kPaper) {
+      if (auto id = NodeByExtId(ot, shortid)) return std::make_pair(ot, *id);
+      return std::nullopt;
+    }
+  }
+  if (auto id = ResolvePaperId(ext_id)) return std::make_pair(NodeType::kPaper, *id);
+  return std::nullopt;
+}
+
 std::optional<int64_t> Store::NodeByExtId(NodeType t, const std::string& ext_id) {
   Stmt st = db_.Prepare(fmt::format("SELECT id FROM {} WHERE ext_id = ?", NodeTypeTable(t)));
   st.Bind(1, ext_id);

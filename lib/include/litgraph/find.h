@@ -111,6 +111,10 @@ Result<std::vector<int64_t>> ReadPaperIdList(Store* store, const std::string& pa
 // title, year, venue, authors, cited_by_count, citation_source, doi.
 Json PaperJson(const PaperSummary& p, Graph* graph);
 
+// A record for any node: PaperJson for papers; {id, type, name} plus
+// type-specific counts for the others (keywords: text, paper_count).
+Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id);
+
 // Table columns for paper results.
 std::vector<Column> PaperColumns();
 

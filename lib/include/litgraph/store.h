@@ -90,6 +90,11 @@ class Store {
   int64_t PaperCount();
   int64_t MaxId(NodeType t);  // largest dense id in use (0 when empty)
 
+  // Resolves a node of any type from its external id; `type_hint` (a node
+  // type name, may be empty) picks the table. Papers also resolve by DOI.
+  std::optional<std::pair<NodeType, int64_t>> ResolveNode(const std::string& ext_id,
+                                                          const std::string& type_hint = "");
+
   // The external id and display name of any node.
   std::optional<std::pair<std::string, std::string>> NodeLabel(NodeType t, int64_t id);
   std::optional<int64_t> NodeByExtId(NodeType t, const std::string& ext_id);
