@@ -1,0 +1,152 @@
+// Tri-path recall and graph rerank (SciAtlas, seeds/000 section 3;
+// spec/retrieval.md). Every formula and default is the paper's; options name
+// the reference code's variants.
+//
+//  1. Keyword path: up to m = 8 keywords of the query (importance / 10) and
+//     --keyword entries; exact match of the normalized text (eq. 1) and vector
+//     match against keyword vectors, cosine >= 0.7, top 3 per keyword (eq. 2);
+//     a keyword node's weight is its best match (eq. 3).
+//  2. Semantic path: the query embedded (only a paper's abstract when a whole
+//     paper is given), top 60 by title and by abstract vectors, top 15 of each
+//     kept (no cross-encoder by default); s_emb by eq. 4.
+//  3. Title path: --title entries and titles quoted in the query, each with a
+//     confidence; exact normalized match 1.0, else fuzzy eq. 5 >= 0.88; at most
+//     5 papers per title; s_title = c x m (eq. 6).
+//  4. Merge (eq. 7-9): for every candidate the exact title / abstract cosines
+//     combined by eq. 4; MinMax over candidates; s_pre = 0.3 emb + 0.8 title +
+//     bonus (0.35 exact title hit, 0.10 fuzzy). At most 30 paper seeds (title
+//     hits first) and 30 keyword seeds (reference code).
+//  5. Subgraph and seeds (eq. 10-12): 2 hops, Table 2 weights (rwr.h);
+//     imp(p) = min(1, ln(1 + c_p) / ln(1 + max(1, C))), C the subgraph's total
+//     citations ("log"; "p95": C = the 95th percentile count; "uniform": 1);
+//     w_p = s_pre (1 + gamma imp), gamma = 0.5; keyword seeds w_g.
+//  6. Random walk with restart (eq. 13-15).
+//  7. Final (eq. 16-18): over every paper of the subgraph, imp_final on that
+//     pool, gate g = max(0.25, MinMax s_pre), s_final = min(1, 0.35 s_pre~ +
+//     0.45 s_graph~ g + 0.20 imp_final); near-duplicate titles (eq. 5 >= 0.80)
+//     removed, keeping the better; top 20.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "litgraph/find.h"
+#include "litgraph/keyword_store.h"
+#include "litgraph/llm.h"
+#include "litgraph/output.h"
+#include "litgraph/params.h"
+#include "litgraph/rwr.h"
+
+namespace litgraph {
+
+struct SearchParams {
+  RwrParams rwr;
+  // Keyword path.
+  size_t max_query_keywords = 8;
+  double theta_kw = 0.7;
+  size_t kw_vector_top = 3;
+  // Semantic path.
+  size_t sem_top = 60, sem_keep = 15;
+  double w_title_vec = 0.4, w_abs_vec = 0.6;
+  // Title path.
+  double theta_title = 0.88;
+  size_t title_top = 5, max_titles = 10;
+  // Merge.
+  double lambda_emb = 0.3, lambda_title = 0.8, bonus_exact = 0.35, bonus_fuzzy = 0.10;
+  double lambda_lex = 0.0;  // BM25 in s_pre (not in the paper; 0 = off)
+  size_t max_paper_seeds = 30, max_keyword_seeds = 30;
+  // Seeds and final ranking.
+  double gamma = 0.5;
+  std::string importance = "log";  // log | p95 | uniform
+  double lambda_pre = 0.35, lambda_graph = 0.45, lambda_imp = 0.20, gate_floor = 0.25;
+  double title_hit_bonus = 0.0;  // reference code: 0.10
+  double dedup_threshold = 0.80;  // 0 = keep near-duplicate titles
+  size_t limit = 20;
+
+  void Register(ParamTable* table);
+  // --ranking-profile: precision | balanced | discovery | impact.
+  Status ApplyProfile(const std::string& profile);
+  // --bias relation=level (low | middle | high) for keyword, nonseed_keyword,
+  // citation, related, authorship, coauthorship, cooccurrence, exploration.
+  Status ApplyBias(const std::string& spec);
+};
+
+struct SearchQuery {
+  std::string text;                      // any text; for a whole paper, see abstract
+  std::string abstract;                  // what to embed when a paper is given
+  std::vector<std::pair<std::string, double>> keywords;  // --keyword, importance in [0,1]
+  std::vector<std::pair<std::string, double>> titles;    // --title, confidence
+  int after = 0, before = 0;             // inclusive years on results
+  std::string field;                     // OpenAlex field (name or id) on results
+  std::string mode = "hybrid";           // keyword | semantic | title | hybrid
+  std::string target = "paper";          // paper | author
+  std::vector<int64_t> candidates;       // rank only these papers
+  std::vector<int64_t> exclude;
+};
+
+struct ScoreParts {
+  double emb = 0, title = 0, pre = 0, graph = 0, gate = 0, importance = 0, final_score = 0;
+  double lex = 0;
+  bool has_emb = false, title_exact = false, title_fuzzy = false;
+};
+
+struct SearchResult {
+  NodeType type = NodeType::kPaper;
+  int64_t id = 0;
+  ScoreParts s;
+  bool is_seed = false;
+  std::vector<ExplainPath> paths;
+  uint32_t local = 0;
+};
+
+struct SearchTrace {
+  std::vector<Keyword> query_keywords;
+  std::vector<std::pair<std::string, double>> keyword_seeds;  // ext id, w_g
+  std::vector<std::pair<std::string, double>> titles;         // title, confidence
+  std::vector<std::pair<int64_t, double>> paper_seeds;        // id, w_p (normalized later)
+  size_t subgraph_nodes = 0, subgraph_edges = 0;
+  int iterations = 0;
+  // Stage timings in milliseconds.
+  double t_keywords = 0, t_semantic = 0, t_title = 0, t_merge = 0, t_subgraph = 0, t_walk = 0,
+         t_rank = 0;
+};
+
+class TriSearch {
+ public:
+  // keyword_backend: null = built-in extractor over the store's statistics.
+  TriSearch(Store* store, SearchParams params, std::unique_ptr<KeywordBackend> keyword_backend = {});
+  ~TriSearch();
+
+  Result<std::vector<SearchResult>> Run(const SearchQuery& q, SearchTrace* trace);
+
+  PaperFinder& finder() { return finder_; }
+  Subgraph& subgraph() { return subgraph_; }
+  std::vector<Seed>& seeds() { return seeds_; }
+
+ private:
+  Store* store_;
+  SearchParams p_;
+  PaperFinder finder_;
+  std::unique_ptr<KeywordBackend> kw_backend_;
+  PhraseStats phrase_stats_;
+  bool have_stats_ = false;
+  Subgraph subgraph_;
+  std::vector<Seed> seeds_;
+};
+
+// Titles in free text: "quoted strings" of 4+ words and reference-like lines
+// ("[1] A. Author. Title. Venue, 2019."), with confidences 0.85 / 0.65.
+std::vector<std::pair<std::string, double>> TitlesInText(const std::string& text);
+
+// The abstract of a whole paper given as text: the paragraph after an
+// "Abstract" heading, else the first 2,000 characters; a JSON record's
+// "abstract" field when the text is one.
+std::string AbstractOf(const std::string& text);
+
+// Level words of --keyword / --title ("high:...", "middle:", "low:").
+double KeywordLevel(const std::string& level);  // 0.9 / 0.7 / 0.4
+double TitleLevel(const std::string& level);    // 0.95 / 0.85 / 0.65
+
+}  // namespace litgraph
