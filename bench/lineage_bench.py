@@ -35,7 +35,9 @@ Workloads (all in this one invocation; python3-networkx from Debian):
                  it stays under 300k papers) exceeds the hops left; same timeout
 
 Every litgraph path is checked: starts at B, ends at A, simple, <= H hops, each step a
-stored citation, and its score = the sum of the counts above.
+stored citation, and its score = the sum of the counts above. Agreement compares the total
+citations of the best path; where the exhaustive search finds a single optimal path
+(ex_ties = 1), the paths themselves must also be equal (same_path).
 
 stdout: one CSV row per pair (header first). stderr: progress and the summary.
 --summary-csv FILE: the summary as workload,param,value,unit,count rows.
@@ -309,13 +311,15 @@ def _alarm(signum, frame):
 
 class Best:
     def __init__(self):
-        self.total, self.path, self.paths = None, None, 0
+        self.total, self.path, self.paths, self.ties = None, None, 0, 0
 
     def offer(self, total, path):
         self.paths += 1
         if (self.total is None or total > self.total
                 or (total == self.total and len(path) < len(self.path))):
-            self.total, self.path = total, list(path)
+            self.total, self.path, self.ties = total, list(path), 1
+        elif total == self.total and len(path) == len(self.path):
+            self.ties += 1  # equally good paths: litgraph may pick another one
 
 
 def timed(fn, best, timeout):
@@ -469,7 +473,7 @@ def main():
         r["check"] = (check_path(c, r["path"], av, bv, H, r["score"]) if r["rc"] == 0
                       else ("no path" if r["rc"] == 1 else "error: " + r.get("error", "")))
         rows.append({"pair": i, "a": av, "b": bv, "walk": walked, "lg": r})
-        if (i + 1) % 20 == 0:
+        if (i + 1) % max(20, len(pairs) // 10) == 0:
             log(f"  litgraph {i + 1}/{len(pairs)}")
 
     # references
@@ -495,7 +499,7 @@ def main():
             row["nx_ms"], row["nx_status"] = timed(nx_search(G, w, row["b"], row["a"], H),
                                                    best, a.timeout)
             row["nx"] = best
-            if (i + 1) % 20 == 0:
+            if (i + 1) % max(20, len(rows) // 10) == 0:
                 log(f"  networkx {i + 1}/{len(rows)}")
         del G
 
@@ -503,7 +507,7 @@ def main():
     cols = ["dataset", "pair", "a", "b", "year_a", "year_b", "walk_hops", "lg_ms", "lg_ms_first",
             "lg_rc", "lg_hops", "lg_citations", "lg_truncated", "lg_check", "nx_status", "nx_ms",
             "nx_paths", "nx_citations", "nx_hops", "nx_agree", "ex_status", "ex_ms", "ex_paths",
-            "ex_citations", "ex_hops", "ex_agree", "lg_path"]
+            "ex_citations", "ex_hops", "ex_agree", "ex_ties", "same_path", "lg_path"]
     print(",".join(cols))
 
     def agree(lg, status, best):
@@ -530,8 +534,13 @@ def main():
         else:
             vals += [None] * 6
         ex = row["ex"]
+        same = None
+        if row["ex_status"] == "ok" and ex.path:
+            same = int([c.ids[v] for v in reversed(ex.path)] == lg["path"])
+            row["same_path"] = same
         vals += [row["ex_status"], f"{row['ex_ms']:.2f}", ex.paths, ex.total,
-                 len(ex.path) - 1 if ex.path else None, row["ex_agree"], " ".join(lg["path"])]
+                 len(ex.path) - 1 if ex.path else None, row["ex_agree"], ex.ties if ex.path else None,
+                 same, " ".join(lg["path"])]
         print(",".join("" if v is None else str(v) for v in vals))
         for peer in ("nx", "ex"):
             if row.get(peer + "_agree") in ("no", "violated"):
@@ -552,6 +561,9 @@ def main():
     S("litgraph", "paths checked ok", sum(r["lg"]["check"] == "ok" for r in found), "pairs",
       len(found))
     S("litgraph", "truncated", sum(r["lg"]["truncated"] for r in rows), "pairs", n)
+    uniq = [r for r in rows if r["ex_status"] == "ok" and r["ex"].ties == 1]
+    S("litgraph", "same path as exhaustive (unique optimum)",
+      sum(r.get("same_path") == 1 for r in uniq), "pairs", len(uniq))
     for peer, name in (("ex", "exhaustive"), ("nx", "networkx")):
         if not rows or peer + "_ms" not in rows[0]:
             continue

@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
                         "Longest accepted input line (default 256 MiB)")->type_name("N");
   tool.app().add_flag("--stats", json_stats, "Print the summary as JSON on standard output");
   return tool.Run(argc, argv, [&]() -> Status {
-    auto store = Store::Open(tool.common().db, Store::Mode::kWrite);
+    auto store = Store::Open(tool.common().db, Store::Mode::kWrite, /*create=*/true);
     if (!store.ok()) return store.status();
     opt.build_graph = !no_graph;
     opt.progress = tool.ShowProgress();

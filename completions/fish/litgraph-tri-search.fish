@@ -59,6 +59,7 @@ complete -c litgraph-tri-search -l lambda-title -r -d 'Weight of the title score
 complete -c litgraph-tri-search -l bonus-exact -r -d 's_pre bonus of an exact title hit (default 0.35)'
 complete -c litgraph-tri-search -l bonus-fuzzy -r -d 's_pre bonus of a fuzzy title hit (default 0.1)'
 complete -c litgraph-tri-search -l lambda-lex -r -d 'Weight of MinMax BM25 in s_pre (not in the paper; 0 = off) (default 0)'
+complete -c litgraph-tri-search -l lexical-top -r -d 'BM25 top-N papers added to the candidates (not in the paper; 0 = off) (default 0)'
 complete -c litgraph-tri-search -l max-paper-seeds -r -d 'Paper seeds kept (title hits first) (default 30)'
 complete -c litgraph-tri-search -l max-keyword-seeds -r -d 'Keyword seeds kept (default 30)'
 complete -c litgraph-tri-search -l gamma -r -d 'Importance factor of seed weights (eq. 11) (default 0.5)'

@@ -116,12 +116,17 @@ std::vector<HttpResult> HttpClient::PostAll(
       bool retry = false;
       if (m->data.result != CURLE_OK) {
         r.error = curl_easy_strerror(m->data.result);
+        r.unreachable = m->data.result == CURLE_COULDNT_CONNECT ||
+                        m->data.result == CURLE_COULDNT_RESOLVE_HOST ||
+                        m->data.result == CURLE_COULDNT_RESOLVE_PROXY;
         retry = true;
       } else if (code < 200 || code >= 300) {
+        r.unreachable = false;
         r.error = fmt::format("HTTP {}", code);
         retry = code == 408 || code == 429 || code >= 500;
       } else {
         std::string why;
+        r.unreachable = false;
         if (accept(s->index, s->body, &why)) {
           r.error.clear();
           r.body = std::move(s->body);

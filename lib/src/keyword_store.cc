@@ -141,7 +141,7 @@ Status RunKeywordExtraction(
 
     std::unique_ptr<Transaction> txn = std::make_unique<Transaction>(&db, "IMMEDIATE");
     KeywordWriter writer(&db, backend->name());
-    Stmt text = db.Prepare("SELECT title, abstract FROM paper WHERE id = ?");
+    Stmt text = db.Prepare("SELECT title, abstract, ext_id FROM paper WHERE id = ?");
     auto t_extract = Clock::now();
     std::vector<PaperText> batch;
     std::vector<std::vector<Keyword>> results;
@@ -151,7 +151,7 @@ Status RunKeywordExtraction(
       batch.clear();
       for (size_t j = i; j < targets.size() && j < i + options.batch; ++j) {
         text.Bind(1, targets[j]);
-        if (text.Step()) batch.push_back({targets[j], text.Str(0), text.Str(1)});
+        if (text.Step()) batch.push_back({targets[j], text.Str(0), text.Str(1), text.Str(2)});
         text.Reset();
       }
       failures.clear();

@@ -42,7 +42,10 @@ const std::unordered_set<std::string_view>& BreakWords() {
       "towards", "around", "without", "according", "here", "still", "even", "often", "usually",
       "much", "many", "any", "each", "every", "all", "some", "such", "first", "second",
       "third", "one", "two", "three", "four", "five", "six", "ten", "least", "like", "whose",
-      "every", "able", "unable", "often", "yet", "rather", "quite", "less", "fewer", "least"};
+      "every", "able", "unable", "often", "yet", "rather", "quite", "less", "fewer", "least",
+      "despite", "unlike", "including", "regarding", "concerning", "besides", "beyond",
+      "throughout", "amid", "amongst", "alongside", "whilst", "unless", "whereby", "via",
+      "except", "along", "onto", "inside", "outside", "behind", "beside", "near", "per"};
   return kWords;
 }
 
@@ -223,14 +226,30 @@ std::string Singular(std::string_view w) {
   auto ends = [&](std::string_view s) {
     return w.size() > s.size() && w.substr(w.size() - s.size()) == s;
   };
-  if (w.size() <= 3) return std::string(w);
-  if (ends("ics") || ends("ss") || ends("us") || ends("is") || ends("ous") || ends("sis"))
-    return std::string(w);
+  // Singulars ending in -ie / -che / -s, which the suffix rules would cut wrongly.
+  static const std::unordered_set<std::string_view> kIeNouns = {
+      "movies", "cookies", "zombies", "calories", "rookies", "selfies", "pies", "ties", "lies",
+      "hippies", "prairies", "brownies", "genies", "sorties", "smoothies", "goalies", "aunties"};
+  static const std::unordered_set<std::string_view> kCheNouns = {
+      "caches", "niches", "avalanches", "headaches", "moustaches", "psyches", "tranches",
+      "microniches", "earaches"};
+  static const std::unordered_set<std::string_view> kSNouns = {
+      "bias", "gas", "atlas", "canvas", "alias", "pancreas", "chaos", "cosmos", "ethos",
+      "logos", "pathos", "kudos", "thermos", "lens", "news", "series", "species", "means"};
+  // Countable -ics nouns; the rest (physics, economics, genomics) are fields.
+  static const std::unordered_set<std::string_view> kIcsPlurals = {
+      "metrics", "topics", "heuristics", "characteristics", "clinics", "antibiotics", "critics",
+      "epidemics", "pandemics", "relics", "lyrics", "biometrics", "diagnostics",
+      "comics", "tropics", "logics"};
+  if (w.size() <= 3 || kSNouns.count(w)) return std::string(w);
+  if (kIeNouns.count(w) || kCheNouns.count(w)) return std::string(w.substr(0, w.size() - 1));
+  if (ends("ics")) return kIcsPlurals.count(w) ? std::string(w.substr(0, w.size() - 1)) : std::string(w);
+  if (ends("ss") || ends("us") || ends("is") || ends("ous")) return std::string(w);
   if (ends("ies") && w.size() > 4) return std::string(w.substr(0, w.size() - 3)) + "y";
   if (ends("sses") || ends("ches") || ends("shes") || ends("xes") || ends("zzes"))
     return std::string(w.substr(0, w.size() - 2));
   if (ends("oes") && w.size() > 5) return std::string(w.substr(0, w.size() - 2));
-  if (ends("s") && !ends("as") && !ends("os")) return std::string(w.substr(0, w.size() - 1));
+  if (ends("s")) return std::string(w.substr(0, w.size() - 1));
   return std::string(w);
 }
 
@@ -377,6 +396,8 @@ Status PhraseStats::Write(const std::string& path) const {
   std::vector<std::pair<uint64_t, uint32_t>> kept;
   for (size_t i = 0; i < keys_.size(); ++i)
     if (keys_[i] && counts_[i] >= 2) kept.emplace_back(keys_[i], counts_[i]);
+  for (size_t i = 0; i < sorted_size_; ++i)  // opened from a file
+    if (sorted_counts_[i] >= 2) kept.emplace_back(sorted_keys_[i], sorted_counts_[i]);
   std::sort(kept.begin(), kept.end());
   StatsHeader h{};
   std::memcpy(h.magic, kStatsMagic, 8);
@@ -436,7 +457,7 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
   if (cands.empty()) return {};
   const double n = stats_ ? static_cast<double>(stats_->num_docs()) : 0;
   const bool use_df = stats_ && n >= 50;
-  static const double kLengthPrior[5] = {0, 0.6, 1.25, 1.15, 0.8};
+  static const double kLengthPrior[5] = {0, 0.6, 1.25, 1.25, 0.85};
   std::vector<std::pair<const std::string*, Cand*>> ranked;
   for (auto& [text, c] : cands) {
     c.hash = PhraseHash(text);
@@ -460,8 +481,6 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
     return a.second->score != b.second->score ? a.second->score > b.second->score
                                               : *a.first < *b.first;
   });
-  std::vector<Keyword> out;
-  std::vector<std::pair<const std::string*, const Cand*>> chosen;
   auto contains_words = [](const std::string& big, const std::string& small) {
     if (big.size() <= small.size()) return false;
     size_t p = big.find(small);
@@ -473,16 +492,34 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
     }
     return false;
   };
-  double best = ranked.empty() ? 0 : ranked[0].second->score;
+  // A fragment: a phrase that (almost) only occurs inside a longer candidate
+  // of this paper, "graph neural" inside "graph neural network". In the
+  // corpus: df(sub) < 1.5 df(longer); without statistics: every occurrence
+  // here is inside the longer phrase.
+  std::unordered_set<const std::string*> fragment;
+  for (auto& [sub, cs] : ranked)
+    for (auto& [sup, cl] : ranked)
+      if (sub != sup && contains_words(*sup, *sub) &&
+          (use_df ? cs->df < 1.5 * cl->df : cs->tf <= cl->tf)) {
+        fragment.insert(sub);
+        break;
+      }
+  std::vector<Keyword> out;
+  std::vector<std::pair<const std::string*, const Cand*>> chosen;
+  double best = 0;
+  for (auto& [text, c] : ranked)
+    if (!fragment.count(text)) {
+      best = c->score;
+      break;
+    }
   for (auto& [text, c] : ranked) {
     if (out.size() >= options.max_keywords) break;
+    if (fragment.count(text)) continue;
     if (out.size() >= options.min_keywords && c->score < options.keep_ratio * best) break;
     bool redundant = false;
     for (auto& [t2, c2] : chosen) {
-      // A fragment of a chosen phrase: rarely used outside it.
-      if (contains_words(*t2, *text) && (!use_df || c->df < 3 * c2->df)) redundant = true;
       // An extension of a chosen phrase that nearly always comes with it.
-      if (contains_words(*text, *t2) && (!use_df || 3 * c->df >= 2 * c2->df)) redundant = true;
+      if (contains_words(*text, *t2) && use_df && 3 * c->df >= 2 * c2->df) redundant = true;
       if (redundant) break;
     }
     if (redundant) continue;

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 #include "litgraph/intern.h"
 #include "litgraph/sqlite.h"
 
@@ -82,20 +84,25 @@ class LlmBackend : public KeywordBackend {
       size_t i = pending[j];
       if (!results[j].error.empty()) {
         ++failed;
-        failures->push_back(fmt::format("paper {}: {} after {} attempts", papers[i].id,
+        failures->push_back(fmt::format("{}: {} after {} attempts",
+                                        papers[i].label.empty() ? std::to_string(papers[i].id) : papers[i].label,
                                         results[j].error, results[j].attempts));
         continue;
       }
       (*out)[i] = parsed[j];
       if (db_) put_.Bind(1, keys[i]).Bind(2, results[j].body).Exec();
     }
-    // Every request failing at the transport level means the backend is
-    // down, not that the papers are hard: stop with an I/O error.
-    bool all_transport = failed == pending.size();
-    for (size_t j = 0; j < pending.size() && all_transport; ++j)
-      all_transport = results[j].status == 0 || results[j].status >= 500 || results[j].status == 401 ||
-                      results[j].status == 403 || results[j].status == 404;
-    if (all_transport && failed > 0)
+    // A refused connection for every request, or an answer saying the
+    // endpoint or key is wrong, is a backend error for the whole run; other
+    // failures (timeouts, malformed answers) belong to single papers.
+    bool all_unreachable = failed == pending.size();
+    for (size_t j = 0; j < pending.size(); ++j) {
+      long code = results[j].status;
+      if (code == 401 || code == 403 || code == 404)
+        return Status::Io(fmt::format("LLM backend {}: {}", url, results[j].error));
+      all_unreachable = all_unreachable && results[j].unreachable;
+    }
+    if (all_unreachable && failed > 0)
       return Status::Io(fmt::format("LLM backend {}: {}", url, results[0].error));
     return Status::Ok();
   }
@@ -147,11 +154,11 @@ bool ParseKeywordAnswer(const std::string& response_body, std::vector<Keyword>* 
   if (kws.empty() || kws.size() > 8) return *why = "expected 1 to 8 keywords", false;
   for (size_t i = 0; i < kws.size(); ++i) {
     if (!kws[i].is_string()) return *why = "a keyword is not a string", false;
-    if (!scores[i].is_number_integer() && !(scores[i].is_number() &&
-                                            scores[i].get<double>() == static_cast<int>(scores[i].get<double>())))
-      return *why = "a score is not an integer", false;
-    int s = scores[i].is_number_integer() ? scores[i].get<int>() : static_cast<int>(scores[i].get<double>());
-    if (s < 1 || s > 10) return *why = "a score is outside 1..10", false;
+    if (!scores[i].is_number()) return *why = "a score is not an integer", false;
+    double d = scores[i].get<double>();
+    if (d != std::floor(d)) return *why = "a score is not an integer", false;
+    if (d < 1 || d > 10) return *why = "a score is outside 1..10", false;
+    int s = static_cast<int>(d);
     std::string text = NormalizeKeyword(kws[i].get<std::string>());
     size_t words = text.empty() ? 0 : 1 + std::count(text.begin(), text.end(), ' ');
     if (words == 0 || words > 6) return *why = "a keyword is empty or longer than 6 words", false;

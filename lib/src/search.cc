@@ -77,6 +77,7 @@ void SearchParams::Register(ParamTable* t) {
   t->Add("bonus_exact", &bonus_exact, "s_pre bonus of an exact title hit");
   t->Add("bonus_fuzzy", &bonus_fuzzy, "s_pre bonus of a fuzzy title hit");
   t->Add("lambda_lex", &lambda_lex, "Weight of MinMax BM25 in s_pre (not in the paper; 0 = off)");
+  t->Add("lexical_top", &lexical_top, "BM25 top-N papers added to the candidates (not in the paper; 0 = off)");
   t->Add("max_paper_seeds", &max_paper_seeds, "Paper seeds kept (title hits first)");
   t->Add("max_keyword_seeds", &max_keyword_seeds, "Keyword seeds kept");
   t->Add("gamma", &gamma, "Importance factor of seed weights (eq. 11)");
@@ -266,6 +267,13 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
         for (size_t i = 0; i < hits.size() && i < p_.sem_keep; ++i) p_emb.insert(hits[i].id);
       }
     }
+  }
+  // Optional lexical recall (an extension: BM25 hits join the candidates).
+  if (p_.lexical_top > 0 && !pool_mode && finder_.lexical()) {
+    for (const LexicalHit& h :
+         finder_.lexical()->Search(LexicalIndex::QueryTerms(q.abstract.empty() ? q.text : q.abstract),
+                                   p_.lexical_top, 400000))
+      p_emb.insert(h.doc);
   }
   auto t2 = Clock::now();
 

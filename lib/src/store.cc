@@ -178,11 +178,11 @@ bool ParseNodeType(std::string_view s, NodeType* t) {
   return false;
 }
 
-Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, Mode mode) {
+Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, Mode mode, bool create) {
   std::unique_ptr<Store> s(new Store());
   Status st;
   try {
-    st = s->Init(dir, mode);
+    st = s->Init(dir, mode, create);
   } catch (const StatusError& e) {
     st = e.status();
   }
@@ -201,15 +201,15 @@ Store::~Store() {
   if (lock_fd_ >= 0) close(lock_fd_);
 }
 
-Status Store::Init(const std::string& dir, Mode mode) {
+Status Store::Init(const std::string& dir, Mode mode, bool create) {
   dir_ = dir;
   mode_ = mode;
   std::string db_path = dir + "/litgraph.sqlite";
   std::error_code ec;
+  if (!create && !fs::exists(db_path, ec))
+    return Status::Io(fmt::format("{}: no litgraph store here (create one with litgraph-ingest)",
+                                  dir));
   if (mode == Mode::kRead) {
-    if (!fs::exists(db_path, ec))
-      return Status::Io(fmt::format("{}: no litgraph store here (create one with litgraph-ingest)",
-                                    dir));
     // Read-write handle (without CREATE) so WAL readers can use the shared
     // memory index; we never write through it.
     Status st = db_.Open(db_path, access(db_path.c_str(), W_OK) == 0, false);

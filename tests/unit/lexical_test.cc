@@ -133,7 +133,7 @@ class LexicalIndexTest : public ::testing::Test {
       lines += j.dump() + "\n";
     }
     WriteFile(tmp_->File("corpus.jsonl"), lines);
-    auto store = Store::Open(tmp_->File("db"), Store::Mode::kWrite);
+    auto store = Store::Open(tmp_->File("db"), Store::Mode::kWrite, true);
     ASSERT_TRUE(store.ok()) << store.status().message();
     store_ = store.value().release();
     IngestStats stats;

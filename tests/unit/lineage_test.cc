@@ -342,7 +342,7 @@ TEST(LineageStoreTest, GraphOverloadMatchesExplicitAdjacency) {
     lines += j.dump() + "\n";
   }
   litgraph::testing::WriteFile(tmp.File("papers.jsonl"), lines);
-  auto store = Store::Open(tmp.File("db"), Store::Mode::kWrite);
+  auto store = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
   ASSERT_TRUE(store.ok()) << store.status().message();
   IngestStats stats;
   ASSERT_TRUE(Ingest(store->get(), {tmp.File("papers.jsonl")}, IngestOptions(), &stats).ok());

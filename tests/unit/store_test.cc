@@ -41,7 +41,7 @@ std::string Gzip(const std::string& data) {
 }
 
 std::unique_ptr<Store> OpenStore(const std::string& dir, Store::Mode mode) {
-  auto s = Store::Open(dir, mode);
+  auto s = Store::Open(dir, mode, /*create=*/mode == Store::Mode::kWrite);
   EXPECT_TRUE(s.ok()) << s.status().message();
   if (!s.ok()) return nullptr;
   return std::move(s.value());

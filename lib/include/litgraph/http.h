@@ -28,6 +28,7 @@ struct HttpResult {
   long status = 0;       // HTTP status; 0 when no answer (timeout, refused)
   std::string body;
   std::string error;     // transport error or why the answer was rejected
+  bool unreachable = false;  // could not connect or resolve the host
   int attempts = 0;
 };
 

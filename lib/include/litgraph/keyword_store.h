@@ -26,6 +26,7 @@ class Store;
 struct PaperText {
   int64_t id = 0;
   std::string title, abstract;
+  std::string label;  // external id, for messages
 };
 
 // Where keywords come from. Extract() may be called with batches from one

@@ -17,12 +17,14 @@
 //     has 50+ papers) and not generic (unigrams in > 15% of papers, longer
 //     phrases in > 30%, are dropped).
 //  3. Score = salience x specificity x reusability x length prior:
-//     (1 + ln tf) x ln((N + 1) / (df + 0.5)) x ln(1 + df) x {0.6, 1.25, 1.15, 0.8}
+//     (1 + ln tf) x ln((N + 1) / (df + 0.5)) x ln(1 + df) x {0.6, 1.25, 1.25, 0.85}
 //     for 1..4 words, x 1.8 when in the title, x 1.2 when in the first
 //     sentence; phrases that are known Keyword nodes get x 1.3 in query mode.
 //  4. Selection: best first, skipping fragments (a sub-phrase that almost only
-//     occurs inside a selected phrase) and near-duplicates; at most 8, at
-//     least 3 when available, others only when >= 30% of the best score.
+//     occurs inside a longer candidate: "graph neural" in "graph neural
+//     network") and extensions that nearly always come with a chosen phrase;
+//     at most 8, at least 3 when available, others only when >= 30% of the
+//     best score.
 //     Importance = round(10 x score / best score), clamped to 1..10.
 #pragma once
 

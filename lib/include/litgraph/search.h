@@ -56,6 +56,7 @@ struct SearchParams {
   // Merge.
   double lambda_emb = 0.3, lambda_title = 0.8, bonus_exact = 0.35, bonus_fuzzy = 0.10;
   double lambda_lex = 0.0;  // BM25 in s_pre (not in the paper; 0 = off)
+  size_t lexical_top = 0;   // BM25 top-N added to the candidates (not in the paper; 0 = off)
   size_t max_paper_seeds = 30, max_keyword_seeds = 30;
   // Seeds and final ranking.
   double gamma = 0.5;

@@ -57,10 +57,12 @@ class Store {
  public:
   enum class Mode { kRead, kWrite };
 
-  // Opens DIR. kWrite creates the directory and database when missing,
-  // migrates the schema, takes the writer lock (waiting for another writer)
-  // and removes orphan generations. kRead fails with Io when DIR holds no store.
-  static Result<std::unique_ptr<Store>> Open(const std::string& dir, Mode mode);
+  // Opens DIR. kWrite migrates the schema, takes the writer lock (waiting for
+  // another writer) and removes orphan generations; it creates the directory
+  // and database only when `create` is set (ingest), else a missing store is
+  // an Io error as in kRead.
+  static Result<std::unique_ptr<Store>> Open(const std::string& dir, Mode mode,
+                                             bool create = false);
   ~Store();
 
   Db& db() { return db_; }
@@ -101,7 +103,7 @@ class Store {
 
  private:
   Store() = default;
-  Status Init(const std::string& dir, Mode mode);
+  Status Init(const std::string& dir, Mode mode, bool create);
   Status Migrate();
   void RemoveOrphanGenerations();
 
