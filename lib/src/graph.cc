@@ -79,6 +79,10 @@ const RelInfo kRels[kRelCount] = {
 
 const RelInfo& GetRelInfo(Rel r) { return kRels[static_cast<int>(r)]; }
 
+Adjacency::~Adjacency() {
+  if (dctx_) ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(dctx_));
+}
+
 Status Adjacency::Open(const std::string& path) {
   Status st = file_.Open(path);
   if (!st.ok()) return st;
@@ -127,7 +131,9 @@ const Adjacency::Block& Adjacency::LoadBlock(uint64_t b) {
     if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
       throw StatusError(Status::Io("corrupt graph block"));
     scratch_.resize(n);
-    size_t got = ZSTD_decompress(scratch_.data(), n, data_ + begin, end - begin);
+    if (!dctx_) dctx_ = ZSTD_createDCtx();
+    size_t got = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_), scratch_.data(), n,
+                                     data_ + begin, end - begin);
     if (ZSTD_isError(got) || got != n) throw StatusError(Status::Io("corrupt graph block"));
     p = reinterpret_cast<const uint8_t*>(scratch_.data());
     pend = p + n;
@@ -157,10 +163,14 @@ const Adjacency::Block& Adjacency::LoadBlock(uint64_t b) {
       }
     blk.offsets.push_back(static_cast<uint32_t>(blk.ids.size()));
   }
-  if (lru_.size() >= kCacheBlocks) {
+  size_t bytes = (blk.offsets.size() + blk.ids.size() + blk.attrs.size()) * sizeof(uint32_t);
+  while (!lru_.empty() && cached_bytes_ + bytes > cache_limit_) {
+    const Block& old = lru_.back().second;
+    cached_bytes_ -= (old.offsets.size() + old.ids.size() + old.attrs.size()) * sizeof(uint32_t);
     where_.erase(lru_.back().first);
     lru_.pop_back();
   }
+  cached_bytes_ += bytes;
   lru_.emplace_front(b, std::move(blk));
   where_[b] = lru_.begin();
   return lru_.front().second;

@@ -133,7 +133,26 @@ void BuildKeywordRelations(Store* store, uint64_t n_papers, uint64_t n_keywords,
   flush();
   write(Rel::kKeywords, ToCsr(has, n_papers, false, true, Merge::kMax));
   write(Rel::kKeywordPapers, ToCsr(has, n_keywords, true, true, Merge::kMax));
-  write(Rel::kCooccur, ToCsr(cooc, n_keywords, false, true, Merge::kSum));
+  // COOCCUR keeps each keyword's kCooccurTopK strongest co-occurrences and
+  // the reverse of those edges: popular keywords co-occur with thousands of
+  // others, mostly once, which costs every walk through them and says little.
+  Csr full = ToCsr(cooc, n_keywords, false, true, Merge::kSum);
+  cooc = Edges();
+  std::vector<std::pair<uint32_t, uint32_t>> order;
+  for (uint64_t k = 0; k < full.num_nodes; ++k) {
+    uint64_t a = full.offsets[k], b = full.offsets[k + 1];
+    order.clear();
+    for (uint64_t i = a; i < b; ++i) order.emplace_back(full.attrs[i], full.ids[i]);
+    size_t keep = std::min<size_t>(order.size(), kCooccurTopK);
+    std::partial_sort(order.begin(), order.begin() + keep, order.end(), [](const auto& x, const auto& y) {
+      return x.first != y.first ? x.first > y.first : x.second < y.second;
+    });
+    for (size_t i = 0; i < keep; ++i) {
+      cooc.Add(static_cast<uint32_t>(k), order[i].second, order[i].first);
+      cooc.Add(order[i].second, static_cast<uint32_t>(k), order[i].first);
+    }
+  }
+  write(Rel::kCooccur, ToCsr(cooc, n_keywords, false, true, Merge::kMax));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <unordered_set>
 
 namespace litgraph {
@@ -61,12 +62,6 @@ const std::vector<Rel>& RelsFrom(NodeType t) {
   return kPaper;
 }
 
-struct Edge {
-  NodeRef to;
-  float w;
-  Rel rel;
-};
-
 class EdgeReader {
  public:
   EdgeReader(Graph& g, const RwrParams& p, const std::unordered_map<uint32_t, double>& kw_seed)
@@ -84,6 +79,25 @@ class EdgeReader {
       case Rel::kTopics: case Rel::kTopicPapers: return p_.beta_topic;
       case Rel::kAffiliations: case Rel::kInstitutionAuthors: return p_.beta_affil;
       default: return p_.beta_hierarchy;
+    }
+  }
+
+  // An upper bound of the weight of any edge of relation r leaving u.
+  double MaxWeight(Rel r, NodeRef u) const {
+    double base = Base(r);
+    switch (r) {
+      case Rel::kKeywords: {
+        double kappa = p_.eps_kw;
+        for (auto& [k, w] : kw_seed_) kappa = std::max(kappa, w);
+        return base * kappa;
+      }
+      case Rel::kKeywordPapers: {
+        auto it = kw_seed_.find(u.id);
+        return base * (it != kw_seed_.end() ? it->second : p_.eps_kw);
+      }
+      case Rel::kCoauthor: case Rel::kCooccur: return base * std::max(1.0, p_.c_max);
+      case Rel::kAuthors: case Rel::kAuthoredPapers: return base * std::max(1.0, p_.author_position_boost);
+      default: return base;
     }
   }
 
@@ -114,18 +128,62 @@ class EdgeReader {
     }
   }
 
-  void Read(NodeRef u, std::vector<Edge>* out) {
-    out->clear();
-    for (Rel r : RelsFrom(u.type)) {
-      if (Base(r) == 0) continue;
-      const RelInfo& info = GetRelInfo(r);
-      auto l = g_.adj(r).Neighbours(u.id);
+  // Calls fn(v, w) for the `cap` strongest neighbours of u over r (weight,
+  // then smaller id), so a hub costs its decoding but not per-edge work.
+  template <typename Fn>
+  void Strongest(Rel r, NodeRef u, size_t cap, Fn&& fn) {
+    const RelInfo& info = GetRelInfo(r);
+    auto l = g_.adj(r).Neighbours(u.id);
+    scratch_.clear();
+    scratch_.reserve(l.size());
+    const bool self_possible = info.to == u.type;
+    if (r == Rel::kKeywordPapers) {
+      // Hub lists: one kappa for the whole list, weight = factor x score.
+      auto it = kw_seed_.find(u.id);
+      float f = static_cast<float>(Base(r) * (it != kw_seed_.end() ? it->second : p_.eps_kw) / 10.0);
+      for (size_t i = 0; i < l.size(); ++i)
+        if (l.attrs[i] > 0) scratch_.push_back({f * static_cast<float>(l.attrs[i]), l.ids[i]});
+    } else if (l.attrs.empty() && r != Rel::kAuthors && r != Rel::kAuthoredPapers) {
+      float w = static_cast<float>(Base(r));  // unweighted relations
+      for (size_t i = 0; i < l.size(); ++i)
+        if (!self_possible || l.ids[i] != u.id) scratch_.push_back({w, l.ids[i]});
+    } else {
       for (size_t i = 0; i < l.size(); ++i) {
         NodeRef v{info.to, l.ids[i]};
         if (v == u) continue;
         float w = Weight(r, u, v, l.attrs.empty() ? 0 : l.attrs[i]);
-        if (w > 0) out->push_back({v, w, r});
+        if (w > 0) scratch_.push_back({w, l.ids[i]});
       }
+    }
+    if (scratch_.size() > cap) {
+      std::nth_element(scratch_.begin(), scratch_.begin() + cap, scratch_.end(),
+                       [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+      scratch_.resize(cap);
+    }
+    for (auto& [w, id] : scratch_) fn(NodeRef{info.to, id}, w);
+  }
+
+  // Calls fn(v, w) for the neighbours of u over r that `in` (sorted ids of
+  // the target type) contains: a merge for long lists, a search for short.
+  template <typename Fn>
+  void Within(Rel r, NodeRef u, const std::vector<uint32_t>& in, Fn&& fn) {
+    if (in.empty()) return;
+    const RelInfo& info = GetRelInfo(r);
+    auto l = g_.adj(r).Neighbours(u.id);
+    auto visit = [&](size_t i) {
+      NodeRef v{info.to, l.ids[i]};
+      if (v == u) return;
+      float w = Weight(r, u, v, l.attrs.empty() ? 0 : l.attrs[i]);
+      if (w > 0) fn(v, w);
+    };
+    if (l.size() > 4 * in.size()) {
+      for (uint32_t id : in) {
+        auto it = std::lower_bound(l.ids.begin(), l.ids.end(), id);
+        if (it != l.ids.end() && *it == id) visit(static_cast<size_t>(it - l.ids.begin()));
+      }
+    } else {
+      for (size_t i = 0; i < l.size(); ++i)
+        if (std::binary_search(in.begin(), in.end(), l.ids[i])) visit(i);
     }
   }
 
@@ -133,6 +191,7 @@ class EdgeReader {
   Graph& g_;
   const RwrParams& p_;
   const std::unordered_map<uint32_t, double>& kw_seed_;
+  std::vector<std::pair<float, uint32_t>> scratch_;
 };
 
 }  // namespace
@@ -157,51 +216,81 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
     uint32_t id = add(s.node, 0);
     if (g.nodes.size() > before) frontier.push_back(id);
   }
-  std::vector<std::vector<Edge>> lists(g.nodes.size());  // edges of expanded nodes
-  std::vector<Edge> buf;
+  std::vector<uint32_t> expanded;
   for (int h = 1; h <= params.hops && !frontier.empty(); ++h) {
+    expanded.insert(expanded.end(), frontier.begin(), frontier.end());
     struct Cand {
-      NodeRef node;
       float w;
       uint32_t cites;
+      NodeRef node;
     };
     std::unordered_map<uint64_t, Cand> cand;
-    for (uint32_t u : frontier) {
-      reader.Read(g.nodes[u], &buf);
-      if (lists.size() <= u) lists.resize(u + 1);
-      lists[u] = buf;
-      for (const Edge& e : buf) {
-        if (g.local.count(e.to.key())) continue;
-        auto [it, inserted] = cand.emplace(e.to.key(), Cand{e.to, e.w, 0});
-        if (!inserted) it->second.w = std::max(it->second.w, e.w);
+    std::map<NodeType, std::vector<float>> best;  // candidate weights per type, for the bound
+    // Relations in decreasing order of their strongest possible edge: once a
+    // type has `cap` candidates at least as strong as a relation can give, the
+    // relation cannot change the selection and is not scanned for candidates.
+    std::vector<std::tuple<double, Rel, uint32_t>> work;
+    for (uint32_t u : frontier)
+      for (Rel r : RelsFrom(g.nodes[u].type))
+        if (reader.Base(r) > 0) work.emplace_back(reader.MaxWeight(r, g.nodes[u]), r, u);
+    std::stable_sort(work.begin(), work.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
+    std::map<NodeType, float> floor_w;  // cap-th best weight so far per type
+    for (size_t i = 0; i < work.size();) {
+      size_t j = i;
+      double level = std::get<0>(work[i]);
+      while (j < work.size() && std::get<0>(work[j]) == level) ++j;
+      for (size_t k = i; k < j; ++k) {
+        auto [maxw, r, u] = work[k];
+        NodeType to = GetRelInfo(r).to;
+        auto fl = floor_w.find(to);
+        if (fl != floor_w.end() && maxw < fl->second) continue;
+        reader.Strongest(r, g.nodes[u], params.per_hop_cap, [&](NodeRef v, float w) {
+          if (g.local.count(v.key())) return;
+          auto [it, inserted] = cand.emplace(v.key(), Cand{w, 0, v});
+          // The floor counts each node once, at its first weight: never
+          // above the true cap-th weight, so pruning stays safe.
+          if (inserted) best[v.type].push_back(w);
+          else if (w > it->second.w) it->second.w = w;
+        });
       }
+      for (auto& [type, ws] : best)
+        if (ws.size() >= params.per_hop_cap) {
+          std::nth_element(ws.begin(), ws.begin() + (params.per_hop_cap - 1), ws.end(), std::greater<float>());
+          floor_w[type] = ws[params.per_hop_cap - 1];
+          ws.resize(params.per_hop_cap);
+        }
+      i = j;
     }
     std::map<NodeType, std::vector<Cand>> by_type;
-    for (auto& [k, c] : cand) {
-      if (c.node.type == NodeType::kPaper) c.cites = graph.Citations(c.node.id);
-      by_type[c.node.type].push_back(c);
-    }
+    for (auto& [k, c] : cand) by_type[c.node.type].push_back(c);
     frontier.clear();
     for (auto& [type, cs] : by_type) {
+      // Papers tie on weight often (CITES is 1.0): citation counts break ties,
+      // read only for the candidates at or above the cut weight.
       size_t keep = std::min(cs.size(), params.per_hop_cap);
-      std::partial_sort(cs.begin(), cs.begin() + keep, cs.end(), [](const Cand& a, const Cand& b) {
+      std::nth_element(cs.begin(), cs.begin() + (keep - 1), cs.end(),
+                       [](const Cand& a, const Cand& b) { return a.w > b.w; });
+      float cut = cs[keep - 1].w;
+      std::vector<Cand> top;
+      for (Cand& c : cs)
+        if (c.w >= cut) {
+          if (c.node.type == NodeType::kPaper) c.cites = graph.Citations(c.node.id);
+          top.push_back(c);
+        }
+      std::sort(top.begin(), top.end(), [](const Cand& a, const Cand& b) {
         if (a.w != b.w) return a.w > b.w;
         if (a.cites != b.cites) return a.cites > b.cites;
         return a.node.id < b.node.id;
       });
-      for (size_t i = 0; i < keep; ++i) frontier.push_back(add(cs[i].node, h));
+      for (size_t i = 0; i < keep; ++i) frontier.push_back(add(top[i].node, h));
     }
-    if (h == params.hops) break;  // the last hop's nodes are the boundary
   }
-  // Undirected edges among subgraph nodes; a relation seen from both ends is
-  // counted once, different relations between a pair add up.
-  struct PairRel {
-    uint32_t a, b;
-    uint8_t rel;
-    bool operator<(const PairRel& o) const {
-      return a != o.a ? a < o.a : b != o.b ? b < o.b : rel < o.rel;
-    }
-  };
+  // Edges: every edge of an expanded node whose other end is in the
+  // subgraph; a relation seen from both ends counts once, different
+  // relations between two nodes add up.
+  std::map<NodeType, std::vector<uint32_t>> members;
+  for (const NodeRef& n : g.nodes) members[n.type].push_back(n.id);
+  for (auto& [t, ids] : members) std::sort(ids.begin(), ids.end());
   auto canonical = [](Rel r) -> uint8_t {
     switch (r) {  // both directions of a relation are one undirected edge
       case Rel::kCitesIn: return static_cast<uint8_t>(Rel::kCitesOut);
@@ -216,47 +305,63 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
       default: return static_cast<uint8_t>(r);
     }
   };
-  std::map<PairRel, float> pairs;
-  for (uint32_t u = 0; u < lists.size(); ++u) {
-    for (const Edge& e : lists[u]) {
-      auto it = g.local.find(e.to.key());
-      if (it == g.local.end()) continue;
-      uint32_t v = it->second;
-      PairRel key{std::min(u, v), std::max(u, v), canonical(e.rel)};
-      auto [pit, inserted] = pairs.emplace(key, e.w);
-      if (!inserted) pit->second = std::max(pit->second, e.w);
+  struct RawEdge {
+    uint32_t a, b;
+    uint8_t rel;
+    float w;
+  };
+  std::vector<RawEdge> raw;
+  for (uint32_t u : expanded) {
+    const NodeRef un = g.nodes[u];
+    for (Rel r : RelsFrom(un.type)) {
+      if (reader.Base(r) <= 0) continue;
+      auto m = members.find(GetRelInfo(r).to);
+      if (m == members.end()) continue;
+      reader.Within(r, un, m->second, [&](NodeRef v, float w) {
+        uint32_t vl = g.local.at(v.key());
+        raw.push_back({std::min(u, vl), std::max(u, vl), canonical(r), w});
+      });
+    }
+  }
+  std::sort(raw.begin(), raw.end(), [](const RawEdge& x, const RawEdge& y) {
+    return x.a != y.a ? x.a < y.a : x.b != y.b ? x.b < y.b : x.rel != y.rel ? x.rel < y.rel : x.w > y.w;
+  });
+  struct Agg {
+    uint32_t a, b;
+    float w, best;
+    uint8_t rel;
+  };
+  std::vector<Agg> merged;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (i > 0 && raw[i].a == raw[i - 1].a && raw[i].b == raw[i - 1].b && raw[i].rel == raw[i - 1].rel)
+      continue;  // the same relation seen from the other end
+    if (!merged.empty() && merged.back().a == raw[i].a && merged.back().b == raw[i].b) {
+      merged.back().w += raw[i].w;
+      if (raw[i].w > merged.back().best) {
+        merged.back().best = raw[i].w;
+        merged.back().rel = raw[i].rel;
+      }
+    } else {
+      merged.push_back({raw[i].a, raw[i].b, raw[i].w, raw[i].w, raw[i].rel});
     }
   }
   const size_t n = g.nodes.size();
-  struct Agg {
-    float w = 0, best = 0;
-    uint8_t rel = 0;
-  };
-  std::map<std::pair<uint32_t, uint32_t>, Agg> merged;
-  for (auto& [k, w] : pairs) {
-    Agg& a = merged[{k.a, k.b}];
-    a.w += w;
-    if (w > a.best) {
-      a.best = w;
-      a.rel = k.rel;
-    }
-  }
   g.offsets.assign(n + 1, 0);
-  for (auto& [k, a] : merged) {
-    ++g.offsets[k.first + 1];
-    ++g.offsets[k.second + 1];
+  for (const Agg& e : merged) {
+    ++g.offsets[e.a + 1];
+    ++g.offsets[e.b + 1];
   }
   for (size_t i = 0; i < n; ++i) g.offsets[i + 1] += g.offsets[i];
   g.nbr.resize(g.offsets[n]);
   g.weight.resize(g.offsets[n]);
   g.rel.resize(g.offsets[n]);
   std::vector<uint64_t> fill(g.offsets.begin(), g.offsets.end() - 1);
-  for (auto& [k, a] : merged) {
-    for (auto [x, y] : {std::make_pair(k.first, k.second), std::make_pair(k.second, k.first)}) {
+  for (const Agg& e : merged) {
+    for (auto [x, y] : {std::make_pair(e.a, e.b), std::make_pair(e.b, e.a)}) {
       uint64_t at = fill[x]++;
       g.nbr[at] = y;
-      g.weight[at] = a.w;
-      g.rel[at] = a.rel;
+      g.weight[at] = e.w;
+      g.rel[at] = e.rel;
     }
   }
   return g;

@@ -288,12 +288,13 @@ TEST(AdjacencyTest, HeaderWithOverflowingBlockCountFailsToOpen) {
 TEST(AdjacencyTest, RandomAccessAcrossManyBlocksUsesTheCacheCorrectly) {
   ScopedTempDir tmp;
   std::mt19937_64 rng(99);
-  // 3000 nodes in blocks of 7: 429 blocks, far more than the 64 cached.
+  // 3000 nodes in blocks of 7: 429 blocks, far more than a 48 KiB cache holds.
   CsrGraph g = RandomGraph(rng, 3000, 25, 1u << 31, true);
   std::string path = tmp.File("many.adj");
   ASSERT_TRUE(Write(path, g, 7).ok());
   Adjacency adj;
   ASSERT_TRUE(adj.Open(path).ok());
+  adj.set_cache_bytes(48 << 10);
   std::uniform_int_distribution<uint64_t> pick(0, g.num_nodes - 1);
   for (int i = 0; i < 20000; ++i) {
     uint64_t n = pick(rng);

@@ -16,7 +16,7 @@
 //
 // Opening maps the file and validates the header: O(1) in the graph size.
 // Neighbours(n) decompresses only n's block, keeping a few decoded blocks in
-// a small LRU cache. Node attribute arrays (citation counts, years) are flat
+// an LRU cache of decoded blocks (32 MiB per file). Node attribute arrays (citation counts, years) are flat
 // little-endian files mapped the same way.
 //
 // Thread-safety: an Adjacency (its cache) belongs to one thread.
@@ -75,6 +75,10 @@ const RelInfo& GetRelInfo(Rel r);
 class Adjacency {
  public:
   static constexpr size_t kHeaderSize = 64;
+  Adjacency() = default;
+  ~Adjacency();
+  Adjacency(const Adjacency&) = delete;
+  Adjacency& operator=(const Adjacency&) = delete;
   // Opens an adjacency file; missing files read as an empty relation when
   // allow_missing is true.
   Status Open(const std::string& path);
@@ -99,6 +103,8 @@ class Adjacency {
 
   // Cache statistics (for benchmarks).
   uint64_t blocks_decoded() const { return blocks_decoded_; }
+  // The decoded-block cache's budget (default kCacheBytes).
+  void set_cache_bytes(size_t bytes) { cache_limit_ = bytes; }
 
  private:
   struct Block {
@@ -114,11 +120,14 @@ class Adjacency {
   const uint64_t* index_ = nullptr;
   const uint8_t* data_ = nullptr;
   size_t data_size_ = 0;
-  // LRU cache of decoded blocks.
-  static constexpr size_t kCacheBlocks = 64;
+  // LRU cache of decoded blocks, bounded by their decoded size.
+  static constexpr size_t kCacheBytes = 32u << 20;
+  size_t cache_limit_ = kCacheBytes;
+  size_t cached_bytes_ = 0;
   std::list<std::pair<uint64_t, Block>> lru_;
   std::unordered_map<uint64_t, std::list<std::pair<uint64_t, Block>>::iterator> where_;
   std::string scratch_;
+  void* dctx_ = nullptr;  // ZSTD_DCtx, reused: a context per call costs page faults
   uint64_t blocks_decoded_ = 0;
 };
 

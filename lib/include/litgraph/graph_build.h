@@ -17,7 +17,10 @@
 //    so one 3,000-author paper adds 300 pairs rather than 4.5 million.
 //  - AFFILIATED_WITH counts the papers on which an author lists an institution,
 //    plus the author record's last known institution.
-//  - COOCCUR counts the papers two keywords share.
+//  - COOCCUR counts the papers two keywords share; each keyword keeps its
+//    kCooccurTopK strongest co-occurrences (and their reverse edges), so a
+//    popular keyword's thousands of single co-occurrences do not weigh on
+//    every walk through it.
 //
 // Memory: edges of one relation are sorted in RAM (about 20 bytes per edge),
 // fine for the 1M-work benchmark (25M citations, ~0.5 GB). At SciAtlas scale
@@ -25,6 +28,7 @@
 // external sort; see doc/graph-format.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "litgraph/status.h"
@@ -36,11 +40,12 @@ class Store;
 inline constexpr int kCoauthorFullTeam = 25;
 inline constexpr int kCoauthorHead = 20;
 inline constexpr int kCoauthorTail = 5;
+inline constexpr size_t kCooccurTopK = 64;
 
 struct LexicalBuilders;
 
 struct GraphBuildOptions {
-  uint32_t nodes_per_block = 64;  // chosen by bench/graph_bench (doc/graph-format.md)
+  uint32_t nodes_per_block = 16;  // chosen by bench/graph_bench (doc/graph-format.md)
   int zstd_level = 3;
   bool progress = false;
   // Already holds every paper's text (ingest into an empty store feeds one
