@@ -101,7 +101,11 @@ const std::unordered_set<std::string_view>& GenericUnigrams() {
       "understanding", "knowledge", "evidence", "finding", "outcome", "output", "input",
       "article", "publication", "proposal", "version", "example", "instance", "item",
       "object", "element", "unit", "size", "length", "amount", "total", "average", "mean",
-      "year", "day", "period", "people", "person", "user", "individual", "author", "reader"};
+      "year", "day", "period", "people", "person", "user", "individual", "author", "reader",
+      "http", "https", "www", "doi", "url", "january", "february", "march", "april", "june",
+      "july", "august", "september", "october", "november", "december", "contribute",
+      "contribution", "comment", "post", "section", "chapter", "conclusion", "introduction",
+      "overview", "guide", "option", "experience", "far", "iii", "ii", "iv"};
   return kWords;
 }
 
@@ -295,7 +299,9 @@ void ForEachCandidate(std::string_view text,
           phrase += ' ';
         }
         std::string head = Singular(last);
-        if (len == 1 && (generic.count(head) || head.size() < 3)) continue;
+        if (len == 1 && (generic.count(head) || head.size() < 3 ||
+                         (IsIngForm(head) && !IsIngNoun(head))))
+          continue;  // "exploring", "addressing": verbs, not concepts
         phrase += head;
         // Heads of English noun phrases end their run; a phrase always
         // followed by another content word is usually a modifier.
