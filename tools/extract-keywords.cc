@@ -66,7 +66,9 @@ int main(int argc, char** argv) {
   ExtractOptions extract;
   auto& app = tool.app();
   app.add_flag("--missing", missing, "Only papers without keywords (after an ingest)");
-  app.add_option("--id", ids, "Only these papers (ids, DOIs or titles)")->type_name("PAPER");
+  app.add_option("--id", ids, "Only these papers (ids, DOIs or titles; repeat the option)")
+      ->type_name("PAPER")
+      ->allow_extra_args(false);
   app.add_flag("--filter", filter, "Filter mode: records on stdin, records with keywords out");
   app.add_flag("--recount", recount, "Recount the corpus phrase statistics on a partial run");
   app.add_option("--max-keywords", extract.max_keywords, "At most N keywords per paper (default 8)")

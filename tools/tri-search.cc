@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
        "A topical search."},
       {"litgraph-tri-search --db lib.db --file idea.txt --ranking-profile discovery",
        "Ground an idea, exploring further."},
-      {"litgraph-tri-search --db lib.db --keyword high:open access --title 'The state of OA' "
+      {"litgraph-tri-search --db lib.db --keyword 'high:open access' --title 'The state of OA' "
        "--explain",
        "Structured query with a readable explanation."},
       {"litgraph-tri-search --db lib.db --target author protein structure prediction",
@@ -91,9 +91,9 @@ int main(int argc, char** argv) {
   app.add_option("query", words, "The query text")->type_name("TEXT");
   app.add_option("--file", file, "Read the query from a file (- = stdin); a paper's abstract is embedded")
       ->type_name("FILE");
-  app.add_option("--keyword", keyword_args, "A keyword, optionally leveled: high:|middle:|low:TERM")
+  app.add_option("--keyword", keyword_args, "A keyword, optionally leveled: high:|middle:|low:TERM")->allow_extra_args(false)
       ->type_name("TERM");
-  app.add_option("--title", title_args, "A title to match, optionally leveled: high:|middle:|low:TITLE")
+  app.add_option("--title", title_args, "A title to match, optionally leveled: high:|middle:|low:TITLE")->allow_extra_args(false)
       ->type_name("TITLE");
   app.add_option("--after", q.after, "Papers published in or after YEAR")->type_name("YEAR");
   app.add_option("--before", q.before, "Papers published in or before YEAR")->type_name("YEAR");
@@ -102,12 +102,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"keyword", "semantic", "title", "hybrid"}));
   app.add_option("--ranking-profile", profile, "precision, balanced (default), discovery or impact")
       ->check(CLI::IsMember({"precision", "balanced", "discovery", "impact"}));
-  app.add_option("--bias", bias, "Scale a relation: RELATION=low|middle|high")->type_name("REL=LEVEL");
+  app.add_option("--bias", bias, "Scale a relation: RELATION=low|middle|high")->allow_extra_args(false)->type_name("REL=LEVEL");
   app.add_option("--target", q.target, "Rank papers (default) or authors")
       ->check(CLI::IsMember({"paper", "author"}));
   app.add_option("--candidates", candidates, "Rank only these papers (file of ids; - = stdin)")
       ->type_name("FILE");
-  app.add_option("--exclude", exclude, "Leave a paper out (id or DOI)")->type_name("PAPER");
+  app.add_option("--exclude", exclude, "Leave a paper out (id or DOI)")->allow_extra_args(false)->type_name("PAPER");
   app.add_option("-n,--limit", params.limit, "Number of results (default 20)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
@@ -121,12 +121,15 @@ int main(int argc, char** argv) {
   table.AddFlags(&app, "Search parameters");
   return tool.Run(argc, argv, [&]() -> Status {
     auto t_parsed = Clock::now();
+    // Precedence: profile < config file < flags < --bias.
     Status st = params.ApplyProfile(profile);
     if (!st.ok()) return st;
     if (!config.empty()) {
       st = table.LoadConfig(config);
       if (!st.ok()) return st;
     }
+    st = table.ApplyCommandLine();
+    if (!st.ok()) return st;
     for (const auto& b : bias) {
       st = params.ApplyBias(b);
       if (!st.ok()) return st;

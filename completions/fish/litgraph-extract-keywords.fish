@@ -6,7 +6,7 @@ complete -c litgraph-extract-keywords -l format -r -f -a 'jsonl' -d 'Output form
 complete -c litgraph-extract-keywords -s q -l quiet -d 'No progress, notes or warnings on stderr'
 complete -c litgraph-extract-keywords -l threads -r -d 'Worker threads (default: all cores)'
 complete -c litgraph-extract-keywords -l missing -d 'Only papers without keywords (after an ingest)'
-complete -c litgraph-extract-keywords -l id -r -d 'Only these papers (ids, DOIs or titles)'
+complete -c litgraph-extract-keywords -l id -r -d 'Only these papers (ids, DOIs or titles; repeat the option)'
 complete -c litgraph-extract-keywords -l filter -d 'Filter mode: records on stdin, records with keywords out'
 complete -c litgraph-extract-keywords -l recount -d 'Recount the corpus phrase statistics on a partial run'
 complete -c litgraph-extract-keywords -l max-keywords -r -d 'At most N keywords per paper (default 8)'

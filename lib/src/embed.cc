@@ -231,7 +231,8 @@ class Corpus {
 
   // Builds the weighted, row-normalized matrix over the chosen vocabulary.
   void Build(size_t max_terms, Csr* a, std::vector<std::string>* vocab, std::vector<float>* idf) {
-    doc_start_.push_back(term_.size());
+    const double n = static_cast<double>(docs());
+    doc_start_.push_back(term_.size());  // closes the last document's range
     std::vector<uint32_t> df(stems_.size(), 0);
     for (uint32_t t : term_) ++df[t];
     std::vector<uint32_t> cand;
@@ -245,7 +246,6 @@ class Corpus {
     std::vector<int64_t> col_of(stems_.size(), -1);
     vocab->clear();
     idf->clear();
-    const double n = static_cast<double>(docs());
     for (size_t c = 0; c < cand.size(); ++c) {
       col_of[cand[c]] = static_cast<int64_t>(c);
       vocab->emplace_back(stems_.str(cand[c]));
@@ -328,7 +328,7 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
   std::memcpy(h.magic, kLsaMagic, 8);
   h.dim = static_cast<uint32_t>(dim);
   h.terms = static_cast<uint32_t>(vocab.size());
-  h.train_docs = corpus.docs();
+  h.train_docs = a.rows;
   std::string strings;
   std::vector<uint64_t> offsets;
   for (const auto& t : vocab) {
@@ -453,6 +453,8 @@ Status HttpEmbedder::Probe() {
 
 Status HttpEmbedder::Embed(const std::vector<std::string>& texts, std::vector<float>* out) {
   using nlohmann::json;
+  out->clear();
+  if (texts.empty()) return Status::Ok();
   std::vector<std::string> bodies;
   for (size_t i = 0; i < texts.size(); i += o_.batch) {
     json input = json::array();

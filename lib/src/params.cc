@@ -79,6 +79,15 @@ Status ParamTable::Set(const std::string& name, const std::string& value) {
       p->value);
 }
 
+Status ParamTable::ApplyCommandLine() {
+  for (Param& p : params_) {
+    if (!p.option || p.option->count() == 0 || p.option->results().empty()) continue;
+    Status st = Set(p.name, p.option->results().back());
+    if (!st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
 Status ParamTable::LoadConfig(const std::string& path) {
   std::ifstream in(path);
   if (!in) return Status::Io(fmt::format("{}: cannot open config file", path));

@@ -156,8 +156,28 @@ class EdgeReader {
       }
     }
     if (scratch_.size() > cap) {
-      std::nth_element(scratch_.begin(), scratch_.begin() + cap, scratch_.end(),
-                       [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+      // The documented rule: strongest edge, then (papers) more citations,
+      // then smaller id. Citation counts are read only for the entries tied
+      // with the cap-th weight.
+      std::nth_element(scratch_.begin(), scratch_.begin() + (cap - 1), scratch_.end(),
+                       [](const auto& a, const auto& b) { return a.first > b.first; });
+      float cut = scratch_[cap - 1].first;
+      auto mid = std::partition(scratch_.begin(), scratch_.end(), [&](const auto& e) { return e.first > cut; });
+      size_t above = static_cast<size_t>(mid - scratch_.begin());
+      auto tied_end = std::partition(mid, scratch_.end(), [&](const auto& e) { return e.first == cut; });
+      std::vector<std::pair<float, uint32_t>>::iterator tied_begin = mid;
+      size_t need = cap - above;
+      if (info.to == NodeType::kPaper) {
+        std::vector<std::tuple<uint32_t, uint32_t>> tied;
+        for (auto it = tied_begin; it != tied_end; ++it) tied.emplace_back(g_.Citations(it->second), it->second);
+        std::partial_sort(tied.begin(), tied.begin() + need, tied.end(), [](const auto& a, const auto& b) {
+          return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b) : std::get<1>(a) < std::get<1>(b);
+        });
+        for (size_t i = 0; i < need; ++i) tied_begin[i] = {cut, std::get<1>(tied[i])};
+      } else {
+        std::partial_sort(tied_begin, tied_begin + need, tied_end,
+                          [](const auto& a, const auto& b) { return a.second < b.second; });
+      }
       scratch_.resize(cap);
     }
     for (auto& [w, id] : scratch_) fn(NodeRef{info.to, id}, w);

@@ -159,11 +159,23 @@ std::vector<std::pair<std::string, double>> TitlesInText(const std::string& text
     if (a == std::string::npos || line[a] != '[') continue;
     size_t close = line.find(']', a);
     if (close == std::string::npos) continue;
+    // Sentences of the reference: authors (with initials), title, venue.
+    // The title is the longest one of 3+ words after the first.
+    std::vector<std::string> parts;
     std::string rest = line.substr(close + 1);
-    size_t d1 = rest.find(". ");
-    if (d1 == std::string::npos) continue;
-    size_t d2 = rest.find(". ", d1 + 2);
-    std::string title = rest.substr(d1 + 2, d2 == std::string::npos ? std::string::npos : d2 - d1 - 2);
+    size_t p = 0;
+    while (p < rest.size()) {
+      size_t d = rest.find(". ", p);
+      if (d == std::string::npos) d = rest.size();
+      parts.push_back(rest.substr(p, d - p));
+      p = d + 2;
+    }
+    std::string title;
+    for (size_t k = 1; k < parts.size(); ++k)
+      if (Words(parts[k]).size() >= 3 && Words(parts[k]).size() > Words(title).size()) title = parts[k];
+    size_t a2 = title.find_first_not_of(" \t");
+    if (a2 != std::string::npos) title = title.substr(a2);
+    while (!title.empty() && (title.back() == '.' || title.back() == ' ')) title.pop_back();
     if (Words(title).size() >= 3) out.emplace_back(title, 0.65);
   }
   return out;
@@ -256,7 +268,9 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   if (sem && (use_sem || use_title)) {
     auto v = sem->EmbedText(q.abstract.empty() ? q.text : q.abstract);
     if (!v.ok()) return v.status();
-    eq = std::move(v.value());
+    // A query without a term the model knows embeds to zero: no semantic
+    // evidence, rather than every paper at cosine 0.
+    if (std::any_of(v->begin(), v->end(), [](float x) { return x != 0; })) eq = std::move(v.value());
   }
   if (use_sem && !eq.empty()) {
     if (pool_mode) {

@@ -915,6 +915,554 @@ def case_keywords_llm_filter(c):
 
 
 
+# ---------------------------------------------------------------- embed, rwr-rank, tri-search
+
+def read_meta(db, key):
+    con = sqlite3.connect(f"file:{db}/litgraph.sqlite?mode=ro", uri=True)
+    try:
+        row = con.execute("select value from meta where key = ?", (key,)).fetchone()
+        return row[0] if row else None
+    finally:
+        con.close()
+
+
+def semantic_store(c, name):
+    """Fixtures, built-in keywords and built-in embeddings (128 dims)."""
+    db = keyword_store(c, name)
+    c.run("embed", "--db", db, "-q")
+    return db
+
+
+def check_ranked(rows, key="score"):
+    """rank is 1..n and the scores do not increase."""
+    assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1)), [r["rank"] for r in rows]
+    scores = [r[key] for r in rows]
+    assert all(a >= b for a, b in zip(scores, scores[1:])), scores
+
+
+def check_paths(rows, seed_ids=None):
+    """Explanation paths: at most 3 per node, from a seed to the node, at most 2 hops."""
+    for r in rows:
+        assert len(r["paths"]) <= 3, r
+        strengths = [p["strength"] for p in r["paths"]]
+        assert all(a >= b for a, b in zip(strengths, strengths[1:])), strengths
+        for p in r["paths"]:
+            assert 1 <= len(p["nodes"]) <= 3, p
+            assert len(p["relations"]) == len(p["nodes"]) - 1, p
+            assert p["nodes"][-1] == r["id"], (r["id"], p)
+            assert p["strength"] > 0, p
+            assert all(rel in ("CITES", "RELATED_TO", "AUTHORED", "COAUTHOR", "HAS_KEYWORD",
+                               "COOCCUR") for rel in p["relations"]), p
+            if seed_ids is not None:
+                assert p["nodes"][0] in seed_ids, (p, seed_ids)
+
+
+def case_embed_and_semantic_search(c):
+    db = keyword_store(c, "embed-sem.db")
+    out, err, _ = c.run("embed", "--db", db, "--stats")
+    s = lines(out)[0]
+    assert s["type"] == "embed_summary" and s["trained"] is True, s
+    assert s["model"].startswith("lsa:") and s["dim"] == 128, s
+    assert s["titles"] > 200 and s["abstracts"] > 100 and s["keywords"] > 100, s
+    assert s["train_docs"] == paper_count(db) and s["train_terms"] > 0, s
+    assert s["model"] in err and "trained on" in err, err
+    model = s["model"]
+    # Nothing new: nothing embedded but the titles that have no known term
+    # (all-zero vectors count as missing and are tried again).
+    out, _, _ = c.run("embed", "--db", db, "--missing", "--stats")
+    s0 = lines(out)[0]
+    assert s0["trained"] is False and s0["model"] == model, s0
+    assert s0["abstracts"] == 0 and s0["keywords"] == 0 and s0["titles"] <= 2, s0
+    retried = s0["titles"]
+    # One new paper: --missing embeds it with the same model.
+    new = native("SEM-NEW", "Carbon credits and payments for watershed protection", year=2022,
+                 abstract="We evaluate carbon credits and payments for watershed protection as "
+                          "conservation finance for protected areas, comparing biodiversity offsets "
+                          "and ecosystem services markets in developing countries.")
+    c.run("ingest", "--db", db, "-q", write(c.path("sem-new.jsonl"), new + "\n"))
+    out, err, _ = c.run("embed", "--db", db, "--missing", "--stats")
+    s1 = lines(out)[0]
+    assert s1["trained"] is False and s1["model"] == model, s1
+    assert s1["titles"] == retried + 1 and s1["abstracts"] == 1, s1
+    # Semantic and hybrid text search.
+    for mode in ["--semantic", "--hybrid"]:
+        out, _, _ = c.run("find-paper", "--db", db, mode, "--limit", "10",
+                          "carbon credits for watershed protection and conservation finance")
+        rows = lines(out)
+        assert len(rows) == 10, (mode, rows)
+        check_ranked(rows)
+        assert "SEM-NEW" in [r["id"] for r in rows[:3]], (mode, [r["id"] for r in rows])
+        if mode == "--semantic":
+            assert all(r["match"] == "semantic" for r in rows), rows
+            assert all(-1.0 <= r["score"] <= 1.0 for r in rows), rows
+    # Filter mode: "embedding" added (unit length, the store's model), other fields kept.
+    stdin = (json.dumps({"text": "open access citation advantage", "x": 1}) + "\n\n" +
+             json.dumps({"id": "q2", "text": "biodiversity finance", "x": [1, 2]}) + "\n")
+    out, _, _ = c.run("embed", "--db", db, "--filter", stdin=stdin)
+    got = lines(out)
+    assert len(got) == 2, got
+    for g, x in zip(got, [1, [1, 2]]):
+        assert g["x"] == x and g["model"] == model, g
+        assert len(g["embedding"]) == 128, len(g["embedding"])
+        norm = sum(v * v for v in g["embedding"]) ** 0.5
+        assert abs(norm - 1.0) < 1e-4, norm
+    assert got[1]["id"] == "q2"
+    # A text without a known term gets a zero vector.
+    out, _, _ = c.run("embed", "--db", db, "--filter", stdin=json.dumps({"text": "zzqqxxjj"}) + "\n")
+    assert all(v == 0 for v in lines(out)[0]["embedding"])
+    # Malformed lines: exit 3 naming the line; empty input: nothing, exit 0.
+    for text, needle in [(json.dumps({"text": "ok"}) + "\n" + json.dumps({"x": 1}) + "\n", "<stdin>:2"),
+                         ("{broken\n", "<stdin>:1"),
+                         (json.dumps({"text": 5}) + "\n", "<stdin>:1")]:
+        _, err, _ = c.run("embed", "--db", db, "--filter", stdin=text, expect=3)
+        assert needle in err and err.startswith("litgraph-embed: error:"), err
+    out, _, _ = c.run("embed", "--db", db, "--filter", stdin="")
+    assert out == ""
+    # A store without vectors: filter mode is a store error, semantic search too.
+    plain = c.path("embed-plain.db")
+    c.run("ingest", "--db", plain, "-q", c.path("sem-new.jsonl"))
+    _, err, _ = c.run("embed", "--db", plain, "--filter", stdin=stdin, expect=4)
+    assert "no vectors" in err, err
+    # Usage errors.
+    c.run("embed", "--db", db, "--dim", "4", expect=2)
+    c.run("embed", "--db", db, "--backend", "magic", expect=2)
+    _, err, _ = c.run("embed", "--db", c.path("embed-nowhere.db"), expect=4)
+    assert not os.path.exists(c.path("embed-nowhere.db")), "embed created a store"
+
+
+def case_embed_http_backend(c):
+    db = c.path("embed-http.db")
+    c.run("ingest", "--db", db, "-q", os.path.join(c.data, "snowball.works.jsonl"))
+    con = sqlite3.connect(f"file:{db}/litgraph.sqlite?mode=ro", uri=True)
+    titled = con.execute("select count(*) from paper where title != ''").fetchone()[0]
+    con.close()
+    assert titled == 44, titled  # one snowball record has an empty title
+    env = {"OPENAI_API_KEY": SECRET, "LITGRAPH_EMBED_API_KEY": ""}
+    with FakeOpenAI(c, "embed-http") as fake:
+        http = ["--backend", "http", "--embed-url", fake.url, "--embed-timeout", "5000"]
+        out, err, _ = c.run("embed", "--db", db, *http, "--embed-model", "fake", "--stats", env=env)
+        s = lines(out)[0]
+        assert s["model"] == "http:fake" and s["dim"] == 8 and s["trained"] is False, s
+        assert s["titles"] == titled and s["abstracts"] > 0, s
+        assert "http:fake" in err, err
+        assert SECRET not in out + err, "the API key leaked"
+        entries = fake.entries()
+        assert entries and all(e["path"] == "/v1/embeddings" and e["status"] == 200 for e in entries)
+        assert all(e["authorization"] == "Bearer " + SECRET for e in entries), entries
+        info = json.loads(read_meta(db, "vectors_info"))
+        assert info["model_id"] == "http:fake" and SECRET not in json.dumps(info), info
+        # The built-in model without --replace would mix models: exit 2, store unchanged.
+        _, err, _ = c.run("embed", "--db", db, expect=2)
+        assert "mix" in err and "http:fake" in err and "--replace" in err, err
+        # Another served model without --replace: exit 2.
+        _, err, _ = c.run("embed", "--db", db, *http, "--embed-model", "other", env=env, expect=2)
+        assert "mix" in err and "http:other" in err, err
+        assert SECRET not in err
+        assert json.loads(read_meta(db, "vectors_info"))["model_id"] == "http:fake"
+        # With --replace: everything re-embedded by the new model.
+        n = len(fake.entries())
+        out, _, _ = c.run("embed", "--db", db, *http, "--embed-model", "other", "--replace",
+                          "--stats", env=env)
+        s = lines(out)[0]
+        assert s["model"] == "http:other" and s["titles"] == titled, s
+        assert len(fake.entries()) > n
+        # Query time embeds with the store's HTTP model (the server sees the query).
+        n = len(fake.entries())
+        out, err, _ = c.run("find-paper", "--db", db, "--semantic", "--limit", "5",
+                            "summarising scientific articles", env=env)
+        rows = lines(out)
+        assert len(rows) == 5 and all(r["match"] == "semantic" for r in rows), rows
+        after = fake.entries()
+        assert len(after) == n + 1 and after[-1]["inputs"] == 1, after[n:]
+        assert after[-1]["authorization"] == "Bearer " + SECRET
+        assert SECRET not in out + err
+        # tri-search too.
+        n = len(fake.entries())
+        out, _, _ = c.run("tri-search", "--db", db, "--retrieval-mode", "semantic",
+                          "summarising scientific articles", env=env)
+        assert lines(out) and len(fake.entries()) > n
+        # --missing with the same model: only what is new.
+        c.run("ingest", "--db", db, "-q",
+              write(c.path("http-new.jsonl"), native("HTTP-NEW", "A new paper", abstract="Text.") + "\n"))
+        out, _, _ = c.run("embed", "--db", db, *http, "--embed-model", "other", "--missing",
+                          "--stats", env=env)
+        s = lines(out)[0]
+        assert s["titles"] == 1 and s["abstracts"] == 1, s
+        # The filter mode with the HTTP backend needs no store.
+        out, _, _ = c.run("embed", "--db", c.path("embed-http-nowhere.db"), "--filter", *http,
+                          "--embed-model", "other", stdin=json.dumps({"text": "hello"}) + "\n", env=env)
+        g = lines(out)[0]
+        assert g["model"] == "http:other" and len(g["embedding"]) == 8, g
+        assert not os.path.exists(c.path("embed-http-nowhere.db"))
+    # Back to the built-in model with --replace.
+    out, _, _ = c.run("embed", "--db", db, "--replace", "--stats")
+    s = lines(out)[0]
+    assert s["model"].startswith("lsa:") and s["trained"] is True and s["dim"] == 128, s
+    # Unreachable endpoint: exit 4, the key never printed, the store unchanged.
+    dead = f"http://127.0.0.1:{closed_port()}/v1"
+    _, err, _ = c.run("embed", "--db", db, "--backend", "http", "--embed-url", dead,
+                      "--embed-model", "other", "--replace", "--embed-timeout", "2000", env=env,
+                      expect=4)
+    assert "embedding backend" in err and SECRET not in err, err
+    assert json.loads(read_meta(db, "vectors_info"))["model_id"].startswith("lsa:")
+    # Usage: --backend http needs a URL and a model.
+    _, err, _ = c.run("embed", "--db", db, "--backend", "http", "--embed-model", "x", expect=2)
+    assert "--embed-url" in err, err
+    c.run("embed", "--db", db, "--backend", "http", "--embed-url", dead, expect=2)
+
+
+def case_rwr_rank(c):
+    db = keyword_store(c, "rwr.db")
+    found, _, _ = c.run("find-paper", "--db", db, "--limit", "5", "biodiversity", "finance")
+    seed_ids = [r["id"] for r in lines(found)]
+    assert len(seed_ids) == 5
+    out, _, _ = c.run("rwr-rank", "--db", db, stdin=found)
+    rows = lines(out)
+    assert len(rows) == 20, len(rows)
+    check_ranked(rows)
+    check_paths(rows, set(seed_ids))
+    for r in rows:
+        assert r["type"] == "paper" and isinstance(r["is_seed"], bool), r
+        assert r["is_seed"] == (r["id"] in seed_ids), r
+        assert 0 < r["score"] < 1, r
+        assert r["paths"], r
+    assert {r["id"] for r in rows if r["is_seed"]} == set(seed_ids), "every seed is ranked"
+    # The walk is a distribution over the whole subgraph (eq. 13-15).
+    out, _, _ = c.run("rwr-rank", "--db", db, "--target", "any", "--limit", "100000", stdin=found)
+    every = lines(out)
+    assert {r["type"] for r in every} >= {"paper", "author", "keyword"}, {r["type"] for r in every}
+    total = sum(r["score"] for r in every)
+    assert abs(total - 1.0) < 1e-6, total
+    # --exclude-seeds.
+    out, _, _ = c.run("rwr-rank", "--db", db, "--exclude-seeds", stdin=found)
+    ex = lines(out)
+    assert ex and not any(r["is_seed"] or r["id"] in seed_ids for r in ex), ex
+    assert [r["id"] for r in ex] == [r["id"] for r in every if r["type"] == "paper"
+                                     and r["id"] not in seed_ids][:len(ex)]
+    # Authors.
+    out, _, _ = c.run("rwr-rank", "--db", db, "--target", "author", "--limit", "5", stdin=found)
+    authors = lines(out)
+    assert len(authors) == 5 and all(r["type"] == "author" for r in authors), authors
+    check_ranked(authors)
+    # A keyword seed.
+    kw = json.dumps({"id": "kw:open access", "weight": 1}) + "\n"
+    out, _, _ = c.run("rwr-rank", "--db", db, "--limit", "1000", stdin=kw)
+    kw_rows = lines(out)
+    assert "W2741809807" in [r["id"] for r in kw_rows], "a paper with the keyword is reached"
+    check_paths(kw_rows, {"kw:open access"})
+    out, _, _ = c.run("rwr-rank", "--db", db, "--target", "keyword", "--limit", "3", stdin=kw)
+    top = lines(out)[0]
+    assert top["id"] == "kw:open access" and top["is_seed"] and top["type"] == "keyword", top
+    # Weights: another field, and seed weights that move the ranking.
+    two = (json.dumps({"id": seed_ids[0], "weight": 9}) + "\n" +
+           json.dumps({"id": seed_ids[1], "weight": 1}) + "\n")
+    r1 = lines(c.run("rwr-rank", "--db", db, "--limit", "2", stdin=two)[0])
+    assert r1[0]["id"] == seed_ids[0], r1
+    swapped = (json.dumps({"id": seed_ids[0], "w": 1}) + "\n" +
+               json.dumps({"id": seed_ids[1], "w": 9}) + "\n")
+    r2 = lines(c.run("rwr-rank", "--db", db, "--limit", "2", "--weight-field", "w", stdin=swapped)[0])
+    assert r2[0]["id"] == seed_ids[1], r2
+    c.run("rwr-rank", "--db", db, "--weight-field", "nosuch", stdin=two, expect=3)
+    # Unknown seeds only: exit 1 with a warning; some unknown: a warning.
+    _, err, _ = c.run("rwr-rank", "--db", db,
+                      stdin=json.dumps({"id": "W1", "weight": 1}) + "\n" +
+                      json.dumps({"id": "kw:no such keyword"}) + "\n", expect=1)
+    assert "2 seeds are not in the store" in err and "no seed" in err, err
+    _, err, _ = c.run("rwr-rank", "--db", db, stdin=found + json.dumps({"id": "W1"}) + "\n")
+    assert "1 seeds are not in the store" in err, err
+    c.run("rwr-rank", "--db", db, stdin="", expect=1)
+    # Malformed lines: exit 3 naming the line.
+    for text, needle in [(found.splitlines()[0] + "\n{\"id\": \n", "<stdin>:2:"),
+                         (json.dumps({"weight": 1}) + "\n", "<stdin>:1:"),
+                         (json.dumps({"id": 5}) + "\n", "<stdin>:1:"),
+                         (json.dumps({"id": seed_ids[0], "weight": "high"}) + "\n", "<stdin>:1:")]:
+        _, err, _ = c.run("rwr-rank", "--db", db, stdin=text, expect=3)
+        assert needle in err and err.startswith("litgraph-rwr-rank: error:"), err
+    # A config file changes the walk; a flag given too wins over it.
+    default = c.run("rwr-rank", "--db", db, stdin=found)[0]
+    conf = write(c.path("rwr.conf"), "# restart more\nalpha = 0.5\n")
+    changed = c.run("rwr-rank", "--db", db, "--config", conf, stdin=found)[0]
+    assert not same_jsonl(default, changed), "alpha = 0.5 in --config changed nothing"
+    assert lines(changed)[0]["score"] > lines(default)[0]["score"], "more restart keeps more on seeds"
+    flagged = c.run("rwr-rank", "--db", db, "--config", conf, "--alpha", "0.15", stdin=found)[0]
+    assert same_jsonl(default, flagged), "--alpha must win over the config file"
+    same = c.run("rwr-rank", "--db", db, "--alpha", "0.5", stdin=found)[0]
+    assert same_jsonl(changed, same), "the file and the flag give the same walk"
+    bad = write(c.path("rwr-bad.conf"), "alpha = 0.2\nbeta_nothing = 1\n")
+    _, err, _ = c.run("rwr-rank", "--db", db, "--config", bad, stdin=found, expect=3)
+    assert "rwr-bad.conf:2:" in err, err
+    c.run("rwr-rank", "--db", db, "--config", c.path("missing.conf"), stdin=found, expect=4)
+    # Two-step propagation: s + d P s + d^2 P^2 s, total mass 1 + d + d^2.
+    out, _, _ = c.run("rwr-rank", "--db", db, "--propagation", "two-step", "--target", "any",
+                      "--limit", "100000", stdin=found)
+    ts = lines(out)
+    check_ranked(ts)
+    total = sum(r["score"] for r in ts)
+    assert abs(total - (1 + 0.85 + 0.85 ** 2)) < 1e-6, total
+    assert not same_jsonl(out, c.run("rwr-rank", "--db", db, "--target", "any", "--limit",
+                                      "100000", stdin=found)[0])
+    c.run("rwr-rank", "--db", db, "--propagation", "three-step", stdin=found, expect=2)
+    # Fewer hops, fewer nodes; --timings reports the walk.
+    _, err2, _ = c.run("rwr-rank", "--db", db, "--timings", stdin=found)
+    _, err1, _ = c.run("rwr-rank", "--db", db, "--timings", "--hops", "1", stdin=found)
+    t2, t1 = json.loads(err2.splitlines()[-1]), json.loads(err1.splitlines()[-1])
+    assert t1["nodes"] < t2["nodes"] and t2["seeds"] == 5, (t1, t2)
+    # Stops below epsilon 1e-6 or after 50 iterations.
+    assert 1 <= t2["iterations"] <= 50 and (t2["residual"] < 1e-6 or t2["iterations"] == 50), t2
+    _, err3, _ = c.run("rwr-rank", "--db", db, "--timings", "--epsilon", "1e-9", "--max-iter", "500",
+                       stdin=found)
+    t3 = json.loads(err3.splitlines()[-1])
+    assert t3["residual"] < 1e-9 and t3["iterations"] < 500, t3
+    _, err3, _ = c.run("rwr-rank", "--db", db, "--timings", "--max-iter", "3", stdin=found)
+    assert json.loads(err3.splitlines()[-1])["iterations"] == 3
+    for k in ["load_ms", "subgraph_ms", "walk_ms", "total_ms", "edges"]:
+        assert k in t2, t2
+    # A store without a graph / a missing store: exit 4.
+    c.run("rwr-rank", "--db", c.path("rwr-nowhere.db"), stdin=found, expect=4)
+
+
+def case_rwr_matches_igraph(c):
+    """rwr-rank's walk equals igraph's personalized PageRank on a small citation graph."""
+    py = "/usr/bin/python3"
+    if subprocess.run([py, "-c", "import igraph"], capture_output=True).returncode != 0:
+        print("    skipped: python-igraph not installed for /usr/bin/python3")
+        return
+    # 15 papers, citations only (no authors, keywords or related works): a ring
+    # N01 -> N02 -> ... -> N15 -> N01 with chords. Every paper has neighbours.
+    refs = {i: [i % 15 + 1] for i in range(1, 16)}
+    for a, b in [(2, 9), (5, 12), (3, 14), (7, 10), (4, 13), (8, 1), (11, 6), (15, 8)]:
+        refs[a].append(b)
+    name = lambda i: f"N{i:02d}"
+    recs = [native(name(i), f"Ring paper {i}", year=2000 + i, references=[name(j) for j in refs[i]])
+            for i in range(1, 16)]
+    records = write(c.path("ring.jsonl"), "\n".join(recs) + "\n")
+    db = c.path("ring.db")
+    c.run("ingest", "--db", db, "-q", records)
+    off = ["--beta-auth", "0", "--beta-hk", "0", "--beta-cooc", "0", "--beta-coauth", "0",
+           "--beta-rel", "0", "--epsilon", "1e-12", "--max-iter", "1000", "--target", "paper",
+           "--limit", "1000"]
+    check = os.path.join(HERE, "igraph_check.py")
+    # Hop distances from a seed set (breadth-first over the undirected graph).
+    adj = {name(i): set() for i in range(1, 16)}
+    for a, bs in refs.items():
+        for b in bs:
+            adj[name(a)].add(name(b))
+            adj[name(b)].add(name(a))
+
+    def radius(seeds):
+        dist = {s: 0 for s, _ in seeds}
+        frontier = list(dist)
+        while frontier:
+            nxt = []
+            for u in frontier:
+                for v in adj[u]:
+                    if v not in dist:
+                        dist[v] = dist[u] + 1
+                        nxt.append(v)
+            frontier = nxt
+        assert len(dist) == 15, "the ring is connected"
+        return max(dist.values())
+
+    runs = [
+        # Seeds whose neighbours are every paper: with 2 hops the subgraph is
+        # the whole graph with every edge (hop-1 nodes are expanded; edges
+        # between two last-hop nodes would not be read).
+        ("hops2", 2, [("N01", 1.0), ("N05", 2.0), ("N10", 0.5), ("N14", 1.0)], 0.15),
+        # One seed, every paper within 4 hops: 5 hops expand them all.
+        ("single", 5, [("N08", 1.0)], 0.15),
+        ("alpha", 4, [("N03", 3.0), ("N12", 1.0)], 0.4),
+    ]
+    for label, hops, seeds, alpha in runs:
+        assert radius(seeds) < hops, (label, radius(seeds))
+        extra = ["--hops", str(hops), "--alpha", str(alpha)]
+        seeds_path = write(c.path(f"ring-seeds-{label}.jsonl"),
+                           "".join(json.dumps({"id": s, "weight": w}) + "\n" for s, w in seeds))
+        out, err, _ = c.run("rwr-rank", "--db", db, *off, *extra, "--timings",
+                            stdin=open(seeds_path).read())
+        timing = json.loads(err.splitlines()[-1])
+        assert timing["nodes"] == 15 and timing["edges"] == 23, (label, timing)
+        ranking = write(c.path(f"ring-rank-{label}.jsonl"), out)
+        assert len(lines(out)) == 15 and abs(sum(r["score"] for r in lines(out)) - 1) < 1e-9
+        p = subprocess.run([py, check, "--records", records, "--seeds", seeds_path, "--ranking",
+                            ranking, "--alpha", str(alpha), "--tol", "1e-6"],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, (label, p.stdout, p.stderr)
+        summary = json.loads(p.stdout)
+        assert summary["ok"] and summary["compared"] == 15 and summary["max_abs_diff"] < 1e-6, summary
+        # Negative control: the checker notices another restart probability.
+        p = subprocess.run([py, check, "--records", records, "--seeds", seeds_path, "--ranking",
+                            ranking, "--alpha", str(alpha + 0.1)], capture_output=True, text=True)
+        assert p.returncode == 1 and "igraph" in p.stderr, (label, p.stdout, p.stderr)
+
+
+def case_tri_search(c):
+    db = semantic_store(c, "tri.db")
+    out, err, _ = c.run("tri-search", "--db", db, "biodiversity", "finance", "for", "conservation")
+    rows = lines(out)
+    assert 1 <= len(rows) <= 20, len(rows)
+    check_ranked(rows)
+    for r in rows:
+        assert r["type"] == "paper", r
+        assert set(r["scores"]) == {"emb", "title", "pre", "graph", "gate", "importance", "final"}, r
+        sc = r["scores"]
+        assert 0 <= sc["final"] <= 1 and r["score"] == sc["final"], r
+        assert sc["gate"] >= 0.25 and 0 <= sc["importance"] <= 1 and sc["graph"] >= 0, sc
+        assert isinstance(r["is_seed"], bool) and isinstance(r["seeds"], list), r
+        assert r["seeds"] == list(dict.fromkeys(p["nodes"][0] for p in r["paths"])), r
+    check_paths(rows)
+    assert any(r["paths"] for r in rows)
+    assert any("biodiversity" in (r["title"] or "").lower() for r in rows[:3]), [r["title"] for r in rows[:3]]
+    # --limit.
+    assert len(lines(c.run("tri-search", "--db", db, "--limit", "3", "biodiversity finance")[0])) == 3
+    # An exact title ranks its paper first.
+    title = ("The state of OA: a large-scale analysis of the prevalence and impact of Open Access "
+             "articles")
+    out, _, _ = c.run("tri-search", "--db", db, "--title", title)
+    rows = lines(out)
+    assert rows[0]["id"] == "W2741809807" and rows[0]["is_seed"], rows[0]
+    assert abs(rows[0]["scores"]["title"] - 0.95) < 1e-9, rows[0]["scores"]
+    # (Query words go before repeatable options: see the disabled case below.)
+    out, _, _ = c.run("tri-search", "--db", db, "open access", "--title", "low:" + title)
+    assert lines(out)[0]["id"] == "W2741809807"
+    assert abs(lines(out)[0]["scores"]["title"] - 0.65) < 1e-9
+    # Each retrieval path alone.
+    for mode in ["keyword", "semantic", "hybrid"]:
+        out, _, _ = c.run("tri-search", "--db", db, "--retrieval-mode", mode, "open access",
+                          "citation advantage")
+        rows = lines(out)
+        assert rows, mode
+        check_ranked(rows)
+        if mode == "keyword":
+            assert all(r["scores"]["emb"] == 0 for r in rows), mode
+    out, _, _ = c.run("tri-search", "--db", db, "--retrieval-mode", "title", "--title", title)
+    assert lines(out)[0]["id"] == "W2741809807"
+    # Title mode without a title: nothing to seed from, nothing found.
+    _, err, _ = c.run("tri-search", "--db", db, "--retrieval-mode", "title", "open access", expect=1)
+    assert "no paper found" in err, err
+    # Profiles and biases.
+    for profile in ["precision", "balanced", "discovery", "impact"]:
+        out, _, _ = c.run("tri-search", "--db", db, "--ranking-profile", profile, "open access")
+        check_ranked(lines(out))
+    out, _, _ = c.run("tri-search", "--db", db, "open access", "--bias", "citation=high", "--bias",
+                      "exploration=low")
+    assert lines(out)
+    _, err, _ = c.run("tri-search", "--db", db, "open access", "--bias", "citation=huge", expect=2)
+    assert "low, middle or high" in err, err
+    c.run("tri-search", "--db", db, "--ranking-profile", "fastest", "open access", expect=2)
+    c.run("tri-search", "--db", db, "--retrieval-mode", "psychic", "open access", expect=2)
+    # Related authors.
+    out, _, _ = c.run("tri-search", "--db", db, "--target", "author", "open", "access")
+    authors = lines(out)
+    assert authors and all(r["type"] == "author" for r in authors), authors
+    check_ranked(authors)
+    # --candidates: only those papers, each ranked (ids one per line or JSON lines).
+    pool = ["W2741809807", "W4235089722", "W100927044", "W2250539671"]
+    cand = write(c.path("tri-cands.txt"), "\n".join(pool[:2]) + "\n" +
+                 "".join(json.dumps({"id": x, "extra": 1}) + "\n" for x in pool[2:]))
+    out, _, _ = c.run("tri-search", "--db", db, "--candidates", cand, "biodiversity finance")
+    rows = lines(out)
+    assert sorted(r["id"] for r in rows) == sorted(pool), rows
+    check_ranked(rows)
+    out, _, _ = c.run("tri-search", "--db", db, "--candidates", "-", "biodiversity finance",
+                      stdin="\n".join(pool) + "\n")
+    assert sorted(r["id"] for r in lines(out)) == sorted(pool)
+    # ... with some ids not in the store: a warning; none in the store: exit 1.
+    some = write(c.path("tri-cands-some.txt"), "W1\n" + "\n".join(pool) + "\n")
+    out, err, _ = c.run("tri-search", "--db", db, "--candidates", some, "biodiversity finance")
+    assert "1 candidate ids are not in the store" in err and len(lines(out)) == 4, err
+    none = write(c.path("tri-cands-none.txt"), "W1\nW2\n")
+    _, err, _ = c.run("tri-search", "--db", db, "--candidates", none, "biodiversity finance", expect=1)
+    assert "no candidate" in err, err
+    bad = write(c.path("tri-cands-bad.txt"), "W2741809807\n{\"id\": \n")
+    _, err, _ = c.run("tri-search", "--db", db, "--candidates", bad, "biodiversity finance", expect=3)
+    assert "tri-cands-bad.txt:2" in err, err
+    # --exclude drops a paper (by id or DOI).
+    top = lines(c.run("tri-search", "--db", db, "biodiversity finance")[0])[0]["id"]
+    out, _, _ = c.run("tri-search", "--db", db, "biodiversity finance", "--exclude", top)
+    assert top not in [r["id"] for r in lines(out)]
+    out, _, _ = c.run("tri-search", "--db", db, "open access", "--exclude", "10.7717/peerj.4375",
+                      "--title", title)
+    assert "W2741809807" not in [r["id"] for r in lines(out)]
+    out, _, _ = c.run("tri-search", "--db", db, "--candidates", cand, "biodiversity finance",
+                      "--exclude", pool[0])
+    assert sorted(r["id"] for r in lines(out)) == sorted(pool[1:])
+    # Year filters.
+    out, _, _ = c.run("tri-search", "--db", db, "--after", "2005", "--before", "2012", "--limit",
+                      "50", "biodiversity finance")
+    assert all(r["year"] and 2005 <= r["year"] <= 2012 for r in lines(out)), lines(out)
+    # --explain: a readable account.
+    out, _, _ = c.run("tri-search", "--db", db, "--explain", "--limit", "5", "biodiversity finance")
+    assert "final" in out and "via" in out and "Subgraph:" in out and "Paper seeds:" in out, out
+    assert not out.lstrip().startswith("{"), out[:200]
+    # --timings: one JSON object with every stage on stderr.
+    out, err, _ = c.run("tri-search", "--db", db, "--timings", "biodiversity finance")
+    t = json.loads(err.strip().splitlines()[-1])
+    for k in ["startup_ms", "keywords_ms", "semantic_ms", "title_ms", "merge_ms", "subgraph_ms",
+              "walk_ms", "rank_ms", "total_ms", "subgraph_nodes", "subgraph_edges", "paper_seeds",
+              "keyword_seeds"]:
+        assert k in t, (k, t)
+    assert lines(out), "results still on stdout"
+    # --file: a JSON record, a paper as text, and stdin.
+    rec = write(c.path("tri-query.json"), json.dumps(
+        {"title": "Open access and the citation advantage",
+         "abstract": "We measure the prevalence of open access articles and their citation "
+                     "advantage over closed articles, using Unpaywall data for many journals."}))
+    out, _, _ = c.run("tri-search", "--db", db, "--file", rec)
+    rows = lines(out)
+    assert rows and "W2741809807" in [r["id"] for r in rows[:5]], [r["id"] for r in rows]
+    out, _, _ = c.run("tri-search", "--db", db, "--file", "-", stdin=open(rec).read())
+    assert lines(out)
+    c.run("tri-search", "--db", db, "--file", c.path("missing.txt"), expect=4)
+    # A config file shared with rwr-rank; a flag wins over it.
+    base = c.run("tri-search", "--db", db, "open access")[0]
+    conf = write(c.path("tri.conf"), "lambda_pre = 0.9\nlambda_graph = 0.05\nalpha = 0.5\n")
+    changed = c.run("tri-search", "--db", db, "--config", conf, "open access")[0]
+    assert not same_jsonl(base, changed)
+    flagged = c.run("tri-search", "--db", db, "--config", conf, "--lambda-pre", "0.35",
+                    "--lambda-graph", "0.45", "--alpha", "0.15", "open access")[0]
+    assert same_jsonl(base, flagged), "flags must win over the config file"
+    # Usage and store errors.
+    _, err, _ = c.run("tri-search", "--db", db, expect=2)
+    assert "nothing to search" in err, err
+    c.run("tri-search", "--db", db, "--target", "venue", "x", expect=2)
+    c.run("tri-search", "--db", c.path("tri-nowhere.db"), "open access", expect=4)
+    # A store with a graph but no vectors still searches (keyword and title paths).
+    out, _, _ = c.run("tri-search", "--db", c.fixture_db(), "--title", title)
+    assert lines(out)[0]["id"] == "W2741809807"
+
+
+# A query without any term the embedding model knows has no semantic evidence:
+# nothing is found (exit 1), as for lexical find-paper.
+def case_tri_search_unknown_terms_find_nothing(c):
+    db = semantic_store(c, "tri-unknown.db")
+    _, err, _ = c.run("tri-search", "--db", db, "zzqqxxjj", expect=1)
+    assert "no paper found" in err, err
+    c.run("find-paper", "--db", db, "--semantic", "zzqqxxjj", expect=1)
+    c.run("find-paper", "--db", db, "--hybrid", "zzqqxxjj", expect=1)
+
+
+# Repeatable options (--keyword, --title, --bias, --exclude) take one value
+# each, so the query words after them stay the query.
+def case_tri_search_repeatable_options_leave_the_query(c):
+    db = semantic_store(c, "tri-repeat.db")
+    out, _, _ = c.run("tri-search", "--db", db, "--exclude", "W2741809807", "open", "access")
+    assert lines(out) and "W2741809807" not in [r["id"] for r in lines(out)]
+    out, _, _ = c.run("tri-search", "--db", db, "--title", "The state of OA", "open", "access",
+                      "--explain")
+    assert "Titles matched: 1" in out, out
+
+
+# Flags win over --ranking-profile presets.
+def case_tri_search_flags_win_over_profile(c):
+    db = semantic_store(c, "tri-profile.db")
+    q = ["biodiversity", "finance", "conservation"]
+    profile = c.run("tri-search", "--db", db, "--ranking-profile", "precision", *q)[0]
+    flagged = c.run("tri-search", "--db", db, "--ranking-profile", "precision", "--alpha", "0.6",
+                    "--lambda-pre", "0.1", *q)[0]
+    assert not same_jsonl(profile, flagged), "flags given with a profile were ignored"
+
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)

@@ -787,7 +787,7 @@ TEST(ParseKeywordAnswerTest, RejectsBrokenAnswers) {
   }
 }
 
-// Library bug (lib/src/llm.cc, ParseKeywordAnswer): integer scores are read
+// Regression test for a fixed bug (lib/src/llm.cc, ParseKeywordAnswer): integer scores are read
 // with get<int>(), which wraps 64-bit values, so a score of 4294967297
 // (2^32 + 1) is accepted as 1 and -4294967286 as 10 instead of being
 // rejected as outside 1..10.

@@ -31,6 +31,9 @@ class ParamTable {
   Status LoadConfig(const std::string& path);
   // Applies one "name = value" assignment (also used by tests).
   Status Set(const std::string& name, const std::string& value);
+  // Re-applies every flag given on the command line, so a flag also wins
+  // over presets applied after parsing (--ranking-profile).
+  Status ApplyCommandLine();
 
  private:
   struct Param {

@@ -1,0 +1,410 @@
+// Tests for embed.h: Normalize / Dot, and the built-in LSA model trained with
+// TrainLsaOnTexts on a synthetic corpus of two clearly separated topics
+// (protein structure vs. finance): the model file opens, has the requested
+// dimension, embeds texts as unit vectors that keep the topics apart on
+// held-out texts, returns false / zeros for text without a known term, and
+// has an identity (model_id) that depends on the model's content only.
+// The HTTP backend is exercised against the fake server by the CLI tests
+// (tests/cli/run.py, case_embed_http_backend).
+#include "litgraph/embed.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace litgraph {
+namespace {
+
+using litgraph::testing::ReadFile;
+using litgraph::testing::ScopedTempDir;
+using litgraph::testing::WriteFile;
+
+// ---- Normalize / Dot -------------------------------------------------------------
+
+TEST(VectorMathTest, NormalizeAndDot) {
+  float v[2] = {3, 4};
+  EXPECT_TRUE(Normalize(v, 2));
+  EXPECT_FLOAT_EQ(v[0], 0.6f);
+  EXPECT_FLOAT_EQ(v[1], 0.8f);
+  EXPECT_FLOAT_EQ(Dot(v, v, 2), 1.0f);
+  float z[3] = {0, 0, 0};
+  EXPECT_FALSE(Normalize(z, 3));
+  EXPECT_EQ(z[0], 0);
+  EXPECT_EQ(z[2], 0);
+  float a[4] = {1, -2, 3, 0.5f}, b[4] = {2, 1, -1, 4};
+  EXPECT_FLOAT_EQ(Dot(a, b, 4), 2 - 2 - 3 + 2);
+  EXPECT_FLOAT_EQ(Dot(a, b, 0), 0);
+  float tiny[2] = {1e-20f, 0};
+  EXPECT_TRUE(Normalize(tiny, 2));
+  EXPECT_FLOAT_EQ(tiny[0], 1.0f);
+  float big[3] = {1e19f, 1e19f, 0};
+  EXPECT_TRUE(Normalize(big, 3));
+  EXPECT_NEAR(Dot(big, big, 3), 1.0f, 1e-6);
+}
+
+// ---- The built-in LSA model ----------------------------------------------------------
+
+const std::vector<std::string> kProtein = {"protein", "folding", "amino",     "acid",   "structure",
+                                           "residue", "peptide", "chain",     "helix",  "enzyme",
+                                           "molecular", "binding"};
+const std::vector<std::string> kFinance = {"stock",  "market", "finance", "investment", "portfolio",
+                                           "equity", "bond",   "trading", "price",      "dividend",
+                                           "asset",  "capital"};
+
+std::string RandomDoc(const std::vector<std::string>& vocab, std::mt19937_64& rng, int words = 8) {
+  std::string doc;
+  for (int i = 0; i < words; ++i) {
+    if (!doc.empty()) doc += i % 4 == 0 ? ". " : " ";
+    doc += vocab[rng() % vocab.size()];
+  }
+  return doc;
+}
+
+std::vector<std::string> Corpus(uint64_t seed = 1) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> docs;
+  for (int i = 0; i < 100; ++i) {
+    docs.push_back(RandomDoc(kProtein, rng));
+    docs.push_back(RandomDoc(kFinance, rng));
+  }
+  return docs;
+}
+
+Status Train(const std::string& path, int dim, uint64_t seed = 1, uint64_t corpus_seed = 1,
+             LsaTrainStats* stats_out = nullptr) {
+  LsaTrainOptions o;
+  o.dim = dim;
+  o.seed = seed;
+  LsaTrainStats stats;
+  Status st = TrainLsaOnTexts(Corpus(corpus_seed), o, path, &stats);
+  if (stats_out) *stats_out = stats;
+  return st;
+}
+
+std::vector<float> EmbedText(const LsaModel& m, const std::string& text, bool* any = nullptr) {
+  std::vector<float> v(m.dim(), 7.0f);  // garbage: EmbedOne must overwrite
+  bool ok = m.EmbedOne(text, v.data());
+  if (any) *any = ok;
+  return v;
+}
+
+double Norm(const std::vector<float>& v) {
+  double s = 0;
+  for (float x : v) s += static_cast<double>(x) * x;
+  return std::sqrt(s);
+}
+
+TEST(LsaModelTest, TrainsAndOpensWithTheRequestedDimension) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("model");
+  LsaTrainStats stats;
+  Status st = Train(path, 8, 1, 1, &stats);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(stats.docs, 200u);
+  EXPECT_EQ(stats.terms, 24u) << "every word of both vocabularies (stemmed) occurs in 2+ docs";
+  EXPECT_GT(stats.nonzeros, 200u);
+  LsaModel m;
+  st = m.Open(path);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(m.dim(), 8);
+  EXPECT_EQ(m.terms(), 24u);
+  EXPECT_EQ(m.model_id().rfind("lsa:", 0), 0u) << m.model_id();
+  for (int dim : {4, 16}) {
+    const std::string p = tmp.File("model" + std::to_string(dim));
+    ASSERT_TRUE(Train(p, dim).ok());
+    LsaModel md;
+    ASSERT_TRUE(md.Open(p).ok());
+    EXPECT_EQ(md.dim(), dim);
+  }
+}
+
+// The idf of every term, read from the model file (embed.h: header 64
+// bytes, u64[terms + 1] string offsets, f32[terms] idf, f32[terms][dim],
+// strings).
+std::vector<std::pair<std::string, float>> ReadIdf(const std::string& path) {
+  std::string f = ReadFile(path);
+  uint32_t dim, terms;
+  std::memcpy(&dim, f.data() + 8, 4);
+  std::memcpy(&terms, f.data() + 12, 4);
+  const char* offsets = f.data() + 64;
+  const char* idf = offsets + (terms + 1) * 8;
+  const char* strings = idf + terms * 4 + static_cast<size_t>(terms) * dim * 4;
+  std::vector<std::pair<std::string, float>> out;
+  for (uint32_t t = 0; t < terms; ++t) {
+    uint64_t a, b;
+    float x;
+    std::memcpy(&a, offsets + t * 8, 8);
+    std::memcpy(&b, offsets + (t + 1) * 8, 8);
+    std::memcpy(&x, idf + t * 4, 4);
+    out.emplace_back(std::string(strings + a, b - a), x);
+  }
+  return out;
+}
+
+// Regression test for a fixed bug (lib/src/embed.cc, Corpus::Build and TrainFromCorpus): Build()
+// appends the closing sentinel to doc_start_ and then uses docs() (=
+// doc_start_.size()) as the document count, which is now N + 1. So the
+// smoothed idf is ln((1 + N + 1) / (1 + df)) + 1 instead of the documented
+// ln((1 + N) / (1 + df)) + 1, and the model header's train_docs (LsaModel::
+// train_docs()) is N + 1. Input: 200 documents, "protein" in all of them.
+// Expected: train_docs() == 200 and idf("protein") == 1.0; actual: 201 and
+// ln(202 / 201) + 1 = 1.00496.
+TEST(LsaModelTest, TrainDocsAndIdfCountTheDocuments) {
+  ScopedTempDir tmp;
+  std::vector<std::string> docs = Corpus();
+  for (std::string& d : docs) d += ". protein";
+  LsaTrainOptions o;
+  o.dim = 8;
+  LsaTrainStats stats;
+  ASSERT_TRUE(TrainLsaOnTexts(docs, o, tmp.File("m"), &stats).ok());
+  EXPECT_EQ(stats.docs, 200u);
+  LsaModel m;
+  ASSERT_TRUE(m.Open(tmp.File("m")).ok());
+  EXPECT_EQ(m.train_docs(), 200u);
+  bool found = false;
+  for (const auto& [term, idf] : ReadIdf(tmp.File("m")))
+    if (term == "protein") {
+      found = true;
+      EXPECT_FLOAT_EQ(idf, 1.0f) << "ln((1 + N) / (1 + df)) + 1 with df = N";
+    }
+  EXPECT_TRUE(found);
+}
+
+TEST(LsaModelTest, IdfIsSmoothedAndDecreasesWithDocumentFrequency) {
+  ScopedTempDir tmp;
+  std::vector<std::string> docs = Corpus();
+  for (size_t i = 0; i < docs.size(); ++i) docs[i] += i % 2 ? ". protein" : ". protein ribosome";
+  LsaTrainOptions o;
+  o.dim = 8;
+  LsaTrainStats stats;
+  ASSERT_TRUE(TrainLsaOnTexts(docs, o, tmp.File("m"), &stats).ok());
+  std::map<std::string, float> idf;
+  for (const auto& [term, x] : ReadIdf(tmp.File("m"))) idf[term] = x;
+  ASSERT_TRUE(idf.count("protein") && idf.count("ribosom")) << "stems";
+  // Within the off-by-one above (N or N + 1 documents).
+  EXPECT_NEAR(idf["protein"], 1.0, 0.01);
+  EXPECT_NEAR(idf["ribosom"], std::log(201.0 / 101.0) + 1, 0.01);
+  EXPECT_GT(idf["ribosom"], idf["protein"]);
+  // Terms sorted bytewise (the binary search of the format).
+  std::vector<std::pair<std::string, float>> all = ReadIdf(tmp.File("m"));
+  for (size_t i = 1; i < all.size(); ++i) EXPECT_LT(all[i - 1].first, all[i].first);
+}
+
+TEST(LsaModelTest, EmbeddingsAreUnitVectors) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("model");
+  ASSERT_TRUE(Train(path, 8).ok());
+  LsaModel m;
+  ASSERT_TRUE(m.Open(path).ok());
+  std::mt19937_64 rng(99);
+  for (int i = 0; i < 20; ++i) {
+    bool any = false;
+    std::vector<float> v = EmbedText(m, RandomDoc(i % 2 ? kProtein : kFinance, rng, 5), &any);
+    EXPECT_TRUE(any);
+    EXPECT_NEAR(Norm(v), 1.0, 1e-5);
+  }
+  // Case, inflection and word order do not matter (folded stems, bag of words).
+  std::vector<float> a = EmbedText(m, "Protein folding of amino acids");
+  std::vector<float> b = EmbedText(m, "acid amino FOLDS proteins");
+  for (int i = 0; i < m.dim(); ++i) EXPECT_NEAR(a[i], b[i], 1e-6);
+  // Unknown words are ignored.
+  std::vector<float> c = EmbedText(m, "protein folding of amino acids with xylophones");
+  for (int i = 0; i < m.dim(); ++i) EXPECT_NEAR(a[i], c[i], 1e-6);
+}
+
+TEST(LsaModelTest, SameTopicIsCloserThanCrossTopicOnHeldOutTexts) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("model");
+  ASSERT_TRUE(Train(path, 8).ok());
+  LsaModel m;
+  ASSERT_TRUE(m.Open(path).ok());
+  std::mt19937_64 rng(12345);  // texts not in the training corpus
+  std::vector<std::vector<float>> prot, fin;
+  for (int i = 0; i < 15; ++i) {
+    prot.push_back(EmbedText(m, RandomDoc(kProtein, rng, 6)));
+    fin.push_back(EmbedText(m, RandomDoc(kFinance, rng, 6)));
+  }
+  double min_same = 2, max_cross = -2, sum_same = 0, sum_cross = 0;
+  int n_same = 0, n_cross = 0;
+  for (size_t i = 0; i < prot.size(); ++i) {
+    for (size_t j = 0; j < prot.size(); ++j) {
+      if (i != j) {
+        for (auto* group : {&prot, &fin}) {
+          double s = Dot((*group)[i].data(), (*group)[j].data(), m.dim());
+          min_same = std::min(min_same, s);
+          sum_same += s;
+          ++n_same;
+        }
+      }
+      double x = Dot(prot[i].data(), fin[j].data(), m.dim());
+      max_cross = std::max(max_cross, x);
+      sum_cross += x;
+      ++n_cross;
+    }
+  }
+  EXPECT_GT(min_same, max_cross) << "every same-topic pair closer than every cross-topic pair";
+  EXPECT_GT(sum_same / n_same, sum_cross / n_cross + 0.5);
+  // And a handwritten pair of each.
+  std::vector<float> p1 = EmbedText(m, "helix structure of a peptide chain"),
+                     p2 = EmbedText(m, "enzyme binding residue"),
+                     f1 = EmbedText(m, "stock market trading price"),
+                     f2 = EmbedText(m, "bond portfolio and dividend investment");
+  EXPECT_GT(Dot(p1.data(), p2.data(), 8), Dot(p1.data(), f1.data(), 8));
+  EXPECT_GT(Dot(f1.data(), f2.data(), 8), Dot(f2.data(), p2.data(), 8));
+}
+
+TEST(LsaModelTest, TextWithoutKnownTermsGivesZeros) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("model");
+  ASSERT_TRUE(Train(path, 8).ok());
+  LsaModel m;
+  ASSERT_TRUE(m.Open(path).ok());
+  for (const char* text : {"", "zebra quasar", "the of and with", "12345 !!!"}) {
+    bool any = true;
+    std::vector<float> v = EmbedText(m, text, &any);
+    EXPECT_FALSE(any) << text;
+    for (float x : v) EXPECT_EQ(x, 0.0f) << text;
+  }
+  // Embed() gives one row per text, zero rows where nothing is known.
+  std::vector<float> out;
+  ASSERT_TRUE(m.Embed({"protein folding", "zebra quasar", "stock market"}, &out).ok());
+  ASSERT_EQ(out.size(), 3u * 8);
+  std::vector<float> r0(out.begin(), out.begin() + 8), r1(out.begin() + 8, out.begin() + 16),
+      r2(out.begin() + 16, out.end());
+  EXPECT_NEAR(Norm(r0), 1.0, 1e-5);
+  EXPECT_EQ(Norm(r1), 0.0);
+  EXPECT_NEAR(Norm(r2), 1.0, 1e-5);
+  std::vector<float> one = EmbedText(m, "stock market");
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(r2[i], one[i]);
+  ASSERT_TRUE(m.Embed({}, &out).ok());
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(LsaModelTest, ModelIdIsStableAndFollowsTheContent) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("model");
+  ASSERT_TRUE(Train(path, 8).ok());
+  LsaModel a, b;
+  ASSERT_TRUE(a.Open(path).ok());
+  ASSERT_TRUE(b.Open(path).ok());
+  EXPECT_EQ(a.model_id(), b.model_id()) << "two opens of one file";
+  // A copy elsewhere is the same model.
+  std::filesystem::copy_file(path, tmp.File("copy"));
+  LsaModel c;
+  ASSERT_TRUE(c.Open(tmp.File("copy")).ok());
+  EXPECT_EQ(c.model_id(), a.model_id());
+  // Training is deterministic: the same options give the same file and id.
+  ASSERT_TRUE(Train(tmp.File("again"), 8).ok());
+  EXPECT_EQ(ReadFile(tmp.File("again")), ReadFile(path));
+  LsaModel d;
+  ASSERT_TRUE(d.Open(tmp.File("again")).ok());
+  EXPECT_EQ(d.model_id(), a.model_id());
+  // Trained differently: another id.
+  ASSERT_TRUE(Train(tmp.File("seed2"), 8, /*seed=*/2).ok());
+  ASSERT_TRUE(Train(tmp.File("dim6"), 6).ok());
+  ASSERT_TRUE(Train(tmp.File("corpus2"), 8, 1, /*corpus_seed=*/2).ok());
+  for (const char* other : {"seed2", "dim6", "corpus2"}) {
+    LsaModel e;
+    ASSERT_TRUE(e.Open(tmp.File(other)).ok()) << other;
+    EXPECT_NE(e.model_id(), a.model_id()) << other;
+  }
+}
+
+TEST(LsaModelTest, BadModelFilesFail) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("model");
+  ASSERT_TRUE(Train(path, 8).ok());
+  const std::string good = ReadFile(path);
+  for (auto [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+           {"trunc", good.substr(0, good.size() - 1)},
+           {"header", good.substr(0, 30)},
+           {"empty", ""},
+           {"magic", "X" + good.substr(1)},
+           {"extra", good + "z"}}) {
+    WriteFile(tmp.File(name), bytes);
+    LsaModel m;
+    EXPECT_FALSE(m.Open(tmp.File(name)).ok()) << name;
+  }
+  LsaModel m;
+  EXPECT_FALSE(m.Open(tmp.File("missing")).ok());
+}
+
+TEST(LsaModelTest, TooLittleTextIsAnError) {
+  ScopedTempDir tmp;
+  LsaTrainOptions o;
+  o.dim = 8;
+  LsaTrainStats stats;
+  EXPECT_FALSE(TrainLsaOnTexts({}, o, tmp.File("m0"), &stats).ok());
+  EXPECT_FALSE(TrainLsaOnTexts({"protein folding"}, o, tmp.File("m1"), &stats).ok());
+  // Words that occur once carry no vocabulary (df >= 2).
+  EXPECT_FALSE(TrainLsaOnTexts({"alpha beta", "gamma delta", "epsilon zeta"}, o, tmp.File("m2"), &stats).ok());
+  EXPECT_FALSE(std::filesystem::exists(tmp.File("m2")));
+}
+
+TEST(LsaModelTest, VocabularyCapKeepsTheMostFrequentTerms) {
+  ScopedTempDir tmp;
+  LsaTrainOptions o;
+  o.dim = 4;
+  o.max_terms = 10;
+  LsaTrainStats stats;
+  // "protein folding chain" in every doc, "rare*" words in two docs each.
+  std::vector<std::string> docs;
+  for (int i = 0; i < 40; ++i)
+    docs.push_back("protein folding chain" + std::string(" rare") + static_cast<char>('a' + i / 2) + "x");
+  ASSERT_TRUE(TrainLsaOnTexts(docs, o, tmp.File("m"), &stats).ok());
+  EXPECT_EQ(stats.terms, 10u);
+  LsaModel m;
+  ASSERT_TRUE(m.Open(tmp.File("m")).ok());
+  EXPECT_EQ(m.terms(), 10u);
+  bool any = false;
+  EmbedText(m, "protein", &any);
+  EXPECT_TRUE(any) << "the most frequent term is kept";
+}
+
+// An empty batch needs no request: Embed({}) should succeed with no output,
+// as LsaModel::Embed does.
+// Regression test for a fixed bug (lib/src/embed.cc, HttpEmbedder::Embed): with no texts there
+// are no request bodies, `parsed` is empty, and
+// `int d = static_cast<int>(parsed[0][0].size());` (embed.cc:489) reads out of
+// bounds: the process dies with SIGSEGV. Expected: Status::Ok and an empty
+// *out. Not reachable from the tools today (RunEmbed and EmbedText never pass
+// an empty batch), but any library caller can hit it.
+TEST(HttpEmbedderTest, EmptyBatchMakesNoRequest) {
+  HttpEmbedOptions o;
+  o.url = "http://127.0.0.1:1/v1";  // nothing listens: a request would fail
+  o.model = "none";
+  o.http.timeout_ms = 500;
+  HttpEmbedder e(o);
+  EXPECT_EQ(e.model_id(), "http:none");
+  EXPECT_EQ(e.dim(), 0) << "learned from the first answer";
+  std::vector<float> out = {1, 2, 3};
+  Status st = e.Embed({}, &out);
+  EXPECT_TRUE(st.ok()) << st.message();
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(HttpEmbedderTest, UnreachableEndpointIsAnIoError) {
+  HttpEmbedOptions o;
+  o.url = "http://127.0.0.1:1/v1";
+  o.model = "none";
+  o.http.timeout_ms = 500;
+  o.http.retries = 0;
+  HttpEmbedder e(o);
+  std::vector<float> out;
+  Status st = e.Embed({"protein folding"}, &out);
+  EXPECT_EQ(st.code(), Code::kIo);
+  EXPECT_NE(st.message().find("127.0.0.1:1"), std::string::npos) << st.message();
+  EXPECT_EQ(e.Probe().code(), Code::kIo);
+}
+
+}  // namespace
+}  // namespace litgraph
