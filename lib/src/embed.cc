@@ -30,9 +30,14 @@ bool Normalize(float* v, int dim) {
 }
 
 float Dot(const float* a, const float* b, int dim) {
-  float s = 0;
-  for (int i = 0; i < dim; ++i) s += a[i] * b[i];
-  return s;
+  // Eight independent sums let the compiler keep vector registers busy.
+  float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int i = 0;
+  for (; i + 8 <= dim; i += 8)
+    for (int k = 0; k < 8; ++k) s[k] += a[i + k] * b[i + k];
+  float t = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+  for (; i < dim; ++i) t += a[i] * b[i];
+  return t;
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "litgraph/rwr.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -245,7 +246,8 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
       NodeRef node;
     };
     std::unordered_map<uint64_t, Cand> cand;
-    std::map<NodeType, std::vector<float>> best;  // candidate weights per type, for the bound
+    cand.reserve(frontier.size() * 64);
+    std::array<std::vector<float>, kNodeTypeCount> best;  // candidate weights per type, for the bound
     // Relations in decreasing order of their strongest possible edge: once a
     // type has `cap` candidates at least as strong as a relation can give, the
     // relation cannot change the selection and is not scanned for candidates.
@@ -254,7 +256,8 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
       for (Rel r : RelsFrom(g.nodes[u].type))
         if (reader.Base(r) > 0) work.emplace_back(reader.MaxWeight(r, g.nodes[u]), r, u);
     std::stable_sort(work.begin(), work.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
-    std::map<NodeType, float> floor_w;  // cap-th best weight so far per type
+    std::array<float, kNodeTypeCount> floor_w;  // cap-th best weight so far per type
+    floor_w.fill(-1.0f);
     for (size_t i = 0; i < work.size();) {
       size_t j = i;
       double level = std::get<0>(work[i]);
@@ -262,29 +265,31 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
       for (size_t k = i; k < j; ++k) {
         auto [maxw, r, u] = work[k];
         NodeType to = GetRelInfo(r).to;
-        auto fl = floor_w.find(to);
-        if (fl != floor_w.end() && maxw < fl->second) continue;
+        if (maxw < floor_w[static_cast<int>(to)]) continue;
         reader.Strongest(r, g.nodes[u], params.per_hop_cap, [&](NodeRef v, float w) {
           if (g.local.count(v.key())) return;
           auto [it, inserted] = cand.emplace(v.key(), Cand{w, 0, v});
           // The floor counts each node once, at its first weight: never
           // above the true cap-th weight, so pruning stays safe.
-          if (inserted) best[v.type].push_back(w);
+          if (inserted) best[static_cast<int>(v.type)].push_back(w);
           else if (w > it->second.w) it->second.w = w;
         });
       }
-      for (auto& [type, ws] : best)
+      for (int type = 0; type < kNodeTypeCount; ++type) {
+        auto& ws = best[type];
         if (ws.size() >= params.per_hop_cap) {
           std::nth_element(ws.begin(), ws.begin() + (params.per_hop_cap - 1), ws.end(), std::greater<float>());
           floor_w[type] = ws[params.per_hop_cap - 1];
           ws.resize(params.per_hop_cap);
         }
+      }
       i = j;
     }
-    std::map<NodeType, std::vector<Cand>> by_type;
-    for (auto& [k, c] : cand) by_type[c.node.type].push_back(c);
+    std::array<std::vector<Cand>, kNodeTypeCount> by_type;
+    for (auto& [k, c] : cand) by_type[static_cast<int>(c.node.type)].push_back(c);
     frontier.clear();
-    for (auto& [type, cs] : by_type) {
+    for (auto& cs : by_type) {
+      if (cs.empty()) continue;
       // Papers tie on weight often (CITES is 1.0): citation counts break ties,
       // read only for the candidates at or above the cut weight.
       size_t keep = std::min(cs.size(), params.per_hop_cap);
@@ -308,9 +313,9 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
   // Edges: every edge of an expanded node whose other end is in the
   // subgraph; a relation seen from both ends counts once, different
   // relations between two nodes add up.
-  std::map<NodeType, std::vector<uint32_t>> members;
-  for (const NodeRef& n : g.nodes) members[n.type].push_back(n.id);
-  for (auto& [t, ids] : members) std::sort(ids.begin(), ids.end());
+  std::array<std::vector<uint32_t>, kNodeTypeCount> members;
+  for (const NodeRef& n : g.nodes) members[static_cast<int>(n.type)].push_back(n.id);
+  for (auto& ids : members) std::sort(ids.begin(), ids.end());
   auto canonical = [](Rel r) -> uint8_t {
     switch (r) {  // both directions of a relation are one undirected edge
       case Rel::kCitesIn: return static_cast<uint8_t>(Rel::kCitesOut);
@@ -335,9 +340,9 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
     const NodeRef un = g.nodes[u];
     for (Rel r : RelsFrom(un.type)) {
       if (reader.Base(r) <= 0) continue;
-      auto m = members.find(GetRelInfo(r).to);
-      if (m == members.end()) continue;
-      reader.Within(r, un, m->second, [&](NodeRef v, float w) {
+      const auto& m = members[static_cast<int>(GetRelInfo(r).to)];
+      if (m.empty()) continue;
+      reader.Within(r, un, m, [&](NodeRef v, float w) {
         uint32_t vl = g.local.at(v.key());
         raw.push_back({std::min(u, vl), std::max(u, vl), canonical(r), w});
       });

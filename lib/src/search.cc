@@ -67,6 +67,7 @@ void SearchParams::Register(ParamTable* t) {
   t->Add("kw_vector_top", &kw_vector_top, "Vector matches kept per query keyword");
   t->Add("sem_top", &sem_top, "Papers retrieved by title and by abstract vectors");
   t->Add("sem_keep", &sem_keep, "Of those, kept per list");
+  t->Add("hnsw_ef", &hnsw_ef, "HNSW search beam width");
   t->Add("w_title_vec", &w_title_vec, "Weight of the title cosine in eq. 4");
   t->Add("w_abs_vec", &w_abs_vec, "Weight of the abstract cosine in eq. 4");
   t->Add("theta_title", &theta_title, "Fuzzy title threshold (eq. 5)");
@@ -277,7 +278,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
       p_emb = pool;
     } else {
       for (VecField f : {VecField::kTitle, VecField::kAbstract}) {
-        auto hits = sem->Search(f, eq.data(), p_.sem_top, std::max<size_t>(p_.sem_top * 2, 100));
+        auto hits = sem->Search(f, eq.data(), p_.sem_top, std::max(p_.hnsw_ef, p_.sem_top));
         for (size_t i = 0; i < hits.size() && i < p_.sem_keep; ++i) p_emb.insert(hits[i].id);
       }
     }

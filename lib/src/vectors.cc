@@ -194,7 +194,7 @@ Status HnswIndex::Open(const std::string& path, const VectorFile* vectors) {
 }
 
 float HnswIndex::Score(const float* q, uint32_t node) const {
-  const float* v = vectors_->Row(labels_[node]);
+  const float* v = vectors_->RawRow(labels_[node]);
   return v ? Dot(q, v, dim_) : -2.0f;
 }
 
@@ -226,8 +226,18 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
   using Item = std::pair<float, uint32_t>;
   std::priority_queue<Item> candidates;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> results;
-  std::unordered_set<uint32_t> visited;
-  visited.reserve(ef * 32);
+  // Visited marks: a bitmap from lazily zeroed pages costs only the pages
+  // the search touches.
+  ZeroedArray<uint64_t> visited_bits((nodes_ + 63) / 64);
+  struct Visited {
+    ZeroedArray<uint64_t>& bits;
+    bool insert(uint32_t n) {
+      uint64_t m = uint64_t{1} << (n & 63);
+      if (bits[n >> 6] & m) return false;
+      bits[n >> 6] |= m;
+      return true;
+    }
+  } visited{visited_bits};
   candidates.emplace(cur_s, cur);
   results.emplace(cur_s, cur);
   visited.insert(cur);
@@ -238,7 +248,7 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
     const uint32_t* l = Level0(c);
     for (uint32_t i = 0; i < l[0]; ++i) {
       uint32_t nb = l[1 + i];
-      if (nb >= nodes_ || !visited.insert(nb).second) continue;
+      if (nb >= nodes_ || !visited.insert(nb)) continue;
       float ns = Score(query, nb);
       if (results.size() < ef || ns > results.top().first) {
         candidates.emplace(ns, nb);

@@ -49,6 +49,7 @@ struct SearchParams {
   size_t kw_vector_top = 3;
   // Semantic path.
   size_t sem_top = 60, sem_keep = 15;
+  size_t hnsw_ef = 300;  // search beam (recall@10 >= 0.95 for short queries at 1M)
   double w_title_vec = 0.4, w_abs_vec = 0.6;
   // Title path.
   double theta_title = 0.88;

@@ -40,6 +40,8 @@ class VectorFile {
   uint64_t present() const { return present_; }
   // Row of a node, nullptr when out of range or absent (zero).
   const float* Row(uint64_t id) const;
+  // Row without the absence check (the HNSW graph only links present rows).
+  const float* RawRow(uint64_t id) const { return id < rows_ ? data_ + id * dim_ : nullptr; }
 
   // Writes rows (row-major, rows x dim) to path atomically.
   static Status Write(const std::string& path, int dim, uint64_t rows, const float* data);
