@@ -136,32 +136,13 @@ int main(int argc, char** argv) {
     Output out(tool.common().format);
     out.SetColumns({{"rank", "#", 0}, {"score", "score", 0}, {"type", "type", 0}, {"id", "id", 0},
                     {"title", "title / name", 70}, {"is_seed", "seed", 0}});
-    auto label = [&](uint32_t local) {
-      const NodeRef& r = g.nodes[local];
-      auto l = store.NodeLabel(r.type, r.id);
-      return l ? l->first : std::to_string(r.id);
-    };
     int rank = 0;
     for (uint32_t i : order) {
       Json j = NodeJson(&store, &graph, g.nodes[i].type, g.nodes[i].id);
       j["rank"] = ++rank;
       j["score"] = walk.score[i];
       j["is_seed"] = is_seed.count(g.nodes[i].key()) > 0;
-      Json paths = Json::array();
-      for (const ExplainPath& p : Explain(g, seeds, i)) {
-        Json ids = Json::array(), rels = Json::array();
-        std::string text;
-        for (size_t k = 0; k < p.nodes.size(); ++k) {
-          ids.push_back(label(p.nodes[k]));
-          text += label(p.nodes[k]);
-          if (k < p.rels.size()) {
-            rels.push_back(RelLabel(p.rels[k]));
-            text += std::string(" -") + RelLabel(p.rels[k]) + "- ";
-          }
-        }
-        paths.push_back({{"nodes", ids}, {"relations", rels}, {"strength", p.strength}, {"text", text}});
-      }
-      j["paths"] = paths;
+      j["paths"] = ExplainJson(&store, g, Explain(g, seeds, i));
       out.Write(j);
     }
     out.Finish();

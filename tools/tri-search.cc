@@ -188,11 +188,6 @@ int main(int argc, char** argv) {
     if (results->empty()) return Status::NotFound("no paper found");
     Graph* graph = search.finder().graph();
     Subgraph& g = search.subgraph();
-    auto label = [&](uint32_t local) {
-      const NodeRef& r = g.nodes[local];
-      auto l = store.NodeLabel(r.type, r.id);
-      return l ? l->first : std::to_string(r.id);
-    };
     Output out(explain ? Format::kJsonl : tool.common().format);
     out.SetColumns({{"rank", "#", 0}, {"score", "score", 0}, {"year", "year", 0}, {"id", "id", 0},
                     {"title", "title", 70}, {"authors", "authors", 28}, {"cited_by_count", "cites", 0}});
@@ -215,23 +210,8 @@ int main(int argc, char** argv) {
       j["scores"] = {{"emb", r.s.emb}, {"title", r.s.title}, {"pre", r.s.pre}, {"graph", r.s.graph},
                      {"gate", r.s.gate}, {"importance", r.s.importance}, {"final", r.s.final_score}};
       j["is_seed"] = r.is_seed;
-      Json paths = Json::array();
       std::vector<std::string> seeds_used;
-      for (const ExplainPath& p : r.paths) {
-        Json ids = Json::array(), rels = Json::array();
-        std::string text;
-        for (size_t k = 0; k < p.nodes.size(); ++k) {
-          ids.push_back(label(p.nodes[k]));
-          text += label(p.nodes[k]);
-          if (k < p.rels.size()) {
-            rels.push_back(RelLabel(p.rels[k]));
-            text += std::string(" -") + RelLabel(p.rels[k]) + "- ";
-          }
-        }
-        std::string seed = label(p.nodes[0]);
-        if (std::find(seeds_used.begin(), seeds_used.end(), seed) == seeds_used.end()) seeds_used.push_back(seed);
-        paths.push_back({{"nodes", ids}, {"relations", rels}, {"strength", p.strength}, {"text", text}});
-      }
+      Json paths = ExplainJson(&store, g, r.paths, &seeds_used);
       j["paths"] = paths;
       j["seeds"] = seeds_used;
       if (explain) {

@@ -411,16 +411,7 @@ Status LsaModel::Open(const std::string& path) {
 }
 
 int64_t LsaModel::Find(std::string_view term) const {
-  int64_t lo = 0, hi = static_cast<int64_t>(terms_) - 1;
-  while (lo <= hi) {
-    int64_t mid = (lo + hi) / 2;
-    std::string_view t(strings_ + offsets_[mid], offsets_[mid + 1] - offsets_[mid]);
-    int c = t.compare(term);
-    if (c == 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return FindSortedString(offsets_, strings_, terms_, term);
 }
 
 bool LsaModel::EmbedOne(std::string_view text, float* out) const {

@@ -54,6 +54,20 @@ Status WriteFileAtomic(const std::string& path, std::string_view data) {
   return Status::Ok();
 }
 
+int64_t FindSortedString(const uint64_t* offsets, const char* strings, uint64_t count,
+                         std::string_view key) {
+  int64_t lo = 0, hi = static_cast<int64_t>(count) - 1;
+  while (lo <= hi) {
+    int64_t mid = (lo + hi) / 2;
+    std::string_view t(strings + offsets[mid], offsets[mid + 1] - offsets[mid]);
+    int c = t.compare(key);
+    if (c == 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 void FsyncDir(const std::string& dir) {
   int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd >= 0) {

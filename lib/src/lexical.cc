@@ -313,16 +313,7 @@ Status LexicalIndex::Open(const std::string& dir, const std::string& prefix) {
 }
 
 int64_t LexicalIndex::Find(std::string_view term) const {
-  int64_t lo = 0, hi = static_cast<int64_t>(num_terms_) - 1;
-  while (lo <= hi) {
-    int64_t mid = (lo + hi) / 2;
-    std::string_view t(strings_ + term_offsets_[mid], term_offsets_[mid + 1] - term_offsets_[mid]);
-    int c = t.compare(term);
-    if (c == 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return FindSortedString(term_offsets_, strings_, num_terms_, term);
 }
 
 uint32_t LexicalIndex::DocFreq(std::string_view term) const {

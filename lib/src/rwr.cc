@@ -35,6 +35,33 @@ void RwrParams::Register(ParamTable* t) {
 
 const char* RelLabel(Rel r) { return GetRelInfo(r).label; }
 
+Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>& paths,
+                 std::vector<std::string>* seeds_used) {
+  auto label = [&](uint32_t local) {
+    const NodeRef& r = g.nodes[local];
+    auto l = store->NodeLabel(r.type, r.id);
+    return l ? l->first : std::to_string(r.id);
+  };
+  Json out = Json::array();
+  for (const ExplainPath& p : paths) {
+    Json ids = Json::array(), rels = Json::array();
+    std::string text;
+    for (size_t k = 0; k < p.nodes.size(); ++k) {
+      std::string id = label(p.nodes[k]);
+      ids.push_back(id);
+      text += id;
+      if (k < p.rels.size()) {
+        rels.push_back(RelLabel(p.rels[k]));
+        text += std::string(" -") + RelLabel(p.rels[k]) + "- ";
+      }
+    }
+    if (seeds_used && std::find(seeds_used->begin(), seeds_used->end(), ids[0]) == seeds_used->end())
+      seeds_used->push_back(ids[0]);
+    out.push_back({{"nodes", ids}, {"relations", rels}, {"strength", p.strength}, {"text", text}});
+  }
+  return out;
+}
+
 namespace {
 
 // Relations leaving a node of each type.

@@ -29,6 +29,11 @@ class MappedFile {
 // Writes path + ".tmp", fsyncs it and renames it over path.
 Status WriteFileAtomic(const std::string& path, std::string_view data);
 
+// Binary search in a mapped table of sorted strings: string i is
+// strings[offsets[i] .. offsets[i + 1]). Returns its index or -1.
+int64_t FindSortedString(const uint64_t* offsets, const char* strings, uint64_t count,
+                         std::string_view key);
+
 // fsync() of a directory, so renames inside it are durable.
 void FsyncDir(const std::string& dir);
 

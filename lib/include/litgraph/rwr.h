@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "litgraph/graph.h"
+#include "litgraph/output.h"
 #include "litgraph/params.h"
 #include "litgraph/status.h"
 
@@ -107,5 +108,10 @@ std::vector<ExplainPath> Explain(const Subgraph& g, const std::vector<Seed>& see
 
 // Relation label for an edge between nodes of two types ("CITES", ...).
 const char* RelLabel(Rel r);
+
+// Explanations as JSON: [{nodes: [external ids], relations, strength, text}].
+// Appends each path's seed id to *seeds_used (without repeats) when given.
+Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>& paths,
+                 std::vector<std::string>* seeds_used = nullptr);
 
 }  // namespace litgraph
