@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
     if (unresolved) tool.Warn(fmt::format("{} seeds are not in the store", unresolved));
     if (seeds.empty()) return Status::NotFound("no seed resolved to a node of the store");
     auto t1 = Clock::now();
+    params.threads = ResolveThreads(tool.common().threads);
     Subgraph g = BuildSubgraph(graph, seeds, params);
     auto t2 = Clock::now();
     WalkResult walk = RandomWalk(g, seeds, params);

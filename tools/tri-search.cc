@@ -181,6 +181,7 @@ int main(int argc, char** argv) {
       llm.http.api_key = ApiKeyFromEnv({"LITGRAPH_LLM_API_KEY", "OPENAI_API_KEY"});
       backend = MakeLlmKeywordBackend(llm, nullptr);
     }
+    params.rwr.threads = ResolveThreads(tool.common().threads);
     TriSearch search(&store, params, std::move(backend));
     SearchTrace trace;
     auto results = search.Run(q, &trace);

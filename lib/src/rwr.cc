@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <thread>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -250,6 +252,29 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
   for (const Seed& s : seeds)
     if (s.node.type == NodeType::kKeyword) kw_seed[s.node.id] = std::max(kw_seed[s.node.id], s.weight);
   EdgeReader reader(graph, params, kw_seed);
+  // A second reader on its own Graph (adjacency caches are per thread) lets
+  // two threads scan adjacency lists; results are merged in the serial order,
+  // so the subgraph is the same with one thread or two.
+  std::unique_ptr<Graph> second_graph;
+  std::unique_ptr<EdgeReader> second;
+  if (params.threads > 1 && graph.store()) {
+    auto g2 = Graph::Open(graph.store());
+    if (g2.ok()) {
+      second_graph = std::move(g2.value());
+      second = std::make_unique<EdgeReader>(*second_graph, params, kw_seed);
+    }
+  }
+  // Runs fn(reader, begin, end) over [0, n), split in two when worthwhile.
+  auto split = [&](size_t n, const auto& fn) {
+    if (!second || n < 64) {
+      fn(reader, 0, n, 0);
+      return;
+    }
+    size_t mid = n / 2;
+    std::thread t([&] { fn(*second, mid, n, 1); });
+    fn(reader, 0, mid, 0);
+    t.join();
+  };
   auto add = [&](NodeRef n, int hop) {
     auto [it, inserted] = g.local.emplace(n.key(), static_cast<uint32_t>(g.nodes.size()));
     if (inserted) {
@@ -289,19 +314,28 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
       size_t j = i;
       double level = std::get<0>(work[i]);
       while (j < work.size() && std::get<0>(work[j]) == level) ++j;
+      std::vector<size_t> todo;
       for (size_t k = i; k < j; ++k) {
         auto [maxw, r, u] = work[k];
-        NodeType to = GetRelInfo(r).to;
-        if (maxw < floor_w[static_cast<int>(to)]) continue;
-        reader.Strongest(r, g.nodes[u], params.per_hop_cap, [&](NodeRef v, float w) {
-          if (g.local.count(v.key())) return;
+        if (maxw >= floor_w[static_cast<int>(GetRelInfo(r).to)]) todo.push_back(k);
+      }
+      std::array<std::vector<std::pair<NodeRef, float>>, 2> found;
+      split(todo.size(), [&](EdgeReader& rd, size_t b, size_t e, int t) {
+        for (size_t x = b; x < e; ++x) {
+          auto [maxw, r, u] = work[todo[x]];
+          rd.Strongest(r, g.nodes[u], params.per_hop_cap, [&](NodeRef v, float w) {
+            if (!g.local.count(v.key())) found[t].emplace_back(v, w);
+          });
+        }
+      });
+      for (const auto& part : found)
+        for (const auto& [v, w] : part) {
           auto [it, inserted] = cand.emplace(v.key(), Cand{w, 0, v});
           // The floor counts each node once, at its first weight: never
           // above the true cap-th weight, so pruning stays safe.
           if (inserted) best[static_cast<int>(v.type)].push_back(w);
           else if (w > it->second.w) it->second.w = w;
-        });
-      }
+        }
       for (int type = 0; type < kNodeTypeCount; ++type) {
         auto& ws = best[type];
         if (ws.size() >= params.per_hop_cap) {
@@ -362,19 +396,24 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
     uint8_t rel;
     float w;
   };
-  std::vector<RawEdge> raw;
-  for (uint32_t u : expanded) {
-    const NodeRef un = g.nodes[u];
-    for (Rel r : RelsFrom(un.type)) {
-      if (reader.Base(r) <= 0) continue;
-      const auto& m = members[static_cast<int>(GetRelInfo(r).to)];
-      if (m.empty()) continue;
-      reader.Within(r, un, m, [&](NodeRef v, float w) {
-        uint32_t vl = g.local.at(v.key());
-        raw.push_back({std::min(u, vl), std::max(u, vl), canonical(r), w});
-      });
+  std::array<std::vector<RawEdge>, 2> raws;
+  split(expanded.size(), [&](EdgeReader& rd, size_t b, size_t e, int t) {
+    for (size_t x = b; x < e; ++x) {
+      uint32_t u = expanded[x];
+      const NodeRef un = g.nodes[u];
+      for (Rel r : RelsFrom(un.type)) {
+        if (rd.Base(r) <= 0) continue;
+        const auto& m = members[static_cast<int>(GetRelInfo(r).to)];
+        if (m.empty()) continue;
+        rd.Within(r, un, m, [&](NodeRef v, float w) {
+          uint32_t vl = g.local.at(v.key());
+          raws[t].push_back({std::min(u, vl), std::max(u, vl), canonical(r), w});
+        });
+      }
     }
-  }
+  });
+  std::vector<RawEdge> raw = std::move(raws[0]);
+  raw.insert(raw.end(), raws[1].begin(), raws[1].end());
   std::sort(raw.begin(), raw.end(), [](const RawEdge& x, const RawEdge& y) {
     return x.a != y.a ? x.a < y.a : x.b != y.b ? x.b < y.b : x.rel != y.rel ? x.rel < y.rel : x.w > y.w;
   });
