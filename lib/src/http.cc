@@ -1,6 +1,7 @@
 #include "litgraph/http.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -13,7 +14,68 @@ namespace litgraph {
 
 namespace {
 
-std::once_flag g_curl_init;
+// libcurl is loaded on first use: linked directly, its dependency tree
+// (TLS, Kerberos, LDAP, ...) costs every tool ~7 ms of start-up although
+// only the network backends need it (bench/results, find_s1m.csv).
+struct CurlApi {
+  bool ok = false;
+  std::string error;
+  CURLcode (*global_init)(long);
+  CURL* (*easy_init)();
+  CURLcode (*easy_setopt)(CURL*, CURLoption, ...);
+  CURLcode (*easy_getinfo)(CURL*, CURLINFO, ...);
+  void (*easy_cleanup)(CURL*);
+  const char* (*easy_strerror)(CURLcode);
+  curl_slist* (*slist_append)(curl_slist*, const char*);
+  void (*slist_free_all)(curl_slist*);
+  CURLM* (*multi_init)();
+  CURLMcode (*multi_add_handle)(CURLM*, CURL*);
+  CURLMcode (*multi_remove_handle)(CURLM*, CURL*);
+  CURLMcode (*multi_perform)(CURLM*, int*);
+  CURLMsg* (*multi_info_read)(CURLM*, int*);
+  CURLMcode (*multi_wait)(CURLM*, curl_waitfd*, unsigned, int, int*);
+  CURLMcode (*multi_cleanup)(CURLM*);
+};
+
+const CurlApi& Curl() {
+  static CurlApi api = [] {
+    CurlApi a;
+    void* h = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      a.error = std::string("cannot load libcurl: ") + dlerror();
+      return a;
+    }
+    bool all = true;
+    auto sym = [&](auto* fp, const char* name) {
+      void* p = dlsym(h, name);
+      all = all && p;
+      *fp = reinterpret_cast<std::remove_pointer_t<decltype(fp)>>(p);
+    };
+    sym(&a.global_init, "curl_global_init");
+    sym(&a.easy_init, "curl_easy_init");
+    sym(&a.easy_setopt, "curl_easy_setopt");
+    sym(&a.easy_getinfo, "curl_easy_getinfo");
+    sym(&a.easy_cleanup, "curl_easy_cleanup");
+    sym(&a.easy_strerror, "curl_easy_strerror");
+    sym(&a.slist_append, "curl_slist_append");
+    sym(&a.slist_free_all, "curl_slist_free_all");
+    sym(&a.multi_init, "curl_multi_init");
+    sym(&a.multi_add_handle, "curl_multi_add_handle");
+    sym(&a.multi_remove_handle, "curl_multi_remove_handle");
+    sym(&a.multi_perform, "curl_multi_perform");
+    sym(&a.multi_info_read, "curl_multi_info_read");
+    sym(&a.multi_wait, "curl_multi_wait");
+    sym(&a.multi_cleanup, "curl_multi_cleanup");
+    if (!all) {
+      a.error = "libcurl lacks an expected function";
+      return a;
+    }
+    a.global_init(CURL_GLOBAL_DEFAULT);
+    a.ok = true;
+    return a;
+  }();
+  return api;
+}
 
 size_t Collect(char* data, size_t size, size_t n, void* out) {
   static_cast<std::string*>(out)->append(data, size * n);
@@ -22,9 +84,7 @@ size_t Collect(char* data, size_t size, size_t n, void* out) {
 
 }  // namespace
 
-HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)) {
-  std::call_once(g_curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
+HttpClient::HttpClient(HttpOptions options) : options_(std::move(options)) {}
 
 HttpClient::~HttpClient() = default;
 
@@ -48,7 +108,15 @@ std::vector<HttpResult> HttpClient::PostAll(
     const std::string& url, const std::vector<std::string>& bodies,
     const std::function<bool(size_t, const std::string&, std::string*)>& accept) {
   std::vector<HttpResult> results(bodies.size());
-  CURLM* multi = curl_multi_init();
+  const CurlApi& c = Curl();
+  if (!c.ok) {
+    for (auto& r : results) {
+      r.error = c.error;
+      r.unreachable = true;
+    }
+    return results;
+  }
+  CURLM* multi = c.multi_init();
   struct Slot {
     CURL* easy = nullptr;
     size_t index = 0;
@@ -64,28 +132,28 @@ std::vector<HttpResult> HttpClient::PostAll(
   auto start = [&](Slot& s, size_t i) {
     s.index = i;
     s.body.clear();
-    s.easy = curl_easy_init();
-    s.headers = curl_slist_append(nullptr, "Content-Type: application/json");
+    s.easy = c.easy_init();
+    s.headers = c.slist_append(nullptr, "Content-Type: application/json");
     if (!options_.api_key.empty())
-      s.headers = curl_slist_append(s.headers, ("Authorization: Bearer " + options_.api_key).c_str());
-    curl_easy_setopt(s.easy, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(s.easy, CURLOPT_HTTPHEADER, s.headers);
-    curl_easy_setopt(s.easy, CURLOPT_POSTFIELDS, bodies[i].c_str());
-    curl_easy_setopt(s.easy, CURLOPT_POSTFIELDSIZE, static_cast<long>(bodies[i].size()));
-    curl_easy_setopt(s.easy, CURLOPT_WRITEFUNCTION, Collect);
-    curl_easy_setopt(s.easy, CURLOPT_WRITEDATA, &s.body);
-    curl_easy_setopt(s.easy, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout_ms));
-    curl_easy_setopt(s.easy, CURLOPT_CONNECTTIMEOUT_MS, std::min<long>(options_.timeout_ms, 10000));
-    curl_easy_setopt(s.easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(s.easy, CURLOPT_PRIVATE, &s);
-    curl_multi_add_handle(multi, s.easy);
+      s.headers = c.slist_append(s.headers, ("Authorization: Bearer " + options_.api_key).c_str());
+    c.easy_setopt(s.easy, CURLOPT_URL, url.c_str());
+    c.easy_setopt(s.easy, CURLOPT_HTTPHEADER, s.headers);
+    c.easy_setopt(s.easy, CURLOPT_POSTFIELDS, bodies[i].c_str());
+    c.easy_setopt(s.easy, CURLOPT_POSTFIELDSIZE, static_cast<long>(bodies[i].size()));
+    c.easy_setopt(s.easy, CURLOPT_WRITEFUNCTION, Collect);
+    c.easy_setopt(s.easy, CURLOPT_WRITEDATA, &s.body);
+    c.easy_setopt(s.easy, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout_ms));
+    c.easy_setopt(s.easy, CURLOPT_CONNECTTIMEOUT_MS, std::min<long>(options_.timeout_ms, 10000));
+    c.easy_setopt(s.easy, CURLOPT_NOSIGNAL, 1L);
+    c.easy_setopt(s.easy, CURLOPT_PRIVATE, &s);
+    c.multi_add_handle(multi, s.easy);
     ++results[i].attempts;
     ++running;
   };
   auto finish = [&](Slot& s) {
-    curl_multi_remove_handle(multi, s.easy);
-    curl_easy_cleanup(s.easy);
-    curl_slist_free_all(s.headers);
+    c.multi_remove_handle(multi, s.easy);
+    c.easy_cleanup(s.easy);
+    c.slist_free_all(s.headers);
     s.easy = nullptr;
     s.headers = nullptr;
     --running;
@@ -103,19 +171,19 @@ std::vector<HttpResult> HttpClient::PostAll(
       start(s, i);
     }
     int still = 0;
-    curl_multi_perform(multi, &still);
+    c.multi_perform(multi, &still);
     int msgs = 0;
-    while (CURLMsg* m = curl_multi_info_read(multi, &msgs)) {
+    while (CURLMsg* m = c.multi_info_read(multi, &msgs)) {
       if (m->msg != CURLMSG_DONE) continue;
       Slot* s = nullptr;
-      curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&s));
+      c.easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&s));
       HttpResult& r = results[s->index];
       long code = 0;
-      curl_easy_getinfo(m->easy_handle, CURLINFO_RESPONSE_CODE, &code);
+      c.easy_getinfo(m->easy_handle, CURLINFO_RESPONSE_CODE, &code);
       r.status = code;
       bool retry = false;
       if (m->data.result != CURLE_OK) {
-        r.error = curl_easy_strerror(m->data.result);
+        r.error = c.easy_strerror(m->data.result);
         r.unreachable = m->data.result == CURLE_COULDNT_CONNECT ||
                         m->data.result == CURLE_COULDNT_RESOLVE_HOST ||
                         m->data.result == CURLE_COULDNT_RESOLVE_PROXY;
@@ -145,12 +213,12 @@ std::vector<HttpResult> HttpClient::PostAll(
     }
     if (running > 0) {
       int fds = 0;
-      curl_multi_wait(multi, nullptr, 0, 50, &fds);
+      c.multi_wait(multi, nullptr, 0, 50, &fds);
     } else if (!queue.empty()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   }
-  curl_multi_cleanup(multi);
+  c.multi_cleanup(multi);
   return results;
 }
 
