@@ -49,6 +49,7 @@ complete -c litgraph-tri-search -l theta-kw -r -d 'Cosine threshold of keyword v
 complete -c litgraph-tri-search -l kw-vector-top -r -d 'Vector matches kept per query keyword (default 3)'
 complete -c litgraph-tri-search -l sem-top -r -d 'Papers retrieved by title and by abstract vectors (default 60)'
 complete -c litgraph-tri-search -l sem-keep -r -d 'Of those, kept per list (default 15)'
+complete -c litgraph-tri-search -l hnsw-ef -r -d 'HNSW search beam width (default 300)'
 complete -c litgraph-tri-search -l w-title-vec -r -d 'Weight of the title cosine in eq. 4 (default 0.4)'
 complete -c litgraph-tri-search -l w-abs-vec -r -d 'Weight of the abstract cosine in eq. 4 (default 0.6)'
 complete -c litgraph-tri-search -l theta-title -r -d 'Fuzzy title threshold (eq. 5) (default 0.88)'
