@@ -353,7 +353,7 @@ class Loader {
  private:
   // Id of the node with ext_id in `table`, inserting a stub row when missing.
   // `fill` binds the remaining insert columns starting at 2.
-  int64_t Ensure(const char* table, const std::string& ext_id,
+  int64_t Ensure(const std::string& ext_id,
                  std::unordered_map<std::string, int64_t>* cache, Stmt* find, Stmt* insert,
                  const std::function<void(Stmt&)>& fill) {
     auto it = cache->find(ext_id);
@@ -370,7 +370,6 @@ class Loader {
       insert->Exec();
       id = db_->LastInsertRowid();
     }
-    (void)table;
     if (cache->size() > 4000000) cache->clear();  // bound memory on huge runs
     cache->emplace(ext_id, id);
     return id;
@@ -383,7 +382,7 @@ class Loader {
 
   int64_t EnsureAuthor(const AuthorshipRec& a) {
     bool inserted = false;
-    int64_t id = Ensure("author", a.author.ext_id, &authors_,
+    int64_t id = Ensure(a.author.ext_id, &authors_,
                         &Prep(&find_author_, "SELECT id FROM author WHERE ext_id = ?"),
                         &Prep(&insert_author_,
                               "INSERT INTO author(ext_id, name, name_key, orcid) VALUES(?,?,?,?)"),
@@ -402,7 +401,7 @@ class Loader {
   }
 
   int64_t EnsureInstitution(const InstitutionRef& i) {
-    return Ensure("institution", i.ext_id, &institutions_,
+    return Ensure(i.ext_id, &institutions_,
                   &Prep(&find_inst_, "SELECT id FROM institution WHERE ext_id = ?"),
                   &Prep(&insert_inst_,
                         "INSERT INTO institution(ext_id, name, ror, country_code, type)"
@@ -414,7 +413,7 @@ class Loader {
   }
 
   int64_t EnsureSource(const SourceRef& src) {
-    return Ensure("source", src.ext_id, &sources_,
+    return Ensure(src.ext_id, &sources_,
                   &Prep(&find_source_, "SELECT id FROM source WHERE ext_id = ?"),
                   &Prep(&insert_source_,
                         "INSERT INTO source(ext_id, name, name_key, issn_l, type, publisher)"
@@ -436,7 +435,7 @@ class Loader {
                                    parent_col)
                      : fmt::format("INSERT INTO {}(ext_id, name) VALUES(?,?)", table));
     }
-    return Ensure(table, ref.ext_id, cache, find, insert, [&](Stmt& s) {
+    return Ensure(ref.ext_id, cache, find, insert, [&](Stmt& s) {
       s.Bind(2, ref.name);
       if (parent_col) s.BindIntOrNull(3, parent, 1);
     });

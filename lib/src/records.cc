@@ -175,7 +175,7 @@ std::string Abstract(dom::element e) {
   return out;
 }
 
-void ParseAuthorship(dom::element e, int index, WorkRec* w) {
+void ParseAuthorship(dom::element e, WorkRec* w) {
   AuthorshipRec a;
   for (auto [k, v] : Obj(e, "authorships[]")) {
     if (k == "author") {
@@ -207,7 +207,6 @@ void ParseAuthorship(dom::element e, int index, WorkRec* w) {
     a.author.ext_id = "name:" + key;
   }
   if (a.author.name.empty()) a.author.name = a.raw_name;
-  (void)index;
   w->authors.push_back(std::move(a));
 }
 
@@ -260,8 +259,7 @@ void ParseWork(dom::object obj, WorkRec* w) {
       }
     } else if (k == "authorships") {
       if (IsNull(v)) continue;
-      int i = 0;
-      for (dom::element a : Arr(v, "authorships")) ParseAuthorship(a, i++, w);
+      for (dom::element a : Arr(v, "authorships")) ParseAuthorship(a, w);
     } else if (k == "topics") {
       if (IsNull(v)) continue;
       for (dom::element t : Arr(v, "topics")) {
