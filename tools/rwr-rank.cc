@@ -152,7 +152,8 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "{}\n", Json({{"seeds", seeds.size()}, {"nodes", g.nodes.size()},
                                        {"edges", g.edges()}, {"iterations", walk.iterations},
                                        {"residual", walk.residual}, {"load_ms", ms(t0, t1)},
-                                       {"subgraph_ms", ms(t1, t2)}, {"walk_ms", ms(t2, t3)},
+                                       {"subgraph_ms", ms(t1, t2)}, {"hop_ms", g.hop_ms},
+                                       {"edges_ms", g.edges_ms}, {"walk_ms", ms(t2, t3)},
                                        {"total_ms", ms(t0, Clock::now())}})
                                      .dump());
     }

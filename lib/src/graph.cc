@@ -79,6 +79,119 @@ const RelInfo kRels[kRelCount] = {
 
 const RelInfo& GetRelInfo(Rel r) { return kRels[static_cast<int>(r)]; }
 
+bool RankedRelation(Rel r) {
+  return r == Rel::kCitesIn || r == Rel::kAuthoredPapers || r == Rel::kSourcePapers ||
+         r == Rel::kTopicPapers || r == Rel::kKeywordPapers;
+}
+
+uint32_t RankedAttr(Rel r, uint32_t attr) {
+  switch (r) {
+    case Rel::kKeywordPapers: return attr;     // importance 1..10
+    case Rel::kTopicPapers: return attr >> 1;  // score x 1000
+    default: return 0;                         // one weight for the whole list
+  }
+}
+
+namespace {
+constexpr char kRankedMagic[8] = {'L', 'G', 'R', 'N', 'K', 0, 0, 1};
+struct RankedHeader {
+  char magic[8];
+  uint64_t lists;
+  uint64_t entries;
+  uint32_t length;
+  uint32_t has_attrs;
+  uint32_t reserved[8];
+};
+static_assert(sizeof(RankedHeader) == 64);
+constexpr size_t kRankedDirEntry = 16;  // u32 node, u32 0, u64 offset
+}  // namespace
+
+Status RankedLists::Open(const std::string& path) {
+  Status st = file_.Open(path);
+  if (!st.ok()) return st;
+  RankedHeader h;
+  if (file_.size() < sizeof h) return Status::Io(fmt::format("{}: truncated ranked lists", path));
+  std::memcpy(&h, file_.data(), sizeof h);
+  if (std::memcmp(h.magic, kRankedMagic, 8) != 0)
+    return Status::Io(fmt::format("{}: not a litgraph ranked-lists file", path));
+  if (h.lists > (file_.size() - sizeof h) / kRankedDirEntry)
+    return Status::Io(fmt::format("{}: corrupt ranked-lists header", path));
+  lists_ = h.lists;
+  length_ = h.length;
+  attrs_ = h.has_attrs != 0;
+  dir_ = file_.data() + sizeof h;
+  data_ = dir_ + lists_ * kRankedDirEntry + 8;
+  if (data_ > file_.data() + file_.size())
+    return Status::Io(fmt::format("{}: truncated ranked lists", path));
+  data_size_ = static_cast<uint64_t>(file_.data() + file_.size() - data_);
+  uint64_t recorded;
+  std::memcpy(&recorded, data_ - 8, 8);
+  if (recorded != data_size_) return Status::Io(fmt::format("{}: truncated ranked lists", path));
+  return Status::Ok();
+}
+
+RankedLists::Cursor RankedLists::Find(uint32_t node) const {
+  uint64_t lo = 0, hi = lists_;  // first directory entry with id >= node
+  while (lo < hi) {
+    uint64_t mid = (lo + hi) / 2;
+    uint32_t id;
+    std::memcpy(&id, dir_ + mid * kRankedDirEntry, 4);
+    if (id < node) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == lists_) return {};
+  uint32_t id;
+  uint64_t begin, end;
+  std::memcpy(&id, dir_ + lo * kRankedDirEntry, 4);
+  if (id != node) return {};
+  std::memcpy(&begin, dir_ + lo * kRankedDirEntry + 8, 8);
+  const uint8_t* next = lo + 1 < lists_ ? dir_ + (lo + 1) * kRankedDirEntry + 8  // the next list's offset
+                                       : dir_ + lists_ * kRankedDirEntry;       // the data size
+  std::memcpy(&end, next, 8);
+  if (begin > end || end > data_size_) throw StatusError(Status::Io("corrupt ranked-lists directory"));
+  return Cursor(data_ + begin, data_ + end, attrs_);
+}
+
+bool RankedLists::Cursor::Next(uint32_t* id, uint32_t* attr) {
+  if (p_ == end_) return false;
+  uint64_t v = 0, a = 0;
+  if (!GetVarint(&p_, end_, &v) || (attrs_ && !GetVarint(&p_, end_, &a)))
+    throw StatusError(Status::Io("corrupt ranked list"));
+  *id = static_cast<uint32_t>(v);
+  *attr = static_cast<uint32_t>(a);
+  return true;
+}
+
+Status WriteRankedLists(const std::string& path, uint64_t num_nodes,
+                        std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
+                        std::span<const uint32_t> attrs, uint32_t length) {
+  RankedHeader h{};
+  std::memcpy(h.magic, kRankedMagic, 8);
+  h.length = length;
+  h.has_attrs = attrs.empty() ? 0 : 1;
+  std::string dir, data;
+  for (uint64_t n = 0; n < num_nodes; ++n) {
+    if (offsets[n] == offsets[n + 1]) continue;
+    uint32_t node = static_cast<uint32_t>(n), zero = 0;
+    uint64_t at = data.size();
+    dir.append(reinterpret_cast<const char*>(&node), 4);
+    dir.append(reinterpret_cast<const char*>(&zero), 4);
+    dir.append(reinterpret_cast<const char*>(&at), 8);
+    for (uint64_t k = offsets[n]; k < offsets[n + 1]; ++k) {
+      PutVarint(ids[k], &data);
+      if (!attrs.empty()) PutVarint(attrs[k], &data);
+    }
+    ++h.lists;
+    h.entries += offsets[n + 1] - offsets[n];
+  }
+  uint64_t size = data.size();
+  std::string file(reinterpret_cast<const char*>(&h), sizeof h);
+  file += dir;
+  file.append(reinterpret_cast<const char*>(&size), 8);
+  file += data;
+  return WriteFileAtomic(path, file);
+}
+
 Adjacency::~Adjacency() {
   if (dctx_) ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(dctx_));
 }
@@ -258,6 +371,17 @@ Result<std::unique_ptr<Graph>> Graph::Open(Store* store) {
   if (g->years_.size() != g->num_papers_ * sizeof(uint16_t))
     return Status::Io(fmt::format("{}: paper.years does not match paper.citations", g->dir_));
   return g;
+}
+
+const RankedLists& Graph::ranked(Rel r) {
+  auto& slot = ranked_[static_cast<int>(r)];
+  if (!slot) {
+    slot = std::make_unique<RankedLists>();
+    std::string path = dir_ + "/" + GetRelInfo(r).file + ".ranked";
+    std::error_code ec;
+    if (RankedRelation(r) && std::filesystem::exists(path, ec)) ThrowIfError(slot->Open(path));
+  }
+  return *slot;
 }
 
 Adjacency& Graph::adj(Rel r) {

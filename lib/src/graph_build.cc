@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "litgraph/coding.h"
+#include "litgraph/files.h"
 #include "litgraph/graph.h"
 #include "litgraph/lexical.h"
 #include "litgraph/store.h"
@@ -78,6 +79,51 @@ Csr ToCsr(const Edges& e, uint64_t num_nodes, bool reverse, bool with_attrs, Mer
   }
   c.offsets[num_nodes] = out;
   return c;
+}
+
+// The ranked lists of a relation to papers (graph.h): for each list longer
+// than kRankedLength, its first kRankedLength entries by attribute rank,
+// citations, id.
+Csr RankedCsr(Rel rel, const Csr& full, std::span<const uint32_t> citations, uint32_t length) {
+  Csr r;
+  r.num_nodes = full.num_nodes;
+  r.offsets.assign(full.num_nodes + 1, 0);
+  const bool attrs = !full.attrs.empty();
+  auto cites = [&](uint32_t p) { return p < citations.size() ? citations[p] : 0u; };
+  std::vector<uint32_t> order;
+  for (uint64_t n = 0; n < full.num_nodes; ++n) {
+    uint64_t a = full.offsets[n], b = full.offsets[n + 1];
+    r.offsets[n] = r.ids.size();
+    if (b - a <= length) continue;
+    order.resize(b - a);
+    for (uint64_t i = a; i < b; ++i) order[i - a] = static_cast<uint32_t>(i);
+    size_t keep = length;
+    auto rank = [&](uint32_t i) { return attrs ? RankedAttr(rel, full.attrs[i]) : 0u; };
+    std::partial_sort(order.begin(), order.begin() + keep, order.end(), [&](uint32_t x, uint32_t y) {
+      if (rank(x) != rank(y)) return rank(x) > rank(y);
+      uint32_t cx = cites(full.ids[x]), cy = cites(full.ids[y]);
+      if (cx != cy) return cx > cy;
+      return full.ids[x] < full.ids[y];
+    });
+    for (size_t k = 0; k < keep; ++k) {
+      r.ids.push_back(full.ids[order[k]]);
+      if (attrs) r.attrs.push_back(full.attrs[order[k]]);
+    }
+  }
+  r.offsets[full.num_nodes] = r.ids.size();
+  return r;
+}
+
+// Citation counts as ranking reads them (Graph::Citations) from a generation's
+// paper.citations file.
+std::vector<uint32_t> ReadCitations(const std::string& path) {
+  std::vector<uint32_t> out;
+  MappedFile f;
+  if (!f.Open(path).ok()) return out;
+  out.resize(f.size() / 4);
+  std::memcpy(out.data(), f.data(), out.size() * 4);
+  for (uint32_t& c : out) c &= 0x7FFFFFFFu;
+  return out;
 }
 
 // Resolves external paper ids (as packed in paper.refs) to dense ids.
@@ -179,13 +225,23 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
   // writes run on a second thread while the next relation is collected.
   std::vector<std::future<Status>> pending;
   nlohmann::json rel_stats = nlohmann::json::object();
+  std::vector<uint32_t> rank_citations;  // citation counts, for the ranked files
+  // Writes a relation's adjacency file, and its ranked lists (graph.h) for
+  // the hub relations to papers.
+  auto write_files = [&options, &rank_citations](const std::string& dir, Rel rel, const Csr& csr) {
+    std::string base = dir + "/" + GetRelInfo(rel).file;
+    Status st = WriteAdjacency(base + ".adj", csr.num_nodes, csr.offsets, csr.ids, csr.attrs,
+                               options.nodes_per_block, options.zstd_level);
+    if (!st.ok() || !RankedRelation(rel)) return st;
+    Csr ranked = RankedCsr(rel, csr, rank_citations, options.ranked_length);
+    return WriteRankedLists(base + ".ranked", ranked.num_nodes, ranked.offsets, ranked.ids,
+                            ranked.attrs, options.ranked_length);
+  };
   auto write = [&](Rel rel, Csr csr) {
     stats->edges += static_cast<int64_t>(csr.ids.size());
     rel_stats[GetRelInfo(rel).file] = csr.ids.size();
-    std::string path = dir + "/" + GetRelInfo(rel).file + ".adj";
-    pending.push_back(std::async(std::launch::async, [path, csr = std::move(csr), &options] {
-      return WriteAdjacency(path, csr.num_nodes, csr.offsets, csr.ids, csr.attrs,
-                            options.nodes_per_block, options.zstd_level);
+    pending.push_back(std::async(std::launch::async, [&write_files, &dir, rel, csr = std::move(csr)] {
+      return write_files(dir, rel, csr);
     }));
     if (pending.size() >= 2) {  // bound memory: at most two relations in flight
       Status st = pending.front().get();
@@ -205,17 +261,18 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator(from, ec)) {
       std::string name = e.path().filename().string();
-      if (name == "keywords.adj" || name == "keyword.papers.adj" || name == "cooccur.adj") continue;
+      if (name == "keywords.adj" || name == "keyword.papers.adj" || name == "cooccur.adj" ||
+          name == "keyword.papers.ranked")
+        continue;
       std::filesystem::create_hard_link(e.path(), dir + "/" + name, ec);
       if (ec) return Status::Io(fmt::format("{}: {}", e.path().string(), ec.message()));
     }
     auto prev = store->GetMeta("graph_info");
     nlohmann::json info = prev ? nlohmann::json::parse(*prev) : nlohmann::json::object();
+    rank_citations = ReadCitations(from + "/paper.citations");
     auto write_now = [&](Rel rel, Csr csr) {
       info["relations"][GetRelInfo(rel).file] = csr.ids.size();
-      ThrowIfError(WriteAdjacency(dir + "/" + GetRelInfo(rel).file + ".adj", csr.num_nodes,
-                                  csr.offsets, csr.ids, csr.attrs, options.nodes_per_block,
-                                  options.zstd_level));
+      ThrowIfError(write_files(dir, rel, csr));
     };
     BuildKeywordRelations(store, n_papers, n_keywords, write_now);
     info["generation"] = gen;
@@ -282,6 +339,8 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
                             : (in_store | 0x80000000u);
     }
     record_counts = {};
+    rank_citations = citations;
+    for (uint32_t& c : rank_citations) c &= 0x7FFFFFFFu;
     ThrowIfError(WriteFileAtomic(dir + "/paper.citations", {reinterpret_cast<const char*>(citations.data()), citations.size() * 4}));
     ThrowIfError(WriteFileAtomic(dir + "/paper.years", {reinterpret_cast<const char*>(years.data()), years.size() * 2}));
     write(Rel::kCitesOut, std::move(cites_out));

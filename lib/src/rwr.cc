@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <memory>
 #include <thread>
 #include <cmath>
@@ -92,6 +93,97 @@ const std::vector<Rel>& RelsFrom(NodeType t) {
   return kPaper;
 }
 
+// A hop candidate's rank within its node type, the documented rule: the
+// strongest edge to the previous hops, then (papers) more citations, then the
+// smaller dense id.
+struct Key {
+  float w;
+  uint32_t cites;
+  uint32_t id;
+};
+bool Better(const Key& a, const Key& b) {
+  if (a.w != b.w) return a.w > b.w;
+  if (a.cites != b.cites) return a.cites > b.cites;
+  return a.id < b.id;
+}
+
+// One thread's candidates of a hop: every (node, key) offered, and per type a
+// heap of the per-hop-cap best keys of the distinct nodes offered, each at its
+// first key. A node's key only grows with later edges, so the heap's worst
+// key never exceeds the true cap-th best key of the hop, and an edge ranking
+// below it cannot change the selection: it is skipped.
+class HopSelector {
+ public:
+  explicit HopSelector(size_t cap) : cap_(cap) {}
+  // The key to beat for type t, or null while fewer than cap nodes are known.
+  const Key* Floor(NodeType t) const {
+    const auto& h = heap_[static_cast<int>(t)];
+    return cap_ > 0 && h.size() >= cap_ ? &h.front() : nullptr;
+  }
+  void Offer(NodeRef v, const Key& k) {
+    found_.push_back({v, k});
+    if (!seen_.insert(v.key()).second) return;
+    auto& h = heap_[static_cast<int>(v.type)];
+    h.push_back(k);
+    std::push_heap(h.begin(), h.end(), Better);  // front: the worst kept key
+    if (h.size() > cap_) {
+      std::pop_heap(h.begin(), h.end(), Better);
+      h.pop_back();
+    }
+  }
+  std::vector<std::pair<NodeRef, Key>>& found() { return found_; }
+
+ private:
+  size_t cap_;
+  std::array<std::vector<Key>, kNodeTypeCount> heap_;
+  std::unordered_set<uint64_t> seen_;
+  std::vector<std::pair<NodeRef, Key>> found_;
+};
+
+// The dense ids of one node type in the subgraph: sorted, and as a bitset.
+struct MemberSet {
+  std::vector<uint32_t> sorted;
+  std::vector<uint64_t> bits;
+  void Build() {
+    std::sort(sorted.begin(), sorted.end());
+    bits.assign(sorted.empty() ? 0 : sorted.back() / 64 + 1, 0);
+    for (uint32_t id : sorted) bits[id / 64] |= uint64_t{1} << (id % 64);
+  }
+  bool Has(uint32_t id) const { return id / 64 < bits.size() && (bits[id / 64] >> (id % 64)) & 1; }
+};
+
+// The relation lists the edge stage reads for a node of each type, and
+// whether for every member (the short side of a directed relation) or for
+// expanded nodes only (symmetric relations, stored in both directions).
+const std::vector<std::pair<Rel, bool>>& EdgeRelsFrom(NodeType t) {
+  static const std::vector<std::pair<Rel, bool>> kPaper = {
+      {Rel::kCitesOut, true}, {Rel::kRelated, false}, {Rel::kAuthors, true},
+      {Rel::kKeywords, true}, {Rel::kPublishedIn, true}, {Rel::kTopics, true}};
+  static const std::vector<std::pair<Rel, bool>> kAuthor = {{Rel::kCoauthor, false}, {Rel::kAffiliations, true}};
+  static const std::vector<std::pair<Rel, bool>> kTopic = {{Rel::kTopicSubfield, true}};
+  static const std::vector<std::pair<Rel, bool>> kSubfield = {{Rel::kSubfieldField, true}};
+  static const std::vector<std::pair<Rel, bool>> kField = {{Rel::kFieldDomain, true}};
+  static const std::vector<std::pair<Rel, bool>> kKeyword = {{Rel::kCooccur, false}};
+  static const std::vector<std::pair<Rel, bool>> kNone;
+  switch (t) {
+    case NodeType::kPaper: return kPaper;
+    case NodeType::kAuthor: return kAuthor;
+    case NodeType::kTopic: return kTopic;
+    case NodeType::kSubfield: return kSubfield;
+    case NodeType::kField: return kField;
+    case NodeType::kKeyword: return kKeyword;
+    default: return kNone;  // institutions, sources, domains: read from the other side
+  }
+}
+
+// A hub list whose ranked prefix could place every entry: the rest of the
+// list ranks below `last`.
+struct Deferred {
+  Rel r;
+  NodeRef u;
+  Key last;
+};
+
 class EdgeReader {
  public:
   EdgeReader(Graph& g, const RwrParams& p, const std::unordered_map<uint32_t, double>& kw_seed)
@@ -110,6 +202,14 @@ class EdgeReader {
       case Rel::kAffiliations: case Rel::kInstitutionAuthors: return p_.beta_affil;
       default: return p_.beta_hierarchy;
     }
+  }
+
+  // Whether r's ranked file lists r's edges in the per-hop order: its weight
+  // must rise with the file's attribute rank (not so for AUTHORED once the
+  // author position changes the weight).
+  bool Ranked(Rel r) const {
+    if (!RankedRelation(r)) return false;
+    return r != Rel::kAuthoredPapers || p_.author_position_boost == 1.0;
   }
 
   // An upper bound of the weight of any edge of relation r leaving u.
@@ -141,8 +241,13 @@ class EdgeReader {
         double kappa = it != kw_seed_.end() ? it->second : p_.eps_kw;
         return static_cast<float>(base * kappa * (a / 10.0));
       }
-      case Rel::kCoauthor: case Rel::kCooccur:
-        return static_cast<float>(base * std::max(1.0, std::min(p_.c_max, std::log(1.0 + a))));
+      case Rel::kCoauthor: case Rel::kCooccur: {
+        auto& memo = r == Rel::kCoauthor ? coauthor_w_ : cooccur_w_;  // counts are small
+        if (a < memo.size() && memo[a] >= 0) return memo[a];
+        float w = static_cast<float>(base * std::max(1.0, std::min(p_.c_max, std::log(1.0 + a))));
+        if (a < memo.size()) memo[a] = w;
+        return w;
+      }
       case Rel::kAuthors: case Rel::kAuthoredPapers: {
         if (p_.author_position_boost == 1.0) return static_cast<float>(base);
         uint32_t paper = r == Rel::kAuthors ? u.id : v.id;
@@ -158,66 +263,52 @@ class EdgeReader {
     }
   }
 
-  // Calls fn(v, w) for the `cap` strongest neighbours of u over r (weight,
-  // then smaller id), so a hub costs its decoding but not per-edge work.
-  template <typename Fn>
-  void Strongest(Rel r, NodeRef u, size_t cap, Fn&& fn) {
-    const RelInfo& info = GetRelInfo(r);
-    auto l = g_.adj(r).Neighbours(u.id);
-    scratch_.clear();
-    scratch_.reserve(l.size());
-    const bool self_possible = info.to == u.type;
-    if (r == Rel::kKeywordPapers) {
-      // Hub lists: one kappa for the whole list, weight = factor x score.
-      auto it = kw_seed_.find(u.id);
-      float f = static_cast<float>(Base(r) * (it != kw_seed_.end() ? it->second : p_.eps_kw) / 10.0);
-      for (size_t i = 0; i < l.size(); ++i)
-        if (l.attrs[i] > 0) scratch_.push_back({f * static_cast<float>(l.attrs[i]), l.ids[i]});
-    } else if (l.attrs.empty() && r != Rel::kAuthors && r != Rel::kAuthoredPapers) {
-      float w = static_cast<float>(Base(r));  // unweighted relations
-      for (size_t i = 0; i < l.size(); ++i)
-        if (!self_possible || l.ids[i] != u.id) scratch_.push_back({w, l.ids[i]});
-    } else {
-      for (size_t i = 0; i < l.size(); ++i) {
-        NodeRef v{info.to, l.ids[i]};
-        if (v == u) continue;
-        float w = Weight(r, u, v, l.attrs.empty() ? 0 : l.attrs[i]);
-        if (w > 0) scratch_.push_back({w, l.ids[i]});
+  // Offers `sel` every neighbour of u over r not yet in `g` that may still
+  // rank among the per-hop cap of its type. An entry below the type's floor
+  // costs its decoding and a comparison. A hub's list is read from its ranked
+  // prefix, in the order of the rule, only as far as it can still place a
+  // node; when the whole prefix could place, the list is returned as deferred
+  // (the rest of it ranks below the prefix's last entry) for ScanAll.
+  void Candidates(Rel r, NodeRef u, const Subgraph& g, HopSelector* sel, std::vector<Deferred>* deferred) {
+    const NodeType to = GetRelInfo(r).to;
+    if (Ranked(r)) {
+      RankedLists::Cursor c = g_.ranked(r).Find(u.id);
+      if (!c.empty()) {
+        size_t placed = 0;
+        uint32_t id, attr;
+        Key k{};
+        while (c.Next(&id, &attr)) {
+          // Later entries rank lower: the first that cannot be selected ends
+          // the list, and so do `cap` new nodes (any later one ranks below them).
+          if (!MakeKey(*sel, to, id, Weight(r, u, NodeRef{to, id}, attr), &k)) return;
+          if (!IsNew(g, u, NodeRef{to, id})) continue;
+          sel->Offer(NodeRef{to, id}, k);
+          if (++placed >= p_.per_hop_cap) return;
+        }
+        deferred->push_back({r, u, k});
+        return;
       }
     }
-    if (scratch_.size() > cap) {
-      // The documented rule: strongest edge, then (papers) more citations,
-      // then smaller id. Citation counts are read only for the entries tied
-      // with the cap-th weight.
-      std::nth_element(scratch_.begin(), scratch_.begin() + (cap - 1), scratch_.end(),
-                       [](const auto& a, const auto& b) { return a.first > b.first; });
-      float cut = scratch_[cap - 1].first;
-      auto mid = std::partition(scratch_.begin(), scratch_.end(), [&](const auto& e) { return e.first > cut; });
-      size_t above = static_cast<size_t>(mid - scratch_.begin());
-      auto tied_end = std::partition(mid, scratch_.end(), [&](const auto& e) { return e.first == cut; });
-      std::vector<std::pair<float, uint32_t>>::iterator tied_begin = mid;
-      size_t need = cap - above;
-      if (info.to == NodeType::kPaper) {
-        std::vector<std::tuple<uint32_t, uint32_t>> tied;
-        for (auto it = tied_begin; it != tied_end; ++it) tied.emplace_back(g_.Citations(it->second), it->second);
-        std::partial_sort(tied.begin(), tied.begin() + need, tied.end(), [](const auto& a, const auto& b) {
-          return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b) : std::get<1>(a) < std::get<1>(b);
-        });
-        for (size_t i = 0; i < need; ++i) tied_begin[i] = {cut, std::get<1>(tied[i])};
-      } else {
-        std::partial_sort(tied_begin, tied_begin + need, tied_end,
-                          [](const auto& a, const auto& b) { return a.second < b.second; });
-      }
-      scratch_.resize(cap);
-    }
-    for (auto& [w, id] : scratch_) fn(NodeRef{info.to, id}, w);
+    ScanAll(r, u, g, sel);
   }
 
-  // Calls fn(v, w) for the neighbours of u over r that `in` (sorted ids of
-  // the target type) contains: a merge for long lists, a search for short.
+  // Offers `sel` the entries of u's whole list over r that may still place.
+  void ScanAll(Rel r, NodeRef u, const Subgraph& g, HopSelector* sel) {
+    const NodeType to = GetRelInfo(r).to;
+    auto l = g_.adj(r).Neighbours(u.id);
+    for (size_t i = 0; i < l.size(); ++i) {
+      NodeRef v{to, l.ids[i]};
+      Key k;
+      if (MakeKey(*sel, to, v.id, Weight(r, u, v, l.attrs.empty() ? 0 : l.attrs[i]), &k) && IsNew(g, u, v))
+        sel->Offer(v, k);
+    }
+  }
+
+  // Calls fn(v, w) for the neighbours of u over r that `in` contains: a
+  // search per member for long lists, a bit test per entry otherwise.
   template <typename Fn>
-  void Within(Rel r, NodeRef u, const std::vector<uint32_t>& in, Fn&& fn) {
-    if (in.empty()) return;
+  void Within(Rel r, NodeRef u, const MemberSet& in, Fn&& fn) {
+    if (in.sorted.empty()) return;
     const RelInfo& info = GetRelInfo(r);
     auto l = g_.adj(r).Neighbours(u.id);
     auto visit = [&](size_t i) {
@@ -226,22 +317,38 @@ class EdgeReader {
       float w = Weight(r, u, v, l.attrs.empty() ? 0 : l.attrs[i]);
       if (w > 0) fn(v, w);
     };
-    if (l.size() > 4 * in.size()) {
-      for (uint32_t id : in) {
+    if (l.size() > 16 * in.sorted.size()) {
+      for (uint32_t id : in.sorted) {
         auto it = std::lower_bound(l.ids.begin(), l.ids.end(), id);
         if (it != l.ids.end() && *it == id) visit(static_cast<size_t>(it - l.ids.begin()));
       }
     } else {
       for (size_t i = 0; i < l.size(); ++i)
-        if (std::binary_search(in.begin(), in.end(), l.ids[i])) visit(i);
+        if (in.Has(l.ids[i])) visit(i);
     }
   }
 
  private:
+  // The key of an edge of weight w to node `id` of type t; false when it
+  // cannot beat the type's floor.
+  bool MakeKey(const HopSelector& sel, NodeType t, uint32_t id, float w, Key* k) {
+    if (w <= 0) return false;
+    const Key* floor = sel.Floor(t);
+    if (floor && w < floor->w) return false;
+    *k = Key{w, t == NodeType::kPaper ? g_.Citations(id) : 0u, id};
+    return !floor || Better(*k, *floor);
+  }
+  static bool IsNew(const Subgraph& g, NodeRef u, NodeRef v) { return !(v == u) && !g.local.count(v.key()); }
+
   Graph& g_;
   const RwrParams& p_;
   const std::unordered_map<uint32_t, double>& kw_seed_;
-  std::vector<std::pair<float, uint32_t>> scratch_;
+  std::array<float, 256> coauthor_w_ = Unset(), cooccur_w_ = Unset();
+  static std::array<float, 256> Unset() {
+    std::array<float, 256> a;
+    a.fill(-1.0f);
+    return a;
+  }
 };
 
 }  // namespace
@@ -264,15 +371,15 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
       second = std::make_unique<EdgeReader>(*second_graph, params, kw_seed);
     }
   }
-  // Runs fn(reader, begin, end) over [0, n), split in two when worthwhile.
+  // Runs fn(reader, thread, threads) over a list of n items, on two threads
+  // when worthwhile (thread t takes items t, t + threads, ...).
   auto split = [&](size_t n, const auto& fn) {
     if (!second || n < 64) {
-      fn(reader, 0, n, 0);
+      fn(reader, 0, 1);
       return;
     }
-    size_t mid = n / 2;
-    std::thread t([&] { fn(*second, mid, n, 1); });
-    fn(reader, 0, mid, 0);
+    std::thread t([&] { fn(*second, 1, 2); });
+    fn(reader, 0, 2);
     t.join();
   };
   auto add = [&](NodeRef n, int hop) {
@@ -290,93 +397,74 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
     if (g.nodes.size() > before) frontier.push_back(id);
   }
   std::vector<uint32_t> expanded;
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
   for (int h = 1; h <= params.hops && !frontier.empty(); ++h) {
+    const auto t_hop = Clock::now();
     expanded.insert(expanded.end(), frontier.begin(), frontier.end());
-    struct Cand {
-      float w;
-      uint32_t cites;
-      NodeRef node;
-    };
-    std::unordered_map<uint64_t, Cand> cand;
-    cand.reserve(frontier.size() * 64);
-    std::array<std::vector<float>, kNodeTypeCount> best;  // candidate weights per type, for the bound
-    // Relations in decreasing order of their strongest possible edge: once a
-    // type has `cap` candidates at least as strong as a relation can give, the
-    // relation cannot change the selection and is not scanned for candidates.
+    // Relation lists in decreasing order of their strongest possible edge, so
+    // the floors rise early and a list that cannot beat its type's floor is
+    // not read at all.
     std::vector<std::tuple<double, Rel, uint32_t>> work;
     for (uint32_t u : frontier)
       for (Rel r : RelsFrom(g.nodes[u].type))
         if (reader.Base(r) > 0) work.emplace_back(reader.MaxWeight(r, g.nodes[u]), r, u);
     std::stable_sort(work.begin(), work.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
-    std::array<float, kNodeTypeCount> floor_w;  // cap-th best weight so far per type
-    floor_w.fill(-1.0f);
-    for (size_t i = 0; i < work.size();) {
-      size_t j = i;
-      double level = std::get<0>(work[i]);
-      while (j < work.size() && std::get<0>(work[j]) == level) ++j;
-      std::vector<size_t> todo;
-      for (size_t k = i; k < j; ++k) {
-        auto [maxw, r, u] = work[k];
-        if (maxw >= floor_w[static_cast<int>(GetRelInfo(r).to)]) todo.push_back(k);
+    std::array<HopSelector, 2> sel{HopSelector(params.per_hop_cap), HopSelector(params.per_hop_cap)};
+    split(work.size(), [&](EdgeReader& rd, size_t t, size_t stride) {
+      std::vector<Deferred> deferred;
+      for (size_t x = t; x < work.size(); x += stride) {
+        auto [maxw, r, u] = work[x];
+        const Key* floor = sel[t].Floor(GetRelInfo(r).to);
+        if (floor && static_cast<float>(maxw) < floor->w) continue;  // edge weights are floats
+        rd.Candidates(r, g.nodes[u], g, &sel[t], &deferred);
       }
-      std::array<std::vector<std::pair<NodeRef, float>>, 2> found;
-      split(todo.size(), [&](EdgeReader& rd, size_t b, size_t e, int t) {
-        for (size_t x = b; x < e; ++x) {
-          auto [maxw, r, u] = work[todo[x]];
-          rd.Strongest(r, g.nodes[u], params.per_hop_cap, [&](NodeRef v, float w) {
-            if (!g.local.count(v.key())) found[t].emplace_back(v, w);
-          });
-        }
-      });
-      for (const auto& part : found)
-        for (const auto& [v, w] : part) {
-          auto [it, inserted] = cand.emplace(v.key(), Cand{w, 0, v});
-          // The floor counts each node once, at its first weight: never
-          // above the true cap-th weight, so pruning stays safe.
-          if (inserted) best[static_cast<int>(v.type)].push_back(w);
-          else if (w > it->second.w) it->second.w = w;
-        }
-      for (int type = 0; type < kNodeTypeCount; ++type) {
-        auto& ws = best[type];
-        if (ws.size() >= params.per_hop_cap) {
-          std::nth_element(ws.begin(), ws.begin() + (params.per_hop_cap - 1), ws.end(), std::greater<float>());
-          floor_w[type] = ws[params.per_hop_cap - 1];
-          ws.resize(params.per_hop_cap);
+      // The rest of a hub list only when its prefix's last entry still beats
+      // the floor: by now the floors are high, so this is rare.
+      for (const Deferred& d : deferred) {
+        const Key* floor = sel[t].Floor(GetRelInfo(d.r).to);
+        if (!floor || Better(d.last, *floor)) rd.ScanAll(d.r, d.u, g, &sel[t]);
+      }
+    });
+    // Each node at its best key; then the cap best of each type. Pruning
+    // only dropped edges that could not be selected, so the result does not
+    // depend on the order of the lists or the number of threads.
+    auto& found = sel[0].found();
+    found.insert(found.end(), sel[1].found().begin(), sel[1].found().end());
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+      return a.first.type != b.first.type ? a.first.type < b.first.type : Better(a.second, b.second);
+    });
+    frontier.clear();
+    for (size_t i = 0; i < found.size();) {
+      size_t j = i;
+      size_t kept = 0;
+      for (; j < found.size() && found[j].first.type == found[i].first.type; ++j) {
+        if (kept >= params.per_hop_cap) continue;
+        size_t before = g.nodes.size();
+        uint32_t id = add(found[j].first, h);
+        if (g.nodes.size() > before) {  // a node's first entry is its best
+          frontier.push_back(id);
+          ++kept;
         }
       }
       i = j;
     }
-    std::array<std::vector<Cand>, kNodeTypeCount> by_type;
-    for (auto& [k, c] : cand) by_type[static_cast<int>(c.node.type)].push_back(c);
-    frontier.clear();
-    for (auto& cs : by_type) {
-      if (cs.empty()) continue;
-      // Papers tie on weight often (CITES is 1.0): citation counts break ties,
-      // read only for the candidates at or above the cut weight.
-      size_t keep = std::min(cs.size(), params.per_hop_cap);
-      std::nth_element(cs.begin(), cs.begin() + (keep - 1), cs.end(),
-                       [](const Cand& a, const Cand& b) { return a.w > b.w; });
-      float cut = cs[keep - 1].w;
-      std::vector<Cand> top;
-      for (Cand& c : cs)
-        if (c.w >= cut) {
-          if (c.node.type == NodeType::kPaper) c.cites = graph.Citations(c.node.id);
-          top.push_back(c);
-        }
-      std::sort(top.begin(), top.end(), [](const Cand& a, const Cand& b) {
-        if (a.w != b.w) return a.w > b.w;
-        if (a.cites != b.cites) return a.cites > b.cites;
-        return a.node.id < b.node.id;
-      });
-      for (size_t i = 0; i < keep; ++i) frontier.push_back(add(top[i].node, h));
-    }
+    g.hop_ms.push_back(since(t_hop));
   }
-  // Edges: every edge of an expanded node whose other end is in the
-  // subgraph; a relation seen from both ends counts once, different
-  // relations between two nodes add up.
-  std::array<std::vector<uint32_t>, kNodeTypeCount> members;
-  for (const NodeRef& n : g.nodes) members[static_cast<int>(n.type)].push_back(n.id);
-  for (auto& ids : members) std::sort(ids.begin(), ids.end());
+  const auto t_edges = Clock::now();
+  // Edges: every edge with an expanded end (seeds and hops before the last)
+  // whose other end is in the subgraph; different relations between two
+  // nodes add up. Each relation is read from one side: a directed relation
+  // from its short side (a paper's references, authors, keywords, venue and
+  // topics; an author's institutions; a topic's parent) for every member, so
+  // the long lists of hubs (a paper's citers, a keyword's papers) are never
+  // decoded here; a symmetric relation (RELATED_TO, COAUTHOR, COOCCUR) from
+  // the expanded nodes.
+  std::array<MemberSet, kNodeTypeCount> members;
+  for (const NodeRef& n : g.nodes) members[static_cast<int>(n.type)].sorted.push_back(n.id);
+  for (auto& m : members) m.Build();
+  std::vector<uint8_t> is_expanded(g.nodes.size(), 0);
+  for (uint32_t u : expanded) is_expanded[u] = 1;
   auto canonical = [](Rel r) -> uint8_t {
     switch (r) {  // both directions of a relation are one undirected edge
       case Rel::kCitesIn: return static_cast<uint8_t>(Rel::kCitesOut);
@@ -397,17 +485,18 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
     float w;
   };
   std::array<std::vector<RawEdge>, 2> raws;
-  split(expanded.size(), [&](EdgeReader& rd, size_t b, size_t e, int t) {
-    for (size_t x = b; x < e; ++x) {
-      uint32_t u = expanded[x];
+  split(g.nodes.size(), [&](EdgeReader& rd, size_t t, size_t stride) {
+    for (size_t x = t; x < g.nodes.size(); x += stride) {
+      const uint32_t u = static_cast<uint32_t>(x);
       const NodeRef un = g.nodes[u];
-      for (Rel r : RelsFrom(un.type)) {
+      for (auto [r, every_member] : EdgeRelsFrom(un.type)) {
+        if (!every_member && !is_expanded[u]) continue;
         if (rd.Base(r) <= 0) continue;
         const auto& m = members[static_cast<int>(GetRelInfo(r).to)];
-        if (m.empty()) continue;
+        if (m.sorted.empty()) continue;
         rd.Within(r, un, m, [&](NodeRef v, float w) {
           uint32_t vl = g.local.at(v.key());
-          raws[t].push_back({std::min(u, vl), std::max(u, vl), canonical(r), w});
+          if (is_expanded[u] || is_expanded[vl]) raws[t].push_back({std::min(u, vl), std::max(u, vl), canonical(r), w});
         });
       }
     }
@@ -455,6 +544,7 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
       g.rel[at] = e.rel;
     }
   }
+  g.edges_ms = since(t_edges);
   return g;
 }
 

@@ -14,6 +14,7 @@
 // weights switching relations off, undirected edges and the Table 2 weights.
 #include "litgraph/rwr.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,6 +37,10 @@
 #include "test_util.h"
 
 namespace litgraph {
+
+// Readable node references in failure messages.
+void PrintTo(const NodeRef& n, std::ostream* os) { *os << NodeTypeName(n.type) << ":" << n.id; }
+
 namespace {
 
 using litgraph::testing::ScopedTempDir;
@@ -925,6 +931,228 @@ TEST(BuildSubgraphTest, WeightsFollowTheParameters) {
   Subgraph r = BuildSubgraph(*t.graph, {{P(t.p1), 1.0}}, p);
   ExpectEdge(r, P(t.p1), P(t.p2), 0.5, Rel::kRelated, "RELATED_TO");
   EXPECT_EQ(r.Find(P(t.p5)), -1);
+}
+
+// ---- BuildSubgraph against a direct reference --------------------------------
+//
+// The reference reads every full adjacency list (no ranked files, no floors,
+// no threads): per hop, each new neighbour's strongest edge from the frontier,
+// the per-type cap by (weight, citations, id); then every edge with an
+// expanded end, each relation once per pair, relations adding up.
+
+const std::vector<Rel>& RefRels(NodeType t) {
+  static const std::vector<Rel> kPaper = {Rel::kCitesOut, Rel::kCitesIn, Rel::kRelated, Rel::kAuthors, Rel::kKeywords};
+  static const std::vector<Rel> kAuthor = {Rel::kAuthoredPapers, Rel::kCoauthor};
+  static const std::vector<Rel> kKeyword = {Rel::kKeywordPapers, Rel::kCooccur};
+  static const std::vector<Rel> kNone;
+  return t == NodeType::kPaper ? kPaper : t == NodeType::kAuthor ? kAuthor : t == NodeType::kKeyword ? kKeyword : kNone;
+}
+
+// Table 2 at the default parameters, as floats the same way the library rounds them.
+float RefWeight(const RwrParams& p, const std::map<uint32_t, double>& kappa, Rel r, NodeRef u, NodeRef v, uint32_t a) {
+  auto count_w = [&](double beta) { return static_cast<float>(beta * std::max(1.0, std::min(p.c_max, std::log(1.0 + a)))); };
+  switch (r) {
+    case Rel::kCitesOut: case Rel::kCitesIn: return static_cast<float>(p.beta_cite);
+    case Rel::kRelated: return static_cast<float>(p.beta_rel);
+    case Rel::kAuthors: case Rel::kAuthoredPapers: return static_cast<float>(p.beta_auth);
+    case Rel::kCoauthor: return count_w(p.beta_coauth);
+    case Rel::kCooccur: return count_w(p.beta_cooc);
+    case Rel::kKeywords: case Rel::kKeywordPapers: {
+      uint32_t kw = r == Rel::kKeywords ? v.id : u.id;
+      auto it = kappa.find(kw);
+      return static_cast<float>(p.beta_hk * (it != kappa.end() ? it->second : p.eps_kw) * (a / 10.0));
+    }
+    default: return 0;
+  }
+}
+
+uint8_t RefCanonical(Rel r) {
+  switch (r) {
+    case Rel::kCitesIn: return static_cast<uint8_t>(Rel::kCitesOut);
+    case Rel::kAuthoredPapers: return static_cast<uint8_t>(Rel::kAuthors);
+    case Rel::kKeywordPapers: return static_cast<uint8_t>(Rel::kKeywords);
+    default: return static_cast<uint8_t>(r);
+  }
+}
+
+struct RefSubgraph {
+  std::map<NodeRef, int> hop;
+  std::map<std::pair<NodeRef, NodeRef>, double> edges;  // (smaller, larger) -> summed weight
+};
+
+RefSubgraph ReferenceSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrParams& p) {
+  std::map<uint32_t, double> kappa;
+  for (const Seed& s : seeds)
+    if (s.node.type == NodeType::kKeyword) kappa[s.node.id] = std::max(kappa[s.node.id], s.weight);
+  RefSubgraph out;
+  std::vector<NodeRef> frontier;
+  for (const Seed& s : seeds)
+    if (out.hop.emplace(s.node, 0).second) frontier.push_back(s.node);
+  for (int h = 1; h <= p.hops && !frontier.empty(); ++h) {
+    std::map<NodeRef, float> best;
+    for (NodeRef u : frontier)
+      for (Rel r : RefRels(u.type)) {
+        auto l = graph.adj(r).Neighbours(u.id);
+        for (size_t i = 0; i < l.size(); ++i) {
+          NodeRef v{GetRelInfo(r).to, l.ids[i]};
+          if (v == u || out.hop.count(v)) continue;
+          float w = RefWeight(p, kappa, r, u, v, l.attrs.empty() ? 0 : l.attrs[i]);
+          if (w > 0 && (!best.count(v) || w > best[v])) best[v] = w;
+        }
+      }
+    std::map<NodeType, std::vector<std::tuple<float, uint32_t, uint32_t>>> by_type;
+    for (auto [v, w] : best)
+      by_type[v.type].emplace_back(w, v.type == NodeType::kPaper ? graph.Citations(v.id) : 0u, v.id);
+    frontier.clear();
+    for (auto& [t, cs] : by_type) {
+      std::sort(cs.begin(), cs.end(), [](const auto& a, const auto& b) {
+        if (std::get<0>(a) != std::get<0>(b)) return std::get<0>(a) > std::get<0>(b);
+        if (std::get<1>(a) != std::get<1>(b)) return std::get<1>(a) > std::get<1>(b);
+        return std::get<2>(a) < std::get<2>(b);
+      });
+      for (size_t i = 0; i < std::min(cs.size(), p.per_hop_cap); ++i) {
+        NodeRef v{t, std::get<2>(cs[i])};
+        out.hop[v] = h;
+        frontier.push_back(v);
+      }
+    }
+  }
+  std::map<std::tuple<NodeRef, NodeRef, uint8_t>, float> per_rel;
+  for (auto [u, hu] : out.hop) {
+    if (hu >= p.hops) continue;  // boundary: not expanded
+    for (Rel r : RefRels(u.type)) {
+      auto l = graph.adj(r).Neighbours(u.id);
+      for (size_t i = 0; i < l.size(); ++i) {
+        NodeRef v{GetRelInfo(r).to, l.ids[i]};
+        if (v == u || !out.hop.count(v)) continue;
+        float w = RefWeight(p, kappa, r, u, v, l.attrs.empty() ? 0 : l.attrs[i]);
+        if (w <= 0) continue;
+        auto k = std::make_tuple(std::min(u, v), std::max(u, v), RefCanonical(r));
+        per_rel[k] = std::max(per_rel[k], w);
+      }
+    }
+  }
+  for (auto& [k, w] : per_rel) out.edges[{std::get<0>(k), std::get<1>(k)}] += w;
+  return out;
+}
+
+// A random store with hubs: papers cite earlier ones with preferential
+// attachment (some are cited by far more than kRankedMinDegree papers), a
+// prolific author, few distinct citation counts (ties), and a keyword layer
+// where popular keywords have more than kRankedMinDegree papers.
+struct RandomStore {
+  ScopedTempDir tmp;
+  std::unique_ptr<Store> store;
+  std::unique_ptr<Graph> graph;
+  uint32_t papers = 0, authors = 0, keywords = 0;
+};
+
+void MakeRandomStore(RandomStore* t, uint32_t seed) {
+  std::mt19937 rng(seed);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const int n = 160;
+  std::vector<std::string> recs;
+  std::vector<int> cited_weight(n, 1);
+  for (int i = 0; i < n; ++i) {
+    json refs = json::array(), related = json::array(), authors = json::array();
+    std::set<int> rs;
+    for (int k = 0; k < std::min(i, uni(0, 6)); ++k) {
+      std::discrete_distribution<int> pick(cited_weight.begin(), cited_weight.begin() + i);
+      rs.insert(pick(rng));
+    }
+    if (i > 3 && uni(0, 9) == 0) rs.insert(i + 1 < n ? i + 1 : 0);  // a citation forward: cycles
+    for (int r : rs) {
+      refs.push_back("W" + std::to_string(r));
+      cited_weight[r] += 3;
+    }
+    if (i > 0 && uni(0, 3) == 0) related.push_back("W" + std::to_string(uni(0, i - 1)));
+    std::set<int> as;
+    if (uni(0, 2) == 0) as.insert(0);  // the prolific author
+    for (int k = 0; k < uni(1, 3); ++k) as.insert(uni(1, 30));
+    for (int a : as) authors.push_back("Random Author " + std::to_string(a));
+    recs.push_back(Native("W" + std::to_string(i), "Random paper " + std::to_string(i),
+                          {{"references", refs}, {"related", related}, {"authors", authors},
+                           {"cited_by_count", uni(0, 4)}}));
+  }
+  t->store = Build(t->tmp, recs);
+  ASSERT_TRUE(t->store);
+  Store* s = t->store.get();
+  {
+    Db& db = s->db();
+    Transaction txn(&db, "IMMEDIATE");
+    const int nk = 12;
+    for (int k = 0; k < nk; ++k)
+      db.Exec(fmt::format("INSERT INTO keyword(ext_id, text) VALUES('kw:topic {0}', 'topic {0}')", k));
+    Stmt link = db.Prepare("INSERT OR IGNORE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)");
+    Stmt kid = db.Prepare("SELECT id FROM keyword WHERE text = ?");
+    std::vector<int64_t> kw_ids;
+    for (int k = 0; k < nk; ++k) {
+      kid.Reset();
+      kid.Bind(1, fmt::format("topic {}", k));
+      EXPECT_TRUE(kid.Step());
+      kw_ids.push_back(kid.Int(0));
+    }
+    for (int i = 0; i < n; ++i) {
+      uint32_t pid = PaperId(s, "W" + std::to_string(i));
+      for (int k = 0; k < uni(1, 3); ++k) {
+        int kw = std::min(uni(0, nk - 1), uni(0, nk - 1));  // low keywords are popular
+        link.Reset();
+        link.Bind(1, static_cast<int64_t>(pid)).Bind(2, kw_ids[kw]).Bind(3, uni(1, 10)).Exec();
+      }
+    }
+    db.Exec("UPDATE keyword SET paper_count = (SELECT count(*) FROM paper_keyword WHERE keyword_id = keyword.id)");
+    GraphBuildOptions go;
+    go.ranked_length = 6;  // short ranked lists, so that hubs have them
+    GraphBuildStats gs;
+    Status st = BuildGraph(s, go, &gs);
+    ASSERT_TRUE(st.ok()) << st.message();
+    txn.Commit();
+  }
+  t->graph = OpenGraph(s);
+  ASSERT_TRUE(t->graph);
+  t->papers = static_cast<uint32_t>(s->MaxId(NodeType::kPaper));
+  t->authors = static_cast<uint32_t>(s->MaxId(NodeType::kAuthor));
+  t->keywords = static_cast<uint32_t>(s->MaxId(NodeType::kKeyword));
+}
+
+TEST(BuildSubgraphTest, MatchesAReferenceOnRandomStores) {
+  int ranked_lists = 0;
+  for (uint32_t store_seed : {1u, 2u, 3u}) {
+    RandomStore t;
+    MakeRandomStore(&t, store_seed);
+    ASSERT_TRUE(t.graph);
+    for (Rel r : {Rel::kCitesIn, Rel::kKeywordPapers, Rel::kAuthoredPapers})
+      ranked_lists += static_cast<int>(t.graph->ranked(r).lists());
+    std::mt19937 rng(store_seed * 7919);
+    auto uni = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+    for (int q = 0; q < 40; ++q) {
+      std::vector<Seed> seeds;
+      for (uint32_t k = 0, m = uni(1, 4); k < m; ++k) seeds.push_back({P(uni(1, t.papers)), 0.1 + uni(0, 9) / 10.0});
+      if (q % 3 == 0) seeds.push_back({K(uni(1, t.keywords)), 0.2 + uni(0, 12) / 10.0});
+      if (q % 4 == 0) seeds.push_back({A(uni(1, t.authors)), 0.5});
+      RwrParams p;
+      p.per_hop_cap = std::vector<size_t>{1, 2, 3, 5, 8, 20, 500}[q % 7];
+      p.threads = q % 2 ? 2 : 1;
+      RefSubgraph want = ReferenceSubgraph(*t.graph, seeds, p);
+      Subgraph g = BuildSubgraph(*t.graph, seeds, p);
+      CheckStructure(g, p.hops);
+      const std::string what = fmt::format("store {} query {} cap {}", store_seed, q, p.per_hop_cap);
+      std::map<NodeRef, int> got;
+      for (size_t i = 0; i < g.nodes.size(); ++i) got[g.nodes[i]] = g.hop[i];
+      ASSERT_EQ(got, want.hop) << what;
+      std::map<std::pair<NodeRef, NodeRef>, double> got_edges;
+      for (uint32_t a = 0; a < g.nodes.size(); ++a)
+        for (uint64_t k = g.offsets[a]; k < g.offsets[a + 1]; ++k)
+          if (a < g.nbr[k]) got_edges[{std::min(g.nodes[a], g.nodes[g.nbr[k]]), std::max(g.nodes[a], g.nodes[g.nbr[k]])}] = g.weight[k];
+      ASSERT_EQ(got_edges.size(), want.edges.size()) << what;
+      for (auto& [k, w] : want.edges) {
+        auto it = got_edges.find(k);
+        ASSERT_NE(it, got_edges.end()) << what;
+        EXPECT_NEAR(it->second, w, 1e-5) << what;
+      }
+    }
+  }
+  EXPECT_GT(ranked_lists, 30) << "the stores should exercise ranked lists";
 }
 
 TEST(BuildSubgraphTest, WalkAndExplainOnARealSubgraph) {

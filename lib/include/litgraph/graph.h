@@ -139,6 +139,64 @@ Status WriteAdjacency(const std::string& path, uint64_t num_nodes,
                       std::span<const uint32_t> attrs, uint32_t nodes_per_block = 64,
                       int zstd_level = 3);
 
+// Ranked lists (`<relation>.ranked`, doc/graph-format.md) beside the hub
+// relations whose edges lead to papers (RankedRelation): for every node with
+// more than kRankedLength neighbours (the length is recorded in the file), its
+// first kRankedLength neighbours in
+// the order of the subgraph's per-hop rule: attribute rank (RankedAttr)
+// descending, then citation count descending, then id ascending. A reader
+// walks a list entry by entry and stops as soon as the rest cannot matter,
+// so a hub costs a few entries instead of its whole list.
+//
+//   header     64 bytes: magic "LGRNK\0\0\1", u64 lists, u64 entries,
+//              u32 list length, u32 has attributes
+//   directory  lists x (u32 node, u32 0, u64 byte offset), by node; then the
+//              data size as a final u64
+//   data       per list, in rank order: varint id [, varint attribute]
+inline constexpr uint32_t kRankedLength = 128;
+bool RankedRelation(Rel r);
+uint32_t RankedAttr(Rel r, uint32_t attr);  // the attribute's part of the order
+
+class RankedLists {
+ public:
+  Status Open(const std::string& path);
+  void OpenEmpty() {}
+
+  class Cursor {
+   public:
+    Cursor() = default;
+    Cursor(const uint8_t* p, const uint8_t* end, bool attrs) : p_(p), end_(end), attrs_(attrs) {}
+    bool empty() const { return p_ == end_; }
+    // The next entry; false at the end of the list.
+    bool Next(uint32_t* id, uint32_t* attr);
+
+   private:
+    const uint8_t* p_ = nullptr;
+    const uint8_t* end_ = nullptr;
+    bool attrs_ = false;
+  };
+  // The node's ranked list: empty when the node has kRankedLength neighbours
+  // or fewer (read its adjacency list instead).
+  Cursor Find(uint32_t node) const;
+  uint64_t lists() const { return lists_; }
+  uint32_t length() const { return length_; }
+
+ private:
+  MappedFile file_;
+  uint64_t lists_ = 0;
+  uint32_t length_ = 0;
+  bool attrs_ = false;
+  const uint8_t* dir_ = nullptr;
+  const uint8_t* data_ = nullptr;
+  uint64_t data_size_ = 0;
+};
+
+// Writes the ranked lists of the nodes whose list in the CSR arrays is not
+// empty (each already in rank order, `length` entries).
+Status WriteRankedLists(const std::string& path, uint64_t num_nodes,
+                        std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
+                        std::span<const uint32_t> attrs, uint32_t length = kRankedLength);
+
 // The graph of one store generation.
 class Graph {
  public:
@@ -152,6 +210,8 @@ class Graph {
 
   // Lazily opened adjacency of a relation (an empty one when absent).
   Adjacency& adj(Rel r);
+  // Its ranked lists (empty when absent, as in stores from before them).
+  const RankedLists& ranked(Rel r);
 
   // Paper attributes (dense paper id).
   uint64_t num_papers() const { return num_papers_; }  // id space: max id + 1
@@ -169,6 +229,7 @@ class Graph {
   std::string dir_;
   uint64_t num_papers_ = 0;
   std::unique_ptr<Adjacency> adj_[kRelCount];
+  std::unique_ptr<RankedLists> ranked_[kRelCount];
   MappedFile citations_, years_;
 };
 

@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "litgraph/graph.h"
 #include "litgraph/status.h"
 
 namespace litgraph {
@@ -55,6 +56,8 @@ struct GraphBuildOptions {
   // Keyword layer only: rebuild HAS_KEYWORD and COOCCUR and hard-link every
   // other file from the current generation (extract-keywords).
   bool keywords_only = false;
+  // Length of the ranked lists of hub relations (graph.h; tests use short ones).
+  uint32_t ranked_length = kRankedLength;
 };
 
 struct GraphBuildStats {

@@ -78,6 +78,8 @@ struct Subgraph {
   std::vector<float> weight;                // summed Table 2 weight
   std::vector<uint8_t> rel;                 // strongest relation of the pair (Rel)
   std::unordered_map<uint64_t, uint32_t> local;  // NodeRef::key() -> local id
+  std::vector<double> hop_ms;               // time to select each hop's nodes
+  double edges_ms = 0;                      // time to collect the edges
   size_t edges() const { return nbr.size() / 2; }
   int Find(const NodeRef& n) const {
     auto it = local.find(n.key());
