@@ -236,8 +236,8 @@ int main(int argc, char** argv) {
                  Json({{"startup_ms", std::chrono::duration<double, std::milli>(t_parsed - t_start).count()},
                        {"keywords_ms", trace.t_keywords}, {"semantic_ms", trace.t_semantic},
                        {"title_ms", trace.t_title}, {"merge_ms", trace.t_merge},
-                       {"subgraph_ms", trace.t_subgraph}, {"walk_ms", trace.t_walk},
-                       {"rank_ms", trace.t_rank}, {"total_ms", total},
+                       {"subgraph_ms", trace.t_subgraph}, {"hop_ms", trace.t_hops},
+                       {"edges_ms", trace.t_edges}, {"walk_ms", trace.t_walk}, {"rank_ms", trace.t_rank}, {"total_ms", total},
                        {"subgraph_nodes", trace.subgraph_nodes}, {"subgraph_edges", trace.subgraph_edges},
                        {"paper_seeds", trace.paper_seeds.size()}, {"keyword_seeds", trace.keyword_seeds.size()}})
                      .dump());

@@ -81,13 +81,15 @@ const RelInfo& GetRelInfo(Rel r) { return kRels[static_cast<int>(r)]; }
 
 bool RankedRelation(Rel r) {
   return r == Rel::kCitesIn || r == Rel::kAuthoredPapers || r == Rel::kSourcePapers ||
-         r == Rel::kTopicPapers || r == Rel::kKeywordPapers;
+         r == Rel::kTopicPapers || r == Rel::kKeywordPapers || r == Rel::kCoauthor ||
+         r == Rel::kCooccur;
 }
 
 uint32_t RankedAttr(Rel r, uint32_t attr) {
   switch (r) {
     case Rel::kKeywordPapers: return attr;     // importance 1..10
     case Rel::kTopicPapers: return attr >> 1;  // score x 1000
+    case Rel::kCoauthor: case Rel::kCooccur: return attr;  // joint papers
     default: return 0;                         // one weight for the whole list
   }
 }

@@ -81,15 +81,16 @@ Csr ToCsr(const Edges& e, uint64_t num_nodes, bool reverse, bool with_attrs, Mer
   return c;
 }
 
-// The ranked lists of a relation to papers (graph.h): for each list longer
-// than kRankedLength, its first kRankedLength entries by attribute rank,
-// citations, id.
+// The ranked lists of a hub relation (graph.h): for each list longer than
+// `length`, its first `length` entries by attribute rank, citations (lists
+// of papers), id.
 Csr RankedCsr(Rel rel, const Csr& full, std::span<const uint32_t> citations, uint32_t length) {
   Csr r;
   r.num_nodes = full.num_nodes;
   r.offsets.assign(full.num_nodes + 1, 0);
   const bool attrs = !full.attrs.empty();
-  auto cites = [&](uint32_t p) { return p < citations.size() ? citations[p] : 0u; };
+  const bool papers = GetRelInfo(rel).to == NodeType::kPaper;
+  auto cites = [&](uint32_t p) { return papers && p < citations.size() ? citations[p] : 0u; };
   std::vector<uint32_t> order;
   for (uint64_t n = 0; n < full.num_nodes; ++n) {
     uint64_t a = full.offsets[n], b = full.offsets[n + 1];
@@ -262,7 +263,7 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     for (const auto& e : std::filesystem::directory_iterator(from, ec)) {
       std::string name = e.path().filename().string();
       if (name == "keywords.adj" || name == "keyword.papers.adj" || name == "cooccur.adj" ||
-          name == "keyword.papers.ranked")
+          name == "keyword.papers.ranked" || name == "cooccur.ranked")
         continue;
       std::filesystem::create_hard_link(e.path(), dir + "/" + name, ec);
       if (ec) return Status::Io(fmt::format("{}: {}", e.path().string(), ec.message()));
@@ -275,6 +276,9 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
       ThrowIfError(write_files(dir, rel, csr));
     };
     BuildKeywordRelations(store, n_papers, n_keywords, write_now);
+    int64_t edges = 0;  // the total over every relation, the new keyword layer included
+    for (const auto& [name, count] : info["relations"].items()) edges += count.get<int64_t>();
+    info["edges"] = edges;
     info["generation"] = gen;
     FsyncDir(dir);
     FsyncDir(store->dir());

@@ -93,17 +93,18 @@ const std::vector<Rel>& RelsFrom(NodeType t) {
   return kPaper;
 }
 
-// A hop candidate's rank within its node type, the documented rule: the
-// strongest edge to the previous hops, then (papers) more citations, then the
-// smaller dense id.
+// A hop candidate's rank within its node type, the documented rule: its
+// strongest edge to the previous hops, by weight and then by the tie-break
+// strength (a paper's citation count; the joint papers of a COAUTHOR or
+// COOCCUR edge, whose weight saturates at c_max), then the smaller dense id.
 struct Key {
   float w;
-  uint32_t cites;
+  uint32_t tie;
   uint32_t id;
 };
 bool Better(const Key& a, const Key& b) {
   if (a.w != b.w) return a.w > b.w;
-  if (a.cites != b.cites) return a.cites > b.cites;
+  if (a.tie != b.tie) return a.tie > b.tie;
   return a.id < b.id;
 }
 
@@ -280,7 +281,7 @@ class EdgeReader {
         while (c.Next(&id, &attr)) {
           // Later entries rank lower: the first that cannot be selected ends
           // the list, and so do `cap` new nodes (any later one ranks below them).
-          if (!MakeKey(*sel, to, id, Weight(r, u, NodeRef{to, id}, attr), &k)) return;
+          if (!MakeKey(*sel, r, id, Weight(r, u, NodeRef{to, id}, attr), attr, &k)) return;
           if (!IsNew(g, u, NodeRef{to, id})) continue;
           sel->Offer(NodeRef{to, id}, k);
           if (++placed >= p_.per_hop_cap) return;
@@ -298,9 +299,9 @@ class EdgeReader {
     auto l = g_.adj(r).Neighbours(u.id);
     for (size_t i = 0; i < l.size(); ++i) {
       NodeRef v{to, l.ids[i]};
+      const uint32_t a = l.attrs.empty() ? 0 : l.attrs[i];
       Key k;
-      if (MakeKey(*sel, to, v.id, Weight(r, u, v, l.attrs.empty() ? 0 : l.attrs[i]), &k) && IsNew(g, u, v))
-        sel->Offer(v, k);
+      if (MakeKey(*sel, r, v.id, Weight(r, u, v, a), a, &k) && IsNew(g, u, v)) sel->Offer(v, k);
     }
   }
 
@@ -329,13 +330,16 @@ class EdgeReader {
   }
 
  private:
-  // The key of an edge of weight w to node `id` of type t; false when it
-  // cannot beat the type's floor.
-  bool MakeKey(const HopSelector& sel, NodeType t, uint32_t id, float w, Key* k) {
+  // The key of an edge over r of weight w and attribute a to node `id`;
+  // false when it cannot beat the floor of the node's type.
+  bool MakeKey(const HopSelector& sel, Rel r, uint32_t id, float w, uint32_t a, Key* k) {
     if (w <= 0) return false;
+    const NodeType t = GetRelInfo(r).to;
     const Key* floor = sel.Floor(t);
     if (floor && w < floor->w) return false;
-    *k = Key{w, t == NodeType::kPaper ? g_.Citations(id) : 0u, id};
+    uint32_t tie = t == NodeType::kPaper ? g_.Citations(id)
+                   : r == Rel::kCoauthor || r == Rel::kCooccur ? a : 0u;
+    *k = Key{w, tie, id};
     return !floor || Better(*k, *floor);
   }
   static bool IsNew(const Subgraph& g, NodeRef u, NodeRef v) { return !(v == u) && !g.local.count(v.key()); }

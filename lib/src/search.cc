@@ -393,6 +393,8 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
       if (s.node.type == NodeType::kPaper) trace->paper_seeds.emplace_back(s.node.id, s.weight);
     trace->subgraph_nodes = subgraph_.nodes.size();
     trace->subgraph_edges = subgraph_.edges();
+    trace->t_hops = subgraph_.hop_ms;
+    trace->t_edges = subgraph_.edges_ms;
   }
   auto t5 = Clock::now();
 

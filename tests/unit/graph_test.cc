@@ -329,5 +329,75 @@ TEST(RelInfoTest, EveryRelationHasAFileAndConsistentDirections) {
   EXPECT_EQ(GetRelInfo(Rel::kAuthoredPapers).to, NodeType::kPaper);
 }
 
+// ---- Ranked lists -------------------------------------------------------------
+
+TEST(RankedListsTest, RoundTripsListsInTheirOwnOrder) {
+  ScopedTempDir tmp;
+  std::mt19937 rng(5);
+  for (bool with_attrs : {false, true}) {
+    // Node n has a list when n % 3 == 0: ids in a shuffled order (not sorted),
+    // large ids included; other nodes have none.
+    const uint64_t n = 500;
+    std::vector<uint64_t> offsets(n + 1, 0);
+    std::vector<uint32_t> ids, attrs;
+    for (uint64_t v = 0; v < n; ++v) {
+      offsets[v] = ids.size();
+      if (v % 3 != 0) continue;
+      size_t len = 1 + rng() % 40;
+      for (size_t k = 0; k < len; ++k) {
+        ids.push_back(k == 0 ? 0xFFFFFFFFu : static_cast<uint32_t>(rng()));
+        if (with_attrs) attrs.push_back(static_cast<uint32_t>(rng() % 1000));
+      }
+    }
+    offsets[n] = ids.size();
+    const std::string path = tmp.File(with_attrs ? "a.ranked" : "b.ranked");
+    ASSERT_TRUE(WriteRankedLists(path, n, offsets, ids, attrs, 40).ok());
+    RankedLists r;
+    ASSERT_TRUE(r.Open(path).ok());
+    EXPECT_EQ(r.lists(), (n + 2) / 3);
+    EXPECT_EQ(r.length(), 40u);
+    for (uint64_t v = 0; v < n + 5; ++v) {
+      RankedLists::Cursor c = r.Find(static_cast<uint32_t>(v));
+      std::vector<uint32_t> got_ids, got_attrs;
+      uint32_t id, attr;
+      while (c.Next(&id, &attr)) {
+        got_ids.push_back(id);
+        got_attrs.push_back(attr);
+      }
+      if (v >= n || v % 3 != 0) {
+        EXPECT_TRUE(c.empty());
+        EXPECT_TRUE(got_ids.empty()) << v;
+        continue;
+      }
+      std::vector<uint32_t> want(ids.begin() + offsets[v], ids.begin() + offsets[v + 1]);
+      EXPECT_EQ(got_ids, want) << v;
+      if (with_attrs)
+        EXPECT_EQ(got_attrs, std::vector<uint32_t>(attrs.begin() + offsets[v], attrs.begin() + offsets[v + 1])) << v;
+    }
+  }
+}
+
+TEST(RankedListsTest, DamagedFilesFailToOpen) {
+  ScopedTempDir tmp;
+  std::vector<uint64_t> offsets = {0, 2, 2, 5};
+  std::vector<uint32_t> ids = {9, 3, 7, 1, 8};
+  const std::string path = tmp.File("x.ranked");
+  ASSERT_TRUE(WriteRankedLists(path, 3, offsets, ids, {}).ok());
+  std::string bytes = ReadFile(path);
+  RankedLists ok;
+  ASSERT_TRUE(ok.Open(path).ok());
+  WriteFile(tmp.File("short.ranked"), bytes.substr(0, bytes.size() - 1));
+  RankedLists a;
+  EXPECT_FALSE(a.Open(tmp.File("short.ranked")).ok()) << "truncated data";
+  WriteFile(tmp.File("tiny.ranked"), bytes.substr(0, 20));
+  RankedLists b;
+  EXPECT_FALSE(b.Open(tmp.File("tiny.ranked")).ok()) << "truncated header";
+  std::string bad = bytes;
+  bad[0] = 'X';
+  WriteFile(tmp.File("magic.ranked"), bad);
+  RankedLists c;
+  EXPECT_FALSE(c.Open(tmp.File("magic.ranked")).ok()) << "wrong magic";
+}
+
 }  // namespace
 }  // namespace litgraph

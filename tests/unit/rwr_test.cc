@@ -989,20 +989,24 @@ RefSubgraph ReferenceSubgraph(Graph& graph, const std::vector<Seed>& seeds, cons
   for (const Seed& s : seeds)
     if (out.hop.emplace(s.node, 0).second) frontier.push_back(s.node);
   for (int h = 1; h <= p.hops && !frontier.empty(); ++h) {
-    std::map<NodeRef, float> best;
+    // Each node at its strongest edge: weight, then the tie-break strength
+    // (citations of a paper; joint papers of a COAUTHOR or COOCCUR edge).
+    std::map<NodeRef, std::pair<float, uint32_t>> best;
     for (NodeRef u : frontier)
       for (Rel r : RefRels(u.type)) {
         auto l = graph.adj(r).Neighbours(u.id);
         for (size_t i = 0; i < l.size(); ++i) {
           NodeRef v{GetRelInfo(r).to, l.ids[i]};
           if (v == u || out.hop.count(v)) continue;
-          float w = RefWeight(p, kappa, r, u, v, l.attrs.empty() ? 0 : l.attrs[i]);
-          if (w > 0 && (!best.count(v) || w > best[v])) best[v] = w;
+          uint32_t a = l.attrs.empty() ? 0 : l.attrs[i];
+          float w = RefWeight(p, kappa, r, u, v, a);
+          uint32_t tie = v.type == NodeType::kPaper ? graph.Citations(v.id)
+                         : r == Rel::kCoauthor || r == Rel::kCooccur ? a : 0u;
+          if (w > 0 && (!best.count(v) || std::make_pair(w, tie) > best[v])) best[v] = {w, tie};
         }
       }
     std::map<NodeType, std::vector<std::tuple<float, uint32_t, uint32_t>>> by_type;
-    for (auto [v, w] : best)
-      by_type[v.type].emplace_back(w, v.type == NodeType::kPaper ? graph.Citations(v.id) : 0u, v.id);
+    for (auto [v, key] : best) by_type[v.type].emplace_back(key.first, key.second, v.id);
     frontier.clear();
     for (auto& [t, cs] : by_type) {
       std::sort(cs.begin(), cs.end(), [](const auto& a, const auto& b) {
@@ -1036,10 +1040,11 @@ RefSubgraph ReferenceSubgraph(Graph& graph, const std::vector<Seed>& seeds, cons
   return out;
 }
 
-// A random store with hubs: papers cite earlier ones with preferential
-// attachment (some are cited by far more than kRankedMinDegree papers), a
-// prolific author, few distinct citation counts (ties), and a keyword layer
-// where popular keywords have more than kRankedMinDegree papers.
+// A random store with hubs (built with ranked lists of 6, so hubs have
+// them): papers cite earlier ones with preferential attachment, a prolific
+// author and a team whose members share many papers, few distinct citation
+// counts (ties), and a keyword layer where popular keywords co-occur often
+// (COAUTHOR and COOCCUR weights saturate: ties broken by the joint count).
 struct RandomStore {
   ScopedTempDir tmp;
   std::unique_ptr<Store> store;
@@ -1068,7 +1073,7 @@ void MakeRandomStore(RandomStore* t, uint32_t seed) {
     if (i > 0 && uni(0, 3) == 0) related.push_back("W" + std::to_string(uni(0, i - 1)));
     std::set<int> as;
     if (uni(0, 2) == 0) as.insert(0);  // the prolific author
-    for (int k = 0; k < uni(1, 3); ++k) as.insert(uni(1, 30));
+    for (int k = 0; k < uni(1, 3); ++k) as.insert(uni(0, 1) ? uni(1, 6) : uni(7, 30));  // 1-6: a team
     for (int a : as) authors.push_back("Random Author " + std::to_string(a));
     recs.push_back(Native("W" + std::to_string(i), "Random paper " + std::to_string(i),
                           {{"references", refs}, {"related", related}, {"authors", authors},
@@ -1080,7 +1085,7 @@ void MakeRandomStore(RandomStore* t, uint32_t seed) {
   {
     Db& db = s->db();
     Transaction txn(&db, "IMMEDIATE");
-    const int nk = 12;
+    const int nk = 10;
     for (int k = 0; k < nk; ++k)
       db.Exec(fmt::format("INSERT INTO keyword(ext_id, text) VALUES('kw:topic {0}', 'topic {0}')", k));
     Stmt link = db.Prepare("INSERT OR IGNORE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)");
@@ -1094,7 +1099,7 @@ void MakeRandomStore(RandomStore* t, uint32_t seed) {
     }
     for (int i = 0; i < n; ++i) {
       uint32_t pid = PaperId(s, "W" + std::to_string(i));
-      for (int k = 0; k < uni(1, 3); ++k) {
+      for (int k = 0; k < uni(1, 4); ++k) {
         int kw = std::min(uni(0, nk - 1), uni(0, nk - 1));  // low keywords are popular
         link.Reset();
         link.Bind(1, static_cast<int64_t>(pid)).Bind(2, kw_ids[kw]).Bind(3, uni(1, 10)).Exec();
@@ -1121,7 +1126,7 @@ TEST(BuildSubgraphTest, MatchesAReferenceOnRandomStores) {
     RandomStore t;
     MakeRandomStore(&t, store_seed);
     ASSERT_TRUE(t.graph);
-    for (Rel r : {Rel::kCitesIn, Rel::kKeywordPapers, Rel::kAuthoredPapers})
+    for (Rel r : {Rel::kCitesIn, Rel::kKeywordPapers, Rel::kAuthoredPapers, Rel::kCoauthor, Rel::kCooccur})
       ranked_lists += static_cast<int>(t.graph->ranked(r).lists());
     std::mt19937 rng(store_seed * 7919);
     auto uni = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };

@@ -140,11 +140,11 @@ Status WriteAdjacency(const std::string& path, uint64_t num_nodes,
                       int zstd_level = 3);
 
 // Ranked lists (`<relation>.ranked`, doc/graph-format.md) beside the hub
-// relations whose edges lead to papers (RankedRelation): for every node with
-// more than kRankedLength neighbours (the length is recorded in the file), its
-// first kRankedLength neighbours in
-// the order of the subgraph's per-hop rule: attribute rank (RankedAttr)
-// descending, then citation count descending, then id ascending. A reader
+// relations (RankedRelation): for every node with more than kRankedLength
+// neighbours (the length is recorded in the file), its first kRankedLength
+// neighbours in the order of the subgraph's per-hop rule: attribute rank
+// (RankedAttr) descending, then (papers) citation count descending, then id
+// ascending. A reader
 // walks a list entry by entry and stops as soon as the rest cannot matter,
 // so a hub costs a few entries instead of its whole list.
 //

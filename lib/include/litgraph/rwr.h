@@ -4,11 +4,12 @@
 // Subgraph: from the seeds, 2 hops over every relation whose weight is not
 // zero, edges undirected. Each hop keeps at most per_hop_cap new nodes per
 // node type, chosen by a deterministic rule: the strongest edge linking the
-// node to the previous hop (its Table 2 weight), then the node's citation
-// count (papers), then the smaller dense id. The walk's edges are every edge
-// of a seed or hop-1 node whose other end is in the subgraph (hop-2 nodes
-// are the boundary: their own adjacency is not read), parallel relations
-// between two nodes adding up.
+// node to the previous hop (its Table 2 weight; equal weights: for papers the
+// higher citation count, for COAUTHOR and COOCCUR edges, whose weight
+// saturates at c_max, the higher count of joint papers), then the smaller
+// dense id. The walk's edges are every edge of a seed or hop-1 node whose
+// other end is in the subgraph (hop-2 nodes are the boundary: their edges to
+// each other are left out), parallel relations between two nodes adding up.
 //
 // Edge weights (Table 2): HAS_KEYWORD beta_hk * kappa(g) * rel (rel = score /
 // 10, kappa = the seed weight of keyword g, eps_kw for other keywords);

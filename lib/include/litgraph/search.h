@@ -113,6 +113,8 @@ struct SearchTrace {
   // Stage timings in milliseconds.
   double t_keywords = 0, t_semantic = 0, t_title = 0, t_merge = 0, t_subgraph = 0, t_walk = 0,
          t_rank = 0;
+  std::vector<double> t_hops;  // the subgraph's hop selections
+  double t_edges = 0;          // and its edge collection
 };
 
 class TriSearch {
