@@ -181,7 +181,10 @@ int main(int argc, char** argv) {
       llm.http.api_key = ApiKeyFromEnv({"LITGRAPH_LLM_API_KEY", "OPENAI_API_KEY"});
       backend = MakeLlmKeywordBackend(llm, nullptr);
     }
-    params.rwr.threads = ResolveThreads(tool.common().threads);
+    // The subgraph runs on one thread unless --threads asks for more: with
+    // ranked hub lists a second thread costs more (its own graph caches, cold)
+    // than it saves (bench/results/2026-11-22-cpp2core/summary.md).
+    params.rwr.threads = tool.common().threads > 0 ? ResolveThreads(tool.common().threads) : 1;
     TriSearch search(&store, params, std::move(backend));
     SearchTrace trace;
     auto results = search.Run(q, &trace);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -488,16 +489,24 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
     uint8_t rel;
     float w;
   };
+  // One task per relation, taken by whichever thread is free: each reads
+  // its own files, so the two threads never decode the same blocks.
+  std::vector<std::pair<Rel, bool>> tasks;
+  for (int type = 0; type < kNodeTypeCount; ++type)
+    if (!members[type].sorted.empty())
+      for (auto rel : EdgeRelsFrom(static_cast<NodeType>(type)))
+        if (reader.Base(rel.first) > 0 && !members[static_cast<int>(GetRelInfo(rel.first).to)].sorted.empty())
+          tasks.push_back(rel);
   std::array<std::vector<RawEdge>, 2> raws;
-  split(g.nodes.size(), [&](EdgeReader& rd, size_t t, size_t stride) {
-    for (size_t x = t; x < g.nodes.size(); x += stride) {
-      const uint32_t u = static_cast<uint32_t>(x);
-      const NodeRef un = g.nodes[u];
-      for (auto [r, every_member] : EdgeRelsFrom(un.type)) {
-        if (!every_member && !is_expanded[u]) continue;
-        if (rd.Base(r) <= 0) continue;
-        const auto& m = members[static_cast<int>(GetRelInfo(r).to)];
-        if (m.sorted.empty()) continue;
+  std::atomic<size_t> next_task{0};
+  split(g.nodes.size(), [&](EdgeReader& rd, size_t t, size_t) {
+    for (size_t i = next_task++; i < tasks.size(); i = next_task++) {
+      const auto [r, every_member] = tasks[i];
+      const NodeType from = GetRelInfo(r).from;
+      const auto& m = members[static_cast<int>(GetRelInfo(r).to)];
+      for (uint32_t u = 0; u < g.nodes.size(); ++u) {
+        const NodeRef un = g.nodes[u];
+        if (un.type != from || (!every_member && !is_expanded[u])) continue;
         rd.Within(r, un, m, [&](NodeRef v, float w) {
           uint32_t vl = g.local.at(v.key());
           if (is_expanded[u] || is_expanded[vl]) raws[t].push_back({std::min(u, vl), std::max(u, vl), canonical(r), w});

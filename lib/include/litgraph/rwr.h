@@ -59,7 +59,7 @@ struct RwrParams {
   // Subgraph.
   int hops = 2;
   size_t per_hop_cap = 500;
-  int threads = 2;  // adjacency scans on up to two threads (same result)
+  int threads = 1;  // adjacency scans on up to two threads (same result)
 
   // The named parameters shared by flags and config files (params.h).
   void Register(ParamTable* table);
