@@ -8,7 +8,6 @@ namespace litgraph {
 namespace {
 
 Json TextOrNull(Stmt& s, int col) { return s.IsNull(col) ? Json(nullptr) : Json(s.Str(col)); }
-Json IntOrNull(Stmt& s, int col) { return s.IsNull(col) ? Json(nullptr) : Json(s.Int(col)); }
 
 }  // namespace
 
