@@ -364,14 +364,15 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
   for (const Seed& s : seeds)
     if (s.node.type == NodeType::kKeyword) kw_seed[s.node.id] = std::max(kw_seed[s.node.id], s.weight);
   EdgeReader reader(graph, params, kw_seed);
-  // A second reader on its own Graph (adjacency caches are per thread) lets
-  // two threads scan adjacency lists; results are merged in the serial order,
-  // so the subgraph is the same with one thread or two.
+  // A second reader on its own Graph of the same generation (adjacency
+  // caches are per thread) lets two threads scan adjacency lists; neither the
+  // selection nor the edges depend on how the work is split, so the subgraph
+  // is the same with one thread or two.
   std::unique_ptr<Graph> second_graph;
   std::unique_ptr<EdgeReader> second;
   if (params.threads > 1 && graph.store()) {
     auto g2 = Graph::Open(graph.store());
-    if (g2.ok()) {
+    if (g2.ok() && g2.value()->generation() == graph.generation()) {
       second_graph = std::move(g2.value());
       second = std::make_unique<EdgeReader>(*second_graph, params, kw_seed);
     }
