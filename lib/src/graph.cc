@@ -401,22 +401,18 @@ Adjacency& Graph::adj(Rel r) {
   return *slot;
 }
 
-namespace {
-constexpr uint32_t kFromStoreBit = 0x80000000u;
-}
-
 uint32_t Graph::Citations(uint64_t paper) const {
   if (paper >= num_papers_) return 0;
   uint32_t v;
   std::memcpy(&v, citations_.data() + paper * 4, 4);
-  return v & ~kFromStoreBit;
+  return CitationCount(v);
 }
 
 bool Graph::CitationsFromRecord(uint64_t paper) const {
   if (paper >= num_papers_) return false;
   uint32_t v;
   std::memcpy(&v, citations_.data() + paper * 4, 4);
-  return !(v & kFromStoreBit);
+  return !(v & kCitationsFromStoreBit);
 }
 
 uint32_t Graph::InStoreCitations(uint64_t paper) const {

@@ -83,14 +83,14 @@ Csr ToCsr(const Edges& e, uint64_t num_nodes, bool reverse, bool with_attrs, Mer
 
 // The ranked lists of a hub relation (graph.h): for each list longer than
 // `length`, its first `length` entries by attribute rank, citations (lists
-// of papers), id.
+// of papers; `citations` as stored in paper.citations), id.
 Csr RankedCsr(Rel rel, const Csr& full, std::span<const uint32_t> citations, uint32_t length) {
   Csr r;
   r.num_nodes = full.num_nodes;
   r.offsets.assign(full.num_nodes + 1, 0);
   const bool attrs = !full.attrs.empty();
   const bool papers = GetRelInfo(rel).to == NodeType::kPaper;
-  auto cites = [&](uint32_t p) { return papers && p < citations.size() ? citations[p] : 0u; };
+  auto cites = [&](uint32_t p) { return papers && p < citations.size() ? CitationCount(citations[p]) : 0u; };
   std::vector<uint32_t> order;
   for (uint64_t n = 0; n < full.num_nodes; ++n) {
     uint64_t a = full.offsets[n], b = full.offsets[n + 1];
@@ -113,18 +113,6 @@ Csr RankedCsr(Rel rel, const Csr& full, std::span<const uint32_t> citations, uin
   }
   r.offsets[full.num_nodes] = r.ids.size();
   return r;
-}
-
-// Citation counts as ranking reads them (Graph::Citations) from a generation's
-// paper.citations file.
-std::vector<uint32_t> ReadCitations(const std::string& path) {
-  std::vector<uint32_t> out;
-  MappedFile f;
-  if (!f.Open(path).ok()) return out;
-  out.resize(f.size() / 4);
-  std::memcpy(out.data(), f.data(), out.size() * 4);
-  for (uint32_t& c : out) c &= 0x7FFFFFFFu;
-  return out;
 }
 
 // Resolves external paper ids (as packed in paper.refs) to dense ids.
@@ -226,7 +214,12 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
   // writes run on a second thread while the next relation is collected.
   std::vector<std::future<Status>> pending;
   nlohmann::json rel_stats = nlohmann::json::object();
-  std::vector<uint32_t> rank_citations;  // citation counts, for the ranked files
+  // Citation counts for the ranked lists: this generation's paper.citations,
+  // held here (or mapped from the current generation for a keyword-only
+  // rebuild) until every write has finished.
+  std::vector<uint32_t> citations;
+  MappedFile current_citations;
+  std::span<const uint32_t> rank_citations;
   // Writes a relation's adjacency file, and its ranked lists (graph.h) for
   // the hub relations to papers.
   auto write_files = [&options, &rank_citations](const std::string& dir, Rel rel, const Csr& csr) {
@@ -270,7 +263,9 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     }
     auto prev = store->GetMeta("graph_info");
     nlohmann::json info = prev ? nlohmann::json::parse(*prev) : nlohmann::json::object();
-    rank_citations = ReadCitations(from + "/paper.citations");
+    Status mapped = current_citations.Open(from + "/paper.citations");
+    if (!mapped.ok()) return mapped;
+    rank_citations = {reinterpret_cast<const uint32_t*>(current_citations.data()), current_citations.size() / 4};
     auto write_now = [&](Rel rel, Csr csr) {
       info["relations"][GetRelInfo(rel).file] = csr.ids.size();
       ThrowIfError(write_files(dir, rel, csr));
@@ -335,16 +330,15 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     Csr cites_in = ToCsr(cites, n_papers, true, false, Merge::kFirst);
     cites = Edges();
     stats->cites_edges = static_cast<int64_t>(cites_out.ids.size());
-    std::vector<uint32_t> citations(n_papers, 0);
+    citations.assign(n_papers, 0);
     for (uint64_t p = 0; p < n_papers; ++p) {
       int64_t c = record_counts[p];
       uint32_t in_store = static_cast<uint32_t>(cites_in.offsets[p + 1] - cites_in.offsets[p]);
-      citations[p] = c >= 0 ? static_cast<uint32_t>(std::min<int64_t>(c, 0x7FFFFFFF))
-                            : (in_store | 0x80000000u);
+      citations[p] = c >= 0 ? static_cast<uint32_t>(std::min<int64_t>(c, ~kCitationsFromStoreBit))
+                            : (in_store | kCitationsFromStoreBit);
     }
     record_counts = {};
     rank_citations = citations;
-    for (uint32_t& c : rank_citations) c &= 0x7FFFFFFFu;
     ThrowIfError(WriteFileAtomic(dir + "/paper.citations", {reinterpret_cast<const char*>(citations.data()), citations.size() * 4}));
     ThrowIfError(WriteFileAtomic(dir + "/paper.years", {reinterpret_cast<const char*>(years.data()), years.size() * 2}));
     write(Rel::kCitesOut, std::move(cites_out));

@@ -154,6 +154,11 @@ Status WriteAdjacency(const std::string& path, uint64_t num_nodes,
 //              data size as a final u64
 //   data       per list, in rank order: varint id [, varint attribute]
 inline constexpr uint32_t kRankedLength = 128;
+
+// paper.citations holds one u32 per paper: the count ranking uses, with this
+// bit set when it is the in-store CITES in-degree rather than the record's.
+inline constexpr uint32_t kCitationsFromStoreBit = 0x80000000u;
+inline uint32_t CitationCount(uint32_t stored) { return stored & ~kCitationsFromStoreBit; }
 bool RankedRelation(Rel r);
 uint32_t RankedAttr(Rel r, uint32_t attr);  // the attribute's part of the order
 
