@@ -45,12 +45,9 @@ import sqlite3
 import statistics
 import struct
 import subprocess
-import sys
 import time
 
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
+from benchlib import log
 
 
 def timed(cmd, **kw):

@@ -20,19 +20,14 @@ CSV on stdout: workload,impl,runs,p50_ms,p99_ms,mean_results
 Usage: find_bench.py --bin BUILD --db STORE [--runs 50] [--seed 1]
 """
 import argparse
-import json
 import random
 import re
 import sqlite3
 import statistics
 import subprocess
-import sys
 import time
 
-
-def pct(xs, p):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+from benchlib import pct
 
 
 def run_tool(tool, args):

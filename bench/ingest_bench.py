@@ -16,10 +16,8 @@ Usage: ingest_bench.py --bin BUILD --work DIR [--sizes 100000,1000000]
 import argparse
 import json
 import os
-import resource
 import sqlite3
 import subprocess
-import sys
 import time
 
 

@@ -56,18 +56,8 @@ import statistics
 import subprocess
 import sys
 import time
-from collections import deque
 
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def pct(xs, p):
-    xs = sorted(xs)
-    if not xs:
-        return float("nan")
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+from benchlib import log, pct
 
 
 def short_id(s):

@@ -46,45 +46,24 @@ import argparse
 import json
 import random
 import re
-import sqlite3
 import statistics
 import subprocess
-import sys
 import time
 
-STOP = set("""a an the of in on for and or to with by from at as is are be via its into
-using based towards toward through under over new study analysis approach approaches
-method methods between about against among without within their this that these those""".split())
-
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def pct(xs, p):
-    xs = sorted(xs)
-    if not xs:
-        return float("nan")
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
-
+from benchlib import PaperSampler, content_words, log, pct
 
 def make_queries(db, n, seed):
     rng = random.Random(seed)
-    con = sqlite3.connect(f"file:{db}/litgraph.sqlite?mode=ro", uri=True)
-    max_id = con.execute("select max(id) from paper").fetchone()[0]
-    has_abs = con.execute("select count(*) from (select 1 from paper where abstract is not null "
-                          "and length(abstract) > 50 limit 10)").fetchone()[0] > 0
+    papers = PaperSampler(db)
     out = []
     while len(out) < n:
-        row = con.execute("select title, abstract from paper where id = ?",
-                          (rng.randint(1, max_id),)).fetchone()
-        if not row or not row[0]:
+        row = papers.random(rng)
+        if not row:
             continue
         title, abstract = row
-        kind = "title_words" if (not has_abs or len(out) % 2 == 0) else "abstract_sentence"
+        kind = "title_words" if (not papers.has_abstracts or len(out) % 2 == 0) else "abstract_sentence"
         if kind == "title_words":
-            words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9-]+", title)
-                     if w.lower() not in STOP and len(w) >= 3]
+            words = content_words(title)
             if len(words) < 2:
                 continue
             k = min(len(words), rng.choice((2, 3)))
