@@ -84,6 +84,19 @@ double Pct(std::vector<double> v, double p) {
   return v[std::min(i, v.size() - 1)];
 }
 
+// Runs search() `repeats` times; its median time in microseconds, and the
+// last run's hits in *hits.
+template <typename Search>
+double MedianUs(int repeats, std::vector<VectorHit>* hits, Search&& search) {
+  std::vector<double> r;
+  for (int rep = 0; rep < repeats; ++rep) {
+    auto a = Clock::now();
+    *hits = search();
+    r.push_back(Us(a, Clock::now()));
+  }
+  return Pct(r, 50);
+}
+
 double Mean(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += x;
@@ -253,13 +266,7 @@ int main(int argc, char** argv) {
       std::vector<double> lat, lat_top;
       double results = 0;
       for (size_t i = 0; i < n; ++i) {
-        std::vector<double> r;
-        for (int rep = 0; rep < repeats; ++rep) {
-          auto a = Clock::now();
-          exact[i] = BruteForceSearch(vf, qs->q[i].data(), k);
-          r.push_back(Us(a, Clock::now()));
-        }
-        lat.push_back(Pct(r, 50));
+        lat.push_back(MedianUs(repeats, &exact[i], [&] { return BruteForceSearch(vf, qs->q[i].data(), k); }));
         results += exact[i].size();
         exact_top[i] = BruteForceSearch(vf, qs->q[i].data(), top);
         if (i % 50 == 49) fmt::print(stderr, "{} brute {}/{}\n", qs->name, i + 1, n);
@@ -272,14 +279,8 @@ int main(int argc, char** argv) {
         std::vector<double> l;
         double rec = 0, res = 0;
         for (size_t i = 0; i < n; ++i) {
-          std::vector<double> r;
           std::vector<VectorHit> hits;
-          for (int rep = 0; rep < repeats; ++rep) {
-            auto a = Clock::now();
-            hits = sem.Search(qs->field, qs->q[i].data(), k, ef);
-            r.push_back(Us(a, Clock::now()));
-          }
-          l.push_back(Pct(r, 50));
+          l.push_back(MedianUs(repeats, &hits, [&] { return sem.Search(qs->field, qs->q[i].data(), k, ef); }));
           rec += Recall(hits, exact[i], k);
           res += hits.size();
         }
@@ -291,14 +292,8 @@ int main(int argc, char** argv) {
         std::vector<double> l;
         double rec_k = 0, rec_top = 0, res = 0;
         for (size_t i = 0; i < n; ++i) {
-          std::vector<double> r;
           std::vector<VectorHit> hits;
-          for (int rep = 0; rep < repeats; ++rep) {
-            auto a = Clock::now();
-            hits = sem.Search(qs->field, qs->q[i].data(), top, top_ef);
-            r.push_back(Us(a, Clock::now()));
-          }
-          l.push_back(Pct(r, 50));
+          l.push_back(MedianUs(repeats, &hits, [&] { return sem.Search(qs->field, qs->q[i].data(), top, top_ef); }));
           rec_k += Recall(hits, exact[i], k);
           rec_top += Recall(hits, exact_top[i], top);
           res += hits.size();
@@ -326,14 +321,8 @@ int main(int argc, char** argv) {
           std::vector<double> l;
           double rec_k = 0, rec_top = 0, res = 0;
           for (size_t i = 0; i < n; ++i) {
-            std::vector<double> r;
             std::vector<VectorHit> hits;
-            for (int rep = 0; rep < repeats; ++rep) {
-              auto a = Clock::now();
-              hits = hl_search(qs->field, qs->q[i].data(), kk);
-              r.push_back(Us(a, Clock::now()));
-            }
-            l.push_back(Pct(r, 50));
+            l.push_back(MedianUs(repeats, &hits, [&] { return hl_search(qs->field, qs->q[i].data(), kk); }));
             rec_k += Recall(hits, exact[i], k);
             if (also_top) rec_top += Recall(hits, exact_top[i], top);
             res += hits.size();
