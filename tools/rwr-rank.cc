@@ -115,10 +115,7 @@ int main(int argc, char** argv) {
     if (unresolved) tool.Warn(fmt::format("{} seeds are not in the store", unresolved));
     if (seeds.empty()) return Status::NotFound("no seed resolved to a node of the store");
     auto t1 = Clock::now();
-    // The subgraph runs on one thread unless --threads asks for more: with
-    // ranked hub lists a second thread costs more (its own graph caches, cold)
-    // than it saves (bench/results/2026-11-22-cpp2core/summary.md).
-    params.threads = tool.common().threads > 0 ? ResolveThreads(tool.common().threads) : 1;
+    if (tool.common().threads > 0) params.threads = tool.common().threads;  // else RwrParams' default
     Subgraph g = BuildSubgraph(graph, seeds, params);
     auto t2 = Clock::now();
     WalkResult walk = RandomWalk(g, seeds, params);

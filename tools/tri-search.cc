@@ -181,10 +181,7 @@ int main(int argc, char** argv) {
       llm.http.api_key = ApiKeyFromEnv({"LITGRAPH_LLM_API_KEY", "OPENAI_API_KEY"});
       backend = MakeLlmKeywordBackend(llm, nullptr);
     }
-    // The subgraph runs on one thread unless --threads asks for more: with
-    // ranked hub lists a second thread costs more (its own graph caches, cold)
-    // than it saves (bench/results/2026-11-22-cpp2core/summary.md).
-    params.rwr.threads = tool.common().threads > 0 ? ResolveThreads(tool.common().threads) : 1;
+    if (tool.common().threads > 0) params.rwr.threads = tool.common().threads;  // else RwrParams' default
     TriSearch search(&store, params, std::move(backend));
     SearchTrace trace;
     auto results = search.Run(q, &trace);

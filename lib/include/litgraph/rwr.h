@@ -59,7 +59,10 @@ struct RwrParams {
   // Subgraph.
   int hops = 2;
   size_t per_hop_cap = 500;
-  int threads = 1;  // adjacency scans on up to two threads (same result)
+  // Adjacency scans on up to two threads (same result). One by default: with
+  // ranked hub lists a second thread, whose graph caches start cold, costs
+  // more than it saves (bench/results/2026-11-22-ranked/summary.md).
+  int threads = 1;
 
   // The named parameters shared by flags and config files (params.h).
   void Register(ParamTable* table);
