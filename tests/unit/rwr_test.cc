@@ -795,6 +795,35 @@ TEST(BuildSubgraphTest, RelationsWithZeroWeightAreNotTraversed) {
   EXPECT_TRUE(AtHop(cites, NodeType::kAuthor, 1).empty());
 }
 
+// A keyword layer written by hand, as keyword_store.cc writes one: Keyword
+// nodes `texts`, HAS_KEYWORD links (paper, index into texts, score 1..10),
+// paper counts, then the graph rebuilt with `options` in the same
+// transaction. Returns the keywords' dense ids.
+std::vector<uint32_t> WriteKeywordLayer(Store* s, const std::vector<std::string>& texts,
+                                        const std::vector<std::tuple<uint32_t, size_t, int>>& links,
+                                        const GraphBuildOptions& options) {
+  Db& db = s->db();
+  Transaction txn(&db, "IMMEDIATE");
+  std::vector<uint32_t> ids;
+  Stmt add = db.Prepare("INSERT INTO keyword(ext_id, text) VALUES(?, ?)");
+  for (const std::string& t : texts) {
+    add.Reset();
+    add.Bind(1, "kw:" + t).Bind(2, t).Exec();
+    ids.push_back(static_cast<uint32_t>(db.LastInsertRowid()));
+  }
+  Stmt link = db.Prepare("INSERT OR IGNORE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)");
+  for (auto [p, k, score] : links) {
+    link.Reset();
+    link.Bind(1, static_cast<int64_t>(p)).Bind(2, static_cast<int64_t>(ids[k])).Bind(3, score).Exec();
+  }
+  db.Exec("UPDATE keyword SET paper_count = (SELECT count(*) FROM paper_keyword WHERE keyword_id = keyword.id)");
+  GraphBuildStats gs;
+  Status st = BuildGraph(s, options, &gs);
+  EXPECT_TRUE(st.ok()) << st.message();
+  txn.Commit();
+  return ids;
+}
+
 // Papers and authors for Table 2, and a keyword layer written by hand:
 //  P1 by X, Y; cites and is related to P2; P5 cites P1.
 //  P2, P3 by X, Y (X and Y share 3 papers); P4 by X, Z (1 paper);
@@ -831,26 +860,14 @@ void MakeTable2Store(Table2Store* t) {
   t->y = AuthorId(s, "Yara Young");
   t->z = AuthorId(s, "Zed Zimmer");
   t->w = AuthorId(s, "Wanda Wu");
-  {
-    Db& db = s->db();
-    Transaction txn(&db, "IMMEDIATE");
-    db.Exec("INSERT INTO keyword(ext_id, text) VALUES('kw:alpha topic', 'alpha topic'),"
-            " ('kw:beta topic', 'beta topic')");
-    t->k1 = static_cast<uint32_t>(db.QueryInt("SELECT id FROM keyword WHERE text = 'alpha topic'").value());
-    t->k2 = static_cast<uint32_t>(db.QueryInt("SELECT id FROM keyword WHERE text = 'beta topic'").value());
-    Stmt link = db.Prepare("INSERT INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)");
-    for (auto [p, k, sc] : std::vector<std::tuple<uint32_t, uint32_t, int>>{
-             {t->p1, t->k1, 10}, {t->p1, t->k2, 4}, {t->p2, t->k1, 6},
-             {t->p2, t->k2, 5}, {t->p3, t->k1, 8}, {t->p3, t->k2, 3}})
-      link.Bind(1, static_cast<int64_t>(p)).Bind(2, static_cast<int64_t>(k)).Bind(3, sc).Exec();
-    db.Exec("UPDATE keyword SET paper_count = (SELECT count(*) FROM paper_keyword WHERE keyword_id = keyword.id)");
-    GraphBuildOptions go;
-    go.keywords_only = true;
-    GraphBuildStats gs;
-    Status st = BuildGraph(s, go, &gs);
-    ASSERT_TRUE(st.ok()) << st.message();
-    txn.Commit();
-  }
+  GraphBuildOptions go;
+  go.keywords_only = true;
+  auto kw = WriteKeywordLayer(s, {"alpha topic", "beta topic"},
+                              {{t->p1, 0, 10}, {t->p1, 1, 4}, {t->p2, 0, 6},
+                               {t->p2, 1, 5}, {t->p3, 0, 8}, {t->p3, 1, 3}},
+                              go);
+  t->k1 = kw[0];
+  t->k2 = kw[1];
   t->graph = OpenGraph(s);
   ASSERT_TRUE(t->graph);
 }
@@ -1082,37 +1099,20 @@ void MakeRandomStore(RandomStore* t, uint32_t seed) {
   t->store = Build(t->tmp, recs);
   ASSERT_TRUE(t->store);
   Store* s = t->store.get();
-  {
-    Db& db = s->db();
-    Transaction txn(&db, "IMMEDIATE");
-    const int nk = 10;
-    for (int k = 0; k < nk; ++k)
-      db.Exec(fmt::format("INSERT INTO keyword(ext_id, text) VALUES('kw:topic {0}', 'topic {0}')", k));
-    Stmt link = db.Prepare("INSERT OR IGNORE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)");
-    Stmt kid = db.Prepare("SELECT id FROM keyword WHERE text = ?");
-    std::vector<int64_t> kw_ids;
-    for (int k = 0; k < nk; ++k) {
-      kid.Reset();
-      kid.Bind(1, fmt::format("topic {}", k));
-      EXPECT_TRUE(kid.Step());
-      kw_ids.push_back(kid.Int(0));
+  const int nk = 10;
+  std::vector<std::string> texts;
+  for (int k = 0; k < nk; ++k) texts.push_back(fmt::format("topic {}", k));
+  std::vector<std::tuple<uint32_t, size_t, int>> links;
+  for (int i = 0; i < n; ++i) {
+    uint32_t pid = PaperId(s, "W" + std::to_string(i));
+    for (int k = 0; k < uni(1, 4); ++k) {
+      int kw = std::min(uni(0, nk - 1), uni(0, nk - 1));  // low keywords are popular
+      links.emplace_back(pid, static_cast<size_t>(kw), uni(1, 10));
     }
-    for (int i = 0; i < n; ++i) {
-      uint32_t pid = PaperId(s, "W" + std::to_string(i));
-      for (int k = 0; k < uni(1, 4); ++k) {
-        int kw = std::min(uni(0, nk - 1), uni(0, nk - 1));  // low keywords are popular
-        link.Reset();
-        link.Bind(1, static_cast<int64_t>(pid)).Bind(2, kw_ids[kw]).Bind(3, uni(1, 10)).Exec();
-      }
-    }
-    db.Exec("UPDATE keyword SET paper_count = (SELECT count(*) FROM paper_keyword WHERE keyword_id = keyword.id)");
-    GraphBuildOptions go;
-    go.ranked_length = 6;  // short ranked lists, so that hubs have them
-    GraphBuildStats gs;
-    Status st = BuildGraph(s, go, &gs);
-    ASSERT_TRUE(st.ok()) << st.message();
-    txn.Commit();
   }
+  GraphBuildOptions go;
+  go.ranked_length = 6;  // short ranked lists, so that hubs have them
+  WriteKeywordLayer(s, texts, links, go);
   t->graph = OpenGraph(s);
   ASSERT_TRUE(t->graph);
   t->papers = static_cast<uint32_t>(s->MaxId(NodeType::kPaper));
