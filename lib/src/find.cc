@@ -133,7 +133,7 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
       throw StatusError(Status::Usage(store_->dir() + ": the store has no vectors (run litgraph-embed)"));
     auto v = semantic()->EmbedText(q.text);
     if (!v.ok()) throw StatusError(v.status());
-    if (std::all_of(v->begin(), v->end(), [](float x) { return x == 0; })) return h;  // no known term
+    if (v->empty()) return h;  // no term the model knows
     if (pool) {
       for (uint32_t d : docs) {
         double s;

@@ -255,7 +255,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
       if (sem && sem->vectors(VecField::kKeyword).present() > 0) {  // eq. 2
         auto v = sem->EmbedText(text);
         if (!v.ok()) return v.status();
-        if (std::all_of(v->begin(), v->end(), [](float x) { return x == 0; })) continue;
+        if (v->empty()) continue;
         for (const VectorHit& h : sem->Search(VecField::kKeyword, v->data(), p_.kw_vector_top, 64))
           if (h.score >= p_.theta_kw) kw_weight[h.id] = std::max(kw_weight[h.id], s * h.score);
       }
@@ -269,9 +269,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   if (sem && (use_sem || use_title)) {
     auto v = sem->EmbedText(q.abstract.empty() ? q.text : q.abstract);
     if (!v.ok()) return v.status();
-    // A query without a term the model knows embeds to zero: no semantic
-    // evidence, rather than every paper at cosine 0.
-    if (std::any_of(v->begin(), v->end(), [](float x) { return x != 0; })) eq = std::move(v.value());
+    eq = std::move(v.value());  // empty: no term the model knows
   }
   if (use_sem && !eq.empty()) {
     if (pool_mode) {

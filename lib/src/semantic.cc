@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -252,6 +253,7 @@ Result<std::vector<float>> SemanticIndex::EmbedText(const std::string& text) {
   if (embedder_->dim() != vectors(VecField::kTitle).dim())
     return Status::Io(fmt::format("the embedding model returns {} dimensions but the store's "
                                   "vectors have {}", embedder_->dim(), vectors(VecField::kTitle).dim()));
+  if (std::all_of(v.begin(), v.end(), [](float x) { return x == 0; })) v.clear();
   return v;
 }
 

@@ -66,7 +66,9 @@ class SemanticIndex {
   // Lazily opened vectors and index of a field.
   const VectorFile& vectors(VecField f);
   std::vector<VectorHit> Search(VecField f, const float* query, size_t k, size_t ef);
-  // Embeds one text; false when it has no known term (built-in model).
+  // Embeds one text; an empty vector when the text has no term the model
+  // knows (the built-in model's zero vector: no semantic evidence, rather than
+  // every paper at cosine 0).
   Result<std::vector<float>> EmbedText(const std::string& text);
 
  private:
