@@ -172,8 +172,11 @@ std::vector<std::pair<std::string, double>> TitlesInText(const std::string& text
       p = d + 2;
     }
     std::string title;
-    for (size_t k = 1; k < parts.size(); ++k)
-      if (Words(parts[k]).size() >= 3 && Words(parts[k]).size() > Words(title).size()) title = parts[k];
+    size_t title_words = 0;
+    for (size_t k = 1; k < parts.size(); ++k) {
+      size_t w = Words(parts[k]).size();
+      if (w >= 3 && w > title_words) title = parts[k], title_words = w;
+    }
     size_t a2 = title.find_first_not_of(" \t");
     if (a2 != std::string::npos) title = title.substr(a2);
     while (!title.empty() && (title.back() == '.' || title.back() == ' ')) title.pop_back();
