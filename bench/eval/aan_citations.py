@@ -2,7 +2,8 @@
 """Citation recovery on the ACL Anthology Network: find a held-out paper's references from its title.
 
 Protocol: hold out N papers (default 300, fixed seed) that have >= 5 references inside the
-collection; build the store from every other paper, dropping the held-out papers and every
+collection (--split test, the committed numbers: random.Random(7).sample; --split dev: another
+N papers, seed 11, disjoint from the test sample, for fitting parameters without touching it); build the store from every other paper, dropping the held-out papers and every
 edge touching them; for each held-out paper, query with its title and score the top 20
 against its references that are in the store (Recall@20, binary nDCG@20).
 
@@ -13,7 +14,8 @@ Runs (litgraph tools on the same store):
   tri-search    litgraph-tri-search TITLE (defaults), plus ablations given with --tri-variants
 Anchors: BM25 over titles 0.106 Recall@20; PPR seeded by BM25's top 20 0.169. Target >= 0.22.
 
-Usage: aan_citations.py --bin BUILD --work DIR [--n 300] [--runs ...] [--tri-variants 'name=args;...']
+Usage: aan_citations.py --bin BUILD --work DIR [--n 300] [--split test|dev] [--runs ...]
+                         [--tri-variants 'name=args;...']
 CSV on stdout: run,queries,recall@20,ndcg@20
 """
 import argparse
@@ -40,6 +42,7 @@ def main():
                                                      "shared", "data", "aan"))
     ap.add_argument("--n", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--split", choices=("test", "dev"), default="test")
     ap.add_argument("--runs", default="bm25,ppr_cites,ppr_typed,tri-search")
     ap.add_argument("--tri-variants", default="")
     ap.add_argument("--rebuild", action="store_true")
@@ -55,12 +58,15 @@ def main():
         if s == "citing" or s not in ids or t not in ids or s == t:
             continue
         refs.setdefault(s, set()).add(t)
-    rng = random.Random(a.seed)
     eligible = sorted(p for p, r in refs.items() if len(r) >= 5)
-    held = sorted(rng.sample(eligible, min(a.n, len(eligible))))
+    held = sorted(random.Random(a.seed).sample(eligible, min(a.n, len(eligible))))
+    if a.split == "dev":
+        test = set(held)
+        rest = [p for p in eligible if p not in test]
+        held = sorted(random.Random(a.seed + 4).sample(rest, min(a.n, len(rest))))
     held_set = set(held)
     os.makedirs(a.work, exist_ok=True)
-    db = os.path.join(a.work, f"aan-holdout{a.n}-{a.seed}.db")
+    db = os.path.join(a.work, f"aan-holdout{a.n}-{a.seed}{'-dev' if a.split == 'dev' else ''}.db")
     marker = db + ".built"
     if a.rebuild or not os.path.exists(marker):
         subprocess.run(["rm", "-rf", db, marker], check=True)

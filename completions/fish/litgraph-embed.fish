@@ -15,6 +15,7 @@ complete -c litgraph-embed -l embed-model -r -d 'Model name sent to the endpoint
 complete -c litgraph-embed -l embed-batch -r -d 'Texts per HTTP request (default 64)'
 complete -c litgraph-embed -l embed-timeout -r -d 'Per-request timeout in ms (default 60000)'
 complete -c litgraph-embed -l dim -r -d 'Built-in model dimension (default 128)'
+complete -c litgraph-embed -l lexical-weight -r -d 'Built-in model: weight of the TF-IDF cosine in its similarity (default 0.8)'
 complete -c litgraph-embed -l train-docs -r -d 'Papers sampled for training (default 200000)'
 complete -c litgraph-embed -l max-terms -r -d 'Vocabulary size (default 100000)'
 complete -c litgraph-embed -l hnsw-m -r -d 'HNSW links per node (default 16)'

@@ -49,7 +49,8 @@ struct LsaHeader {
   uint32_t terms;
   uint64_t train_docs;
   uint64_t strings_bytes;
-  uint64_t reserved[4];
+  double lexical_weight;  // 0 in files written before the lexical part existed
+  uint64_t reserved[3];
 };
 static_assert(sizeof(LsaHeader) == 64);
 
@@ -334,6 +335,7 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
   h.dim = static_cast<uint32_t>(dim);
   h.terms = static_cast<uint32_t>(vocab.size());
   h.train_docs = a.rows;
+  h.lexical_weight = o.lexical_weight;
   std::string strings;
   std::vector<uint64_t> offsets;
   for (const auto& t : vocab) {
@@ -398,6 +400,7 @@ Status LsaModel::Open(const std::string& path) {
   dim_ = static_cast<int>(h.dim);
   terms_ = h.terms;
   train_docs_ = h.train_docs;
+  lexical_weight_ = std::isfinite(h.lexical_weight) ? std::clamp(h.lexical_weight, 0.0, 1.0) : 0.0;
   const uint8_t* p = file_.data() + sizeof h;
   offsets_ = reinterpret_cast<const uint64_t*>(p);
   idf_ = reinterpret_cast<const float*>(p + (terms_ + 1) * 8);
@@ -432,6 +435,43 @@ bool LsaModel::EmbedOne(std::string_view text, float* out) const {
     i = j;
   }
   return any && Normalize(out, dim_);
+}
+
+SparseVector LsaModel::EmbedSparse(std::string_view text) const {
+  SparseVector out;
+  std::vector<std::string> terms = AnalyzeTerms(text);
+  std::vector<std::pair<uint32_t, float>> tw;
+  std::sort(terms.begin(), terms.end());
+  double norm = 0;
+  for (size_t i = 0; i < terms.size();) {
+    size_t j = i;
+    while (j < terms.size() && terms[j] == terms[i]) ++j;
+    int64_t t = Find(terms[i]);
+    if (t >= 0) {
+      float w = static_cast<float>((1 + std::log(static_cast<double>(j - i))) * idf_[t]);
+      tw.emplace_back(static_cast<uint32_t>(t), w);
+      norm += static_cast<double>(w) * w;
+    }
+    i = j;
+  }
+  std::sort(tw.begin(), tw.end());
+  float inv = norm > 0 ? static_cast<float>(1 / std::sqrt(norm)) : 0.0f;
+  for (auto& [t, w] : tw) {
+    out.terms.push_back(t);
+    out.weights.push_back(w * inv);
+  }
+  return out;
+}
+
+float SparseDot(const SparseVector& a, const SparseVector& b) {
+  float s = 0;
+  size_t i = 0, j = 0;
+  while (i < a.terms.size() && j < b.terms.size()) {
+    if (a.terms[i] < b.terms[j]) ++i;
+    else if (a.terms[i] > b.terms[j]) ++j;
+    else s += a.weights[i++] * b.weights[j++];
+  }
+  return s;
 }
 
 Status LsaModel::Embed(const std::vector<std::string>& texts, std::vector<float>* out) {

@@ -64,32 +64,43 @@ SemanticIndex* PaperFinder::semantic() {
   return semantic_.get();
 }
 
-bool PaperFinder::EmbeddingScore(const std::vector<float>& q, int64_t paper, double* score,
+bool PaperFinder::EmbeddingScore(const QueryVector& q, int64_t paper, double* score,
                                  double* title_cos, double* abstract_cos) {
   SemanticIndex* sem = semantic();
   if (!sem) return false;
-  const float* t = sem->vectors(VecField::kTitle).Row(static_cast<uint64_t>(paper));
-  const float* a = sem->vectors(VecField::kAbstract).Row(static_cast<uint64_t>(paper));
+  double st = 0, sa = 0;
+  bool t = sem->Score(q, VecField::kTitle, static_cast<uint64_t>(paper), &st);
+  bool a = sem->Score(q, VecField::kAbstract, static_cast<uint64_t>(paper), &sa);
   if (!t && !a) return false;
-  int dim = static_cast<int>(q.size());
-  double st = t ? Dot(q.data(), t, dim) : 0, sa = a ? Dot(q.data(), a, dim) : 0;
   if (title_cos) *title_cos = t ? st : std::nan("");
   if (abstract_cos) *abstract_cos = a ? sa : std::nan("");
-  *score = (0.4 * st + 0.6 * sa) / (0.4 * (t ? 1 : 0) + 0.6 * (a ? 1 : 0));
+  *score = (0.4 * (t ? st : 0) + 0.6 * (a ? sa : 0)) / (0.4 * (t ? 1 : 0) + 0.6 * (a ? 1 : 0));
   return true;
 }
 
-std::vector<FindHit> PaperFinder::SemanticSearch(const std::vector<float>& q, size_t k,
-                                                 size_t per_field) {
-  std::vector<FindHit> hits;
+std::vector<VectorHit> PaperFinder::SemanticField(VecField f, const QueryVector& q, size_t k,
+                                                  size_t ef) {
   SemanticIndex* sem = semantic();
-  if (!sem) return hits;
+  if (!sem) return {};
+  std::vector<uint32_t> extra;
+  // The model's lexical part: the lexical index's best matches of the field
+  // join the dense candidates (titles: the titles-only index).
+  const LexicalIndex* lex = f == VecField::kTitle ? title_lexical() : lexical();
+  if (sem->lexical_weight() > 0 && lex && !q.text.empty())
+    for (const LexicalHit& h : lex->Search(LexicalIndex::QueryTerms(q.text), k, 200000))
+      extra.push_back(h.doc);
+  return sem->Search(f, q, k, k, ef, extra);
+}
+
+std::vector<FindHit> PaperFinder::SemanticSearch(const QueryVector& q, size_t k, size_t per_field) {
+  std::vector<FindHit> hits;
+  if (!semantic()) return hits;
   std::vector<uint32_t> ids;
   // A wide beam: short queries against abstract vectors need ef ~300 for
   // recall@10 >= 0.95 at 1M papers (bench/results, vectors_s1m.csv).
   size_t ef = std::max<size_t>(per_field * 5, 300);
   for (VecField f : {VecField::kTitle, VecField::kAbstract})
-    for (const VectorHit& h : sem->Search(f, q.data(), per_field, ef)) ids.push_back(h.id);
+    for (const VectorHit& h : SemanticField(f, q, per_field, ef)) ids.push_back(h.id);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   for (uint32_t id : ids) {
@@ -131,7 +142,7 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
     std::vector<FindHit> h;
     if (!semantic())
       throw StatusError(Status::Usage(store_->dir() + ": the store has no vectors (run litgraph-embed)"));
-    auto v = semantic()->EmbedText(q.text);
+    auto v = semantic()->EmbedQuery(q.text);
     if (!v.ok()) throw StatusError(v.status());
     if (v->empty()) return h;  // no term the model knows
     if (pool) {

@@ -256,10 +256,10 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
       if (auto id = store_->NodeByExtId(NodeType::kKeyword, KeywordExtId(text)))  // eq. 1
         kw_weight[*id] = std::max(kw_weight[*id], s);
       if (sem && sem->vectors(VecField::kKeyword).present() > 0) {  // eq. 2
-        auto v = sem->EmbedText(text);
+        auto v = sem->EmbedQuery(text);
         if (!v.ok()) return v.status();
-        if (v->empty()) continue;
-        for (const VectorHit& h : sem->Search(VecField::kKeyword, v->data(), p_.kw_vector_top, 64))
+        for (const VectorHit& h :
+             sem->Search(VecField::kKeyword, *v, p_.kw_vector_top, 4 * p_.kw_vector_top, 64))
           if (h.score >= p_.theta_kw) kw_weight[h.id] = std::max(kw_weight[h.id], s * h.score);
       }
     }
@@ -267,10 +267,10 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   auto t1 = Clock::now();
 
   // 2. Semantic path.
-  std::vector<float> eq;
+  QueryVector eq;
   std::unordered_set<int64_t> p_emb;
   if (sem && (use_sem || use_title)) {
-    auto v = sem->EmbedText(q.abstract.empty() ? q.text : q.abstract);
+    auto v = sem->EmbedQuery(q.abstract.empty() ? q.text : q.abstract);
     if (!v.ok()) return v.status();
     eq = std::move(v.value());  // empty: no term the model knows
   }
@@ -279,7 +279,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
       p_emb = pool;
     } else {
       for (VecField f : {VecField::kTitle, VecField::kAbstract}) {
-        auto hits = sem->Search(f, eq.data(), p_.sem_top, std::max(p_.hnsw_ef, p_.sem_top));
+        auto hits = finder_.SemanticField(f, eq, p_.sem_top, std::max(p_.hnsw_ef, p_.sem_top));
         for (size_t i = 0; i < hits.size() && i < p_.sem_keep; ++i) p_emb.insert(hits[i].id);
       }
     }

@@ -110,6 +110,7 @@ Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats,
       }
       auto lsa = std::make_unique<LsaModel>();
       ThrowIfError(lsa->Open(dir + "/model"));
+      stats->lexical_weight = lsa->lexical_weight();
       embedder = std::move(lsa);
       stats->retrain_due = !stats->trained &&
                            store->PaperCount() > 1.5 * info.value("papers_at_train", 0.0);
@@ -219,8 +220,11 @@ Result<std::unique_ptr<SemanticIndex>> SemanticIndex::Open(Store* store, const s
     auto lsa = std::make_unique<LsaModel>();
     Status st = lsa->Open(s->dir_ + "/model");
     if (!st.ok()) return st;
+    s->lsa_ = lsa.get();
+    s->lexical_weight_ = lsa->lexical_weight();
     s->embedder_ = std::move(lsa);
   }
+  s->store_ = store;
   return s;
 }
 
@@ -244,6 +248,67 @@ std::vector<VectorHit> SemanticIndex::Search(VecField f, const float* query, siz
   Field& fl = Get(f);
   if (!fl.has_index) return BruteForceSearch(fl.vec, query, k);
   return fl.hnsw.Search(query, k, ef);
+}
+
+Result<QueryVector> SemanticIndex::EmbedQuery(const std::string& text) {
+  QueryVector q;
+  q.text = text;
+  auto v = EmbedText(text);
+  if (!v.ok()) return v.status();
+  q.dense = std::move(v.value());
+  if (lexical_weight_ > 0 && !q.dense.empty()) q.sparse = lsa_->EmbedSparse(text);
+  return q;
+}
+
+const SparseVector& SemanticIndex::StoredSparse(VecField f, uint64_t id) {
+  auto& cache = sparse_cache_[static_cast<int>(f)];
+  auto it = cache.find(id);
+  if (it != cache.end()) return it->second;
+  Stmt& st = text_stmt_[static_cast<int>(f)];
+  if (!st.raw())
+    st = store_->db().Prepare(f == VecField::kTitle      ? "SELECT title FROM paper WHERE id = ?"
+                              : f == VecField::kAbstract ? "SELECT abstract FROM paper WHERE id = ?"
+                                                         : "SELECT text FROM keyword WHERE id = ?");
+  st.Bind(1, static_cast<int64_t>(id));
+  SparseVector v;
+  if (st.Step()) v = lsa_->EmbedSparse(st.Text(0));
+  st.Reset();
+  return cache.emplace(id, std::move(v)).first->second;
+}
+
+bool SemanticIndex::Score(const QueryVector& q, VecField f, uint64_t id, double* score) {
+  const float* row = vectors(f).Row(id);
+  if (!row || q.empty()) return false;
+  double s = Dot(q.dense.data(), row, static_cast<int>(q.dense.size()));
+  if (lexical_weight_ > 0)
+    s = (1 - lexical_weight_) * s + lexical_weight_ * SparseDot(q.sparse, StoredSparse(f, id));
+  *score = s;
+  return true;
+}
+
+std::vector<VectorHit> SemanticIndex::Search(VecField f, const QueryVector& q, size_t k, size_t depth,
+                                             size_t ef, const std::vector<uint32_t>& extra) {
+  std::vector<VectorHit> hits;
+  if (q.empty()) return hits;
+  std::vector<VectorHit> dense = Search(f, q.dense.data(), std::max(k, depth), std::max(ef, depth));
+  if (lexical_weight_ <= 0) {
+    if (dense.size() > k) dense.resize(k);
+    return dense;
+  }
+  std::vector<uint32_t> ids;
+  for (const VectorHit& h : dense) ids.push_back(h.id);
+  ids.insert(ids.end(), extra.begin(), extra.end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  for (uint32_t id : ids) {
+    double s;
+    if (Score(q, f, id, &s)) hits.push_back({id, static_cast<float>(s)});
+  }
+  std::sort(hits.begin(), hits.end(), [](const VectorHit& a, const VectorHit& b) {
+    return a.score != b.score ? a.score > b.score : a.id < b.id;
+  });
+  if (hits.size() > k) hits.resize(k);
+  return hits;
 }
 
 Result<std::vector<float>> SemanticIndex::EmbedText(const std::string& text) {

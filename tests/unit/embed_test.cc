@@ -319,6 +319,58 @@ TEST(LsaModelTest, ModelIdIsStableAndFollowsTheContent) {
   }
 }
 
+// The lexical part (embed.h): the unit TF-IDF vector over the model's
+// vocabulary, sublinear tf and the model's idf, unknown words dropped.
+TEST(LsaModelTest, SparsePartIsTheUnitTfIdfVector) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("model");
+  ASSERT_TRUE(Train(path, 8).ok());
+  LsaModel m;
+  ASSERT_TRUE(m.Open(path).ok());
+  std::map<std::string, float> idf;
+  std::vector<std::string> vocab;
+  for (auto& [t, x] : ReadIdf(path)) {
+    idf[t] = x;
+    vocab.push_back(t);
+  }
+  SparseVector v = m.EmbedSparse("Protein proteins FOLDING of a xylophone");
+  ASSERT_EQ(v.terms.size(), 2u) << "protein (twice, stemmed) and fold; xylophone is unknown";
+  EXPECT_LT(v.terms[0], v.terms[1]) << "ascending term ids";
+  double norm = 0;
+  for (float w : v.weights) norm += static_cast<double>(w) * w;
+  EXPECT_NEAR(norm, 1.0, 1e-6);
+  std::map<std::string, float> by_term;
+  for (size_t i = 0; i < v.terms.size(); ++i) by_term[vocab[v.terms[i]]] = v.weights[i];
+  ASSERT_TRUE(by_term.count("protein") && by_term.count("fold"));
+  EXPECT_NEAR(by_term["protein"] / by_term["fold"], (1 + std::log(2.0)) * idf["protein"] / idf["fold"], 1e-5);
+  EXPECT_TRUE(m.EmbedSparse("xylophone quartet").empty());
+  EXPECT_TRUE(m.EmbedSparse("").empty());
+}
+
+TEST(LsaModelTest, SparseDotMatchesTheDenseDotProduct) {
+  SparseVector a{{1, 4, 9}, {0.5f, -2.0f, 1.0f}}, b{{0, 4, 9, 12}, {3.0f, 0.25f, 2.0f, 7.0f}};
+  EXPECT_FLOAT_EQ(SparseDot(a, b), -2.0f * 0.25f + 1.0f * 2.0f);
+  EXPECT_FLOAT_EQ(SparseDot(b, a), SparseDot(a, b));
+  EXPECT_FLOAT_EQ(SparseDot(a, SparseVector{}), 0.0f);
+  EXPECT_FLOAT_EQ(SparseDot(SparseVector{{2, 3}, {1, 1}}, SparseVector{{0, 1, 4}, {1, 1, 1}}), 0.0f);
+}
+
+TEST(LsaModelTest, LexicalWeightIsRecordedInTheModel) {
+  ScopedTempDir tmp;
+  for (double w : {0.0, 0.3, 0.8}) {
+    LsaTrainOptions o;
+    o.dim = 8;
+    o.lexical_weight = w;
+    LsaTrainStats stats;
+    const std::string path = tmp.File("model" + std::to_string(w));
+    ASSERT_TRUE(TrainLsaOnTexts(Corpus(), o, path, &stats).ok());
+    LsaModel m;
+    ASSERT_TRUE(m.Open(path).ok());
+    EXPECT_DOUBLE_EQ(m.lexical_weight(), w);
+  }
+  EXPECT_DOUBLE_EQ(LsaTrainOptions{}.lexical_weight, 0.8) << "the documented default";
+}
+
 TEST(LsaModelTest, BadModelFilesFail) {
   ScopedTempDir tmp;
   const std::string path = tmp.File("model");

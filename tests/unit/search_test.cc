@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "litgraph/find.h"
 #include "litgraph/graph.h"
 #include "litgraph/ingest.h"
 #include "litgraph/keyword_store.h"
@@ -634,6 +635,48 @@ TEST_F(TriSearchTest, RetrievalModes) {
   EXPECT_EQ(SpecOf(r[0].id).ext, target.ext);
   EXPECT_TRUE(r[0].s.title_exact);
   EXPECT_NEAR(r[0].s.title, 0.85, 1e-12) << "quoted titles have confidence 0.85";
+}
+
+// The built-in model's similarity (semantic.h): (1 - w) dense cosine + w
+// TF-IDF cosine over the stored text, w = 0.8 by default.
+TEST_F(TriSearchTest, SemanticScoreMixesDenseAndLexicalCosines) {
+  auto sem = SemanticIndex::Open(store_.get());
+  ASSERT_TRUE(sem.ok()) << sem.status().message();
+  SemanticIndex& s = *sem.value();
+  ASSERT_DOUBLE_EQ(s.lexical_weight(), 0.8);
+  auto* lsa = dynamic_cast<LsaModel*>(&s.embedder());
+  ASSERT_NE(lsa, nullptr);
+  const std::string text = "hedge fund returns and portfolio optimization";
+  auto q = s.EmbedQuery(text);
+  ASSERT_TRUE(q.ok());
+  ASSERT_FALSE(q->empty());
+  for (const char* ext : {"T1-3", "T0-3", "T2-7"}) {
+    int64_t id = Id(ext);
+    const PaperSpec& spec = SpecOf(id);
+    double got;
+    ASSERT_TRUE(s.Score(*q, VecField::kTitle, static_cast<uint64_t>(id), &got));
+    const float* row = s.vectors(VecField::kTitle).Row(static_cast<uint64_t>(id));
+    double want = 0.2 * Dot(q->dense.data(), row, s.dim()) +
+                  0.8 * SparseDot(lsa->EmbedSparse(text), lsa->EmbedSparse(spec.title));
+    EXPECT_NEAR(got, want, 1e-6) << ext;
+  }
+  double unused;
+  EXPECT_FALSE(s.Score(*q, VecField::kTitle, 100000, &unused)) << "no such paper";
+}
+
+// A word that only three titles share ranks exactly those titles first: the
+// lexical part, with the lexical index's candidates, keeps rare words that
+// 16 latent dimensions blur.
+TEST_F(TriSearchTest, SemanticFieldKeepsRareTitleWords) {
+  PaperFinder finder(store_.get());
+  SemanticIndex* sem = finder.semantic();
+  ASSERT_NE(sem, nullptr);
+  auto q = sem->EmbedQuery("interpretable");
+  ASSERT_TRUE(q.ok());
+  std::vector<VectorHit> hits = finder.SemanticField(VecField::kTitle, *q, 3, 64);
+  ASSERT_EQ(hits.size(), 3u);
+  for (const VectorHit& h : hits)
+    EXPECT_EQ(SpecOf(h.id).title.rfind("Interpretable ", 0), 0u) << SpecOf(h.id).title;
 }
 
 TEST_F(TriSearchTest, CandidatesModeReturnsOnlyCandidates) {

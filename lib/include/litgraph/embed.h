@@ -7,13 +7,27 @@
 // stopwords dropped, Snowball stems; sublinear tf 1 + ln tf, smoothed idf,
 // rows L2-normalized); a randomized truncated SVD (Halko, Martinsson & Tropp
 // 2011: Gaussian sketch, two power iterations, Cholesky-QR) gives the top
-// `dim` right singular vectors V. A text embeds as normalize(tfidf(text) V).
-// Chosen over alternatives by retrieval quality on the CSFCube development
-// fold (bench/results, doc/embeddings.md).
+// `dim` right singular vectors V. A text's dense part is
+// normalize(tfidf(text) V).
+//
+// The model also has a lexical part: the text's unit TF-IDF vector itself,
+// sparse over the vocabulary. A text embeds as the concatenation
+// [sqrt(1 - w) dense ; sqrt(w) sparse], so the similarity of two texts is
+//   (1 - w) dense . dense' + w tfidf . tfidf'
+// with w the model's lexical weight. Why: 128 latent dimensions keep the
+// topic of a text but lose its rare words, which decide short queries (a
+// title matched the most frequent head word, "parser", and missed "partial
+// parser"; bench/results/2026-11-22-hybrid/summary.md). The dense part is
+// what the HNSW indexes hold; the lexical part is computed from the stored
+// text when a candidate is scored (semantic.h), and the lexical index
+// supplies candidates the dense search misses. The weight (0.8) and the
+// dimension were chosen on development data: the CSFCube development fold and
+// an ACL Anthology split disjoint from the evaluation's (same summary).
 //
 // Model file (vectors.<N>/model, memory-mapped, O(1) open):
 //   header 64 bytes: magic "LGLSA\0\0\1", u32 dim, u32 terms, u64 train docs,
-//     u64 string bytes, f64 reserved...
+//     u64 string bytes, f64 lexical weight w (0 in files written before it
+//     existed: dense only), f64 reserved...
 //   u64[terms + 1] string offsets (terms sorted bytewise), f32[terms] idf,
 //   f32[terms][dim] term vectors, term strings.
 //
@@ -50,6 +64,7 @@ class Embedder {
 
 struct LsaTrainOptions {
   int dim = 128;
+  double lexical_weight = 0.8;  // w of the lexical part, recorded in the model
   size_t max_docs = 200000;   // training sample (evenly spaced over paper ids)
   size_t max_terms = 100000;  // vocabulary: most frequent terms with df >= 2
   int power_iterations = 2;
@@ -70,9 +85,22 @@ Status TrainLsa(Store* store, const LsaTrainOptions& options, const std::string&
 Status TrainLsaOnTexts(const std::vector<std::string>& texts, const LsaTrainOptions& options,
                        const std::string& path, LsaTrainStats* stats);
 
+// A sparse vector: ascending term ids and their weights.
+struct SparseVector {
+  std::vector<uint32_t> terms;
+  std::vector<float> weights;
+  bool empty() const { return terms.empty(); }
+};
+float SparseDot(const SparseVector& a, const SparseVector& b);
+
 class LsaModel : public Embedder {
  public:
   Status Open(const std::string& path);
+  // The weight w of the lexical part (see above); 0 = dense only.
+  double lexical_weight() const { return lexical_weight_; }
+  // The lexical part: the unit TF-IDF vector of a text over the model's
+  // vocabulary (sublinear tf, the model's idf); empty when no term is known.
+  SparseVector EmbedSparse(std::string_view text) const;
   int dim() const override { return dim_; }
   std::string model_id() const override { return id_; }
   Status Embed(const std::vector<std::string>& texts, std::vector<float>* out) override;
@@ -87,6 +115,7 @@ class LsaModel : public Embedder {
   int dim_ = 0;
   uint32_t terms_ = 0;
   uint64_t train_docs_ = 0;
+  double lexical_weight_ = 0;
   const uint64_t* offsets_ = nullptr;
   const float* idf_ = nullptr;
   const float* vectors_ = nullptr;

@@ -74,14 +74,18 @@ class PaperFinder {
 
   // The semantic layer; nullptr when the store has no vectors.
   SemanticIndex* semantic();
-  // Cosine of the query vector with a paper's title and abstract vectors,
-  // combined by seeds/000 eq. 4/7: (0.4 s_t + 0.6 s_a) / (0.4 [s_t] + 0.6 [s_a]).
-  // Returns false when the paper has neither vector.
-  bool EmbeddingScore(const std::vector<float>& query, int64_t paper, double* score,
+  // The model's similarity (semantic.h) of the query with a paper's title
+  // and abstract, combined by seeds/000 eq. 4/7:
+  // (0.4 s_t + 0.6 s_a) / (0.4 [s_t] + 0.6 [s_a]). False when the paper has
+  // neither vector.
+  bool EmbeddingScore(const QueryVector& query, int64_t paper, double* score,
                       double* title_cos = nullptr, double* abstract_cos = nullptr);
-  // Semantic top-k: HNSW top-60 by titles and by abstracts, rescored exactly.
-  std::vector<FindHit> SemanticSearch(const std::vector<float>& query, size_t k,
-                                      size_t per_field = 60);
+  // Top-k of one field by the model's similarity: the HNSW top-k and, when
+  // the model has a lexical part, the lexical index's top-k for the field.
+  std::vector<VectorHit> SemanticField(VecField f, const QueryVector& query, size_t k, size_t ef);
+  // Semantic top-k: SemanticField top-60 of titles and of abstracts,
+  // combined by EmbeddingScore.
+  std::vector<FindHit> SemanticSearch(const QueryVector& query, size_t k, size_t per_field = 60);
 
   Graph* graph();                // nullptr when the store has no graph
   const LexicalIndex* lexical();  // title + abstract index; nullptr when absent

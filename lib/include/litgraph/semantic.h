@@ -17,7 +17,10 @@
 #include <string>
 #include <vector>
 
+#include <unordered_map>
+
 #include "litgraph/embed.h"
+#include "litgraph/sqlite.h"
 #include "litgraph/status.h"
 #include "litgraph/vectors.h"
 
@@ -43,6 +46,7 @@ struct EmbedRunOptions {
 struct EmbedRunStats {
   std::string model_id;
   int dim = 0;
+  double lexical_weight = 0;  // the built-in model's (embed.h)
   bool trained = false;
   LsaTrainStats train;
   int64_t titles = 0, abstracts = 0, keywords = 0;  // vectors computed in this run
@@ -52,6 +56,15 @@ struct EmbedRunStats {
 
 Status RunEmbed(Store* store, const EmbedRunOptions& options, EmbedRunStats* stats,
                 const std::function<void(const std::string&)>& note = {});
+
+// A query embedded by the store's model: the dense vector the indexes
+// search, and the built-in model's lexical part (embed.h).
+struct QueryVector {
+  std::string text;
+  std::vector<float> dense;  // empty: the text has no term the model knows
+  SparseVector sparse;
+  bool empty() const { return dense.empty(); }
+};
 
 class SemanticIndex {
  public:
@@ -65,14 +78,31 @@ class SemanticIndex {
   const std::string& model_id() const { return model_id_; }
   // Lazily opened vectors and index of a field.
   const VectorFile& vectors(VecField f);
+  // Dense top-k of the field's index (cosine).
   std::vector<VectorHit> Search(VecField f, const float* query, size_t k, size_t ef);
   // Embeds one text; an empty vector when the text has no term the model
   // knows (the built-in model's zero vector: no semantic evidence, rather than
   // every paper at cosine 0).
   Result<std::vector<float>> EmbedText(const std::string& text);
 
+  // The model's similarity, lexical part included (embed.h). 0 = dense only
+  // (HTTP models, built-in models trained before the lexical part).
+  double lexical_weight() const { return lexical_weight_; }
+  Result<QueryVector> EmbedQuery(const std::string& text);
+  // Similarity of a query with node `id` in field f: (1 - w) cosine of the
+  // dense vectors + w cosine of the TF-IDF vectors of the query and of the
+  // node's stored text (title, abstract or keyword). False when the node has
+  // no vector in the field.
+  bool Score(const QueryVector& q, VecField f, uint64_t id, double* score);
+  // Top-k of a field by Score: the dense index's top `depth` (>= k) and the
+  // `extra` candidates (for the lexical part, the lexical index's best
+  // matches), rescored. Score order, then id.
+  std::vector<VectorHit> Search(VecField f, const QueryVector& q, size_t k, size_t depth, size_t ef,
+                                const std::vector<uint32_t>& extra = {});
+
  private:
   SemanticIndex() = default;
+  const SparseVector& StoredSparse(VecField f, uint64_t id);
   struct Field {
     bool opened = false;
     VectorFile vec;
@@ -82,6 +112,11 @@ class SemanticIndex {
   Field& Get(VecField f);
   std::string dir_, model_id_;
   std::unique_ptr<Embedder> embedder_;
+  const LsaModel* lsa_ = nullptr;  // the built-in model, when it is the store's
+  double lexical_weight_ = 0;
+  Store* store_ = nullptr;
+  Stmt text_stmt_[3];
+  std::unordered_map<uint64_t, SparseVector> sparse_cache_[3];  // per query process; small
   Field fields_[3];
 };
 
