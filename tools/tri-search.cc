@@ -210,6 +210,7 @@ int main(int argc, char** argv) {
       j["score"] = r.s.final_score;
       j["scores"] = {{"emb", r.s.emb}, {"title", r.s.title}, {"pre", r.s.pre}, {"graph", r.s.graph},
                      {"gate", r.s.gate}, {"importance", r.s.importance}, {"final", r.s.final_score}};
+      if (params.lambda_lex > 0) j["scores"]["lex"] = r.s.lex;
       j["is_seed"] = r.is_seed;
       std::vector<std::string> seeds_used;
       Json paths = ExplainJson(&store, g, r.paths, &seeds_used);
@@ -218,9 +219,13 @@ int main(int argc, char** argv) {
       if (explain) {
         std::string title = j.value("title", "");
         report += fmt::format("{:>2}. {:.3f}  {}  {}\n", rank, r.s.final_score, j["id"].get<std::string>(), title);
-        report += fmt::format("    final {:.3f} = 0.35 x pre~ + 0.45 x graph~ x gate {:.2f} + 0.20 x importance {:.2f}"
+        report += fmt::format("    final {:.3f} = {} x pre~ + {} x graph~ x gate {:.2f} + {} x importance {:.2f}{}"
                               "; pre {:.3f} (semantic {:.3f}, title {:.2f}{}), graph {:.5f}{}\n",
-                              r.s.final_score, r.s.gate, r.s.importance, r.s.pre, r.s.emb, r.s.title,
+                              r.s.final_score, params.lambda_pre, params.lambda_graph, r.s.gate,
+                              params.lambda_imp, r.s.importance,
+                              r.s.title_exact && params.title_hit_bonus > 0
+                                  ? fmt::format(" + {} title hit", params.title_hit_bonus) : "",
+                              r.s.pre, r.s.emb, r.s.title,
                               r.s.title_exact ? ", exact title hit" : r.s.title_fuzzy ? ", fuzzy title hit" : "",
                               r.s.graph, r.is_seed ? "; a seed" : "; found by the walk");
         for (const auto& p : paths) report += "    via " + p["text"].get<std::string>() + "\n";
