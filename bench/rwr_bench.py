@@ -3,7 +3,7 @@
 
     /usr/bin/python3 bench/rwr_bench.py --bin BUILD --db STORE [--dataset NAME]
         [--queries 50] [--limits 10,30,60] [--seed 1] [--repeats 3] [--warmup 5]
-        [--peer-repeats 5] [--summary-csv FILE] [--no-peer]
+        [--peer-repeats 5] [--summary-csv FILE] [--no-peer] [--rwr-args "--threads 1"]
 
 Queries (deterministic for --seed): for each query a random stored paper; half the queries
 (all of them when the store has no abstracts, e.g. AAN) are 2-3 random content words of its
@@ -45,6 +45,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 import json
 import random
+import shlex
 import re
 import statistics
 import subprocess
@@ -89,7 +90,7 @@ def run(cmd, stdin=None):
 
 def rwr_once(a, seeds_bytes):
     wall, p = run([f"{a.bin}/litgraph-rwr-rank", "--db", a.db, "--timings", "--limit", "20",
-                   "--format", "jsonl"], seeds_bytes)
+                   "--format", "jsonl"] + shlex.split(a.rwr_args), seeds_bytes)
     if p.returncode != 0:
         raise SystemExit(f"litgraph-rwr-rank: exit {p.returncode}: {p.stderr.decode()[-400:]}")
     t = None
@@ -134,6 +135,7 @@ def main():
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--epsilon", type=float, default=1e-6,
                     help="the tool's convergence threshold (rwr.h default), for the converged count")
+    ap.add_argument("--rwr-args", default="", help="extra litgraph-rwr-rank flags, e.g. '--threads 1'")
     a = ap.parse_args()
     limits = [int(x) for x in a.limits.split(",")]
     rng = random.Random(a.seed + 1000)

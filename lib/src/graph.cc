@@ -9,7 +9,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <filesystem>
 
 #include "litgraph/coding.h"
@@ -226,80 +228,131 @@ Status Adjacency::Open(const std::string& path) {
   return Status::Ok();
 }
 
-const Adjacency::Block& Adjacency::LoadBlock(uint64_t b) {
-  auto it = where_.find(b);
-  if (it != where_.end()) {
-    lru_.splice(lru_.begin(), lru_, it->second);
-    return it->second->second;
+uint32_t* Adjacency::Generation::Allocate(size_t words) {
+  while (chunk < chunks.size() && used + words > chunks[chunk].second) {
+    ++chunk;
+    used = 0;
   }
-  uint64_t begin = index_[b] & ~kRawBit, end = index_[b + 1] & ~kRawBit;
-  bool raw = index_[b] & kRawBit;
-  if (end < begin || end > data_size_)
-    throw StatusError(Status::Io("corrupt graph block index"));
-  const uint8_t* p;
-  const uint8_t* pend;
-  if (raw) {
-    p = data_ + begin;
-    pend = data_ + end;
-  } else {
-    unsigned long long n = ZSTD_getFrameContentSize(data_ + begin, end - begin);
-    if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
-      throw StatusError(Status::Io("corrupt graph block"));
-    scratch_.resize(n);
-    if (!dctx_) dctx_ = ZSTD_createDCtx();
-    size_t got = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_), scratch_.data(), n,
-                                     data_ + begin, end - begin);
-    if (ZSTD_isError(got) || got != n) throw StatusError(Status::Io("corrupt graph block"));
-    p = reinterpret_cast<const uint8_t*>(scratch_.data());
-    pend = p + n;
+  if (chunk == chunks.size()) {
+    // Chunks grow from 64K words up to 1M words (4 MiB); a larger block gets
+    // a chunk of its own size.
+    size_t size = std::max(words, std::min<size_t>(size_t{1} << 20, size_t{1} << (16 + chunks.size())));
+    auto* p = static_cast<uint32_t*>(std::malloc(size * sizeof(uint32_t)));
+    if (!p) throw std::bad_alloc();
+    chunks.emplace_back(p, size);
+    used = 0;
   }
-  ++blocks_decoded_;
-  Block blk;
-  uint64_t first = b * nodes_per_block_;
-  uint64_t count = std::min<uint64_t>(nodes_per_block_, num_nodes_ - first);
-  blk.offsets.reserve(count + 1);
-  blk.offsets.push_back(0);
-  auto need = [&](bool ok) {
-    if (!ok) throw StatusError(Status::Io("corrupt graph block contents"));
-  };
-  for (uint64_t i = 0; i < count; ++i) {
-    uint64_t deg, v, prev = 0;
-    need(GetVarint(&p, pend, &deg));
-    need(deg <= static_cast<uint64_t>(pend - p));
-    for (uint64_t k = 0; k < deg; ++k) {
-      need(GetVarint(&p, pend, &v));
-      prev = k == 0 ? v : prev + v;
-      blk.ids.push_back(static_cast<uint32_t>(prev));
-    }
-    if (has_attrs_)
-      for (uint64_t k = 0; k < deg; ++k) {
-        need(GetVarint(&p, pend, &v));
-        blk.attrs.push_back(static_cast<uint32_t>(v));
-      }
-    blk.offsets.push_back(static_cast<uint32_t>(blk.ids.size()));
+  uint32_t* out = chunks[chunk].first + used;
+  used += words;
+  bytes += words * sizeof(uint32_t);
+  return out;
+}
+
+void Adjacency::Generation::Clear() {
+  lists.clear();
+  chunk = used = bytes = 0;
+}
+
+Adjacency::Generation::~Generation() {
+  for (auto& c : chunks) std::free(c.first);
+}
+
+Adjacency::List Adjacency::Keep(uint64_t node, const uint32_t* words, uint32_t deg) {
+  size_t n = static_cast<size_t>(deg) * (has_attrs_ ? 2 : 1);
+  if (gens_[cur_].bytes + n * sizeof(uint32_t) > cache_limit_ / 2 && !gens_[cur_].lists.empty()) {
+    cur_ ^= 1;  // the older generation goes; the current one becomes the older
+    gens_[cur_].Clear();
   }
-  size_t bytes = (blk.offsets.size() + blk.ids.size() + blk.attrs.size()) * sizeof(uint32_t);
-  while (!lru_.empty() && cached_bytes_ + bytes > cache_limit_) {
-    const Block& old = lru_.back().second;
-    cached_bytes_ -= (old.offsets.size() + old.ids.size() + old.attrs.size()) * sizeof(uint32_t);
-    where_.erase(lru_.back().first);
-    lru_.pop_back();
+  Generation& g = gens_[cur_];
+  uint32_t* dst = g.Allocate(n);
+  std::memcpy(dst, words, n * sizeof(uint32_t));
+  g.lists[node] = {dst, deg};
+  return MakeList(dst, deg);
+}
+
+// Skips n varints: a varint ends at each byte below 0x80, counted eight
+// bytes at a time. False when the data ends first.
+static bool SkipVarints(const uint8_t** p, const uint8_t* end, uint64_t n) {
+  const uint8_t* q = *p;
+  while (n > 0 && end - q >= 8) {
+    uint64_t w;
+    std::memcpy(&w, q, 8);
+    uint64_t stops = ~w & 0x8080808080808080ull;
+    uint64_t c = static_cast<uint64_t>(__builtin_popcountll(stops));
+    if (c >= n) break;  // the n-th end is in this word: finish byte by byte
+    n -= c;
+    q += 8;
   }
-  cached_bytes_ += bytes;
-  lru_.emplace_front(b, std::move(blk));
-  where_[b] = lru_.begin();
-  return lru_.front().second;
+  for (; n > 0; ++q) {
+    if (q >= end) return false;
+    if (*q < 0x80) --n;
+  }
+  *p = q;
+  return true;
 }
 
 Adjacency::List Adjacency::Neighbours(uint64_t node) {
   if (node >= num_nodes_) return {};
-  const Block& blk = LoadBlock(node / nodes_per_block_);
-  uint64_t i = node % nodes_per_block_;
-  uint32_t a = blk.offsets[i], b = blk.offsets[i + 1];
-  List l;
-  l.ids = std::span<const uint32_t>(blk.ids.data() + a, b - a);
-  if (has_attrs_) l.attrs = std::span<const uint32_t>(blk.attrs.data() + a, b - a);
-  return l;
+  if (auto it = gens_[cur_].lists.find(node); it != gens_[cur_].lists.end())
+    return MakeList(it->second.words, it->second.deg);
+  Generation& old = gens_[cur_ ^ 1];
+  if (auto it = old.lists.find(node); it != old.lists.end()) {
+    Cached c = it->second;
+    old.lists.erase(it);
+    // Copied out before Keep() may clear the older generation's arena.
+    decoded_.assign(c.words, c.words + static_cast<size_t>(c.deg) * (has_attrs_ ? 2 : 1));
+    return Keep(node, decoded_.data(), c.deg);
+  }
+  auto need = [&](bool ok) {
+    if (!ok) throw StatusError(Status::Io("corrupt graph block contents"));
+  };
+  const uint64_t b = node / nodes_per_block_;
+  if (b != block_) {
+    uint64_t begin = index_[b] & ~kRawBit, end = index_[b + 1] & ~kRawBit;
+    bool raw = index_[b] & kRawBit;
+    if (end < begin || end > data_size_) throw StatusError(Status::Io("corrupt graph block index"));
+    block_ = UINT64_MAX;
+    if (raw) {
+      block_data_ = data_ + begin;
+      block_end_ = data_ + end;
+    } else {
+      unsigned long long n = ZSTD_getFrameContentSize(data_ + begin, end - begin);
+      if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
+        throw StatusError(Status::Io("corrupt graph block"));
+      scratch_.resize(n);
+      if (!dctx_) dctx_ = ZSTD_createDCtx();
+      size_t got = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_), scratch_.data(), n,
+                                       data_ + begin, end - begin);
+      if (ZSTD_isError(got) || got != n) throw StatusError(Status::Io("corrupt graph block"));
+      block_data_ = reinterpret_cast<const uint8_t*>(scratch_.data());
+      block_end_ = block_data_ + n;
+    }
+    block_ = b;
+    ++blocks_decoded_;
+  }
+  // Skip the lists of the block's earlier nodes, then decode this one.
+  const uint8_t* p = block_data_;
+  const uint8_t* pend = block_end_;
+  uint64_t deg, v;
+  for (uint64_t i = b * nodes_per_block_; i < node; ++i) {
+    need(GetVarint(&p, pend, &deg));
+    need(SkipVarints(&p, pend, deg * (has_attrs_ ? 2 : 1)));
+  }
+  need(GetVarint(&p, pend, &deg));
+  need(deg * (has_attrs_ ? 2 : 1) <= static_cast<uint64_t>(pend - p));
+  decoded_.resize(deg * (has_attrs_ ? 2 : 1));
+  uint64_t prev = 0;
+  for (uint64_t k = 0; k < deg; ++k) {
+    need(GetVarint(&p, pend, &v));
+    prev = k == 0 ? v : prev + v;
+    decoded_[k] = static_cast<uint32_t>(prev);
+  }
+  if (has_attrs_)
+    for (uint64_t k = 0; k < deg; ++k) {
+      need(GetVarint(&p, pend, &v));
+      decoded_[deg + k] = static_cast<uint32_t>(v);
+    }
+  return Keep(node, decoded_.data(), static_cast<uint32_t>(deg));
 }
 
 Status WriteAdjacency(const std::string& path, uint64_t num_nodes,

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <thread>
 #include <cmath>
 #include <map>
@@ -117,10 +119,15 @@ bool Better(const Key& a, const Key& b) {
 class HopSelector {
  public:
   explicit HopSelector(size_t cap) : cap_(cap) {}
-  // The key to beat for type t, or null while fewer than cap nodes are known.
+  // The key to beat for type t, or null while fewer than cap nodes are known:
+  // this selector's worst kept key, or the other thread's when that is higher
+  // (each is a lower bound of the hop's true cap-th best key).
   const Key* Floor(NodeType t) const {
     const auto& h = heap_[static_cast<int>(t)];
-    return cap_ > 0 && h.size() >= cap_ ? &h.front() : nullptr;
+    const Key* own = cap_ > 0 && h.size() >= cap_ ? &h.front() : nullptr;
+    const auto& ext = external_[static_cast<int>(t)];
+    if (!ext) return own;
+    return own && Better(*own, *ext) ? own : &*ext;
   }
   void Offer(NodeRef v, const Key& k) {
     found_.push_back({v, k});
@@ -135,9 +142,26 @@ class HopSelector {
   }
   std::vector<std::pair<NodeRef, Key>>& found() { return found_; }
 
+  // Floors shared by two selectors of one hop.
+  struct Shared {
+    std::mutex m;
+    std::array<std::optional<Key>, kNodeTypeCount> floor;
+  };
+  // Publishes this selector's floors and takes the other's.
+  void Sync(Shared* s) {
+    std::lock_guard<std::mutex> lock(s->m);
+    for (int t = 0; t < kNodeTypeCount; ++t) {
+      const auto& h = heap_[t];
+      if (cap_ > 0 && h.size() >= cap_ && (!s->floor[t] || Better(h.front(), *s->floor[t])))
+        s->floor[t] = h.front();
+      external_[t] = s->floor[t];
+    }
+  }
+
  private:
   size_t cap_;
   std::array<std::vector<Key>, kNodeTypeCount> heap_;
+  std::array<std::optional<Key>, kNodeTypeCount> external_;
   std::unordered_set<uint64_t> seen_;
   std::vector<std::pair<NodeRef, Key>> found_;
 };
@@ -363,29 +387,26 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
   std::unordered_map<uint32_t, double> kw_seed;
   for (const Seed& s : seeds)
     if (s.node.type == NodeType::kKeyword) kw_seed[s.node.id] = std::max(kw_seed[s.node.id], s.weight);
-  EdgeReader reader(graph, params, kw_seed);
-  // A second reader on its own Graph of the same generation (adjacency
-  // caches are per thread) lets two threads scan adjacency lists; neither the
-  // selection nor the edges depend on how the work is split, so the subgraph
-  // is the same with one thread or two.
-  std::unique_ptr<Graph> second_graph;
-  std::unique_ptr<EdgeReader> second;
-  if (params.threads > 1 && graph.store()) {
-    auto g2 = Graph::Open(graph.store());
-    if (g2.ok() && g2.value()->generation() == graph.generation()) {
-      second_graph = std::move(g2.value());
-      second = std::make_unique<EdgeReader>(*second_graph, params, kw_seed);
-    }
-  }
-  // Runs fn(reader, thread, threads) over a list of n items, on two threads
-  // when worthwhile (thread t takes items t, t + threads, ...).
-  auto split = [&](size_t n, const auto& fn) {
-    if (!second || n < 64) {
-      fn(reader, 0, 1);
+  // Two threads share the graph's mappings (pages faulted in once) but never
+  // an adjacency file: each relation (its Adjacency and decoded-block cache)
+  // belongs to one thread per stage. Every file the stages may read is opened
+  // first, as Graph opens files lazily and that is not thread-safe.
+  const bool two = params.threads > 1;
+  EdgeReader reader(graph, params, kw_seed), reader2(graph, params, kw_seed);
+  if (two)
+    for (int r = 0; r < kRelCount; ++r)
+      if (reader.Base(static_cast<Rel>(r)) > 0) {
+        graph.adj(static_cast<Rel>(r));
+        graph.ranked(static_cast<Rel>(r));
+      }
+  // Runs fn(reader, thread) on thread 0 and, with two threads, thread 1.
+  auto run = [&](const auto& fn) {
+    if (!two) {
+      fn(reader, 0);
       return;
     }
-    std::thread t([&] { fn(*second, 1, 2); });
-    fn(reader, 0, 2);
+    std::thread t([&] { fn(reader2, 1); });
+    fn(reader, 0);
     t.join();
   };
   auto add = [&](NodeRef n, int hop) {
@@ -417,13 +438,35 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
         if (reader.Base(r) > 0) work.emplace_back(reader.MaxWeight(r, g.nodes[u]), r, u);
     std::stable_sort(work.begin(), work.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
     std::array<HopSelector, 2> sel{HopSelector(params.per_hop_cap), HopSelector(params.per_hop_cap)};
-    split(work.size(), [&](EdgeReader& rd, size_t t, size_t stride) {
+    // Which thread reads each relation: the largest share of lists first, to
+    // the thread with fewer so far. AUTHORED's two directions go together
+    // (with author_position_boost a weight of one reads the other's degrees).
+    std::array<int, kRelCount> owner{};
+    if (two) {
+      auto group = [](Rel r) { return r == Rel::kAuthoredPapers ? Rel::kAuthors : r; };
+      std::array<size_t, kRelCount> lists{};
+      for (const auto& w : work) ++lists[static_cast<int>(group(std::get<1>(w)))];
+      std::vector<int> order;
+      for (int r = 0; r < kRelCount; ++r)
+        if (lists[r]) order.push_back(r);
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lists[a] > lists[b]; });
+      size_t load[2] = {0, 0};
+      for (int r : order) {
+        int t = load[1] < load[0] ? 1 : 0;
+        owner[r] = t;
+        load[t] += lists[r];
+      }
+      owner[static_cast<int>(Rel::kAuthoredPapers)] = owner[static_cast<int>(Rel::kAuthors)];
+    }
+    HopSelector::Shared shared;
+    run([&](EdgeReader& rd, int t) {
       std::vector<Deferred> deferred;
-      for (size_t x = t; x < work.size(); x += stride) {
-        auto [maxw, r, u] = work[x];
+      for (const auto& [maxw, r, u] : work) {
+        if (owner[static_cast<int>(r)] != t) continue;
         const Key* floor = sel[t].Floor(GetRelInfo(r).to);
         if (floor && static_cast<float>(maxw) < floor->w) continue;  // edge weights are floats
         rd.Candidates(r, g.nodes[u], g, &sel[t], &deferred);
+        if (two) sel[t].Sync(&shared);
       }
       // The rest of a hub list only when its prefix's last entry still beats
       // the floor: by now the floors are high, so this is rare.
@@ -490,8 +533,8 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
     uint8_t rel;
     float w;
   };
-  // One task per relation, taken by whichever thread is free: each reads
-  // its own files, so the two threads never decode the same blocks.
+  // One task per relation, taken by whichever thread is free: a relation's
+  // file is read by one thread only.
   std::vector<std::pair<Rel, bool>> tasks;
   for (int type = 0; type < kNodeTypeCount; ++type)
     if (!members[type].sorted.empty())
@@ -500,7 +543,7 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
           tasks.push_back(rel);
   std::array<std::vector<RawEdge>, 2> raws;
   std::atomic<size_t> next_task{0};
-  split(g.nodes.size(), [&](EdgeReader& rd, size_t t, size_t) {
+  run([&](EdgeReader& rd, int t) {
     for (size_t i = next_task++; i < tasks.size(); i = next_task++) {
       const auto [r, every_member] = tasks[i];
       const NodeType from = GetRelInfo(r).from;

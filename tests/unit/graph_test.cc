@@ -250,7 +250,7 @@ TEST(AdjacencyTest, CorruptBlocksThrowOnRead) {
     WriteFile(p, bad);
     Adjacency adj;
     ASSERT_TRUE(adj.Open(p).ok());
-    for (uint64_t n = 0; n < g.num_nodes; n += 10) EXPECT_THROW(adj.Neighbours(n), StatusError) << n;
+    for (uint64_t n = 0; n < g.num_nodes; n += 5) EXPECT_THROW(adj.Neighbours(n), StatusError) << n;
   }
   // Block offsets running backwards.
   {

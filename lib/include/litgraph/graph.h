@@ -15,15 +15,26 @@
 //            degree x varint attribute (files with attributes)
 //
 // Opening maps the file and validates the header: O(1) in the graph size.
-// Neighbours(n) decompresses only n's block, keeping a few decoded blocks in
-// an LRU cache of decoded blocks (32 MiB per file). Node attribute arrays (citation counts, years) are flat
-// little-endian files mapped the same way.
+// Neighbours(n) decompresses n's block (the last one read is kept, for its
+// neighbours in id order), skips the lists before n's and decodes n's list
+// alone into a cache of decoded lists (32 MiB per file by default). The cache
+// has two generations: lists are decoded into the current generation's
+// arena; when it holds half the budget, the older generation is dropped and
+// the current one becomes the older (a list found there moves back into the
+// current one). The arenas' memory is reused rather than freed, so a warm
+// cache allocates nothing. Why lists and not whole blocks: a query reads one
+// node of most blocks it touches, and in a fresh process every decoded byte
+// lands on a new page the kernel must fault in and zero; caching only what
+// was asked for cut a 60-seed rwr-rank subgraph at 1M papers from 27 to 21 ms
+// (bench/results/2026-11-22-hybrid/summary.md).
+// Node attribute arrays (citation counts, years) are flat little-endian files
+// mapped the same way.
 //
-// Thread-safety: an Adjacency (its cache) belongs to one thread.
+// Thread-safety: an Adjacency (its cache) belongs to one thread; Graph's
+// lazily opened files are opened by one thread before others read them.
 #pragma once
 
 #include <cstdint>
-#include <list>
 #include <memory>
 #include <span>
 #include <string>
@@ -101,17 +112,34 @@ class Adjacency {
   List Neighbours(uint64_t node);
   uint32_t Degree(uint64_t node) { return static_cast<uint32_t>(Neighbours(node).size()); }
 
-  // Cache statistics (for benchmarks).
+  // Blocks read (decompressed) so far, for benchmarks and tests.
   uint64_t blocks_decoded() const { return blocks_decoded_; }
   // The decoded-block cache's budget (default kCacheBytes).
   void set_cache_bytes(size_t bytes) { cache_limit_ = bytes; }
 
  private:
-  struct Block {
-    std::vector<uint32_t> offsets;  // nodes_per_block + 1
-    std::vector<uint32_t> ids, attrs;
+  // A decoded list in a cache arena: ids, then attributes (files with them).
+  struct Cached {
+    const uint32_t* words;
+    uint32_t deg;
   };
-  const Block& LoadBlock(uint64_t b);
+  // One cache generation: its lists and the bump-allocated arena they live in.
+  struct Generation {
+    std::unordered_map<uint64_t, Cached> lists;
+    std::vector<std::pair<uint32_t*, size_t>> chunks;  // malloc'd, words each
+    size_t chunk = 0, used = 0;  // bump position: chunks[chunk] + used
+    size_t bytes = 0;            // words handed out, in bytes
+    uint32_t* Allocate(size_t words);
+    void Clear();  // keeps the chunks
+    ~Generation();
+  };
+  List MakeList(const uint32_t* words, uint32_t deg) const {
+    List l;
+    l.ids = std::span<const uint32_t>(words, deg);
+    if (has_attrs_) l.attrs = std::span<const uint32_t>(words + deg, deg);
+    return l;
+  }
+  List Keep(uint64_t node, const uint32_t* words, uint32_t deg);
 
   MappedFile file_;
   uint64_t num_nodes_ = 0, num_edges_ = 0, num_blocks_ = 0;
@@ -120,13 +148,15 @@ class Adjacency {
   const uint64_t* index_ = nullptr;
   const uint8_t* data_ = nullptr;
   size_t data_size_ = 0;
-  // LRU cache of decoded blocks, bounded by their decoded size.
   static constexpr size_t kCacheBytes = 32u << 20;
   size_t cache_limit_ = kCacheBytes;
-  size_t cached_bytes_ = 0;
-  std::list<std::pair<uint64_t, Block>> lru_;
-  std::unordered_map<uint64_t, std::list<std::pair<uint64_t, Block>>::iterator> where_;
-  std::string scratch_;
+  Generation gens_[2];
+  int cur_ = 0;
+  std::string scratch_;            // decompressed bytes of block_
+  uint64_t block_ = UINT64_MAX;     // the last block read, and its bytes
+  const uint8_t* block_data_ = nullptr;
+  const uint8_t* block_end_ = nullptr;
+  std::vector<uint32_t> decoded_;  // the list being decoded
   void* dctx_ = nullptr;  // ZSTD_DCtx, reused: a context per call costs page faults
   uint64_t blocks_decoded_ = 0;
 };

@@ -59,9 +59,11 @@ struct RwrParams {
   // Subgraph.
   int hops = 2;
   size_t per_hop_cap = 500;
-  // Adjacency scans on up to two threads (same result). One by default: with
-  // ranked hub lists a second thread, whose graph caches start cold, costs
-  // more than it saves (bench/results/2026-11-22-ranked/summary.md).
+  // Adjacency scans on up to two threads (same result): both share the
+  // graph's mappings, and each relation is read by one of them. One by
+  // default: with lists decoded alone, a 60-seed subgraph at 1M papers takes
+  // the same in a fresh process with two threads as with one (21.4 / 21.6 ms
+  // p50, bench/results/2026-11-22-hybrid/summary.md).
   int threads = 1;
 
   // The named parameters shared by flags and config files (params.h).
