@@ -76,11 +76,25 @@ void FsyncDir(const std::string& dir) {
   }
 }
 
-void* MapZeroed(size_t bytes) {
+void* MapZeroed(size_t bytes, bool dense) {
   if (bytes == 0) return nullptr;
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
-  return p;
+  constexpr size_t kHuge = size_t{2} << 20;
+  if (!dense || bytes < kHuge) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return p;
+  }
+  // Huge pages: aligned to 2 MiB, so that every page of the array can be one.
+  size_t span = bytes + kHuge;
+  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  uintptr_t aligned = (start + kHuge - 1) & ~(kHuge - 1);
+  if (aligned > start) munmap(raw, aligned - start);
+  uintptr_t end = start + span, used = aligned + bytes;
+  if (end > used) munmap(reinterpret_cast<void*>(used), end - used);
+  madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);  // advice: failure is harmless
+  return reinterpret_cast<void*>(aligned);
 }
 
 void UnmapZeroed(void* p, size_t bytes) {

@@ -375,8 +375,16 @@ std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms
   last_postings_visited = 0;
   if (num_terms_ == 0 || k == 0) return hits;
   std::vector<Segment> segs = Segments(terms);
-  ZeroedArray<float> acc(id_space_);
+  uint64_t planned = 0;  // postings the loop below will visit
+  for (const Segment& s : segs) {
+    if (budget && planned >= budget) break;
+    planned += s.count;
+  }
+  // More postings than the accumulator has 4 KiB pages: most pages will be
+  // touched, so huge pages (files.h) save faults.
+  ZeroedArray<float> acc(id_space_, /*dense=*/planned > id_space_ * sizeof(float) / 4096);
   std::vector<uint32_t> touched;
+  touched.reserve(std::min<uint64_t>(planned, id_space_));
   uint64_t visited = 0;
   for (const Segment& s : segs) {
     if (budget && visited >= budget) break;

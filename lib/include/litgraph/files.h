@@ -39,11 +39,16 @@ void FsyncDir(const std::string& dir);
 
 // A zero-filled scratch array from anonymous memory: pages are zeroed by the
 // kernel on first touch, so a huge, sparsely used array costs only the pages
-// a query touches (accumulators over 43M documents).
+// a query touches (accumulators over 43M documents). `dense`: the caller
+// expects to touch most pages (BM25 accumulators under a budget of 400k
+// postings touch nearly every 4 KiB page of a 1M-document array), so the
+// array asks for transparent huge pages: one fault per 2 MiB instead of 512
+// (find-paper with a whole abstract: 3,900 page faults -> bench/results/
+// 2026-11-22-hybrid/summary.md).
 template <typename T>
 class ZeroedArray {
  public:
-  explicit ZeroedArray(size_t n);
+  explicit ZeroedArray(size_t n, bool dense = false);
   ~ZeroedArray();
   ZeroedArray(const ZeroedArray&) = delete;
   ZeroedArray& operator=(const ZeroedArray&) = delete;
@@ -56,11 +61,12 @@ class ZeroedArray {
   size_t n_ = 0;
 };
 
-void* MapZeroed(size_t bytes);
+void* MapZeroed(size_t bytes, bool dense = false);
 void UnmapZeroed(void* p, size_t bytes);
 
 template <typename T>
-ZeroedArray<T>::ZeroedArray(size_t n) : data_(static_cast<T*>(MapZeroed(n * sizeof(T)))), n_(n) {}
+ZeroedArray<T>::ZeroedArray(size_t n, bool dense)
+    : data_(static_cast<T*>(MapZeroed(n * sizeof(T), dense))), n_(n) {}
 template <typename T>
 ZeroedArray<T>::~ZeroedArray() {
   UnmapZeroed(data_, n_ * sizeof(T));
