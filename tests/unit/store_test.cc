@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 #include "litgraph/graph.h"
 #include "litgraph/ingest.h"
 #include "litgraph/sqlite.h"
+#include "litgraph/text.h"
 #include "test_util.h"
 
 #include <zlib.h>
@@ -323,6 +325,59 @@ TEST(IngestTest, FailedIngestLeavesStoreUnchanged) {
   auto g = Graph::Open(reader.get());
   ASSERT_TRUE(g.ok()) << g.status().message();
   EXPECT_EQ((*g)->adj(Rel::kCitesOut).num_edges(), 1u);
+}
+
+// The schema's indexes, as sqlite_master has them.
+std::vector<std::string> IndexSql(Store* store) {
+  std::vector<std::string> out;
+  Stmt st = store->db().Prepare(
+      "SELECT name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE type = 'index' ORDER BY name");
+  while (st.Step()) out.push_back(st.Str(0));
+  return out;
+}
+
+// Into an empty store, ingest drops the secondary indexes for the load and
+// builds them after it (ingest.cc): the store ends with exactly the schema's
+// indexes, working, and a failed load leaves the empty store as it was.
+TEST(IngestTest, BulkLoadRestoresEverySecondaryIndex) {
+  ScopedTempDir tmp;
+  std::vector<std::string> schema;
+  {
+    auto fresh = OpenStore(tmp.File("fresh"), Store::Mode::kWrite);
+    ASSERT_TRUE(fresh);
+    schema = IndexSql(fresh.get());
+  }
+  ASSERT_GE(schema.size(), 5u);
+  EXPECT_NE(std::find_if(schema.begin(), schema.end(),
+                         [](const std::string& s) { return s.rfind("paper_title_key: CREATE INDEX", 0) == 0; }),
+            schema.end());
+  WriteFile(tmp.File("bad.jsonl"), R"({"id": "P1", "title": "One"})" "\n" R"({"id": "P2", "title": })" "\n");
+  WriteFile(tmp.File("good.jsonl"),
+            R"({"id": "P1", "title": "Graph neural networks", "doi": "10.1/abc", "authors": ["Ada Lovelace"]})" "\n");
+  const std::string dir = tmp.File("db");
+  {
+    auto store = OpenStore(dir, Store::Mode::kWrite);
+    ASSERT_TRUE(store);
+    EXPECT_EQ(IngestFiles(store.get(), {tmp.File("bad.jsonl")}).code(), Code::kBadInput);
+    EXPECT_EQ(store->PaperCount(), 0);
+    EXPECT_EQ(IndexSql(store.get()), schema) << "a failed bulk load restores the dropped indexes";
+    ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("good.jsonl")}).ok());
+    EXPECT_EQ(IndexSql(store.get()), schema);
+    // The indexes serve their lookups.
+    auto plan = [&](const std::string& sql) {
+      Stmt st = store->db().Prepare("EXPLAIN QUERY PLAN " + sql);
+      std::string all;
+      while (st.Step()) all += st.Str(3) + "; ";
+      return all;
+    };
+    EXPECT_NE(plan("SELECT id FROM paper WHERE title_key = 'x'").find("paper_title_key"), std::string::npos);
+    EXPECT_NE(plan("SELECT id FROM paper WHERE doi = 'x'").find("paper_doi"), std::string::npos);
+    EXPECT_NE(plan("SELECT paper_id FROM authorship WHERE author_id = 1").find("authorship_author"), std::string::npos);
+  }
+  auto reader = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(reader);
+  EXPECT_TRUE(reader->PaperByExtId("P1"));
+  EXPECT_EQ(reader->PapersByTitleKey(NormalizeTitleKey("Graph neural networks")).size(), 1u);
 }
 
 TEST(IngestTest, SkipInvalidCountsAndContinues) {
