@@ -15,7 +15,7 @@ Runs (litgraph tools on the same store):
 Anchors: BM25 over titles 0.106 Recall@20; PPR seeded by BM25's top 20 0.169. Target >= 0.22.
 
 Usage: aan_citations.py --bin BUILD --work DIR [--n 300] [--split test|dev] [--runs ...]
-                         [--tri-variants 'name=args;...']
+                         [--tri-variants 'name=args;...'] [--embed-args '--lexical-weight 0']
 CSV on stdout: run,queries,recall@20,ndcg@20
 """
 import argparse
@@ -45,6 +45,7 @@ def main():
     ap.add_argument("--split", choices=("test", "dev"), default="test")
     ap.add_argument("--runs", default="bm25,ppr_cites,ppr_typed,tri-search")
     ap.add_argument("--tri-variants", default="")
+    ap.add_argument("--embed-args", default="", help="litgraph-embed flags for the store, e.g. '--lexical-weight 0'")
     ap.add_argument("--rebuild", action="store_true")
     a = ap.parse_args()
     if not os.path.exists(os.path.join(a.shared, "citations.tsv")):
@@ -81,7 +82,7 @@ def main():
         run = lambda *cmd: subprocess.run(list(cmd), check=True, stdout=subprocess.DEVNULL)
         run(f"{a.bin}/litgraph-ingest", "--db", db, "-q", recs)
         run(f"{a.bin}/litgraph-extract-keywords", "--db", db, "-q")
-        run(f"{a.bin}/litgraph-embed", "--db", db, "-q")
+        run(f"{a.bin}/litgraph-embed", "--db", db, "-q", *shlex.split(a.embed_args))
         open(marker, "w").close()
     title = {p["id"]: p["title"] for p in papers}
     cites_only = ["--beta-rel", "0", "--beta-auth", "0", "--beta-coauth", "0", "--beta-hk", "0",

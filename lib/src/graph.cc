@@ -234,7 +234,7 @@ uint32_t* Adjacency::Generation::Allocate(size_t words) {
     used = 0;
   }
   if (chunk == chunks.size()) {
-    // Chunks grow from 64K words up to 1M words (4 MiB); a larger block gets
+    // Chunks grow from 64K words up to 1M words (4 MiB); a longer list gets
     // a chunk of its own size.
     size_t size = std::max(words, std::min<size_t>(size_t{1} << 20, size_t{1} << (16 + chunks.size())));
     auto* p = static_cast<uint32_t*>(std::malloc(size * sizeof(uint32_t)));
@@ -339,7 +339,7 @@ Adjacency::List Adjacency::Neighbours(uint64_t node) {
     need(SkipVarints(&p, pend, deg * (has_attrs_ ? 2 : 1)));
   }
   need(GetVarint(&p, pend, &deg));
-  need(deg * (has_attrs_ ? 2 : 1) <= static_cast<uint64_t>(pend - p));
+  need(deg <= static_cast<uint64_t>(pend - p) && deg * (has_attrs_ ? 2 : 1) <= static_cast<uint64_t>(pend - p));
   decoded_.resize(deg * (has_attrs_ ? 2 : 1));
   uint64_t prev = 0;
   for (uint64_t k = 0; k < deg; ++k) {

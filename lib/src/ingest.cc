@@ -133,10 +133,17 @@ bool LooksLikeDocumentStart(std::string_view line) {
   return (line[a] == '{' || line[a] == '[') && line[b] != '}' && line[b] != ']';
 }
 
+// Column values a work derives from its record, computed on the reader
+// thread: the writer thread (SQLite) is the bottleneck of a load.
+struct WorkKeys {
+  std::string title_key, refs, related;  // NormalizeTitleKey, PackIdList x 2
+};
+
 // What the reader thread hands the writer: parsed records of one input line
-// (or one document), or the error that line had.
+// (or one document) with their derived keys, or the error that line had.
 struct Item {
   std::vector<Record> records;
+  std::vector<WorkKeys> keys;  // parallel to records (empty for non-works)
   Status error;
 };
 
@@ -234,6 +241,10 @@ void Produce(const std::vector<std::string>& inputs, const IngestOptions& option
       first = false;
       if (!ps.ok()) item.error = Status::BadInput(Where(reader.name(), line_no) + ": " + ps.message());
       records_in_file += static_cast<int64_t>(item.records.size()) + (ps.ok() ? 0 : 1);
+      item.keys.resize(item.records.size());
+      for (size_t i = 0; i < item.records.size(); ++i)
+        if (auto* w = std::get_if<WorkRec>(&item.records[i]))
+          item.keys[i] = {NormalizeTitleKey(w->title), PackIdList(w->refs), PackIdList(w->related)};
       batch.items.push_back(std::move(item));
       if (batch.items.size() >= 512) {
         batch.bytes = reader.bytes() - last_bytes;
@@ -261,8 +272,8 @@ class TextFeeder {
       : builder_(builder), thread_([this] { Run(); }) {}
   ~TextFeeder() { Finish(); }
 
-  void Add(int64_t id, const std::string& title, const std::string& abstract) {
-    batch_.push_back({static_cast<uint32_t>(id), title, abstract});
+  void Add(int64_t id, std::string title, std::string abstract) {
+    batch_.push_back({static_cast<uint32_t>(id), std::move(title), std::move(abstract)});
     if (batch_.size() >= 256) Flush();
   }
   // Waits until every document was added to the builder.
@@ -346,7 +357,8 @@ class Loader {
         " VALUES(?,?,?,?)");
   }
 
-  void Apply(Record& r) {
+  void Apply(Record& r, const WorkKeys& keys) {
+    if (auto* w = std::get_if<WorkRec>(&r)) return ApplyWork(*w, keys);
     std::visit([&](auto& rec) { ApplyOne(rec); }, r);
   }
 
@@ -460,10 +472,10 @@ class Loader {
                         &insert_topic_row_);
   }
 
-  void ApplyOne(WorkRec& w) {
+  void ApplyOne(WorkRec&) {}  // works go through ApplyWork
+  void ApplyWork(WorkRec& w, const WorkKeys& keys) {
     int64_t source_id = w.has_source ? EnsureSource(w.source) : 0;
-    std::string refs = PackIdList(w.refs), related = PackIdList(w.related);
-    std::string title_key = NormalizeTitleKey(w.title);
+    const std::string &refs = keys.refs, &related = keys.related, &title_key = keys.title_key;
     auto bind = [&](Stmt& st) {
       st.Bind(1, w.ext_id).BindTextOrNull(2, w.doi).BindStatic(3, w.title).Bind(4, title_key);
       st.BindStatic(5, w.abstract).BindIntOrNull(6, w.year, 1).BindTextOrNull(7, w.date);
@@ -513,7 +525,7 @@ class Loader {
     ++stats_->works;
     stats_->references += static_cast<int64_t>(w.refs.size());
     fts_insert_.Bind(1, id).BindStatic(2, w.title).BindStatic(3, w.abstract).Exec();
-    if (feeder_) feeder_->Add(id, w.title, w.abstract);
+    if (feeder_) feeder_->Add(id, std::move(w.title), std::move(w.abstract));  // last use
     std::string inst_ids;
     for (size_t i = 0; i < w.authors.size(); ++i) {
       const AuthorshipRec& a = w.authors[i];
@@ -704,9 +716,9 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
           if (options.warn) options.warn("skipped: " + item.error.message());
           continue;
         }
-        for (Record& r : item.records) {
+        for (size_t i = 0; i < item.records.size(); ++i) {
           ++stats->records;
-          loader.Apply(r);
+          loader.Apply(item.records[i], item.keys[i]);
         }
       }
       if (!batch.fatal.ok()) return batch.fatal;

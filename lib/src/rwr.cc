@@ -388,7 +388,7 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
   for (const Seed& s : seeds)
     if (s.node.type == NodeType::kKeyword) kw_seed[s.node.id] = std::max(kw_seed[s.node.id], s.weight);
   // Two threads share the graph's mappings (pages faulted in once) but never
-  // an adjacency file: each relation (its Adjacency and decoded-block cache)
+  // an adjacency file: each relation (its Adjacency and decoded-list cache)
   // belongs to one thread per stage. Every file the stages may read is opened
   // first, as Graph opens files lazily and that is not thread-safe.
   const bool two = params.threads > 1;

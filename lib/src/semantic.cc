@@ -264,6 +264,7 @@ const SparseVector& SemanticIndex::StoredSparse(VecField f, uint64_t id) {
   auto& cache = sparse_cache_[static_cast<int>(f)];
   auto it = cache.find(id);
   if (it != cache.end()) return it->second;
+  if (cache.size() >= 100000) cache.clear();  // a long-lived index stays bounded
   Stmt& st = text_stmt_[static_cast<int>(f)];
   if (!st.raw())
     st = store_->db().Prepare(f == VecField::kTitle      ? "SELECT title FROM paper WHERE id = ?"

@@ -116,7 +116,7 @@ class SemanticIndex {
   double lexical_weight_ = 0;
   Store* store_ = nullptr;
   Stmt text_stmt_[3];
-  std::unordered_map<uint64_t, SparseVector> sparse_cache_[3];  // per query process; small
+  std::unordered_map<uint64_t, SparseVector> sparse_cache_[3];  // stored texts' lexical parts
   Field fields_[3];
 };
 
