@@ -1160,6 +1160,45 @@ TEST(BuildSubgraphTest, MatchesAReferenceOnRandomStores) {
   EXPECT_GT(ranked_lists, 30) << "the stores should exercise ranked lists";
 }
 
+// Two threads give the subgraph of one, also when AUTHORED weights read the
+// authors relation's degrees (author_position_boost: both directions of
+// AUTHORED must then belong to one thread).
+TEST(BuildSubgraphTest, TwoThreadsMatchOneWithAuthorPositionBoost) {
+  RandomStore t;
+  MakeRandomStore(&t, 5);
+  ASSERT_TRUE(t.graph);
+  std::mt19937 rng(4242);
+  auto uni = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  int boosted = 0;  // queries whose weights the boost changed
+  for (int q = 0; q < 20; ++q) {
+    std::vector<Seed> seeds;
+    for (uint32_t k = 0, m = uni(1, 4); k < m; ++k) seeds.push_back({P(uni(1, t.papers)), 0.1 + uni(0, 9) / 10.0});
+    if (q % 2 == 0) seeds.push_back({A(uni(1, t.authors)), 0.5});
+    RwrParams p;
+    p.author_position_boost = 1.5;
+    p.per_hop_cap = std::vector<size_t>{2, 5, 20, 500}[q % 4];
+    p.threads = 1;
+    Subgraph one = BuildSubgraph(*t.graph, seeds, p);
+    p.threads = 2;
+    Subgraph two = BuildSubgraph(*t.graph, seeds, p);
+    auto edges = [](const Subgraph& g) {
+      std::map<std::pair<NodeRef, NodeRef>, std::pair<float, uint8_t>> out;
+      for (uint32_t a = 0; a < g.nodes.size(); ++a)
+        for (uint64_t k = g.offsets[a]; k < g.offsets[a + 1]; ++k)
+          out[{g.nodes[a], g.nodes[g.nbr[k]]}] = {g.weight[k], g.rel[k]};
+      return out;
+    };
+    std::map<NodeRef, int> h1, h2;
+    for (size_t i = 0; i < one.nodes.size(); ++i) h1[one.nodes[i]] = one.hop[i];
+    for (size_t i = 0; i < two.nodes.size(); ++i) h2[two.nodes[i]] = two.hop[i];
+    ASSERT_EQ(h1, h2) << "query " << q;
+    ASSERT_EQ(edges(one), edges(two)) << "query " << q;
+    p.author_position_boost = 1.0;
+    boosted += edges(BuildSubgraph(*t.graph, seeds, p)) != edges(one);
+  }
+  EXPECT_GT(boosted, 5) << "the boost should change AUTHORED weights";
+}
+
 TEST(BuildSubgraphTest, WalkAndExplainOnARealSubgraph) {
   Table2Store t;
   MakeTable2Store(&t);
