@@ -703,6 +703,13 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
         deferred_indexes.push_back(idx.Str(1));
       }
       for (const auto& name : names) db.Exec("DROP INDEX \"" + name + "\"");
+      // FTS5 merges its index segments 4 at a time, and at 16 on one level
+      // (crisis) while inserting: on a 1M-work load that rewriting was a
+      // sizeable part of FTS5's cost, itself 63% of this thread's. Wider merges
+      // during the load, FTS5's defaults again for later upserts: the writer
+      // thread's CPU fell 5% (bench/results/2026-11-22-hybrid/summary.md).
+      db.Exec("INSERT INTO paper_fts(paper_fts, rank) VALUES('automerge', 16);"
+              "INSERT INTO paper_fts(paper_fts, rank) VALUES('crisismerge', 64);");
     }
     Loader loader(store, stats, feeder.get());
     Batch batch;
@@ -730,6 +737,9 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
     }
     if (options.progress) fmt::print(stderr, "\r\033[K");
     for (const auto& sql : deferred_indexes) db.Exec(sql);
+    if (bulk)
+      db.Exec("INSERT INTO paper_fts(paper_fts, rank) VALUES('automerge', 4);"
+              "INSERT INTO paper_fts(paper_fts, rank) VALUES('crisismerge', 16);");
     stats->load_seconds = Since(t0);
     for (const auto& name : empty_inputs)
       if (options.warn) options.warn(name + ": no records in input");

@@ -373,6 +373,13 @@ TEST(IngestTest, BulkLoadRestoresEverySecondaryIndex) {
     EXPECT_NE(plan("SELECT id FROM paper WHERE title_key = 'x'").find("paper_title_key"), std::string::npos);
     EXPECT_NE(plan("SELECT id FROM paper WHERE doi = 'x'").find("paper_doi"), std::string::npos);
     EXPECT_NE(plan("SELECT paper_id FROM authorship WHERE author_id = 1").find("authorship_author"), std::string::npos);
+    // FTS5's merge settings, widened for the load, are its defaults again, and
+    // the index it built is sound.
+    EXPECT_EQ(store->db().QueryInt("SELECT v FROM paper_fts_config WHERE k = 'automerge'").value_or(4), 4);
+    EXPECT_EQ(store->db().QueryInt("SELECT v FROM paper_fts_config WHERE k = 'crisismerge'").value_or(16), 16);
+    store->db().Exec("INSERT INTO paper_fts(paper_fts) VALUES('integrity-check')");
+    EXPECT_EQ(store->db().QueryInt("SELECT rowid FROM paper_fts WHERE paper_fts MATCH 'neural'"),
+              store->PaperByExtId("P1"));
   }
   auto reader = OpenStore(dir, Store::Mode::kRead);
   ASSERT_TRUE(reader);
