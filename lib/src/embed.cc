@@ -417,46 +417,39 @@ int64_t LsaModel::Find(std::string_view term) const {
   return FindSortedString(offsets_, strings_, terms_, term);
 }
 
-bool LsaModel::EmbedOne(std::string_view text, float* out) const {
-  std::fill(out, out + dim_, 0.0f);
+std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view text) const {
   std::vector<std::string> terms = AnalyzeTerms(text);
   std::sort(terms.begin(), terms.end());
-  bool any = false;
+  std::vector<std::pair<uint32_t, float>> out;
   for (size_t i = 0; i < terms.size();) {
     size_t j = i;
     while (j < terms.size() && terms[j] == terms[i]) ++j;
     int64_t t = Find(terms[i]);
-    if (t >= 0) {
-      float w = static_cast<float>((1 + std::log(static_cast<double>(j - i))) * idf_[t]);
-      const float* v = vectors_ + static_cast<size_t>(t) * dim_;
-      for (int d = 0; d < dim_; ++d) out[d] += w * v[d];
-      any = true;
-    }
+    if (t >= 0)
+      out.emplace_back(static_cast<uint32_t>(t),
+                       static_cast<float>((1 + std::log(static_cast<double>(j - i))) * idf_[t]));
     i = j;
   }
-  return any && Normalize(out, dim_);
+  return out;  // ascending ids: terms and vocabulary are both sorted bytewise
+}
+
+bool LsaModel::EmbedOne(std::string_view text, float* out) const {
+  std::fill(out, out + dim_, 0.0f);
+  std::vector<std::pair<uint32_t, float>> tw = TermWeights(text);
+  for (const auto& [t, w] : tw) {
+    const float* v = vectors_ + static_cast<size_t>(t) * dim_;
+    for (int d = 0; d < dim_; ++d) out[d] += w * v[d];
+  }
+  return !tw.empty() && Normalize(out, dim_);
 }
 
 SparseVector LsaModel::EmbedSparse(std::string_view text) const {
   SparseVector out;
-  std::vector<std::string> terms = AnalyzeTerms(text);
-  std::vector<std::pair<uint32_t, float>> tw;
-  std::sort(terms.begin(), terms.end());
+  std::vector<std::pair<uint32_t, float>> tw = TermWeights(text);
   double norm = 0;
-  for (size_t i = 0; i < terms.size();) {
-    size_t j = i;
-    while (j < terms.size() && terms[j] == terms[i]) ++j;
-    int64_t t = Find(terms[i]);
-    if (t >= 0) {
-      float w = static_cast<float>((1 + std::log(static_cast<double>(j - i))) * idf_[t]);
-      tw.emplace_back(static_cast<uint32_t>(t), w);
-      norm += static_cast<double>(w) * w;
-    }
-    i = j;
-  }
-  std::sort(tw.begin(), tw.end());
+  for (const auto& [t, w] : tw) norm += static_cast<double>(w) * w;
   float inv = norm > 0 ? static_cast<float>(1 / std::sqrt(norm)) : 0.0f;
-  for (auto& [t, w] : tw) {
+  for (const auto& [t, w] : tw) {
     out.terms.push_back(t);
     out.weights.push_back(w * inv);
   }

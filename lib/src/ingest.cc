@@ -12,6 +12,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 
 #include "litgraph/coding.h"
@@ -358,8 +359,10 @@ class Loader {
   }
 
   void Apply(Record& r, const WorkKeys& keys) {
-    if (auto* w = std::get_if<WorkRec>(&r)) return ApplyWork(*w, keys);
-    std::visit([&](auto& rec) { ApplyOne(rec); }, r);
+    std::visit([&](auto& rec) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(rec)>, WorkRec>) ApplyWork(rec, keys);
+      else ApplyOne(rec);
+    }, r);
   }
 
  private:
@@ -472,7 +475,6 @@ class Loader {
                         &insert_topic_row_);
   }
 
-  void ApplyOne(WorkRec&) {}  // works go through ApplyWork
   void ApplyWork(WorkRec& w, const WorkKeys& keys) {
     int64_t source_id = w.has_source ? EnsureSource(w.source) : 0;
     const std::string &refs = keys.refs, &related = keys.related, &title_key = keys.title_key;

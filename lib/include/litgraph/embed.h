@@ -41,6 +41,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "litgraph/files.h"
@@ -111,6 +112,8 @@ class LsaModel : public Embedder {
 
  private:
   int64_t Find(std::string_view term) const;
+  // (term id, sublinear tf x idf) of the text's known terms, ascending ids.
+  std::vector<std::pair<uint32_t, float>> TermWeights(std::string_view text) const;
   MappedFile file_;
   int dim_ = 0;
   uint32_t terms_ = 0;
