@@ -90,6 +90,12 @@ Status Train(const std::string& path, int dim, uint64_t seed = 1, uint64_t corpu
   return st;
 }
 
+// An 8-dimension model of Corpus() at path, opened.
+void TrainAndOpen(const std::string& path, LsaModel* m) {
+  ASSERT_TRUE(Train(path, 8).ok());
+  ASSERT_TRUE(m->Open(path).ok());
+}
+
 std::vector<float> EmbedText(const LsaModel& m, const std::string& text, bool* any = nullptr) {
   std::vector<float> v(m.dim(), 7.0f);  // garbage: EmbedOne must overwrite
   bool ok = m.EmbedOne(text, v.data());
@@ -202,9 +208,8 @@ TEST(LsaModelTest, IdfIsSmoothedAndDecreasesWithDocumentFrequency) {
 TEST(LsaModelTest, EmbeddingsAreUnitVectors) {
   ScopedTempDir tmp;
   const std::string path = tmp.File("model");
-  ASSERT_TRUE(Train(path, 8).ok());
   LsaModel m;
-  ASSERT_TRUE(m.Open(path).ok());
+  ASSERT_NO_FATAL_FAILURE(TrainAndOpen(path, &m));
   std::mt19937_64 rng(99);
   for (int i = 0; i < 20; ++i) {
     bool any = false;
@@ -224,9 +229,8 @@ TEST(LsaModelTest, EmbeddingsAreUnitVectors) {
 TEST(LsaModelTest, SameTopicIsCloserThanCrossTopicOnHeldOutTexts) {
   ScopedTempDir tmp;
   const std::string path = tmp.File("model");
-  ASSERT_TRUE(Train(path, 8).ok());
   LsaModel m;
-  ASSERT_TRUE(m.Open(path).ok());
+  ASSERT_NO_FATAL_FAILURE(TrainAndOpen(path, &m));
   std::mt19937_64 rng(12345);  // texts not in the training corpus
   std::vector<std::vector<float>> prot, fin;
   for (int i = 0; i < 15; ++i) {
@@ -265,9 +269,8 @@ TEST(LsaModelTest, SameTopicIsCloserThanCrossTopicOnHeldOutTexts) {
 TEST(LsaModelTest, TextWithoutKnownTermsGivesZeros) {
   ScopedTempDir tmp;
   const std::string path = tmp.File("model");
-  ASSERT_TRUE(Train(path, 8).ok());
   LsaModel m;
-  ASSERT_TRUE(m.Open(path).ok());
+  ASSERT_NO_FATAL_FAILURE(TrainAndOpen(path, &m));
   for (const char* text : {"", "zebra quasar", "the of and with", "12345 !!!"}) {
     bool any = true;
     std::vector<float> v = EmbedText(m, text, &any);
@@ -324,9 +327,8 @@ TEST(LsaModelTest, ModelIdIsStableAndFollowsTheContent) {
 TEST(LsaModelTest, SparsePartIsTheUnitTfIdfVector) {
   ScopedTempDir tmp;
   const std::string path = tmp.File("model");
-  ASSERT_TRUE(Train(path, 8).ok());
   LsaModel m;
-  ASSERT_TRUE(m.Open(path).ok());
+  ASSERT_NO_FATAL_FAILURE(TrainAndOpen(path, &m));
   std::map<std::string, float> idf;
   std::vector<std::string> vocab;
   for (auto& [t, x] : ReadIdf(path)) {
