@@ -78,16 +78,16 @@ void FsyncDir(const std::string& dir) {
 
 void* MapZeroed(size_t bytes, bool dense) {
   if (bytes == 0) return nullptr;
-  constexpr size_t kHuge = size_t{2} << 20;
-  if (!dense || bytes < kHuge) {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  auto map = [](size_t n) {
+    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     return p;
-  }
+  };
+  constexpr size_t kHuge = size_t{2} << 20;
+  if (!dense || bytes < kHuge) return map(bytes);
   // Huge pages: aligned to 2 MiB, so that every page of the array can be one.
   size_t span = bytes + kHuge;
-  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (raw == MAP_FAILED) throw std::bad_alloc();
+  void* raw = map(span);
   uintptr_t start = reinterpret_cast<uintptr_t>(raw);
   uintptr_t aligned = (start + kHuge - 1) & ~(kHuge - 1);
   if (aligned > start) munmap(raw, aligned - start);
