@@ -15,6 +15,7 @@
 
 #include "litgraph/coding.h"
 #include "litgraph/files.h"
+#include "litgraph/flat_map.h"
 #include "litgraph/graph.h"
 #include "litgraph/lexical.h"
 #include "litgraph/store.h"
@@ -118,24 +119,24 @@ Csr RankedCsr(Rel rel, const Csr& full, std::span<const uint32_t> citations, uin
 // Resolves external paper ids (as packed in paper.refs) to dense ids.
 class PaperIdMap {
  public:
-  void Add(const std::string& ext, uint32_t id) {
+  explicit PaperIdMap(size_t expected) { works_.reserve(expected); }
+  void Add(std::string_view ext, uint32_t id) {
     uint64_t n = PackedWorkNumber(ext);
-    if (n != 0) works_.emplace_back(n, id);
-    else other_.emplace(ext, id);
+    if (n != 0) works_[n] = id;
+    else other_.emplace(std::string(ext), id);
   }
-  void Finish() { std::sort(works_.begin(), works_.end()); }
   // 0 when unknown (dense ids start at 1).
   uint32_t Find(const PackedId& p) const {
     if (p.is_work_number) {
-      auto it = std::lower_bound(works_.begin(), works_.end(), std::make_pair(p.work_number, 0u));
-      return it != works_.end() && it->first == p.work_number ? it->second : 0;
+      const uint32_t* id = works_.Find(p.work_number);
+      return id ? *id : 0;
     }
     auto it = other_.find(std::string(p.text));
     return it == other_.end() ? 0 : it->second;
   }
 
  private:
-  std::vector<std::pair<uint64_t, uint32_t>> works_;
+  U64Map<uint32_t> works_;
   std::unordered_map<std::string, uint32_t> other_;
 };
 
@@ -294,11 +295,10 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     });
   try {
     // Papers: id map, then references, related works, venues, attributes.
-    PaperIdMap ids;
+    PaperIdMap ids(n_papers);
     {
       Stmt st = db.Prepare("SELECT id, ext_id FROM paper");
-      while (st.Step()) ids.Add(std::string(st.Text(1)), static_cast<uint32_t>(st.Int(0)));
-      ids.Finish();
+      while (st.Step()) ids.Add(st.Text(1), static_cast<uint32_t>(st.Int(0)));
     }
     Edges cites, related, published;
     std::vector<int64_t> record_counts(n_papers, -1);

@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "litgraph/coding.h"
+#include "litgraph/flat_map.h"
 #include "litgraph/graph_build.h"
 #include "litgraph/lexical.h"
 #include "litgraph/records.h"
@@ -325,6 +326,56 @@ class TextFeeder {
   std::thread thread_;
 };
 
+// ext_id -> row id of the nodes a run has met. OpenAlex ids (a capital
+// letter and a number: "A5023888391") key a flat table, one cache miss per
+// lookup on the writer thread's hottest path; other ids a string map.
+class IdCache {
+ public:
+  // 0 when unknown (row ids start at 1).
+  int64_t Find(const std::string& ext) const {
+    if (uint64_t k = Key(ext)) {
+      const int64_t* id = numbered_.Find(k);
+      return id ? *id : 0;
+    }
+    auto it = named_.find(ext);
+    return it == named_.end() ? 0 : it->second;
+  }
+  void Put(const std::string& ext, int64_t id) {
+    if (size() >= kMaxEntries) {  // bound memory on huge runs
+      numbered_.clear();
+      named_.clear();
+    }
+    if (uint64_t k = Key(ext)) numbered_[k] = id;
+    else named_[ext] = id;
+  }
+  void Forget(const std::string& ext) {
+    if (uint64_t k = Key(ext)) {
+      if (numbered_.Find(k)) numbered_[k] = 0;
+    } else {
+      named_.erase(ext);
+    }
+  }
+  size_t size() const { return numbered_.size() + named_.size(); }
+
+ private:
+  static constexpr size_t kMaxEntries = 4000000;
+  // The letter in the top byte, the number (no leading zero, < 2^56) below;
+  // 0 for any other id.
+  static uint64_t Key(std::string_view ext) {
+    if (ext.size() < 2 || ext.size() > 17 || ext[0] < 'A' || ext[0] > 'Z' || ext[1] == '0')
+      return 0;
+    uint64_t n = 0;
+    for (size_t i = 1; i < ext.size(); ++i) {
+      if (ext[i] < '0' || ext[i] > '9') return 0;
+      n = n * 10 + static_cast<uint64_t>(ext[i] - '0');
+    }
+    return (static_cast<uint64_t>(ext[0]) << 56) | n;
+  }
+
+  U64Map<int64_t> numbered_;
+  std::unordered_map<std::string, int64_t> named_;
+};
+
 // Applies records to SQLite with prepared statements and per-run id caches.
 class Loader {
  public:
@@ -368,12 +419,10 @@ class Loader {
  private:
   // Id of the node with ext_id in `table`, inserting a stub row when missing.
   // `fill` binds the remaining insert columns starting at 2.
-  int64_t Ensure(const std::string& ext_id,
-                 std::unordered_map<std::string, int64_t>* cache, Stmt* find, Stmt* insert,
+  int64_t Ensure(const std::string& ext_id, IdCache* cache, Stmt* find, Stmt* insert,
                  const std::function<void(Stmt&)>& fill) {
-    auto it = cache->find(ext_id);
-    if (it != cache->end()) return it->second;
-    int64_t id;
+    int64_t id = cache->Find(ext_id);
+    if (id != 0) return id;
     find->Bind(1, ext_id);
     if (find->Step()) {
       id = find->Int(0);
@@ -385,8 +434,7 @@ class Loader {
       insert->Exec();
       id = db_->LastInsertRowid();
     }
-    if (cache->size() > 4000000) cache->clear();  // bound memory on huge runs
-    cache->emplace(ext_id, id);
+    cache->Put(ext_id, id);
     return id;
   }
 
@@ -441,7 +489,7 @@ class Loader {
   }
 
   int64_t EnsureSimple(const char* table, const NamedRef& ref, const char* parent_col,
-                       int64_t parent, std::unordered_map<std::string, int64_t>* cache,
+                       int64_t parent, IdCache* cache,
                        Stmt* find, Stmt* insert) {
     if (!find->raw()) {
       *find = db_->Prepare(fmt::format("SELECT id FROM {} WHERE ext_id = ?", table));
@@ -457,8 +505,7 @@ class Loader {
   }
 
   int64_t EnsureTopic(const TopicRef& t) {
-    auto it = topics_.find(t.ext_id);
-    if (it != topics_.end()) return it->second;
+    if (int64_t id = topics_.Find(t.ext_id)) return id;
     int64_t domain = t.domain.ext_id.empty()
                          ? 0
                          : EnsureSimple("domain", t.domain, nullptr, 0, &domains_, &find_domain_,
@@ -571,7 +618,7 @@ class Loader {
     s.Bind(1, a.ext_id).Bind(2, a.name).Bind(3, NormalizeName(a.name)).BindTextOrNull(4, a.orcid);
     s.BindIntOrNull(5, a.works_count).BindIntOrNull(6, a.cited_by_count);
     s.BindIntOrNull(7, inst, 1).BindTextOrNull(8, a.updated_date).Exec();
-    authors_.erase(a.ext_id);
+    authors_.Forget(a.ext_id);
     Stmt& find = Prep(&find_author_, "SELECT id FROM author WHERE ext_id = ?");
     find.Bind(1, a.ext_id);
     if (find.Step()) IndexAuthorName(find.Int(0), a.name);
@@ -589,7 +636,7 @@ class Loader {
     s.BindTextOrNull(4, r.inst.country_code).BindTextOrNull(5, r.inst.type);
     s.BindIntOrNull(6, r.works_count).BindIntOrNull(7, r.cited_by_count);
     s.BindTextOrNull(8, r.updated_date).Exec();
-    institutions_.erase(r.inst.ext_id);
+    institutions_.Forget(r.inst.ext_id);
     ++stats_->entities;
   }
 
@@ -603,7 +650,7 @@ class Loader {
     s.BindTextOrNull(4, r.source.issn_l).BindTextOrNull(5, r.source.type);
     s.BindTextOrNull(6, r.source.publisher).BindIntOrNull(7, r.works_count);
     s.BindIntOrNull(8, r.cited_by_count).BindTextOrNull(9, r.updated_date).Exec();
-    sources_.erase(r.source.ext_id);
+    sources_.Forget(r.source.ext_id);
     ++stats_->entities;
   }
 
@@ -630,8 +677,7 @@ class Loader {
       insert_subfield_, find_topic_, insert_topic_row_;
   Stmt upsert_author_, upsert_inst_, upsert_source_, update_topic_;
   Stmt find_author_name_, author_fts_insert_, author_fts_delete_, delete_extracted_;
-  std::unordered_map<std::string, int64_t> authors_, institutions_, sources_, topics_,
-      subfields_, fields_, domains_;
+  IdCache authors_, institutions_, sources_, topics_, subfields_, fields_, domains_;
 };
 
 }  // namespace

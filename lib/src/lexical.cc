@@ -141,28 +141,28 @@ Status BuildLexicalIndexes(Store* store, const std::string& dir, const Bm25Param
 Status LexicalBuilder::Finish(const std::string& dir, const std::string& prefix,
                               uint64_t id_space, const Bm25Params& params,
                               LexicalBuildStats* stats) {
-  // A document added twice (a work upserted twice in one ingest) keeps its
-  // last version: postings outside doc_range_ are dropped here.
-  std::vector<uint32_t> doc_of, tid_of;
-  std::vector<uint16_t> tf_of;
+  // Postings in document order, each document's latest version only (a work
+  // upserted twice in one ingest was added twice).
+  const uint64_t n_ranges = std::min<uint64_t>(doc_range_.size(), id_space);
+  size_t n_post = 0;
+  uint64_t num_docs = 0, total_len = 0;
   std::vector<uint32_t> doc_len(id_space, 0);
-  {
-    size_t keep = 0;
-    for (size_t i = 0; i < doc_of_.size(); ++i) {
-      uint32_t d = doc_of_[i];
-      const DocRange& r = doc_range_[d];
-      if (i >= r.start && i < r.start + r.count) ++keep;
-    }
-    doc_of.reserve(keep);
-    tid_of.reserve(keep);
-    tf_of.reserve(keep);
-    for (size_t i = 0; i < doc_of_.size(); ++i) {
-      uint32_t d = doc_of_[i];
-      const DocRange& r = doc_range_[d];
-      if (i < r.start || i >= r.start + r.count || d >= id_space) continue;
-      doc_of.push_back(d);
-      tid_of.push_back(tid_of_[i]);
-      tf_of.push_back(tf_of_[i]);
+  for (uint64_t d = 0; d < n_ranges; ++d) {
+    const DocRange& r = doc_range_[d];
+    if (r.count == 0) continue;
+    n_post += r.count;
+    ++num_docs;
+    doc_len[d] = r.length;
+    total_len += r.length;
+  }
+  std::vector<uint32_t> doc_of(n_post), tid_of(n_post);
+  std::vector<uint16_t> tf_of(n_post);
+  for (uint64_t d = 0, at = 0; d < n_ranges; ++d) {
+    const DocRange& r = doc_range_[d];
+    for (uint64_t i = r.start; i < r.start + r.count; ++i, ++at) {
+      doc_of[at] = static_cast<uint32_t>(d);
+      tid_of[at] = tid_of_[i];
+      tf_of[at] = tf_of_[i];
     }
   }
   doc_of_ = {};
@@ -170,46 +170,64 @@ Status LexicalBuilder::Finish(const std::string& dir, const std::string& prefix,
   tf_of_ = {};
   words_ = StringInterner();
   word_term_ = {};
-  uint64_t num_docs = 0, total_len = 0;
-  for (uint64_t d = 0; d < doc_range_.size() && d < id_space; ++d) {
-    if (doc_range_[d].count == 0) continue;
-    ++num_docs;
-    doc_len[d] = doc_range_[d].length;
-    total_len += doc_range_[d].length;
-  }
   StringInterner& stems = stems_;
-  std::vector<uint32_t> df(stems.size(), 0);
-  for (uint32_t t : tid_of) ++df[t];
-  const double avgdl = num_docs ? static_cast<double>(total_len) / num_docs : 1.0;
   const uint64_t n_terms = stems.size();
-  const size_t n_post = doc_of.size();
-  // Pass 2: BM25 weight of every posting and one global quantization scale.
-  std::vector<float> w(n_post);
-  double max_w = 0;
-  for (size_t i = 0; i < n_post; ++i) {
+  std::vector<uint32_t> df(n_terms, 0);
+  for (uint32_t t : tid_of) ++df[t];
+  std::vector<double> idf(n_terms);
+  for (uint64_t t = 0; t < n_terms; ++t) idf[t] = IdfOf(num_docs, df[t]);
+  const double avgdl = num_docs ? static_cast<double>(total_len) / num_docs : 1.0;
+  // Pass 2: BM25 weight of every posting, one global quantization scale, and
+  // each posting's impact (1..255 units of it).
+  auto weight = [&](size_t i) {
     double tf = tf_of[i];
     double norm = params.k1 * (1 - params.b + params.b * doc_len[doc_of[i]] / avgdl);
-    double x = IdfOf(num_docs, df[tid_of[i]]) * tf * (params.k1 + 1) / (tf + norm);
-    w[i] = static_cast<float>(x);
-    max_w = std::max(max_w, x);
-  }
-  tf_of = {};
+    return idf[tid_of[i]] * tf * (params.k1 + 1) / (tf + norm);
+  };
+  double max_w = 0;
+  for (size_t i = 0; i < n_post; ++i) max_w = std::max(max_w, weight(i));
   const double scale = max_w > 0 ? max_w / 255.0 : 1.0;
-  // Pass 3: term-major, impact-descending, doc ids ascending within an impact.
-  std::vector<uint64_t> start(n_terms + 1, 0);
-  for (uint32_t t : tid_of) ++start[t + 1];
-  for (uint64_t t = 0; t < n_terms; ++t) start[t + 1] += start[t];
-  std::vector<uint64_t> fill(start.begin(), start.end() - 1);
-  std::vector<uint32_t> p_doc(n_post);
-  std::vector<uint8_t> p_imp(n_post);
-  for (size_t i = 0; i < n_post; ++i) {
-    uint64_t at = fill[tid_of[i]]++;
-    p_doc[at] = doc_of[i];
-    p_imp[at] = static_cast<uint8_t>(std::clamp<long>(std::lround(w[i] / scale), 1, 255));
+  std::vector<uint8_t> imp_of(n_post);
+  for (size_t i = 0; i < n_post; ++i)
+    imp_of[i] = static_cast<uint8_t>(
+        std::clamp<long>(std::lround(static_cast<float>(weight(i)) / scale), 1, 255));
+  tf_of = {};
+  doc_len = {};
+  // Pass 3: term-major, impact-descending, doc ids ascending within an
+  // impact: two stable counting sorts (by impact, then by term) of postings
+  // already in doc order.
+  std::vector<uint32_t> by_imp_doc(n_post), by_imp_tid(n_post);
+  std::vector<uint8_t> by_imp(n_post);
+  {
+    std::vector<uint64_t> at(257, 0);
+    for (uint8_t x : imp_of) ++at[256 - x];  // impact 255 first
+    for (int k = 0; k < 256; ++k) at[k + 1] += at[k];
+    for (size_t i = 0; i < n_post; ++i) {
+      uint64_t j = at[255 - imp_of[i]]++;
+      by_imp_doc[j] = doc_of[i];
+      by_imp_tid[j] = tid_of[i];
+      by_imp[j] = imp_of[i];
+    }
   }
   doc_of = {};
   tid_of = {};
-  w = {};
+  imp_of = {};
+  std::vector<uint64_t> start(n_terms + 1, 0);
+  for (uint32_t t : by_imp_tid) ++start[t + 1];
+  for (uint64_t t = 0; t < n_terms; ++t) start[t + 1] += start[t];
+  std::vector<uint32_t> p_doc(n_post);
+  std::vector<uint8_t> p_imp(n_post);
+  {
+    std::vector<uint64_t> fill(start.begin(), start.end() - 1);
+    for (size_t i = 0; i < n_post; ++i) {
+      uint64_t j = fill[by_imp_tid[i]]++;
+      p_doc[j] = by_imp_doc[i];
+      p_imp[j] = by_imp[i];
+    }
+  }
+  by_imp_doc = {};
+  by_imp_tid = {};
+  by_imp = {};
   std::vector<uint32_t> order(n_terms);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(),
@@ -218,41 +236,28 @@ Status LexicalBuilder::Finish(const std::string& dir, const std::string& prefix,
   std::vector<uint64_t> term_off(n_terms + 1), post_off(n_terms + 1);
   std::vector<uint32_t> df_sorted(n_terms);
   std::string strings;
-  std::vector<uint32_t> idx;
   for (uint64_t r = 0; r < n_terms; ++r) {
     uint32_t t = order[r];
     term_off[r] = strings.size();
     strings += stems.str(t);
     post_off[r] = postings.size();
     df_sorted[r] = df[t];
-    uint64_t a = start[t], b = start[t + 1];
-    idx.resize(b - a);
-    std::iota(idx.begin(), idx.end(), static_cast<uint32_t>(0));
-    std::sort(idx.begin(), idx.end(), [&](uint32_t x, uint32_t y) {
-      if (p_imp[a + x] != p_imp[a + y]) return p_imp[a + x] > p_imp[a + y];
-      return p_doc[a + x] < p_doc[a + y];
-    });
+    const uint64_t a = start[t], b = start[t + 1];
     uint32_t segments = 0;
-    for (size_t i = 0; i < idx.size();) {
-      size_t j = i;
-      while (j < idx.size() && p_imp[a + idx[j]] == p_imp[a + idx[i]]) ++j;
-      ++segments;
-      i = j;
-    }
+    for (uint64_t i = a; i < b; ++i) segments += i == a || p_imp[i] != p_imp[i - 1];
     PutVarint(segments, &postings);
     std::string seg_bytes;
-    for (size_t i = 0; i < idx.size();) {
-      size_t j = i;
-      uint8_t imp = p_imp[a + idx[i]];
-      while (j < idx.size() && p_imp[a + idx[j]] == imp) ++j;
+    for (uint64_t i = a; i < b;) {
+      uint64_t j = i;
+      const uint8_t imp = p_imp[i];
+      while (j < b && p_imp[j] == imp) ++j;
       postings.push_back(static_cast<char>(imp));
       PutVarint(j - i, &postings);
       seg_bytes.clear();
       uint32_t prev = 0;
-      for (size_t k = i; k < j; ++k) {
-        uint32_t d = p_doc[a + idx[k]];
-        PutVarint(k == i ? d : d - prev, &seg_bytes);
-        prev = d;
+      for (uint64_t k = i; k < j; ++k) {
+        PutVarint(k == i ? p_doc[k] : p_doc[k] - prev, &seg_bytes);
+        prev = p_doc[k];
       }
       PutVarint(seg_bytes.size(), &postings);  // lets readers skip a segment
       postings += seg_bytes;
