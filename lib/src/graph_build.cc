@@ -125,6 +125,9 @@ class PaperIdMap {
     if (n != 0) works_[n] = id;
     else other_.emplace(std::string(ext), id);
   }
+  void Prefetch(const PackedId& p) const {
+    if (p.is_work_number) works_.Prefetch(p.work_number);
+  }
   // 0 when unknown (dense ids start at 1).
   uint32_t Find(const PackedId& p) const {
     if (p.is_work_number) {
@@ -286,13 +289,8 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
   std::future<Status> lexical_done;
   LexicalBuildStats ls;
   if (options.lexical)
-    lexical_done = std::async(std::launch::async, [&] {
-      LexicalBuildStats title_stats;
-      Status st = options.lexical->text.Finish(dir, "", n_papers, Bm25Params(), &ls);
-      if (!st.ok()) return st;
-      return options.lexical->title.Finish(dir, kTitleIndexPrefix, n_papers, Bm25Params(),
-                                           &title_stats);
-    });
+    lexical_done = std::async(std::launch::async,
+                              [&] { return options.lexical->Write(dir, n_papers, &ls); });
   try {
     // Papers: id map, then references, related works, venues, attributes.
     PaperIdMap ids(n_papers);
@@ -306,15 +304,23 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     {
       Stmt st = db.Prepare(
           "SELECT id, refs, related, source_id, cited_by_count, year FROM paper ORDER BY id");
+      // A row's ids are decoded, then prefetched, then resolved: the lookups'
+      // cache misses overlap.
+      std::vector<PackedId> refs;
+      auto resolve = [&](std::string_view blob, auto&& fn) {
+        refs.clear();
+        bool ok = ForEachPackedId(blob, [&](const PackedId& ref) { refs.push_back(ref); });
+        for (const PackedId& ref : refs) ids.Prefetch(ref);
+        for (const PackedId& ref : refs) fn(ids.Find(ref));
+        return ok;
+      };
       while (st.Step()) {
         uint32_t p = static_cast<uint32_t>(st.Int(0));
-        bool ok = ForEachPackedId(st.Blob(1), [&](const PackedId& ref) {
-          uint32_t q = ids.Find(ref);
+        bool ok = resolve(st.Blob(1), [&](uint32_t q) {
           if (q == 0) ++stats->dangling_references;
           else if (q != p) cites.Add(p, q);
         });
-        ok = ForEachPackedId(st.Blob(2), [&](const PackedId& ref) {
-          uint32_t q = ids.Find(ref);
+        ok = resolve(st.Blob(2), [&](uint32_t q) {
           if (q != 0 && q != p) {
             related.Add(p, q);
             related.Add(q, p);

@@ -784,6 +784,10 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
       }
     }
     if (options.progress) fmt::print(stderr, "\r\033[K");
+    if (feeder) {  // the lexical indexes build while SQLite builds its indexes
+      feeder->Finish();
+      lexical->StartBuild(static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1);
+    }
     for (const auto& sql : deferred_indexes) db.Exec(sql);
     if (bulk)
       db.Exec("INSERT INTO paper_fts(paper_fts, rank) VALUES('automerge', 4);"
@@ -796,10 +800,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
       GraphBuildStats gs;
       GraphBuildOptions go;
       go.progress = options.progress;
-      if (feeder) {
-        feeder->Finish();
-        go.lexical = lexical.get();
-      }
+      go.lexical = lexical.get();
       Status st = BuildGraph(store, go, &gs);
       if (!st.ok()) return st;
       stats->graph_edges = gs.edges;

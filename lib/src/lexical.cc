@@ -138,9 +138,26 @@ Status BuildLexicalIndexes(Store* store, const std::string& dir, const Bm25Param
   return b.title.Finish(dir, kTitleIndexPrefix, id_space, params, &title_stats);
 }
 
-Status LexicalBuilder::Finish(const std::string& dir, const std::string& prefix,
-                              uint64_t id_space, const Bm25Params& params,
-                              LexicalBuildStats* stats) {
+void LexicalBuilders::StartBuild(uint64_t id_space) {
+  id_space_ = id_space;
+  build_ = std::async(std::launch::async, [this, id_space] {
+    text.Build(id_space, Bm25Params());
+    title.Build(id_space, Bm25Params());
+  });
+}
+
+Status LexicalBuilders::Write(const std::string& dir, uint64_t id_space, LexicalBuildStats* stats) {
+  if (!build_.valid()) StartBuild(id_space);
+  build_.get();
+  if (id_space != id_space_)
+    return Status::Internal(fmt::format("lexical index built for {} ids, not {}", id_space_, id_space));
+  LexicalBuildStats title_stats;
+  Status st = text.Write(dir, "", stats);
+  if (!st.ok()) return st;
+  return title.Write(dir, kTitleIndexPrefix, &title_stats);
+}
+
+void LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params) {
   // Postings in document order, each document's latest version only (a work
   // upserted twice in one ingest was added twice).
   const uint64_t n_ranges = std::min<uint64_t>(doc_range_.size(), id_space);
@@ -282,11 +299,20 @@ Status LexicalBuilder::Finish(const std::string& dir, const std::string& prefix,
   lex.append(reinterpret_cast<const char*>(post_off.data()), post_off.size() * 8);
   lex.append(reinterpret_cast<const char*>(df_sorted.data()), df_sorted.size() * 4);
   lex += strings;
-  ThrowIfError(WriteFileAtomic(dir + "/" + prefix + "lexicon", lex));
-  ThrowIfError(WriteFileAtomic(dir + "/" + prefix + "postings", postings));
-  stats->terms = static_cast<int64_t>(n_terms);
-  stats->postings = static_cast<int64_t>(n_post);
-  stats->bytes = static_cast<int64_t>(lex.size() + postings.size());
+  lexicon_ = std::move(lex);
+  postings_ = std::move(postings);
+  built_.terms = static_cast<int64_t>(n_terms);
+  built_.postings = static_cast<int64_t>(n_post);
+  built_.bytes = static_cast<int64_t>(lexicon_.size() + postings_.size());
+}
+
+Status LexicalBuilder::Write(const std::string& dir, const std::string& prefix,
+                             LexicalBuildStats* stats) const {
+  Status st = WriteFileAtomic(dir + "/" + prefix + "lexicon", lexicon_);
+  if (!st.ok()) return st;
+  st = WriteFileAtomic(dir + "/" + prefix + "postings", postings_);
+  if (!st.ok()) return st;
+  *stats = built_;
   return Status::Ok();
 }
 

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <future>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,10 +63,16 @@ class LexicalBuilder {
   explicit LexicalBuilder(bool title_only = false);
   ~LexicalBuilder();
   void Add(uint32_t doc, std::string_view title, std::string_view abstract);
-  // Writes the index for documents with ids < id_space into dir, as
-  // <prefix>lexicon and <prefix>postings.
+  // Builds the index of the documents with ids < id_space in memory and
+  // releases them; Write then puts it into dir as <prefix>lexicon and
+  // <prefix>postings. Finish does both.
+  void Build(uint64_t id_space, const Bm25Params& params);
+  Status Write(const std::string& dir, const std::string& prefix, LexicalBuildStats* stats) const;
   Status Finish(const std::string& dir, const std::string& prefix, uint64_t id_space,
-                const Bm25Params& params, LexicalBuildStats* stats);
+                const Bm25Params& params, LexicalBuildStats* stats) {
+    Build(id_space, params);
+    return Write(dir, prefix, stats);
+  }
 
  private:
   static constexpr uint32_t kNoTerm = 0xFFFFFFFFu;
@@ -79,6 +86,8 @@ class LexicalBuilder {
   std::vector<uint32_t> doc_of_, tid_of_, tids_;
   std::vector<uint16_t> tf_of_;
   std::vector<DocRange> doc_range_;  // latest postings of each document
+  std::string lexicon_, postings_;   // the built index
+  LexicalBuildStats built_;
 };
 
 // The two indexes of a graph generation: title + abstract ("" prefix) and
@@ -89,6 +98,16 @@ struct LexicalBuilders {
     text.Add(doc, t, abstract);
     title.Add(doc, t, {});
   }
+  // Builds both on a background thread: ingest starts it once the last
+  // document is in, so it overlaps SQLite's index building.
+  void StartBuild(uint64_t id_space);
+  // Waits for the build (starting it if needed) and writes both into dir;
+  // stats are the title + abstract index's.
+  Status Write(const std::string& dir, uint64_t id_space, LexicalBuildStats* stats);
+
+ private:
+  uint64_t id_space_ = 0;
+  std::future<void> build_;  // last member: joined before the builders go
 };
 inline constexpr char kTitleIndexPrefix[] = "title.";
 
