@@ -159,11 +159,20 @@ class BatchQueue {
  public:
   explicit BatchQueue(size_t capacity) : capacity_(capacity) {}
   void Push(Batch b) {
+    std::deque<Batch> spent;  // freed here, on the producer's thread
     std::unique_lock<std::mutex> l(mu_);
     not_full_.wait(l, [&] { return q_.size() < capacity_ || closed_; });
     if (closed_) return;
     q_.push_back(std::move(b));
+    spent.swap(spent_);
     not_empty_.notify_one();
+    l.unlock();
+  }
+  // The consumer hands back a batch it has applied, so the producer frees
+  // the records it allocated, off the consumer's (SQLite writer's) thread.
+  void Return(Batch b) {
+    std::lock_guard<std::mutex> l(mu_);
+    if (!done_ && !closed_) spent_.push_back(std::move(b));
   }
   // False once the producer finished and everything was taken.
   bool Pop(Batch* b) {
@@ -190,7 +199,7 @@ class BatchQueue {
  private:
   std::mutex mu_;
   std::condition_variable not_full_, not_empty_;
-  std::deque<Batch> q_;
+  std::deque<Batch> q_, spent_;
   size_t capacity_;
   bool done_ = false, closed_ = false;
 };
@@ -525,17 +534,19 @@ class Loader {
   void ApplyWork(WorkRec& w, const WorkKeys& keys) {
     int64_t source_id = w.has_source ? EnsureSource(w.source) : 0;
     const std::string &refs = keys.refs, &related = keys.related, &title_key = keys.title_key;
+    // Nothing is copied: w and keys outlive each statement's run.
     auto bind = [&](Stmt& st) {
-      st.Bind(1, w.ext_id).BindTextOrNull(2, w.doi).BindStatic(3, w.title).Bind(4, title_key);
-      st.BindStatic(5, w.abstract).BindIntOrNull(6, w.year, 1).BindTextOrNull(7, w.date);
-      st.BindTextOrNull(8, w.type).BindTextOrNull(9, w.language).BindIntOrNull(10, source_id, 1);
-      st.BindIntOrNull(11, w.cited_by_count).BindIntOrNull(12, w.referenced_works_count);
-      st.BindIntOrNull(13, w.is_oa).BindTextOrNull(14, w.oa_status).BindTextOrNull(15, w.oa_url);
-      st.BindTextOrNull(16, w.pdf_url).BindTextOrNull(17, w.landing_page_url);
-      st.BindTextOrNull(18, w.updated_date);
-      if (refs.empty()) st.BindNull(19); else st.BindBlob(19, refs);
-      if (related.empty()) st.BindNull(20); else st.BindBlob(20, related);
-      st.BindTextOrNull(21, w.oa_keywords_json);
+      st.BindStatic(1, w.ext_id).BindStaticOrNull(2, w.doi).BindStatic(3, w.title);
+      st.BindStatic(4, title_key).BindStatic(5, w.abstract).BindIntOrNull(6, w.year, 1);
+      st.BindStaticOrNull(7, w.date).BindStaticOrNull(8, w.type).BindStaticOrNull(9, w.language);
+      st.BindIntOrNull(10, source_id, 1).BindIntOrNull(11, w.cited_by_count);
+      st.BindIntOrNull(12, w.referenced_works_count).BindIntOrNull(13, w.is_oa);
+      st.BindStaticOrNull(14, w.oa_status).BindStaticOrNull(15, w.oa_url);
+      st.BindStaticOrNull(16, w.pdf_url).BindStaticOrNull(17, w.landing_page_url);
+      st.BindStaticOrNull(18, w.updated_date);
+      if (refs.empty()) st.BindNull(19); else st.BindStaticBlob(19, refs);
+      if (related.empty()) st.BindNull(20); else st.BindStaticBlob(20, related);
+      st.BindStaticOrNull(21, w.oa_keywords_json);
     };
     // New works (the common case of a bulk load) cost one insert; a conflict
     // on ext_id sends the work down the update path.
@@ -585,8 +596,8 @@ class Loader {
         inst_ids += std::to_string(EnsureInstitution(inst));
       }
       insert_authorship_.Bind(1, id).Bind(2, static_cast<int64_t>(i)).Bind(3, author_id);
-      insert_authorship_.BindTextOrNull(4, a.raw_name).BindTextOrNull(5, a.author_position);
-      insert_authorship_.Bind(6, a.is_corresponding ? 1 : 0).BindTextOrNull(7, inst_ids);
+      insert_authorship_.BindStaticOrNull(4, a.raw_name).BindStaticOrNull(5, a.author_position);
+      insert_authorship_.Bind(6, a.is_corresponding ? 1 : 0).BindStaticOrNull(7, inst_ids);
       insert_authorship_.Exec();
     }
     for (const TopicRef& t : w.topics) {
@@ -777,6 +788,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
         }
       }
       if (!batch.fatal.ok()) return batch.fatal;
+      queue.Return(std::move(batch));
       if (options.progress && Since(last_progress) > 0.5) {
         last_progress = Clock::now();
         fmt::print(stderr, "\rlitgraph-ingest: {} works, {:.0f} works/s   ", stats->works,

@@ -61,6 +61,13 @@ Stmt& Stmt::BindBlob(int i, std::string_view v) {
   return *this;
 }
 
+Stmt& Stmt::BindStaticBlob(int i, std::string_view v) {
+  int rc = sqlite3_bind_blob(stmt_, i, v.data() ? v.data() : "", static_cast<int>(v.size()),
+                             SQLITE_STATIC);
+  if (rc != SQLITE_OK) Fail(rc);
+  return *this;
+}
+
 Stmt& Stmt::BindNull(int i) {
   int rc = sqlite3_bind_null(stmt_, i);
   if (rc != SQLITE_OK) Fail(rc);

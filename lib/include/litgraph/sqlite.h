@@ -34,8 +34,10 @@ class Stmt {
   Stmt& Bind(int i, double v);
   Stmt& Bind(int i, std::string_view v);  // bound as TEXT (copied); empty binds ''
   Stmt& BindBlob(int i, std::string_view v);
-  // Binds without copying: v must stay valid until the statement is reset.
+  // Bind without copying: v must stay valid until the statement is reset.
   Stmt& BindStatic(int i, std::string_view v);
+  Stmt& BindStaticBlob(int i, std::string_view v);
+  Stmt& BindStaticOrNull(int i, std::string_view v) { return v.empty() ? BindNull(i) : BindStatic(i, v); }
   Stmt& BindNull(int i);
   // Binds NULL when the value is absent (empty string / negative sentinel).
   Stmt& BindTextOrNull(int i, std::string_view v) { return v.empty() ? BindNull(i) : Bind(i, v); }
