@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
         if (llm_backend) {
           std::vector<std::vector<Keyword>> res;
           std::vector<std::string> failures;
-          Status st = llm_backend->Extract({{0, t, a}}, &res, &failures);
+          Status st = llm_backend->Extract({{0, t, a, fmt::format("<stdin>:{}", n)}}, &res, &failures);
           if (!st.ok()) return st;
           for (const auto& f : failures) tool.Warn(f);
           kws = res[0];

@@ -13,6 +13,16 @@
 #include "litgraph/ingest.h"
 #include "litgraph/store.h"
 
+// Read by jemalloc (CMakeLists.txt links it to this tool) at start-up: keep
+// freed pages instead of returning them to the kernel after 10 s. A load
+// frees and reallocates gigabytes (records, then the graph build's edge
+// arrays), and every returned page came back as a fault plus a zeroing:
+// the graph phase of a 1M-work load took 9.5-9.9 s instead of 11.9-14.2 s,
+// for ~8% more peak RSS (bench/results/2026-11-22-ingest/summary.md).
+extern "C" {
+const char* malloc_conf = "dirty_decay_ms:-1,muzzy_decay_ms:-1";
+}
+
 int main(int argc, char** argv) {
   using namespace litgraph;
   Manual man;

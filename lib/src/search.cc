@@ -231,7 +231,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
     if (kw_backend_) {
       std::vector<std::vector<Keyword>> res;
       std::vector<std::string> failures;
-      Status st = kw_backend_->Extract({{0, "", q.text}}, &res, &failures);
+      Status st = kw_backend_->Extract({{0, "", q.text, "query"}}, &res, &failures);
       if (!st.ok()) return st;
       extracted = res.empty() ? std::vector<Keyword>{} : res[0];
     } else {
