@@ -17,6 +17,7 @@
 
 #include "litgraph/coding.h"
 #include "litgraph/flat_map.h"
+#include "litgraph/fts_tokens.h"
 #include "litgraph/graph_build.h"
 #include "litgraph/lexical.h"
 #include "litgraph/records.h"
@@ -139,6 +140,9 @@ bool LooksLikeDocumentStart(std::string_view line) {
 // thread: the writer thread (SQLite) is the bottleneck of a load.
 struct WorkKeys {
   std::string title_key, refs, related;  // NormalizeTitleKey, PackIdList x 2
+  // FTS5 tokens of title and abstract (fts_tokens.h), when recorded.
+  bool fts_recorded = false;
+  std::string fts_title, fts_abstract;
 };
 
 // What the reader thread hands the writer: parsed records of one input line
@@ -207,8 +211,10 @@ class BatchQueue {
 std::string Where(const std::string& file, int64_t line) { return fmt::format("{}:{}", file, line); }
 
 // Reads every input, parses, and pushes batches. Runs on its own thread.
+// `fts`, when given, records each work's FTS5 tokens for the writer.
 void Produce(const std::vector<std::string>& inputs, const IngestOptions& options,
-             BatchQueue* queue, std::function<void(const std::string&)> note_empty) {
+             FtsTokens::Pretokenizer* fts, BatchQueue* queue,
+             std::function<void(const std::string&)> note_empty) {
   RecordParser parser;
   Batch batch;
   auto flush = [&] {
@@ -254,8 +260,14 @@ void Produce(const std::vector<std::string>& inputs, const IngestOptions& option
       records_in_file += static_cast<int64_t>(item.records.size()) + (ps.ok() ? 0 : 1);
       item.keys.resize(item.records.size());
       for (size_t i = 0; i < item.records.size(); ++i)
-        if (auto* w = std::get_if<WorkRec>(&item.records[i]))
-          item.keys[i] = {NormalizeTitleKey(w->title), PackIdList(w->refs), PackIdList(w->related)};
+        if (auto* w = std::get_if<WorkRec>(&item.records[i])) {
+          WorkKeys& k = item.keys[i];
+          k.title_key = NormalizeTitleKey(w->title);
+          k.refs = PackIdList(w->refs);
+          k.related = PackIdList(w->related);
+          k.fts_recorded = fts && fts->Tokenize(w->title, &k.fts_title) &&
+                           fts->Tokenize(w->abstract, &k.fts_abstract);
+        }
       batch.items.push_back(std::move(item));
       if (batch.items.size() >= 512) {
         batch.bytes = reader.bytes() - last_bytes;
@@ -584,7 +596,16 @@ class Loader {
     }
     ++stats_->works;
     stats_->references += static_cast<int64_t>(w.refs.size());
-    fts_insert_.Bind(1, id).BindStatic(2, w.title).BindStatic(3, w.abstract).Exec();
+    {
+      struct Disarm {
+        FtsTokens* f;
+        ~Disarm() {
+          if (f) f->Disarm();
+        }
+      } disarm{keys.fts_recorded ? store_->fts_tokens() : nullptr};
+      if (disarm.f) disarm.f->Arm(w.title, keys.fts_title, w.abstract, keys.fts_abstract);
+      fts_insert_.Bind(1, id).BindStatic(2, w.title).BindStatic(3, w.abstract).Exec();
+    }
     if (feeder_) feeder_->Add(id, std::move(w.title), std::move(w.abstract));  // last use
     std::string inst_ids;
     for (size_t i = 0; i < w.authors.size(); ++i) {
@@ -701,8 +722,15 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
   BatchQueue queue(16);
   std::vector<std::string> empty_inputs;
   std::mutex empty_mu;
+  // FTS5's tokenizing moves to the reader thread (fts_tokens.h).
+  std::unique_ptr<FtsTokens::Pretokenizer> fts;
+  if (store->fts_tokens()) {
+    auto p = store->fts_tokens()->NewPretokenizer();
+    if (!p.ok()) return p.status();
+    fts = std::move(p.value());
+  }
   std::thread producer([&] {
-    Produce(inputs, options, &queue, [&](const std::string& name) {
+    Produce(inputs, options, fts.get(), &queue, [&](const std::string& name) {
       std::lock_guard<std::mutex> l(empty_mu);
       empty_inputs.push_back(name);
     });

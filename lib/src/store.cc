@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "litgraph/fts_tokens.h"
 #include "litgraph/text.h"
 
 namespace litgraph {
@@ -243,6 +244,10 @@ Status Store::Init(const std::string& dir, Mode mode, bool create) {
     }
     Status st = db_.Open(db_path, true, true);
     if (!st.ok()) return st;
+    // Before any FTS5 table is used on this connection (fts_tokens.h).
+    auto fts = FtsTokens::Install(db_.raw());
+    if (!fts.ok()) return fts.status();
+    fts_tokens_ = fts.value();
     // 16 KiB pages suit rows carrying an abstract: a bulk load runs ~15%
     // faster than with 4 KiB pages (bench/results). Only a new file takes it.
     db_.Exec("PRAGMA page_size=16384;");

@@ -31,6 +31,8 @@
 
 namespace litgraph {
 
+class FtsTokens;
+
 // The schema version this build writes; older stores are migrated on the
 // first write-mode open (read-mode refuses newer or unmigrated stores).
 inline constexpr int kSchemaVersion = 3;
@@ -66,6 +68,9 @@ class Store {
   ~Store();
 
   Db& db() { return db_; }
+  // The FTS5 token replay of a writer's connection (fts_tokens.h); null for
+  // readers.
+  FtsTokens* fts_tokens() { return fts_tokens_; }
   const std::string& dir() const { return dir_; }
   Mode mode() const { return mode_; }
 
@@ -110,6 +115,7 @@ class Store {
   std::string dir_;
   Mode mode_ = Mode::kRead;
   Db db_;
+  FtsTokens* fts_tokens_ = nullptr;  // owned by db_'s connection
   int lock_fd_ = -1;
   bool read_txn_ = false;
   Stmt by_ext_, by_doi_, by_title_, summary_, summary_authors_;
