@@ -157,20 +157,33 @@ std::vector<std::string> IdList(dom::element e, std::string_view path) {
 std::string Abstract(dom::element e) {
   if (IsNull(e)) return {};
   std::vector<std::pair<uint32_t, std::string_view>> slots;
+  uint32_t max_pos = 0;
   for (auto [word, positions] : Obj(e, "abstract_inverted_index")) {
     for (dom::element p : Arr(positions, "abstract_inverted_index")) {
       int64_t pos = Int(p, "abstract_inverted_index");
       if (pos < 0 || pos > 1000000) Bad("abstract_inverted_index", "positions in 0..1000000");
       slots.emplace_back(static_cast<uint32_t>(pos), word);
+      max_pos = std::max(max_pos, static_cast<uint32_t>(pos));
     }
   }
-  std::sort(slots.begin(), slots.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Words placed at their positions (the first word given a position keeps
+  // it); a sort only when positions are too sparse for a direct table.
+  std::vector<std::string_view> at;
+  if (max_pos <= 4 * slots.size() + 64) {
+    at.resize(max_pos + 1);
+    for (const auto& [pos, word] : slots)
+      if (at[pos].data() == nullptr) at[pos] = word;
+  } else {
+    std::stable_sort(slots.begin(), slots.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 0; i < slots.size(); ++i)
+      if (i == 0 || slots[i].first != slots[i - 1].first) at.push_back(slots[i].second);
+  }
   std::string out;
-  for (size_t i = 0; i < slots.size(); ++i) {
-    if (i > 0 && slots[i].first == slots[i - 1].first) continue;
+  for (std::string_view w : at) {
+    if (w.data() == nullptr) continue;
     if (!out.empty()) out.push_back(' ');
-    out += slots[i].second;
+    out += w;
   }
   return out;
 }
