@@ -23,8 +23,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <span>
 #include <future>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
