@@ -113,6 +113,21 @@ TEST(RecordParserTest, ParsesWorkFixture) {
   EXPECT_EQ(w.abstract, AbstractFromInvertedIndex(index));
 }
 
+// Dense positions are placed directly, sparse ones sorted; gaps are skipped
+// and a position given twice keeps its first word, on both paths.
+TEST(RecordParserTest, AbstractFromDenseAndSparsePositions) {
+  auto abstract = [](const std::string& index) {
+    return Only<WorkRec>(ParseOk(R"({"id": "https://openalex.org/W1", "title": "t",)"
+                                 R"( "abstract_inverted_index": )" + index + "}"))
+        .abstract;
+  };
+  EXPECT_EQ(abstract(R"({"graphs": [1, 4], "neural": [0], "of": [3], "use": [2, 1]})"),
+            "neural graphs use of graphs");
+  EXPECT_EQ(abstract(R"({"far": [900000], "near": [0], "mid": [500000, 0]})"), "near mid far");
+  EXPECT_EQ(abstract(R"({"only": [7]})"), "only");
+  EXPECT_EQ(abstract("{}"), "");
+}
+
 TEST(RecordParserTest, PaddedAndUnpaddedParsesAgree) {
   std::string json = ReadFile(TestData("W2741809807.json"));
   std::string padded = json + std::string(RecordParser::kPadding, '\0');
