@@ -371,8 +371,9 @@ TEST(RankedListsTest, RoundTripsListsInTheirOwnOrder) {
       }
       std::vector<uint32_t> want(ids.begin() + offsets[v], ids.begin() + offsets[v + 1]);
       EXPECT_EQ(got_ids, want) << v;
-      if (with_attrs)
+      if (with_attrs) {
         EXPECT_EQ(got_attrs, std::vector<uint32_t>(attrs.begin() + offsets[v], attrs.begin() + offsets[v + 1])) << v;
+      }
     }
   }
 }
