@@ -8,24 +8,15 @@ namespace litgraph {
 
 namespace {
 
-char* PutVarintTo(char* p, uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = static_cast<char>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<char>(v);
-  return p;
-}
-
 // A recording: per token varint(tflags), varint(size), the token's bytes,
 // varint(start), varint(end - start).
 int Record(void* ctx, int tflags, const char* token, int n, int start, int end) {
   auto* out = static_cast<std::string*>(ctx);
   char head[20];
-  char* p = PutVarintTo(PutVarintTo(head, static_cast<uint64_t>(tflags)), static_cast<uint64_t>(n));
+  char* p = PutVarint(static_cast<uint64_t>(n), PutVarint(static_cast<uint64_t>(tflags), head));
   out->append(head, p - head);
   out->append(token, static_cast<size_t>(n));
-  p = PutVarintTo(PutVarintTo(head, static_cast<uint64_t>(start)), static_cast<uint64_t>(end - start));
+  p = PutVarint(static_cast<uint64_t>(end - start), PutVarint(static_cast<uint64_t>(start), head));
   out->append(head, p - head);
   return SQLITE_OK;
 }

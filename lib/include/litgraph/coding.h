@@ -12,12 +12,19 @@
 
 namespace litgraph {
 
-inline void PutVarint(uint64_t v, std::string* out) {
+// LEB128 into a buffer with room for 10 bytes; returns the end of the bytes.
+inline char* PutVarint(uint64_t v, char* p) {
   while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
+    *p++ = static_cast<char>((v & 0x7F) | 0x80);
     v >>= 7;
   }
-  out->push_back(static_cast<char>(v));
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+inline void PutVarint(uint64_t v, std::string* out) {
+  char buf[10];
+  out->append(buf, PutVarint(v, buf) - buf);
 }
 
 // Reads a varint at *p (< end); advances *p. False when truncated/overlong.
