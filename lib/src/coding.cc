@@ -2,8 +2,8 @@
 
 namespace litgraph {
 
-uint64_t WorkNumber(std::string_view id) {
-  if (id.size() < 2 || id.size() > 20 || id[0] != 'W') return 0;
+uint64_t ShortIdNumber(std::string_view id) {
+  if (id.size() < 2 || id.size() > 20 || id[0] < 'A' || id[0] > 'Z') return 0;
   uint64_t n = 0;
   for (size_t i = 1; i < id.size(); ++i) {
     char c = id[i];
@@ -12,6 +12,8 @@ uint64_t WorkNumber(std::string_view id) {
   }
   return n;
 }
+
+uint64_t WorkNumber(std::string_view id) { return !id.empty() && id[0] == 'W' ? ShortIdNumber(id) : 0; }
 
 uint64_t PackedWorkNumber(std::string_view id) {
   // Only canonical numbers that fit the shifted varint round-trip ("W007"

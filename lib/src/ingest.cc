@@ -163,14 +163,13 @@ class BatchQueue {
  public:
   explicit BatchQueue(size_t capacity) : capacity_(capacity) {}
   void Push(Batch b) {
-    std::deque<Batch> spent;  // freed here, on the producer's thread
+    std::deque<Batch> spent;  // freed on return, on the producer's thread, after unlocking
     std::unique_lock<std::mutex> l(mu_);
     not_full_.wait(l, [&] { return q_.size() < capacity_ || closed_; });
     if (closed_) return;
     q_.push_back(std::move(b));
     spent.swap(spent_);
     not_empty_.notify_one();
-    l.unlock();
   }
   // The consumer hands back a batch it has applied, so the producer frees
   // the records it allocated, off the consumer's (SQLite writer's) thread.
@@ -369,13 +368,6 @@ class IdCache {
     if (uint64_t k = Key(ext)) numbered_[k] = id;
     else named_[ext] = id;
   }
-  void Forget(const std::string& ext) {
-    if (uint64_t k = Key(ext)) {
-      if (numbered_.Find(k)) numbered_[k] = 0;
-    } else {
-      named_.erase(ext);
-    }
-  }
   size_t size() const { return numbered_.size() + named_.size(); }
 
  private:
@@ -383,13 +375,8 @@ class IdCache {
   // The letter in the top byte, the number (no leading zero, < 2^56) below;
   // 0 for any other id.
   static uint64_t Key(std::string_view ext) {
-    if (ext.size() < 2 || ext.size() > 17 || ext[0] < 'A' || ext[0] > 'Z' || ext[1] == '0')
-      return 0;
-    uint64_t n = 0;
-    for (size_t i = 1; i < ext.size(); ++i) {
-      if (ext[i] < '0' || ext[i] > '9') return 0;
-      n = n * 10 + static_cast<uint64_t>(ext[i] - '0');
-    }
+    uint64_t n = ShortIdNumber(ext);
+    if (n == 0 || ext[1] == '0' || n >= (uint64_t{1} << 56)) return 0;
     return (static_cast<uint64_t>(ext[0]) << 56) | n;
   }
 
@@ -650,7 +637,6 @@ class Loader {
     s.Bind(1, a.ext_id).Bind(2, a.name).Bind(3, NormalizeName(a.name)).BindTextOrNull(4, a.orcid);
     s.BindIntOrNull(5, a.works_count).BindIntOrNull(6, a.cited_by_count);
     s.BindIntOrNull(7, inst, 1).BindTextOrNull(8, a.updated_date).Exec();
-    authors_.Forget(a.ext_id);
     Stmt& find = Prep(&find_author_, "SELECT id FROM author WHERE ext_id = ?");
     find.Bind(1, a.ext_id);
     if (find.Step()) IndexAuthorName(find.Int(0), a.name);
@@ -668,7 +654,6 @@ class Loader {
     s.BindTextOrNull(4, r.inst.country_code).BindTextOrNull(5, r.inst.type);
     s.BindIntOrNull(6, r.works_count).BindIntOrNull(7, r.cited_by_count);
     s.BindTextOrNull(8, r.updated_date).Exec();
-    institutions_.Forget(r.inst.ext_id);
     ++stats_->entities;
   }
 
@@ -682,7 +667,6 @@ class Loader {
     s.BindTextOrNull(4, r.source.issn_l).BindTextOrNull(5, r.source.type);
     s.BindTextOrNull(6, r.source.publisher).BindIntOrNull(7, r.works_count);
     s.BindIntOrNull(8, r.cited_by_count).BindTextOrNull(9, r.updated_date).Exec();
-    sources_.Forget(r.source.ext_id);
     ++stats_->entities;
   }
 

@@ -122,6 +122,18 @@ TEST(WorkNumberTest, CanonicalAndInvalidIds) {
   EXPECT_EQ(WorkNumber("W123456789012345678901"), 0u);  // too long
 }
 
+TEST(ShortIdNumberTest, AnyCapitalLetterAndDigits) {
+  EXPECT_EQ(ShortIdNumber("A5023888391"), 5023888391u);
+  EXPECT_EQ(ShortIdNumber("W2741809807"), 2741809807u);
+  EXPECT_EQ(ShortIdNumber("I27837315"), 27837315u);
+  EXPECT_EQ(ShortIdNumber("a12"), 0u);
+  EXPECT_EQ(ShortIdNumber("A"), 0u);
+  EXPECT_EQ(ShortIdNumber("A12x"), 0u);
+  EXPECT_EQ(ShortIdNumber("name:smith"), 0u);
+  EXPECT_EQ(ShortIdNumber("A9999999999999999999"), 9999999999999999999u);  // 19 digits
+  EXPECT_EQ(ShortIdNumber("A12345678901234567890"), 0u);                   // 20: too long
+}
+
 std::vector<std::string> RoundTrip(const std::vector<std::string>& ids) {
   std::vector<std::string> out = {"junk"};
   EXPECT_TRUE(UnpackIdList(PackIdList(ids), &out));

@@ -86,6 +86,9 @@ bool ForEachPackedId(std::string_view blob, Fn&& fn) {
   return true;
 }
 
+// The number of a short OpenAlex id, a capital letter and 1-19 digits
+// ("A5023888391" -> 5023888391); 0 for anything else.
+uint64_t ShortIdNumber(std::string_view id);
 // "W123" -> 123; 0 when id is not a short OpenAlex work id.
 uint64_t WorkNumber(std::string_view id);
 
