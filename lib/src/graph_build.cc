@@ -449,7 +449,7 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     for (auto& f : pending) ThrowIfError(f.get());
     pending.clear();
     ThrowIfError(lexical_done.valid() ? lexical_done.get()
-                                      : BuildLexicalIndexes(store, dir, Bm25Params(), &ls));
+                                      : BuildLexicalIndexes(store, dir, &ls));
     stats->lexical_terms = ls.terms;
     stats->lexical_postings = ls.postings;
   } catch (...) {

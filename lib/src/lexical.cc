@@ -126,16 +126,11 @@ void LexicalBuilder::Add(uint32_t doc, std::string_view title, std::string_view 
   doc_range_[doc].length = static_cast<uint32_t>(tids_.size());
 }
 
-Status BuildLexicalIndexes(Store* store, const std::string& dir, const Bm25Params& params,
-                           LexicalBuildStats* stats) {
+Status BuildLexicalIndexes(Store* store, const std::string& dir, LexicalBuildStats* stats) {
   LexicalBuilders b;
   Stmt st = store->db().Prepare("SELECT id, title, abstract FROM paper ORDER BY id");
   while (st.Step()) b.Add(static_cast<uint32_t>(st.Int(0)), st.Text(1), st.Text(2));
-  uint64_t id_space = static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1;
-  LexicalBuildStats title_stats;
-  Status s = b.text.Finish(dir, "", id_space, params, stats);
-  if (!s.ok()) return s;
-  return b.title.Finish(dir, kTitleIndexPrefix, id_space, params, &title_stats);
+  return b.Write(dir, static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1, stats);
 }
 
 void LexicalBuilders::StartBuild(uint64_t id_space) {

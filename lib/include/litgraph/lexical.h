@@ -65,14 +65,9 @@ class LexicalBuilder {
   void Add(uint32_t doc, std::string_view title, std::string_view abstract);
   // Builds the index of the documents with ids < id_space in memory and
   // releases them; Write then puts it into dir as <prefix>lexicon and
-  // <prefix>postings. Finish does both.
+  // <prefix>postings.
   void Build(uint64_t id_space, const Bm25Params& params);
   Status Write(const std::string& dir, const std::string& prefix, LexicalBuildStats* stats) const;
-  Status Finish(const std::string& dir, const std::string& prefix, uint64_t id_space,
-                const Bm25Params& params, LexicalBuildStats* stats) {
-    Build(id_space, params);
-    return Write(dir, prefix, stats);
-  }
 
  private:
   static constexpr uint32_t kNoTerm = 0xFFFFFFFFu;
@@ -112,8 +107,7 @@ struct LexicalBuilders {
 inline constexpr char kTitleIndexPrefix[] = "title.";
 
 // Builds both lexical indexes for every paper of the store into dir.
-Status BuildLexicalIndexes(Store* store, const std::string& dir, const Bm25Params& params,
-                           LexicalBuildStats* stats);
+Status BuildLexicalIndexes(Store* store, const std::string& dir, LexicalBuildStats* stats);
 
 struct QueryTerm {
   std::string term;     // analysed form (a stem)
