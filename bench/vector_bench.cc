@@ -65,7 +65,6 @@
 #include <memory>
 
 #include "litgraph/semantic.h"
-#include "litgraph/sqlite.h"
 #include "litgraph/store.h"
 
 namespace {
@@ -190,10 +189,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets = split(sets_arg);
   try {
     auto store_or = Store::Open(db, Store::Mode::kRead);
-    ThrowIfError(store_or.status());
+    if (!store_or.ok()) throw StatusError(store_or.status());
     Store& store = **store_or;
     auto sem_or = SemanticIndex::Open(&store);
-    ThrowIfError(sem_or.status());
+    if (!sem_or.ok()) throw StatusError(sem_or.status());
     SemanticIndex& sem = **sem_or;
     const int dim = sem.dim();
     std::string vdir = store.ArtifactDir("vectors", store.Generation("vectors"));
@@ -215,14 +214,10 @@ int main(int argc, char** argv) {
     tries = 0;
     while (title_vec.q.size() < queries && ++tries < queries * 100)
       if (const float* p = tv.Row(pick(rng))) title_vec.q.push_back(copy(p));
-    Stmt st = store.db().Prepare("SELECT title FROM paper WHERE id = ?");
     tries = 0;
     size_t unembeddable = 0;
     while (title_text.q.size() < queries && ++tries < queries * 100) {
-      st.Reset();
-      st.Bind(1, static_cast<int64_t>(pick(rng)));
-      if (!st.Step()) continue;
-      std::string t = st.Str(0);
+      std::string t = store.GetText(TextColumn::kPaperTitle, static_cast<int64_t>(pick(rng)));
       if (t.empty()) continue;
       auto v = sem.EmbedText(t);
       if (!v.ok() || v->empty()) {  // empty: no term the model knows

@@ -11,11 +11,12 @@
 
 #include <iostream>
 
-#include "litgraph/cli.h"
 #include "litgraph/find.h"
+#include "litgraph/jsonl.h"
 #include "litgraph/keyword_store.h"
 #include "litgraph/llm.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
 int main(int argc, char** argv) {
   using namespace litgraph;
@@ -56,9 +57,8 @@ int main(int argc, char** argv) {
       {"litgraph-extract-keywords --db lib.db --backend llm --llm-url http://localhost:8080/v1 "
        "--llm-model qwen3",
        "Use a local llama.cpp server."}};
-  Tool tool("extract-keywords", "extract canonical keyphrases into the keyword layer", man,
-            {"jsonl"});
-  bool missing = false, filter = false, json_stats = false, recount = false;
+  Tool tool("extract-keywords", man, {"jsonl"});
+  bool missing = false, filter = false, recount = false;
   std::vector<std::string> ids;
   std::string backend = "builtin";
   LlmOptions llm;
@@ -76,89 +76,47 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 20));
   app.add_option("--backend", backend, "Extractor: builtin (default) or llm")
       ->check(CLI::IsMember({"builtin", "llm"}));
-  app.add_option("--llm-url", llm.url, "Chat-completions base URL (e.g. http://localhost:8080/v1)")
-      ->type_name("URL");
-  app.add_option("--llm-model", llm.model, "Model name sent to the endpoint")->type_name("NAME");
-  app.add_option("--llm-concurrency", llm.http.concurrency, "Requests in flight (default 4)")
-      ->type_name("N")
-      ->check(CLI::Range(1, 64));
-  app.add_option("--llm-timeout", llm.http.timeout_ms, "Per-request timeout in ms (default 60000)")
-      ->type_name("MS")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--llm-retries", llm.http.retries, "Retries of a failed or malformed answer (default 2)")
-      ->type_name("N")
-      ->check(CLI::Range(0, 10));
+  AddBackendOptions(&app, "llm", "Chat-completions", &llm.url, &llm.model, &llm.http);
   app.add_option("--batch", batch, "Papers per backend call and commit (default 2000; llm 64)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
-  app.add_flag("--stats", json_stats, "Print the store-mode summary as JSON on standard output");
+  tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
     if (backend == "llm" && (llm.url.empty() || llm.model.empty()))
-      return Status::Usage("--backend llm needs --llm-url and --llm-model");
+      return Status::InvalidArgument("--backend llm needs --llm-url and --llm-model");
     llm.http.api_key = ApiKeyFromEnv({"LITGRAPH_LLM_API_KEY", "OPENAI_API_KEY"});
     if (filter) {
-      if (missing || !ids.empty()) return Status::Usage("--filter takes records on stdin, not --missing/--id");
+      if (missing || !ids.empty())
+        return Status::InvalidArgument("--filter takes records on stdin, not --missing/--id");
+      // The store, when there is one, gives corpus statistics and the
+      // keywords that already exist.
       std::unique_ptr<Store> store;
+      if (auto s = Store::Open(tool.common().db, Store::Mode::kRead); s.ok()) store = std::move(s.value());
       PhraseStats stats;
-      bool have_stats = false;
-      if (auto s = Store::Open(tool.common().db, Store::Mode::kRead); s.ok()) {
-        store = std::move(s.value());
-        have_stats = OpenPhraseStats(store.get(), &stats).ok();
-      }
-      std::unique_ptr<KeywordBackend> llm_backend;
-      if (backend == "llm") llm_backend = MakeLlmKeywordBackend(llm, nullptr);
-      Stmt known;
-      if (store) known = store->db().Prepare("SELECT 1 FROM keyword WHERE ext_id = ?");
-      KeywordExtractor extractor(have_stats ? &stats : nullptr,
-                                 [&](const std::string& phrase) {
-                                   if (!store) return false;
-                                   known.Bind(1, KeywordExtId(phrase));
-                                   bool hit = known.Step();
-                                   known.Reset();
-                                   return hit;
-                                 });
+      const bool have_stats = store && OpenPhraseStats(store.get(), &stats).ok();
+      std::unique_ptr<KeywordBackend> extractor =
+          backend == "llm" ? MakeLlmKeywordBackend(llm, nullptr)
+                           : MakeBuiltinKeywordBackend(have_stats ? &stats : nullptr, extract, store.get());
       Output out(Format::kJsonl);
-      std::string line;
-      int64_t n = 0;
-      while (std::getline(std::cin, line)) {
-        ++n;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        Json rec = Json::parse(line, nullptr, false);
-        if (rec.is_discarded() || !rec.is_object())
-          return Status::BadInput(fmt::format("<stdin>:{}: expected a JSON object", n));
-        auto str = [&](const char* k) -> Result<std::string> {
-          if (!rec.contains(k) || rec[k].is_null()) return std::string();
-          if (!rec[k].is_string())
-            return Status::BadInput(fmt::format("<stdin>:{}: field \"{}\" must be a string", n, k));
-          return rec[k].get<std::string>();
-        };
-        auto title = str("title"), abstract = str("abstract"), text = str("text");
-        for (auto* r : {&title, &abstract, &text})
-          if (!r->ok()) return r->status();
-        std::string t = *title, a = abstract->empty() ? *text : *abstract;
-        std::vector<Keyword> kws;
-        if (llm_backend) {
-          std::vector<std::vector<Keyword>> res;
-          std::vector<std::string> failures;
-          Status st = llm_backend->Extract({{0, t, a, fmt::format("<stdin>:{}", n)}}, &res, &failures);
-          if (!st.ok()) return st;
-          for (const auto& f : failures) tool.Warn(f);
-          kws = res[0];
-        } else {
-          kws = extractor.Extract(t, a, extract);
-        }
+      return ForEachJsonLine(std::cin, "<stdin>", [&](Json& rec, const std::string& where) -> Status {
+        auto text = PaperTextOf(rec, where);
+        if (!text.ok()) return text.status();
+        std::vector<std::vector<Keyword>> res;
+        std::vector<std::string> failures;
+        LITGRAPH_RETURN_IF_ERROR(extractor->Extract({*text}, &res, &failures));
+        for (const auto& f : failures) tool.Warn(f);
         Json arr = Json::array();
-        for (const auto& k : kws) arr.push_back({{"text", k.text}, {"score", k.score}});
+        for (const auto& k : res[0]) arr.push_back({{"text", k.text}, {"score", k.score}});
         rec["keywords"] = arr;
         out.Write(rec);
-      }
-      return Status::Ok();
+        return Status::Ok();
+      });
     }
-    if (missing && !ids.empty()) return Status::Usage("give --missing or --id, not both");
-    auto store = Store::Open(tool.common().db, Store::Mode::kWrite);
+    if (missing && !ids.empty()) return Status::InvalidArgument("give --missing or --id, not both");
+    auto store = Store::Open(tool.common().db, Store::Mode::kWrite, false, tool.reporter());
     if (!store.ok()) return store.status();
     KeywordRunOptions opt;
-    opt.progress = tool.ShowProgress();
+    opt.reporter = tool.reporter();
     opt.recount = recount;
     if (missing) opt.select = KeywordRunOptions::Select::kMissing;
     if (!ids.empty()) {
@@ -172,36 +130,32 @@ int main(int argc, char** argv) {
     }
     opt.batch = batch ? batch : (backend == "llm" ? 64 : 2000);
     opt.commit_batches = backend == "llm";
-    Db* db = &(*store)->db();
-    KeywordRunStats s;
-    Status st = RunKeywordExtraction(
-        store->get(), opt,
+    Store* s = store->get();
+    KeywordRunStats st;
+    LITGRAPH_RETURN_IF_ERROR(RunKeywordExtraction(
+        s, opt,
         [&](const PhraseStats* stats) {
-          return backend == "llm" ? MakeLlmKeywordBackend(llm, db)
-                                  : MakeBuiltinKeywordBackend(stats, extract);
+          return backend == "llm" ? MakeLlmKeywordBackend(llm, s) : MakeBuiltinKeywordBackend(stats, extract);
         },
-        &s, [&](const std::string& m) { tool.Warn(m); });
-    if (!st.ok()) return st;
-    tool.Note(fmt::format("{} papers, {} keyword links, {} keywords in the store, {} failures; "
-                          "corpus statistics over {} papers; {:.1f} s ({:.0f} papers/s)",
-                          s.papers, s.paper_keywords, s.keywords_total, s.failures, s.corpus_docs,
-                          s.seconds, s.extract_seconds > 0 ? s.papers / s.extract_seconds : 0));
-    if (s.recount_due)
+        &st));
+    tool.Summary(
+        fmt::format("{} papers, {} keyword links, {} keywords in the store, {} failures; corpus "
+                    "statistics over {} papers; {:.1f} s ({:.0f} papers/s)",
+                    st.papers, st.paper_keywords, st.keywords_total, st.failures, st.corpus_docs,
+                    st.seconds, st.extract_seconds > 0 ? st.papers / st.extract_seconds : 0),
+        {{"id", tool.common().db},
+         {"type", "keyword_summary"},
+         {"papers", st.papers},
+         {"paper_keywords", st.paper_keywords},
+         {"keywords", st.keywords_total},
+         {"failures", st.failures},
+         {"corpus_docs", st.corpus_docs},
+         {"recount_due", st.recount_due},
+         {"extract_seconds", st.extract_seconds},
+         {"seconds", st.seconds}});
+    if (st.recount_due)
       tool.Note("the store grew by more than 20% since the phrase statistics were counted: run "
                 "without --missing (or with --recount) to refresh them");
-    if (json_stats) {
-      Output out(Format::kJsonl);
-      out.Write({{"id", tool.common().db},
-                 {"type", "keyword_summary"},
-                 {"papers", s.papers},
-                 {"paper_keywords", s.paper_keywords},
-                 {"keywords", s.keywords_total},
-                 {"failures", s.failures},
-                 {"corpus_docs", s.corpus_docs},
-                 {"recount_due", s.recount_due},
-                 {"extract_seconds", s.extract_seconds},
-                 {"seconds", s.seconds}});
-    }
     return Status::Ok();
   });
 }

@@ -6,9 +6,11 @@
 // Exit codes: 0 found, 1 nothing matched, 2 usage, 4 store error, 5 internal.
 #include <fmt/format.h>
 
-#include "litgraph/cli.h"
 #include "litgraph/find.h"
+#include "litgraph/jsonl.h"
+#include "litgraph/render.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
 int main(int argc, char** argv) {
   using namespace litgraph;
@@ -49,7 +51,7 @@ int main(int argc, char** argv) {
        "Exact, then fuzzy, title match."},
       {"litgraph-find-paper --db lib.db --author 'Heather Piwowar' --after 2015 open access",
        "An author's recent papers about a topic."}};
-  Tool tool("find-paper", "find papers by id, DOI, title, author or free text", man);
+  Tool tool("find-paper", man);
   std::vector<std::string> words;
   FindQuery q;
   auto& app = tool.app();
@@ -70,9 +72,10 @@ int main(int argc, char** argv) {
       ->type_name("TYPE");
   bool semantic = false, hybrid = false;
   std::string candidates;
-  app.add_flag("--semantic", semantic, "Match free text by title and abstract vectors (seeds/000 eq. 4)");
+  app.add_flag("--semantic", semantic, "Match free text by title and abstract vectors (SciAtlas eq. 4)");
   app.add_flag("--hybrid", hybrid, "Match free text by BM25 and vectors, fused (see --fusion)");
-  app.add_option("--fusion", q.fusion, "Hybrid fusion: rrf (default) or linear")
+  std::string fusion = "rrf";
+  app.add_option("--fusion", fusion, "Hybrid fusion: rrf (default) or linear")
       ->check(CLI::IsMember({"rrf", "linear"}));
   app.add_option("--candidates", candidates,
                  "Rank only these papers (file of ids or JSON lines; - = stdin)")
@@ -88,8 +91,9 @@ int main(int argc, char** argv) {
     for (const auto& w : words) q.text += (q.text.empty() ? "" : " ") + w;
     auto store = Store::Open(tool.common().db, Store::Mode::kRead);
     if (!store.ok()) return store.status();
-    if (semantic && hybrid) return Status::Usage("give --semantic or --hybrid, not both");
-    q.text_mode = semantic ? "semantic" : hybrid ? "hybrid" : "lexical";
+    if (semantic && hybrid) return Status::InvalidArgument("give --semantic or --hybrid, not both");
+    q.text_match = semantic ? TextMatch::kSemantic : hybrid ? TextMatch::kHybrid : TextMatch::kLexical;
+    q.fusion = fusion == "linear" ? Fusion::kLinear : Fusion::kRrf;
     if (!candidates.empty()) {
       std::vector<std::string> missing;
       auto ids = ReadPaperIdList(store->get(), candidates, &missing);
@@ -98,7 +102,7 @@ int main(int argc, char** argv) {
         tool.Warn(fmt::format("{} candidate ids are not in the store (first: {})", missing.size(), missing[0]));
       if (ids->empty()) return Status::NotFound("no candidate is in the store");
       q.candidates = std::move(ids.value());
-      if (q.text.empty()) return Status::Usage("--candidates ranks by a free-text query; give one");
+      if (q.text.empty()) return Status::InvalidArgument("--candidates ranks by a free-text query; give one");
     }
     PaperFinder finder(store->get());
     auto hits = finder.Find(q);
@@ -113,10 +117,10 @@ int main(int argc, char** argv) {
       Json j = PaperJson(*p, finder.graph());
       j["rank"] = ++rank;
       j["score"] = h.score;
-      j["match"] = h.match;
+      j["match"] = MatchName(h.match);
       out.Write(j);
     }
     out.Finish();
-    return Status::Ok();
+    return finder.status();
   });
 }

@@ -9,9 +9,9 @@
 // store error, 5 internal error.
 #include <fmt/format.h>
 
-#include "litgraph/cli.h"
 #include "litgraph/ingest.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
 // Read by jemalloc (CMakeLists.txt links it to this tool) at start-up: keep
 // freed pages instead of returning them to the kernel after 10 s. A load
@@ -56,11 +56,10 @@ int main(int argc, char** argv) {
        "Load one API page from standard input."},
       {"litgraph-ingest --db lib.db --skip-invalid changes/*.jsonl",
        "A cron job's daily update that keeps going past bad records."}};
-  Tool tool("ingest", "load OpenAlex and native publication records into a store", man,
-            {"jsonl"});
+  Tool tool("ingest", man, {"jsonl"});
   std::vector<std::string> files;
   IngestOptions opt;
-  bool no_graph = false, json_stats = false;
+  bool no_graph = false;
   tool.app().add_option("files", files, "Input files (- or none: standard input)")->type_name("FILE");
   tool.app().add_flag("--skip-invalid", opt.skip_invalid,
                       "Count and skip malformed records instead of stopping");
@@ -69,26 +68,23 @@ int main(int argc, char** argv) {
                       "input rebuilds them)");
   tool.app().add_option("--max-line-bytes", opt.max_line_bytes,
                         "Longest accepted input line (default 256 MiB)")->type_name("N");
-  tool.app().add_flag("--stats", json_stats, "Print the summary as JSON on standard output");
+  tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
-    auto store = Store::Open(tool.common().db, Store::Mode::kWrite, /*create=*/true);
+    auto store = Store::Open(tool.common().db, Store::Mode::kWrite, /*create=*/true,
+                             tool.reporter());
     if (!store.ok()) return store.status();
     opt.build_graph = !no_graph;
-    opt.progress = tool.ShowProgress();
-    opt.threads = ResolveThreads(tool.common().threads);
-    opt.warn = [&](const std::string& m) { tool.Warn(m); };
+    opt.reporter = tool.reporter();
     IngestStats s;
-    Status st = Ingest(store->get(), files, opt, &s);
-    if (!st.ok()) return st;
+    LITGRAPH_RETURN_IF_ERROR(Ingest(store->get(), files, opt, &s));
     double rate = s.seconds > 0 ? static_cast<double>(s.works) / s.seconds : 0;
-    tool.Note(fmt::format(
-        "{} works ({} new, {} updated, {} stale), {} other records, {} invalid; {} edges "
-        "({} citations, {} dangling references); {:.1f} s, {:.0f} works/s",
-        s.works, s.works_new, s.works_updated, s.works_stale, s.entities + s.skipped, s.invalid,
-        s.graph_edges, s.cites_edges, s.dangling_references, s.seconds, rate));
-    if (json_stats) {
-      Output out(Format::kJsonl);
-      out.Write({{"id", tool.common().db},
+    tool.Summary(
+        fmt::format("{} works ({} new, {} updated, {} stale), {} other records, {} invalid; {} "
+                    "edges ({} citations, {} dangling references); {:.1f} s, {:.0f} works/s",
+                    s.works, s.works_new, s.works_updated, s.works_stale, s.entities + s.skipped,
+                    s.invalid, s.graph_edges, s.cites_edges, s.dangling_references, s.seconds,
+                    rate),
+        {{"id", tool.common().db},
                  {"type", "ingest_summary"},
                  {"records", s.records},
                  {"works", s.works},
@@ -106,7 +102,6 @@ int main(int argc, char** argv) {
                  {"graph_seconds", s.graph_seconds},
                  {"seconds", s.seconds},
                  {"works_per_second", rate}});
-    }
     return Status::Ok();
   });
 }

@@ -8,65 +8,14 @@
 // title (candidates listed), 4 store error, 5 internal.
 #include <fmt/format.h>
 
-#include "litgraph/cli.h"
 #include "litgraph/find.h"
 #include "litgraph/lineage.h"
+#include "litgraph/render.h"
 #include "litgraph/store.h"
-
-namespace {
-
-using namespace litgraph;
-
-std::string Quote(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') continue;
-    out += c;
-  }
-  return out;
-}
-
-std::string ShortTitle(const std::string& t) {
-  return t.size() > 60 ? t.substr(0, 57) + "..." : t;
-}
-
-// Dot / Mermaid for a set of papers and CITES edges (citing -> cited).
-void Draw(Output& out, Format f, Store& store, Graph& g, const std::vector<uint32_t>& nodes,
-          const std::vector<std::pair<uint32_t, uint32_t>>& edges) {
-  std::string s;
-  auto label = [&](uint32_t id) {
-    auto p = store.GetPaperSummary(id);
-    std::string title = p ? ShortTitle(p->title) : std::to_string(id);
-    std::string year = p && p->year ? std::to_string(p->year) : "?";
-    return fmt::format("{} ({}), {} cites", Quote(title), year, g.Citations(id));
-  };
-  auto ext = [&](uint32_t id) {
-    auto p = store.GetPaperSummary(id);
-    return p ? p->ext_id : std::to_string(id);
-  };
-  if (f == Format::kDot) {
-    s += "digraph lineage {\n  rankdir=BT;\n  node [shape=box, style=rounded];\n";
-    for (uint32_t n : nodes) s += fmt::format("  \"{}\" [label=\"{}\"];\n", Quote(ext(n)), label(n));
-    for (auto [a, b] : edges)
-      s += fmt::format("  \"{}\" -> \"{}\" [label=\"cites\"];\n", Quote(ext(a)), Quote(ext(b)));
-    s += "}\n";
-  } else {
-    s += "graph BT\n";
-    for (uint32_t n : nodes) {
-      std::string l = label(n);
-      for (char& c : l)
-        if (c == '"') c = '\'';
-      s += fmt::format("  p{}[\"{}<br/>{}\"]\n", n, ext(n), l);
-    }
-    for (auto [a, b] : edges) s += fmt::format("  p{} -->|cites| p{}\n", a, b);
-  }
-  out.Raw(s);
-}
-
-}  // namespace
+#include "tool.h"
 
 int main(int argc, char** argv) {
+  using namespace litgraph;
   Manual man;
   man.synopsis = "[OPTIONS] A B\n.br\n[OPTIONS] --ancestors PAPER | --descendants PAPER";
   man.description =
@@ -96,8 +45,7 @@ int main(int argc, char** argv) {
        "Draw the three best paths."},
       {"litgraph-lineage --db lib.db --ancestors W2 --depth 2 --limit 30",
        "The 30 most cited papers W2 builds on, within two hops."}};
-  Tool tool("lineage", "trace citation paths and lineage trees between papers", man,
-            {"jsonl", "table", "tsv", "dot", "mermaid"});
+  Tool tool("lineage", man, {"jsonl", "table", "tsv", "dot", "mermaid"});
   std::vector<std::string> args;
   LineageOptions opt;
   TreeOptions tree;
@@ -124,19 +72,23 @@ int main(int argc, char** argv) {
       ->type_name("N")
       ->check(CLI::PositiveNumber);
   return tool.Run(argc, argv, [&]() -> Status {
-    bool tree_mode = !ancestors.empty() || !descendants.empty();
+    const bool tree_mode = !ancestors.empty() || !descendants.empty();
     if (tree_mode && (!args.empty() || (!ancestors.empty() && !descendants.empty())))
-      return Status::Usage("give either A B, or one of --ancestors / --descendants");
-    if (!tree_mode && args.size() != 2) return Status::Usage("expected two papers: A (older) B (newer)");
+      return Status::InvalidArgument("give either A B, or one of --ancestors / --descendants");
+    if (!tree_mode && args.size() != 2)
+      return Status::InvalidArgument("expected two papers: A (older) B (newer)");
     auto store_or = Store::Open(tool.common().db, Store::Mode::kRead);
     if (!store_or.ok()) return store_or.status();
-    Store& store = **store_or;
-    PaperFinder finder(&store);
+    Store* store = store_or->get();
+    PaperFinder finder(store);
     Graph* g = finder.graph();
-    if (!g) return Status::Io(store.dir() + ": the store has no graph yet (run litgraph-ingest)");
+    if (!g) {
+      LITGRAPH_RETURN_IF_ERROR(finder.status());
+      return Status::IoError(store->dir() + ": the store has no graph yet (run litgraph-ingest)");
+    }
     Output out(tool.common().format);
-    Format f = tool.common().format;
-    bool draw = f == Format::kDot || f == Format::kMermaid;
+    const Format f = tool.common().format;
+    const bool draw = f == Format::kDot || f == Format::kMermaid;
 
     if (tree_mode) {
       tree.descendants = !descendants.empty();
@@ -144,52 +96,21 @@ int main(int argc, char** argv) {
       if (!root.ok()) return root.status();
       bool truncated = false;
       auto nodes = LineageTree(*g, static_cast<uint32_t>(*root), tree, &truncated);
+      if (!nodes.ok()) return nodes.status();
       if (truncated) tool.Note("the tree walk stopped at its node cap; deeper levels are partial");
-      if (nodes.empty()) return Status::NotFound(tree.descendants ? "no citing papers in the store"
-                                                                  : "no references in the store");
-      auto root_p = store.GetPaperSummary(*root);
+      if (nodes->empty())
+        return Status::NotFound(tree.descendants ? "no citing papers in the store"
+                                                 : "no references in the store");
       if (draw) {
-        std::vector<uint32_t> ids = {static_cast<uint32_t>(*root)};
-        std::vector<std::pair<uint32_t, uint32_t>> edges;
-        for (const auto& n : nodes) {
-          ids.push_back(n.paper);
-          for (uint32_t v : n.via) ids.push_back(v);
-          uint32_t prev = static_cast<uint32_t>(*root);
-          std::vector<uint32_t> chain = n.via;
-          chain.push_back(n.paper);
-          for (uint32_t v : chain) {
-            edges.push_back(tree.descendants ? std::make_pair(v, prev) : std::make_pair(prev, v));
-            prev = v;
-          }
-        }
-        std::sort(ids.begin(), ids.end());
-        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-        std::sort(edges.begin(), edges.end());
-        edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-        Draw(out, f, store, *g, ids, edges);
+        out.Raw(DrawLineageTree(f, store, *g, static_cast<uint32_t>(*root), *nodes, tree.descendants));
         return Status::Ok();
       }
       out.SetColumns({{"rank", "#", 0}, {"depth", "depth", 0}, {"year", "year", 0},
                       {"id", "id", 0}, {"title", "title", 70}, {"cited_by_count", "cites", 0},
                       {"parent", "parent", 0}});
-      int rank = 0;
-      for (const auto& n : nodes) {
-        auto p = store.GetPaperSummary(n.paper);
-        if (!p) continue;
-        Json j = PaperJson(*p, g);
-        j["rank"] = ++rank;
-        j["score"] = j["cited_by_count"];
-        j["depth"] = n.depth;
-        auto parent = store.GetPaperSummary(n.parent);
-        j["parent"] = parent ? parent->ext_id : "";
-        Json via = Json::array();
-        for (uint32_t v : n.via)
-          if (auto vp = store.GetPaperSummary(v)) via.push_back(vp->ext_id);
-        j["via"] = via;
-        j["relation"] = tree.descendants ? "CITED_BY" : "CITES";
-        j["root"] = root_p ? root_p->ext_id : "";
+      for (const Json& j :
+           LineageTreeRecords(store, g, static_cast<uint32_t>(*root), *nodes, tree.descendants))
         out.Write(j);
-      }
       out.Finish();
       return Status::Ok();
     }
@@ -198,39 +119,21 @@ int main(int argc, char** argv) {
     if (!a.ok()) return a.status();
     auto b = finder.Resolve(args[1]);
     if (!b.ok()) return b.status();
-    uint32_t older = static_cast<uint32_t>(*a), newer = static_cast<uint32_t>(*b);
-    if (older == newer) return Status::Usage("A and B are the same paper");
-    int ya = g->Year(older), yb = g->Year(newer);
-    bool swapped = false;
-    if (ya && yb && ya > yb) {
-      std::swap(older, newer);
-      swapped = true;
-    }
-    LineageStats stats;
-    auto paths = FindLineage(*g, newer, older, opt, &stats);
-    if (paths.empty() && !(ya && yb && ya != yb)) {  // same or unknown years: try both ways
-      LineageStats other;
-      auto rev = FindLineage(*g, older, newer, opt, &other);
-      if (!rev.empty()) {
-        std::swap(older, newer);
-        swapped = !swapped;
-        paths = std::move(rev);
-        stats = other;
-      }
-    }
-    if (swapped)
-      tool.Note(fmt::format("{} is the newer paper: tracing from it back to {}", args[swapped ? 0 : 1],
-                            args[swapped ? 1 : 0]));
-    if (stats.truncated)
-      tool.Warn("the search hit its work cap; the paths shown may not be the best");
-    if (paths.empty())
+    if (*a == *b) return Status::InvalidArgument("A and B are the same paper");
+    auto lineage = TraceLineage(*g, static_cast<uint32_t>(*a), static_cast<uint32_t>(*b), opt);
+    if (!lineage.ok()) return lineage.status();
+    const LineageStats& stats = lineage->stats;
+    if (lineage->swapped)
+      tool.Note(fmt::format("{} is the newer paper: tracing from it back to {}", args[0], args[1]));
+    if (stats.truncated) tool.Warn("the search hit its work cap; the paths shown may not be the best");
+    if (lineage->paths.empty())
       return Status::NotFound(fmt::format(
           "no citation path within {} hops (searched {} papers forward to depth {} and {} "
           "backward to depth {})",
           opt.max_hops, stats.forward_expanded, stats.forward_depth, stats.backward_expanded,
           stats.backward_depth));
     size_t from_store = 0, total = 0;
-    for (const auto& p : paths)
+    for (const auto& p : lineage->paths)
       for (uint32_t n : p.nodes) {
         ++total;
         from_store += g->CitationsFromRecord(n) ? 0 : 1;
@@ -239,39 +142,13 @@ int main(int argc, char** argv) {
                           "{} counted in the store",
                           total - from_store, total, from_store));
     if (draw) {
-      std::vector<uint32_t> ids;
-      std::vector<std::pair<uint32_t, uint32_t>> edges;
-      for (const auto& p : paths) {
-        for (size_t i = 0; i < p.nodes.size(); ++i) {
-          ids.push_back(p.nodes[i]);
-          if (i + 1 < p.nodes.size()) edges.emplace_back(p.nodes[i], p.nodes[i + 1]);
-        }
-      }
-      std::sort(ids.begin(), ids.end());
-      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-      std::sort(edges.begin(), edges.end());
-      edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-      Draw(out, f, store, *g, ids, edges);
+      out.Raw(DrawLineagePaths(f, store, *g, lineage->paths));
       return Status::Ok();
     }
     out.SetColumns({{"path", "path", 0}, {"step", "step", 0}, {"year", "year", 0},
                     {"id", "id", 0}, {"title", "title", 70}, {"cited_by_count", "cites", 0},
                     {"relation", "relation", 0}});
-    int path_no = 0;
-    for (const auto& p : paths) {
-      ++path_no;
-      for (size_t i = 0; i < p.nodes.size(); ++i) {
-        uint32_t node = p.nodes[p.nodes.size() - 1 - i];  // oldest first
-        auto s = store.GetPaperSummary(node);
-        if (!s) continue;
-        Json j = {{"path", path_no}, {"step", i}, {"hops", p.hops()}, {"score", p.citations},
-                  {"rank", path_no}};
-        Json paper = PaperJson(*s, g);
-        for (auto& [k, v] : paper.items()) j[k] = v;
-        j["relation"] = i == 0 ? Json(nullptr) : Json("CITES");
-        out.Write(j);
-      }
-    }
+    for (const Json& j : LineagePathRecords(store, g, lineage->paths)) out.Write(j);
     out.Finish();
     return Status::Ok();
   });

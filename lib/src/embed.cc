@@ -296,7 +296,7 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
   corpus.Build(o.max_terms, &a, &vocab, &idf);
   const size_t dim = static_cast<size_t>(o.dim);
   if (a.rows < 2 || a.cols < 2)
-    return Status::Io("too little text to train the embedding model (need a few papers with "
+    return Status::IoError("too little text to train the embedding model (need a few papers with "
                       "titles or abstracts)");
   const size_t l = std::min(dim + static_cast<size_t>(o.oversample), std::min(a.rows, a.cols));
   const size_t k = std::min(dim, l);
@@ -372,15 +372,15 @@ Status TrainLsa(Store* store, const LsaTrainOptions& options, const std::string&
     Corpus corpus;
     int64_t n = store->PaperCount();
     int64_t step = std::max<int64_t>(1, n / static_cast<int64_t>(std::max<size_t>(1, options.max_docs)));
-    Stmt st = store->db().Prepare("SELECT title, abstract FROM paper WHERE id % ? = 0 ORDER BY id");
-    st.Bind(1, step);
     std::string text;
-    while (st.Step()) {
-      text.assign(st.Text(0));
-      text += ". ";
-      text += st.Text(1);
-      corpus.Add(text);
-    }
+    store->ForEachPaperText(
+        [&](int64_t, std::string_view title, std::string_view abstract) {
+          text.assign(title);
+          text += ". ";
+          text += abstract;
+          corpus.Add(text);
+        },
+        step);
     return TrainFromCorpus(corpus, options, path, stats);
   } catch (const StatusError& e) {
     return e.status();
@@ -391,12 +391,12 @@ Status LsaModel::Open(const std::string& path) {
   Status st = file_.Open(path);
   if (!st.ok()) return st;
   LsaHeader h;
-  if (file_.size() < sizeof h) return Status::Io(path + ": truncated model");
+  if (file_.size() < sizeof h) return Status::Corruption(path + ": truncated model");
   std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kLsaMagic, 8) != 0) return Status::Io(path + ": not a litgraph model");
+  if (std::memcmp(h.magic, kLsaMagic, 8) != 0) return Status::Corruption(path + ": not a litgraph model");
   size_t need = sizeof h + (h.terms + 1) * 8 + h.terms * 4 + static_cast<size_t>(h.terms) * h.dim * 4 +
                 h.strings_bytes;
-  if (file_.size() != need) return Status::Io(path + ": corrupt model");
+  if (file_.size() != need) return Status::Corruption(path + ": corrupt model");
   dim_ = static_cast<int>(h.dim);
   terms_ = h.terms;
   train_docs_ = h.train_docs;
@@ -516,11 +516,11 @@ Status HttpEmbedder::Embed(const std::vector<std::string>& texts, std::vector<fl
     return true;
   });
   for (const auto& r : results)
-    if (!r.error.empty()) return Status::Io(fmt::format("embedding backend {}: {}", url, r.error));
+    if (!r.error.empty()) return Status::IoError(fmt::format("embedding backend {}: {}", url, r.error));
   int d = static_cast<int>(parsed[0][0].size());
   if (dim_ == 0) dim_ = d;
   if (d != dim_)
-    return Status::Io(fmt::format("embedding backend returned {} dimensions, expected {}", d, dim_));
+    return Status::IoError(fmt::format("embedding backend returned {} dimensions, expected {}", d, dim_));
   out->assign(texts.size() * static_cast<size_t>(dim_), 0.0f);
   size_t row = 0;
   for (auto& batch : parsed)

@@ -17,13 +17,24 @@ MappedFile::~MappedFile() {
   if (data_ && size_) munmap(const_cast<uint8_t*>(data_), size_);
 }
 
+MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
+  if (this != &o) {
+    if (data_ && size_) munmap(const_cast<uint8_t*>(data_), size_);
+    data_ = o.data_;
+    size_ = o.size_;
+    o.data_ = nullptr;
+    o.size_ = 0;
+  }
+  return *this;
+}
+
 Status MappedFile::Open(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::Io(fmt::format("{}: {}", path, std::strerror(errno)));
+  if (fd < 0) return Status::IoError(fmt::format("{}: {}", path, std::strerror(errno)));
   struct stat sb;
   if (fstat(fd, &sb) != 0) {
     close(fd);
-    return Status::Io(fmt::format("{}: {}", path, std::strerror(errno)));
+    return Status::IoError(fmt::format("{}: {}", path, std::strerror(errno)));
   }
   size_ = static_cast<size_t>(sb.st_size);
   if (size_ > 0) {
@@ -31,7 +42,7 @@ Status MappedFile::Open(const std::string& path) {
     if (p == MAP_FAILED) {
       close(fd);
       size_ = 0;
-      return Status::Io(fmt::format("{}: mmap: {}", path, std::strerror(errno)));
+      return Status::IoError(fmt::format("{}: mmap: {}", path, std::strerror(errno)));
     }
     data_ = static_cast<const uint8_t*>(p);
   }
@@ -42,14 +53,14 @@ Status MappedFile::Open(const std::string& path) {
 Status WriteFileAtomic(const std::string& path, std::string_view data) {
   std::string tmp = path + ".tmp";
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return Status::Io(fmt::format("{}: {}", tmp, std::strerror(errno)));
+  if (!f) return Status::IoError(fmt::format("{}: {}", tmp, std::strerror(errno)));
   bool ok = data.empty() || std::fwrite(data.data(), 1, data.size(), f) == data.size();
   ok = std::fflush(f) == 0 && ok;
   ok = fsync(fileno(f)) == 0 && ok;
   ok = std::fclose(f) == 0 && ok;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
-    return Status::Io(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
+    return Status::IoError(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
   }
   return Status::Ok();
 }

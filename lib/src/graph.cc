@@ -35,66 +35,7 @@ struct Header {
 };
 static_assert(sizeof(Header) == Adjacency::kHeaderSize);
 
-const RelInfo kRels[kRelCount] = {
-    {Rel::kCitesOut, "cites.out", "CITES", NodeType::kPaper, NodeType::kPaper, true, ""},
-    {Rel::kCitesIn, "cites.in", "CITES", NodeType::kPaper, NodeType::kPaper, false, ""},
-    {Rel::kRelated, "related", "RELATED_TO", NodeType::kPaper, NodeType::kPaper, true, ""},
-    {Rel::kAuthors, "authors", "AUTHORED", NodeType::kPaper, NodeType::kAuthor, false,
-     "position << 1 | is_corresponding"},
-    {Rel::kAuthoredPapers, "authored", "AUTHORED", NodeType::kAuthor, NodeType::kPaper, true,
-     "position << 1 | is_corresponding"},
-    {Rel::kCoauthor, "coauthor", "COAUTHOR", NodeType::kAuthor, NodeType::kAuthor, true,
-     "joint papers"},
-    {Rel::kAffiliations, "affiliations", "AFFILIATED_WITH", NodeType::kAuthor,
-     NodeType::kInstitution, true, "papers"},
-    {Rel::kInstitutionAuthors, "institution.authors", "AFFILIATED_WITH", NodeType::kInstitution,
-     NodeType::kAuthor, false, "papers"},
-    {Rel::kPublishedIn, "published_in", "PUBLISHED_IN", NodeType::kPaper, NodeType::kSource, true,
-     ""},
-    {Rel::kSourcePapers, "source.papers", "PUBLISHED_IN", NodeType::kSource, NodeType::kPaper,
-     false, ""},
-    {Rel::kTopics, "topics", "HAS_TOPIC", NodeType::kPaper, NodeType::kTopic, true,
-     "score x 1000 << 1 | is_primary"},
-    {Rel::kTopicPapers, "topic.papers", "HAS_TOPIC", NodeType::kTopic, NodeType::kPaper, false,
-     "score x 1000 << 1 | is_primary"},
-    {Rel::kTopicSubfield, "topic.subfield", "SUBFIELD_OF", NodeType::kTopic, NodeType::kSubfield,
-     true, ""},
-    {Rel::kSubfieldTopics, "subfield.topics", "SUBFIELD_OF", NodeType::kSubfield,
-     NodeType::kTopic, false, ""},
-    {Rel::kSubfieldField, "subfield.field", "FIELD_OF", NodeType::kSubfield, NodeType::kField,
-     true, ""},
-    {Rel::kFieldSubfields, "field.subfields", "FIELD_OF", NodeType::kField, NodeType::kSubfield,
-     false, ""},
-    {Rel::kFieldDomain, "field.domain", "DOMAIN_OF", NodeType::kField, NodeType::kDomain, true,
-     ""},
-    {Rel::kDomainFields, "domain.fields", "DOMAIN_OF", NodeType::kDomain, NodeType::kField, false,
-     ""},
-    {Rel::kKeywords, "keywords", "HAS_KEYWORD", NodeType::kPaper, NodeType::kKeyword, true,
-     "importance 1..10"},
-    {Rel::kKeywordPapers, "keyword.papers", "HAS_KEYWORD", NodeType::kKeyword, NodeType::kPaper,
-     false, "importance 1..10"},
-    {Rel::kCooccur, "cooccur", "COOCCUR", NodeType::kKeyword, NodeType::kKeyword, true,
-     "papers with both"},
-};
-
 }  // namespace
-
-const RelInfo& GetRelInfo(Rel r) { return kRels[static_cast<int>(r)]; }
-
-bool RankedRelation(Rel r) {
-  return r == Rel::kCitesIn || r == Rel::kAuthoredPapers || r == Rel::kSourcePapers ||
-         r == Rel::kTopicPapers || r == Rel::kKeywordPapers || r == Rel::kCoauthor ||
-         r == Rel::kCooccur;
-}
-
-uint32_t RankedAttr(Rel r, uint32_t attr) {
-  switch (r) {
-    case Rel::kKeywordPapers: return attr;     // importance 1..10
-    case Rel::kTopicPapers: return attr >> 1;  // score x 1000
-    case Rel::kCoauthor: case Rel::kCooccur: return attr;  // joint papers
-    default: return 0;                         // one weight for the whole list
-  }
-}
 
 namespace {
 constexpr char kRankedMagic[8] = {'L', 'G', 'R', 'N', 'K', 0, 0, 1};
@@ -111,26 +52,26 @@ constexpr size_t kRankedDirEntry = 16;  // u32 node, u32 0, u64 offset
 }  // namespace
 
 Status RankedLists::Open(const std::string& path) {
-  Status st = file_.Open(path);
-  if (!st.ok()) return st;
+  path_ = path;
+  LITGRAPH_RETURN_IF_ERROR(file_.Open(path));
   RankedHeader h;
-  if (file_.size() < sizeof h) return Status::Io(fmt::format("{}: truncated ranked lists", path));
+  if (file_.size() < sizeof h) return Status::Corruption(fmt::format("{}: truncated ranked lists", path));
   std::memcpy(&h, file_.data(), sizeof h);
   if (std::memcmp(h.magic, kRankedMagic, 8) != 0)
-    return Status::Io(fmt::format("{}: not a litgraph ranked-lists file", path));
+    return Status::Corruption(fmt::format("{}: not a litgraph ranked-lists file", path));
   if (h.lists > (file_.size() - sizeof h) / kRankedDirEntry)
-    return Status::Io(fmt::format("{}: corrupt ranked-lists header", path));
+    return Status::Corruption(fmt::format("{}: corrupt ranked-lists header", path));
   lists_ = h.lists;
   length_ = h.length;
   attrs_ = h.has_attrs != 0;
   dir_ = file_.data() + sizeof h;
   data_ = dir_ + lists_ * kRankedDirEntry + 8;
   if (data_ > file_.data() + file_.size())
-    return Status::Io(fmt::format("{}: truncated ranked lists", path));
+    return Status::Corruption(fmt::format("{}: truncated ranked lists", path));
   data_size_ = static_cast<uint64_t>(file_.data() + file_.size() - data_);
   uint64_t recorded;
   std::memcpy(&recorded, data_ - 8, 8);
-  if (recorded != data_size_) return Status::Io(fmt::format("{}: truncated ranked lists", path));
+  if (recorded != data_size_) return Status::Corruption(fmt::format("{}: truncated ranked lists", path));
   return Status::Ok();
 }
 
@@ -152,15 +93,25 @@ RankedLists::Cursor RankedLists::Find(uint32_t node) const {
   const uint8_t* next = lo + 1 < lists_ ? dir_ + (lo + 1) * kRankedDirEntry + 8  // the next list's offset
                                        : dir_ + lists_ * kRankedDirEntry;       // the data size
   std::memcpy(&end, next, 8);
-  if (begin > end || end > data_size_) throw StatusError(Status::Io("corrupt ranked-lists directory"));
-  return Cursor(data_ + begin, data_ + end, attrs_);
+  if (begin > end || end > data_size_) {
+    Damaged("corrupt ranked-lists directory");
+    return {};
+  }
+  return Cursor(this, data_ + begin, data_ + end);
+}
+
+void RankedLists::Damaged(const char* what) const {
+  if (status_.ok()) status_ = Status::Corruption(fmt::format("{}: {}", path_, what));
 }
 
 bool RankedLists::Cursor::Next(uint32_t* id, uint32_t* attr) {
   if (p_ == end_) return false;
   uint64_t v = 0, a = 0;
-  if (!GetVarint(&p_, end_, &v) || (attrs_ && !GetVarint(&p_, end_, &a)))
-    throw StatusError(Status::Io("corrupt ranked list"));
+  if (!GetVarint(&p_, end_, &v) || (owner_->attrs_ && !GetVarint(&p_, end_, &a))) {
+    owner_->Damaged("corrupt ranked list");
+    p_ = end_;
+    return false;
+  }
   *id = static_cast<uint32_t>(v);
   *attr = static_cast<uint32_t>(a);
   return true;
@@ -201,13 +152,13 @@ Adjacency::~Adjacency() {
 }
 
 Status Adjacency::Open(const std::string& path) {
-  Status st = file_.Open(path);
-  if (!st.ok()) return st;
-  if (file_.size() < kHeaderSize) return Status::Io(fmt::format("{}: truncated graph file", path));
+  path_ = path;
+  LITGRAPH_RETURN_IF_ERROR(file_.Open(path));
+  if (file_.size() < kHeaderSize) return Status::Corruption(fmt::format("{}: truncated graph file", path));
   Header h;
   std::memcpy(&h, file_.data(), sizeof h);
   if (std::memcmp(h.magic, kMagic, 8) != 0)
-    return Status::Io(fmt::format("{}: not a litgraph adjacency file", path));
+    return Status::Corruption(fmt::format("{}: not a litgraph adjacency file", path));
   num_nodes_ = h.num_nodes;
   num_edges_ = h.num_edges;
   num_blocks_ = h.num_blocks;
@@ -215,16 +166,16 @@ Status Adjacency::Open(const std::string& path) {
   max_degree_ = h.max_degree;
   has_attrs_ = h.has_attrs != 0;
   if (nodes_per_block_ == 0 || num_blocks_ >= file_.size() / sizeof(uint64_t))
-    return Status::Io(fmt::format("{}: corrupt graph header", path));
+    return Status::Corruption(fmt::format("{}: corrupt graph header", path));
   size_t index_bytes = (num_blocks_ + 1) * sizeof(uint64_t);
   if (kHeaderSize + index_bytes > file_.size() ||
       num_blocks_ != (num_nodes_ + nodes_per_block_ - 1) / nodes_per_block_)
-    return Status::Io(fmt::format("{}: corrupt graph header", path));
+    return Status::Corruption(fmt::format("{}: corrupt graph header", path));
   index_ = reinterpret_cast<const uint64_t*>(file_.data() + kHeaderSize);
   data_ = file_.data() + kHeaderSize + index_bytes;
   data_size_ = file_.size() - kHeaderSize - index_bytes;
   if ((index_[num_blocks_] & ~kRawBit) != data_size_)
-    return Status::Io(fmt::format("{}: truncated graph file", path));
+    return Status::Corruption(fmt::format("{}: truncated graph file", path));
   return Status::Ok();
 }
 
@@ -291,6 +242,35 @@ static bool SkipVarints(const uint8_t** p, const uint8_t* end, uint64_t n) {
   return true;
 }
 
+Adjacency::List Adjacency::Damaged(const char* what) {
+  if (status_.ok()) status_ = Status::Corruption(fmt::format("{}: {}", path_, what));
+  return {};
+}
+
+bool Adjacency::LoadBlock(uint64_t b) {
+  uint64_t begin = index_[b] & ~kRawBit, end = index_[b + 1] & ~kRawBit;
+  bool raw = index_[b] & kRawBit;
+  block_ = UINT64_MAX;
+  if (end < begin || end > data_size_) return false;
+  if (raw) {
+    block_data_ = data_ + begin;
+    block_end_ = data_ + end;
+  } else {
+    unsigned long long n = ZSTD_getFrameContentSize(data_ + begin, end - begin);
+    if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN) return false;
+    scratch_.resize(n);
+    if (!dctx_) dctx_ = ZSTD_createDCtx();
+    size_t got = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_), scratch_.data(), n,
+                                     data_ + begin, end - begin);
+    if (ZSTD_isError(got) || got != n) return false;
+    block_data_ = reinterpret_cast<const uint8_t*>(scratch_.data());
+    block_end_ = block_data_ + n;
+  }
+  block_ = b;
+  ++blocks_decoded_;
+  return true;
+}
+
 Adjacency::List Adjacency::Neighbours(uint64_t node) {
   if (node >= num_nodes_) return {};
   if (auto it = gens_[cur_].lists.find(node); it != gens_[cur_].lists.end())
@@ -303,53 +283,29 @@ Adjacency::List Adjacency::Neighbours(uint64_t node) {
     decoded_.assign(c.words, c.words + static_cast<size_t>(c.deg) * (has_attrs_ ? 2 : 1));
     return Keep(node, decoded_.data(), c.deg);
   }
-  auto need = [&](bool ok) {
-    if (!ok) throw StatusError(Status::Io("corrupt graph block contents"));
-  };
   const uint64_t b = node / nodes_per_block_;
-  if (b != block_) {
-    uint64_t begin = index_[b] & ~kRawBit, end = index_[b + 1] & ~kRawBit;
-    bool raw = index_[b] & kRawBit;
-    if (end < begin || end > data_size_) throw StatusError(Status::Io("corrupt graph block index"));
-    block_ = UINT64_MAX;
-    if (raw) {
-      block_data_ = data_ + begin;
-      block_end_ = data_ + end;
-    } else {
-      unsigned long long n = ZSTD_getFrameContentSize(data_ + begin, end - begin);
-      if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
-        throw StatusError(Status::Io("corrupt graph block"));
-      scratch_.resize(n);
-      if (!dctx_) dctx_ = ZSTD_createDCtx();
-      size_t got = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_), scratch_.data(), n,
-                                       data_ + begin, end - begin);
-      if (ZSTD_isError(got) || got != n) throw StatusError(Status::Io("corrupt graph block"));
-      block_data_ = reinterpret_cast<const uint8_t*>(scratch_.data());
-      block_end_ = block_data_ + n;
-    }
-    block_ = b;
-    ++blocks_decoded_;
-  }
+  if (b != block_ && !LoadBlock(b)) return Damaged("corrupt graph block");
   // Skip the lists of the block's earlier nodes, then decode this one.
   const uint8_t* p = block_data_;
   const uint8_t* pend = block_end_;
+  const uint64_t per_edge = has_attrs_ ? 2 : 1;
   uint64_t deg, v;
-  for (uint64_t i = b * nodes_per_block_; i < node; ++i) {
-    need(GetVarint(&p, pend, &deg));
-    need(SkipVarints(&p, pend, deg * (has_attrs_ ? 2 : 1)));
-  }
-  need(GetVarint(&p, pend, &deg));
-  need(deg <= static_cast<uint64_t>(pend - p) && deg * (has_attrs_ ? 2 : 1) <= static_cast<uint64_t>(pend - p));
-  decoded_.resize(deg * (has_attrs_ ? 2 : 1));
+  for (uint64_t i = b * nodes_per_block_; i < node; ++i)
+    if (!GetVarint(&p, pend, &deg) || !SkipVarints(&p, pend, deg * per_edge))
+      return Damaged("corrupt graph block contents");
+  if (!GetVarint(&p, pend, &deg) || deg > static_cast<uint64_t>(pend - p) ||
+      deg * per_edge > static_cast<uint64_t>(pend - p))
+    return Damaged("corrupt graph block contents");
+  decoded_.resize(deg * per_edge);
   uint64_t prev = 0;
   for (uint64_t k = 0; k < deg; ++k) {
-    need(GetVarint(&p, pend, &v));
+    if (!GetVarint(&p, pend, &v)) return Damaged("corrupt graph block contents");
     prev = k == 0 ? v : prev + v;
     decoded_[k] = static_cast<uint32_t>(prev);
   }
   if (has_attrs_)
     for (uint64_t k = 0; k < deg; ++k) {
-      need(GetVarint(&p, pend, &v));
+      if (!GetVarint(&p, pend, &v)) return Damaged("corrupt graph block contents");
       decoded_[deg + k] = static_cast<uint32_t>(v);
     }
   return Keep(node, decoded_.data(), static_cast<uint32_t>(deg));
@@ -424,7 +380,7 @@ Result<std::unique_ptr<Graph>> Graph::Open(Store* store) {
   if (!st.ok()) return st;
   g->num_papers_ = g->citations_.size() / sizeof(uint32_t);
   if (g->years_.size() != g->num_papers_ * sizeof(uint16_t))
-    return Status::Io(fmt::format("{}: paper.years does not match paper.citations", g->dir_));
+    return Status::Corruption(fmt::format("{}: paper.years does not match paper.citations", g->dir_));
   return g;
 }
 
@@ -434,7 +390,13 @@ const RankedLists& Graph::ranked(Rel r) {
     slot = std::make_unique<RankedLists>();
     std::string path = dir_ + "/" + GetRelInfo(r).file + ".ranked";
     std::error_code ec;
-    if (RankedRelation(r) && std::filesystem::exists(path, ec)) ThrowIfError(slot->Open(path));
+    if (GetRelInfo(r).ranked && std::filesystem::exists(path, ec)) {
+      Status st = slot->Open(path);
+      if (!st.ok()) {
+        slot = std::make_unique<RankedLists>();
+        if (open_status_.ok()) open_status_ = st;
+      }
+    }
   }
   return *slot;
 }
@@ -445,13 +407,23 @@ Adjacency& Graph::adj(Rel r) {
     slot = std::make_unique<Adjacency>();
     std::string path = dir_ + "/" + GetRelInfo(r).file + ".adj";
     std::error_code ec;
-    if (std::filesystem::exists(path, ec)) {
-      ThrowIfError(slot->Open(path));
-    } else {
+    Status st = std::filesystem::exists(path, ec) ? slot->Open(path) : Status::Ok();
+    if (!st.ok() && open_status_.ok()) open_status_ = st;
+    if (!st.ok() || !std::filesystem::exists(path, ec)) {
+      slot = std::make_unique<Adjacency>();
       slot->OpenEmpty();
     }
   }
   return *slot;
+}
+
+Status Graph::status() const {
+  if (!open_status_.ok()) return open_status_;
+  for (int r = 0; r < kRelCount; ++r) {
+    if (adj_[r] && !adj_[r]->status().ok()) return adj_[r]->status();
+    if (ranked_[r] && !ranked_[r]->status().ok()) return ranked_[r]->status();
+  }
+  return Status::Ok();
 }
 
 uint32_t Graph::Citations(uint64_t paper) const {

@@ -420,10 +420,10 @@ Status PhraseStats::Open(const std::string& path) {
   Status st = file_.Open(path);
   if (!st.ok()) return st;
   StatsHeader h;
-  if (file_.size() < sizeof h) return Status::Io(path + ": truncated phrase statistics");
+  if (file_.size() < sizeof h) return Status::Corruption(path + ": truncated phrase statistics");
   std::memcpy(&h, file_.data(), sizeof h);
   if (std::memcmp(h.magic, kStatsMagic, 8) != 0 || file_.size() != sizeof h + h.count * 12)
-    return Status::Io(path + ": corrupt phrase statistics");
+    return Status::Corruption(path + ": corrupt phrase statistics");
   num_docs_ = h.num_docs;
   sorted_size_ = h.count;
   sorted_keys_ = reinterpret_cast<const uint64_t*>(file_.data() + sizeof h);

@@ -128,8 +128,9 @@ void LexicalBuilder::Add(uint32_t doc, std::string_view title, std::string_view 
 
 Status BuildLexicalIndexes(Store* store, const std::string& dir, LexicalBuildStats* stats) {
   LexicalBuilders b;
-  Stmt st = store->db().Prepare("SELECT id, title, abstract FROM paper ORDER BY id");
-  while (st.Step()) b.Add(static_cast<uint32_t>(st.Int(0)), st.Text(1), st.Text(2));
+  store->ForEachPaperText([&](int64_t id, std::string_view title, std::string_view abstract) {
+    b.Add(static_cast<uint32_t>(id), title, abstract);
+  });
   return b.Write(dir, static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1, stats);
 }
 
@@ -311,30 +312,35 @@ Status LexicalBuilder::Write(const std::string& dir, const std::string& prefix,
   return Status::Ok();
 }
 
+void LexicalIndex::Damaged() const {
+  if (status_.ok()) status_ = Status::Corruption(path_ + ": corrupt postings");
+}
+
 Status LexicalIndex::Open(const std::string& dir, const std::string& prefix) {
   std::string path = dir + "/" + prefix + "lexicon";
+  path_ = dir + "/" + prefix + "postings";
   if (access(path.c_str(), R_OK) != 0) return Status::NotFound(path + ": no lexical index");
   Status st = lexicon_.Open(path);
   if (!st.ok()) return st;
   st = postings_.Open(dir + "/" + prefix + "postings");
   if (!st.ok()) return st;
-  if (lexicon_.size() < sizeof(LexHeader)) return Status::Io(path + ": truncated");
+  if (lexicon_.size() < sizeof(LexHeader)) return Status::Corruption(path + ": truncated");
   LexHeader h;
   std::memcpy(&h, lexicon_.data(), sizeof h);
-  if (std::memcmp(h.magic, kLexMagic, 8) != 0) return Status::Io(path + ": not a lexicon");
+  if (std::memcmp(h.magic, kLexMagic, 8) != 0) return Status::Corruption(path + ": not a lexicon");
   num_terms_ = h.num_terms;
   num_docs_ = h.num_docs;
   id_space_ = h.id_space;
   scale_ = h.scale;
   size_t need = sizeof h + (num_terms_ + 1) * 16 + num_terms_ * 4 + h.strings_bytes;
-  if (lexicon_.size() != need) return Status::Io(path + ": corrupt lexicon");
+  if (lexicon_.size() != need) return Status::Corruption(path + ": corrupt lexicon");
   const uint8_t* p = lexicon_.data() + sizeof h;
   term_offsets_ = reinterpret_cast<const uint64_t*>(p);
   postings_offsets_ = term_offsets_ + num_terms_ + 1;
   df_ = reinterpret_cast<const uint32_t*>(postings_offsets_ + num_terms_ + 1);
   strings_ = reinterpret_cast<const char*>(df_ + num_terms_);
   if (postings_offsets_[num_terms_] != postings_.size())
-    return Status::Io(dir + "/" + prefix + "postings: size does not match the lexicon");
+    return Status::Corruption(dir + "/" + prefix + "postings: size does not match the lexicon");
   return Status::Ok();
 }
 
@@ -369,19 +375,29 @@ std::vector<LexicalIndex::Segment> LexicalIndex::Segments(const std::vector<Quer
     if (i < 0 || q.weight <= 0) continue;
     const uint8_t* p = postings_.data() + postings_offsets_[i];
     const uint8_t* end = postings_.data() + postings_offsets_[i + 1];
+    if (postings_offsets_[i] > postings_offsets_[i + 1] ||
+        postings_offsets_[i + 1] > postings_.size()) {
+      Damaged();
+      return {};
+    }
     uint64_t n;
-    if (!GetVarint(&p, end, &n)) throw StatusError(Status::Io("corrupt postings"));
+    if (!GetVarint(&p, end, &n)) {
+      Damaged();
+      return {};
+    }
     for (uint64_t s = 0; s < n; ++s) {
-      if (p >= end) throw StatusError(Status::Io("corrupt postings"));
       Segment seg;
-      seg.impact = *p++;
+      uint64_t count = 0, bytes = 0;
+      bool ok = p < end;
+      if (ok) seg.impact = *p++;
+      ok = ok && GetVarint(&p, end, &count) && GetVarint(&p, end, &bytes) &&
+           bytes <= static_cast<uint64_t>(end - p);
+      if (!ok) {
+        Damaged();
+        return {};
+      }
       seg.weight = q.weight;
-      uint64_t count;
-      if (!GetVarint(&p, end, &count)) throw StatusError(Status::Io("corrupt postings"));
       seg.count = static_cast<uint32_t>(count);
-      uint64_t bytes;
-      if (!GetVarint(&p, end, &bytes) || bytes > static_cast<uint64_t>(end - p))
-        throw StatusError(Status::Io("corrupt postings"));
       seg.data = p;
       p += bytes;
       seg.end = p;
@@ -418,9 +434,10 @@ std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms
     const uint8_t* p = s.data;
     uint64_t doc = 0, v;
     for (uint32_t i = 0; i < s.count; ++i) {
-      if (!GetVarint(&p, s.end, &v)) throw StatusError(Status::Io("corrupt postings"));
-      doc = i == 0 ? v : doc + v;
-      if (doc >= id_space_) throw StatusError(Status::Io("corrupt postings"));
+      if (!GetVarint(&p, s.end, &v) || (doc = i == 0 ? v : doc + v) >= id_space_) {
+        Damaged();
+        break;
+      }
       if (acc[doc] == 0) touched.push_back(static_cast<uint32_t>(doc));
       acc[doc] += add;
     }
@@ -456,7 +473,10 @@ std::vector<float> LexicalIndex::ScoreDocs(const std::vector<QueryTerm>& terms,
     const uint8_t* p = s.data;
     uint64_t doc = 0, v;
     for (uint32_t i = 0; i < s.count; ++i) {
-      if (!GetVarint(&p, s.end, &v)) throw StatusError(Status::Io("corrupt postings"));
+      if (!GetVarint(&p, s.end, &v)) {
+        Damaged();
+        break;
+      }
       doc = i == 0 ? v : doc + v;
       auto it = where.find(static_cast<uint32_t>(doc));
       if (it != where.end())

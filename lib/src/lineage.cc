@@ -224,8 +224,8 @@ std::vector<LineagePath> Run(const Access& g, uint32_t newer, uint32_t older,
 
 }  // namespace
 
-std::vector<LineagePath> FindLineage(Graph& graph, uint32_t newer, uint32_t older,
-                                     const LineageOptions& options, LineageStats* stats) {
+Result<std::vector<LineagePath>> FindLineage(Graph& graph, uint32_t newer, uint32_t older,
+                                             const LineageOptions& options, LineageStats* stats) {
   Adjacency& out = graph.adj(Rel::kCitesOut);
   Adjacency& in = graph.adj(Rel::kCitesIn);
   Access g;
@@ -238,7 +238,36 @@ std::vector<LineagePath> FindLineage(Graph& graph, uint32_t newer, uint32_t olde
     r->assign(l.ids.begin(), l.ids.end());
   };
   g.weight = [&](uint32_t v) { return static_cast<uint64_t>(graph.Citations(v)); };
-  return Run(g, newer, older, options, stats);
+  std::vector<LineagePath> paths = Run(g, newer, older, options, stats);
+  LITGRAPH_RETURN_IF_ERROR(graph.status());
+  return paths;
+}
+
+Result<LineageResult> TraceLineage(Graph& graph, uint32_t a, uint32_t b,
+                                   const LineageOptions& options) {
+  LineageResult r;
+  r.older = a;
+  r.newer = b;
+  const int ya = graph.Year(a), yb = graph.Year(b);
+  if (ya && yb && ya > yb) {
+    std::swap(r.older, r.newer);
+    r.swapped = true;
+  }
+  auto paths = FindLineage(graph, r.newer, r.older, options, &r.stats);
+  if (!paths.ok()) return paths.status();
+  r.paths = std::move(paths.value());
+  if (r.paths.empty() && !(ya && yb && ya != yb)) {  // same or unknown years: try both ways
+    LineageStats other;
+    auto rev = FindLineage(graph, r.older, r.newer, options, &other);
+    if (!rev.ok()) return rev.status();
+    if (!rev->empty()) {
+      std::swap(r.older, r.newer);
+      r.swapped = !r.swapped;
+      r.paths = std::move(rev.value());
+      r.stats = other;
+    }
+  }
+  return r;
 }
 
 std::vector<LineagePath> FindLineage(const std::vector<std::vector<uint32_t>>& out,
@@ -255,8 +284,8 @@ std::vector<LineagePath> FindLineage(const std::vector<std::vector<uint32_t>>& o
   return Run(g, newer, older, options, stats);
 }
 
-std::vector<TreeNode> LineageTree(Graph& graph, uint32_t root, const TreeOptions& options,
-                                  bool* truncated) {
+Result<std::vector<TreeNode>> LineageTree(Graph& graph, uint32_t root, const TreeOptions& options,
+                                          bool* truncated) {
   *truncated = false;
   Adjacency& adj = graph.adj(options.descendants ? Rel::kCitesIn : Rel::kCitesOut);
   std::unordered_map<uint32_t, TreeNode> seen;
@@ -298,6 +327,7 @@ std::vector<TreeNode> LineageTree(Graph& graph, uint32_t root, const TreeOptions
     for (uint32_t p = n.parent; p != root; p = seen[p].parent) n.via.push_back(p);
     std::reverse(n.via.begin(), n.via.end());
   }
+  LITGRAPH_RETURN_IF_ERROR(graph.status());
   return all;
 }
 

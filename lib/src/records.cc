@@ -482,7 +482,7 @@ Status RecordParser::Parse(std::string_view json, bool padded, std::vector<Recor
   if (error_offset) *error_offset = std::string_view::npos;
   dom::element doc;
   auto err = impl_->parser.parse(json.data(), json.size(), !padded).get(doc);
-  if (err) return Status::BadInput(fmt::format("malformed JSON: {}", simdjson::error_message(err)));
+  if (err) return Status::MalformedInput(fmt::format("malformed JSON: {}", simdjson::error_message(err)));
   try {
     dom::array list;
     if (!doc.get_array().get(list)) {  // a JSON array of records
@@ -494,7 +494,7 @@ Status RecordParser::Parse(std::string_view json, bool padded, std::vector<Recor
       return Status::Ok();
     }
     dom::object obj;
-    if (doc.get_object().get(obj)) return Status::BadInput("expected a JSON object");
+    if (doc.get_object().get(obj)) return Status::MalformedInput("expected a JSON object");
     dom::element results;
     if (!obj["results"].get(results) && obj["id"].error()) {
       // An OpenAlex API page: {"meta": ..., "results": [...]}.
@@ -508,9 +508,9 @@ Status RecordParser::Parse(std::string_view json, bool padded, std::vector<Recor
     out->push_back(ParseObject(obj));
     return Status::Ok();
   } catch (const FieldError& e) {
-    return Status::BadInput(e.message);
+    return Status::MalformedInput(e.message);
   } catch (const simdjson::simdjson_error& e) {
-    return Status::BadInput(fmt::format("malformed record: {}", e.what()));
+    return Status::MalformedInput(fmt::format("malformed record: {}", e.what()));
   }
 }
 

@@ -63,11 +63,11 @@ Status VectorFile::Open(const std::string& path) {
   Status st = file_.Open(path);
   if (!st.ok()) return st;
   VecHeader h;
-  if (file_.size() < sizeof h) return Status::Io(path + ": truncated vector file");
+  if (file_.size() < sizeof h) return Status::Corruption(path + ": truncated vector file");
   std::memcpy(&h, file_.data(), sizeof h);
   if (std::memcmp(h.magic, kVecMagic, 8) != 0 || h.dim == 0 ||
       file_.size() != sizeof h + h.rows * h.dim * sizeof(float))
-    return Status::Io(path + ": corrupt vector file");
+    return Status::Corruption(path + ": corrupt vector file");
   dim_ = static_cast<int>(h.dim);
   rows_ = h.rows;
   present_ = h.present;
@@ -117,7 +117,7 @@ Status BuildHnsw(const VectorFile& vectors, const std::string& prefix,
     index->saveIndex(prefix + ".hnswlib.tmp");
     std::filesystem::rename(prefix + ".hnswlib.tmp", prefix + ".hnswlib");
   } catch (const std::exception& e) {
-    return Status::Io(fmt::format("{}: hnswlib: {}", prefix, e.what()));
+    return Status::IoError(fmt::format("{}: hnswlib: {}", prefix, e.what()));
   }
   // Export to the flat layout.
   const uint64_t n = index->cur_element_count;
@@ -165,14 +165,14 @@ Status HnswIndex::Open(const std::string& path, const VectorFile* vectors) {
   Status st = file_.Open(path);
   if (!st.ok()) return st;
   HnswHeader h;
-  if (file_.size() < sizeof h) return Status::Io(path + ": truncated index");
+  if (file_.size() < sizeof h) return Status::Corruption(path + ": truncated index");
   std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kHnswMagic, 8) != 0) return Status::Io(path + ": not a litgraph HNSW index");
+  if (std::memcmp(h.magic, kHnswMagic, 8) != 0) return Status::Corruption(path + ": not a litgraph HNSW index");
   if (static_cast<int>(h.dim) != vectors->dim())
-    return Status::Io(path + ": index and vectors differ in dimension");
+    return Status::Corruption(path + ": index and vectors differ in dimension");
   uint64_t n = h.nodes;
   size_t need = sizeof h + n * 4 + (n + 7) / 8 * 8 + n * 8 + n * (1 + h.maxM0) * 4 + h.upper_words * 4;
-  if (file_.size() != need) return Status::Io(path + ": corrupt index");
+  if (file_.size() != need) return Status::Corruption(path + ": corrupt index");
   vectors_ = vectors;
   dim_ = static_cast<int>(h.dim);
   M_ = static_cast<int>(h.M);

@@ -455,9 +455,9 @@ TEST(HttpEmbedderTest, UnreachableEndpointIsAnIoError) {
   HttpEmbedder e(o);
   std::vector<float> out;
   Status st = e.Embed({"protein folding"}, &out);
-  EXPECT_EQ(st.code(), Code::kIo);
+  EXPECT_EQ(st.code(), Code::kIoError);
   EXPECT_NE(st.message().find("127.0.0.1:1"), std::string::npos) << st.message();
-  EXPECT_EQ(e.Probe().code(), Code::kIo);
+  EXPECT_EQ(e.Probe().code(), Code::kIoError);
 }
 
 }  // namespace

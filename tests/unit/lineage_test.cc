@@ -382,7 +382,9 @@ TEST(LineageStoreTest, GraphOverloadMatchesExplicitAdjacency) {
       o.shortest = shortest;
       for (uint32_t newer : {dense[9], dense[8], dense[7]}) {
         for (uint32_t older : {dense[0], dense[1], dense[3]}) {
-          auto a = FindLineage(g, newer, older, o, nullptr);
+          auto found = FindLineage(g, newer, older, o, nullptr);
+          ASSERT_TRUE(found.ok()) << found.status().message();
+          const std::vector<LineagePath>& a = *found;
           auto b = FindLineage(out, weight, newer, older, o, nullptr);
           ASSERT_EQ(a.size(), b.size());
           for (size_t i = 0; i < a.size(); ++i) {
@@ -401,7 +403,9 @@ TEST(LineageStoreTest, GraphOverloadMatchesExplicitAdjacency) {
   TreeOptions t;
   t.depth = 2;
   bool truncated = true;
-  std::vector<TreeNode> tree = LineageTree(g, dense[9], t, &truncated);
+  auto tree_or = LineageTree(g, dense[9], t, &truncated);
+  ASSERT_TRUE(tree_or.ok()) << tree_or.status().message();
+  const std::vector<TreeNode>& tree = *tree_or;
   EXPECT_FALSE(truncated);
   std::set<uint32_t> got, want = {dense[8], dense[1], dense[6], dense[7], dense[2], dense[0]};
   for (const TreeNode& n : tree) {

@@ -347,7 +347,7 @@ TEST(RecordParserTest, UnknownFieldsAreAccepted) {
 TEST(RecordParserTest, MalformedJsonIsBadInput) {
   for (const char* bad : {R"({"id": "N1", "title": )", "{", "not json", R"({"id": "N1",})", ""}) {
     Status st = ParseStatus(bad);
-    EXPECT_EQ(st.code(), Code::kBadInput) << bad;
+    EXPECT_EQ(st.code(), Code::kMalformedInput) << bad;
     EXPECT_FALSE(st.message().empty());
   }
 }
@@ -371,7 +371,7 @@ TEST(RecordParserTest, WrongFieldTypesNameTheField) {
   };
   for (const Case& c : cases) {
     Status st = ParseStatus(c.json);
-    EXPECT_EQ(st.code(), Code::kBadInput) << c.json;
+    EXPECT_EQ(st.code(), Code::kMalformedInput) << c.json;
     EXPECT_NE(st.message().find(c.field), std::string::npos) << c.json << " -> " << st.message();
   }
 }
@@ -380,22 +380,22 @@ TEST(RecordParserTest, MissingOrEmptyIdIsBadInput) {
   for (const char* bad : {R"({"title": "no id"})", R"({"id": "", "title": "x"})",
                           R"({"id": null, "title": "x"})", R"({"id": [1], "title": "x"})"}) {
     Status st = ParseStatus(bad);
-    EXPECT_EQ(st.code(), Code::kBadInput) << bad;
+    EXPECT_EQ(st.code(), Code::kMalformedInput) << bad;
     EXPECT_NE(st.message().find("id"), std::string::npos) << bad << " -> " << st.message();
   }
 }
 
 TEST(RecordParserTest, NonObjectRecordsAreBadInput) {
-  EXPECT_EQ(ParseStatus("42").code(), Code::kBadInput);
-  EXPECT_EQ(ParseStatus(R"("W1")").code(), Code::kBadInput);
-  EXPECT_EQ(ParseStatus(R"([{"id": "N1"}, 3])").code(), Code::kBadInput);
-  EXPECT_EQ(ParseStatus(R"({"results": [3]})").code(), Code::kBadInput);
-  EXPECT_EQ(ParseStatus(R"({"results": "x"})").code(), Code::kBadInput);
+  EXPECT_EQ(ParseStatus("42").code(), Code::kMalformedInput);
+  EXPECT_EQ(ParseStatus(R"("W1")").code(), Code::kMalformedInput);
+  EXPECT_EQ(ParseStatus(R"([{"id": "N1"}, 3])").code(), Code::kMalformedInput);
+  EXPECT_EQ(ParseStatus(R"({"results": [3]})").code(), Code::kMalformedInput);
+  EXPECT_EQ(ParseStatus(R"({"results": "x"})").code(), Code::kMalformedInput);
 }
 
 TEST(RecordParserTest, UnsupportedOpenAlexEntityIsBadInput) {
   Status st = ParseStatus(R"({"id": "https://openalex.org/X123"})");
-  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_EQ(st.code(), Code::kMalformedInput);
   EXPECT_NE(st.message().find("X123"), std::string::npos) << st.message();
 }
 

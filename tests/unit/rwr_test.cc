@@ -43,6 +43,13 @@ void PrintTo(const NodeRef& n, std::ostream* os) { *os << NodeTypeName(n.type) <
 
 namespace {
 
+// BuildSubgraph on a graph whose files are sound.
+Subgraph MustBuild(Graph& graph, const std::vector<Seed>& seeds, const RwrParams& params) {
+  auto g = BuildSubgraph(graph, seeds, params);
+  EXPECT_TRUE(g.ok()) << g.status().message();
+  return g.ok() ? std::move(g.value()) : Subgraph();
+}
+
 using litgraph::testing::ScopedTempDir;
 using litgraph::testing::WriteFile;
 using nlohmann::json;
@@ -357,7 +364,7 @@ TEST(RandomWalkTest, TwoStepPropagationIsSPlusDecayedSteps) {
   // P s = (0, 1, 0), P^2 s = (0.5, 0, 0.5).
   Subgraph path = MakeSubgraph(3, {{0, 1, 1.0f}, {1, 2, 1.0f}});
   RwrParams p;
-  p.propagation = "two-step";
+  p.propagation = Propagation::kTwoStep;
   WalkResult w = RandomWalk(path, {{PaperNode(0), 1.0}}, p);
   ExpectScores(w.score, {1 + 0.85 * 0.85 * 0.5, 0.85, 0.85 * 0.85 * 0.5}, 1e-15, "two-step path");
   EXPECT_EQ(w.iterations, 2);
@@ -652,7 +659,7 @@ TEST(BuildSubgraphTest, PerHopCapLimitsNewNodesPerTypePerHop) {
   RwrParams p;
   p.per_hop_cap = 10;
   p.hops = 1;
-  Subgraph g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph g = MustBuild(*graph, {{P(s), 1.0}}, p);
   CheckStructure(g, 1);
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 0), std::set<uint32_t>{s});
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 1).size(), 10u) << "exactly the cap of papers";
@@ -661,13 +668,13 @@ TEST(BuildSubgraphTest, PerHopCapLimitsNewNodesPerTypePerHop) {
   EXPECT_EQ(g.edges(), 20u) << "a star: every hop-1 node linked to the seed only";
   // Without a binding cap every neighbour is kept.
   p.per_hop_cap = 500;
-  Subgraph all = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph all = MustBuild(*graph, {{P(s), 1.0}}, p);
   CheckStructure(all, 1);
   EXPECT_EQ(AtHop(all, NodeType::kPaper, 1).size(), 50u);
   EXPECT_EQ(AtHop(all, NodeType::kAuthor, 1).size(), 12u);
   // A cap of 1: one node of each type; the author with the smallest id.
   p.per_hop_cap = 1;
-  Subgraph one = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph one = MustBuild(*graph, {{P(s), 1.0}}, p);
   EXPECT_EQ(AtHop(one, NodeType::kPaper, 1).size(), 1u);
   EXPECT_EQ(AtHop(one, NodeType::kAuthor, 1), std::set<uint32_t>{authors[0]});
 }
@@ -695,7 +702,7 @@ TEST(BuildSubgraphTest, PerHopCapBreaksWeightTiesByCitationCount) {
   p.hops = 1;
   for (size_t cap : {10u, 1u, 25u}) {
     p.per_hop_cap = cap;
-    Subgraph g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+    Subgraph g = MustBuild(*graph, {{P(s), 1.0}}, p);
     EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), ExpectedStarPapers(store.get(), graph.get(), cap)) << cap;
   }
 }
@@ -714,13 +721,13 @@ TEST(BuildSubgraphTest, TheStrongestEdgeWinsTheCap) {
   const uint32_t s = PaperId(store.get(), "S"), a = PaperId(store.get(), "A"), b = PaperId(store.get(), "B");
   RwrParams p;
   p.per_hop_cap = 1;
-  Subgraph g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph g = MustBuild(*graph, {{P(s), 1.0}}, p);
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), std::set<uint32_t>{a}) << "weight before citations";
   p.beta_rel = 1.5;
-  g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  g = MustBuild(*graph, {{P(s), 1.0}}, p);
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), std::set<uint32_t>{b});
   p.per_hop_cap = 2;
-  g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  g = MustBuild(*graph, {{P(s), 1.0}}, p);
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), (std::set<uint32_t>{a, b}));
 }
 
@@ -738,27 +745,27 @@ TEST(BuildSubgraphTest, HopsSetTheRadius) {
   auto id = [&](const char* e) { return PaperId(store.get(), e); };
   RwrParams p;
   p.hops = 1;
-  Subgraph g1 = BuildSubgraph(*graph, {{P(id("A")), 1.0}}, p);
+  Subgraph g1 = MustBuild(*graph, {{P(id("A")), 1.0}}, p);
   CheckStructure(g1, 1);
   EXPECT_EQ(AtHop(g1, NodeType::kPaper, 1), std::set<uint32_t>{id("B")});
   EXPECT_EQ(g1.nodes.size(), 2u);
   EXPECT_EQ(g1.edges(), 1u);
   p.hops = 2;
-  Subgraph g2 = BuildSubgraph(*graph, {{P(id("A")), 1.0}}, p);
+  Subgraph g2 = MustBuild(*graph, {{P(id("A")), 1.0}}, p);
   CheckStructure(g2, 2);
   EXPECT_EQ(AtHop(g2, NodeType::kPaper, 2), (std::set<uint32_t>{id("C"), id("E")}));
   EXPECT_EQ(g2.Find(P(id("D"))), -1);
   EXPECT_EQ(g2.edges(), 3u) << "A-B, B-C, B-E; C-E joins two boundary nodes";
   EXPECT_FALSE(EdgeOf(g2, P(id("C")), P(id("E"))).has_value());
   p.hops = 3;
-  Subgraph g3 = BuildSubgraph(*graph, {{P(id("A")), 1.0}}, p);
+  Subgraph g3 = MustBuild(*graph, {{P(id("A")), 1.0}}, p);
   CheckStructure(g3, 3);
   EXPECT_EQ(AtHop(g3, NodeType::kPaper, 3), std::set<uint32_t>{id("D")});
   EXPECT_TRUE(EdgeOf(g3, P(id("C")), P(id("E"))).has_value());
   EXPECT_EQ(g3.edges(), 5u);
   // Two seeds: both at hop 0, shared neighbours once.
   p.hops = 1;
-  Subgraph two = BuildSubgraph(*graph, {{P(id("A")), 1.0}, {P(id("C")), 1.0}, {P(id("A")), 2.0}}, p);
+  Subgraph two = MustBuild(*graph, {{P(id("A")), 1.0}, {P(id("C")), 1.0}, {P(id("A")), 2.0}}, p);
   CheckStructure(two, 1);
   EXPECT_EQ(AtHop(two, NodeType::kPaper, 0), (std::set<uint32_t>{id("A"), id("C")}));
   EXPECT_EQ(AtHop(two, NodeType::kPaper, 1), (std::set<uint32_t>{id("B"), id("D"), id("E")}));
@@ -773,7 +780,7 @@ TEST(BuildSubgraphTest, RelationsWithZeroWeightAreNotTraversed) {
   const uint32_t s = PaperId(store.get(), "S");
   RwrParams p;
   p.beta_cite = 0;
-  Subgraph g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph g = MustBuild(*graph, {{P(s), 1.0}}, p);
   CheckStructure(g, 2);
   EXPECT_TRUE(AtHop(g, NodeType::kPaper, 1).empty()) << "citing papers reached with beta_cite = 0";
   EXPECT_TRUE(AtHop(g, NodeType::kPaper, 2).empty());
@@ -781,7 +788,7 @@ TEST(BuildSubgraphTest, RelationsWithZeroWeightAreNotTraversed) {
   for (size_t k = 0; k < g.rel.size(); ++k) EXPECT_NE(static_cast<Rel>(g.rel[k]), Rel::kCitesOut);
   // Authorship off too: the seed alone, no edge, and the walk keeps its mass.
   p.beta_auth = 0;
-  Subgraph alone = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph alone = MustBuild(*graph, {{P(s), 1.0}}, p);
   EXPECT_EQ(alone.nodes.size(), 1u);
   EXPECT_EQ(alone.edges(), 0u);
   WalkResult w = RandomWalk(alone, {{P(s), 1.0}}, p);
@@ -790,18 +797,19 @@ TEST(BuildSubgraphTest, RelationsWithZeroWeightAreNotTraversed) {
   // Citations only: 50 citing papers, no author.
   RwrParams c;
   c.beta_auth = 0;
-  Subgraph cites = BuildSubgraph(*graph, {{P(s), 1.0}}, c);
+  Subgraph cites = MustBuild(*graph, {{P(s), 1.0}}, c);
   EXPECT_EQ(AtHop(cites, NodeType::kPaper, 1).size(), 50u);
   EXPECT_TRUE(AtHop(cites, NodeType::kAuthor, 1).empty());
 }
 
 // A keyword layer written by hand, as keyword_store.cc writes one: Keyword
 // nodes `texts`, HAS_KEYWORD links (paper, index into texts, score 1..10),
-// paper counts, then the graph rebuilt with `options` in the same
-// transaction. Returns the keywords' dense ids.
+// paper counts, then the graph rebuilt with `options` (its keyword layer
+// alone when `keywords_only`) in the same transaction. Returns the keywords'
+// dense ids.
 std::vector<uint32_t> WriteKeywordLayer(Store* s, const std::vector<std::string>& texts,
                                         const std::vector<std::tuple<uint32_t, size_t, int>>& links,
-                                        const GraphBuildOptions& options) {
+                                        const GraphBuildOptions& options, bool keywords_only = false) {
   Db& db = s->db();
   Transaction txn(&db, "IMMEDIATE");
   std::vector<uint32_t> ids;
@@ -818,7 +826,7 @@ std::vector<uint32_t> WriteKeywordLayer(Store* s, const std::vector<std::string>
   }
   db.Exec("UPDATE keyword SET paper_count = (SELECT count(*) FROM paper_keyword WHERE keyword_id = keyword.id)");
   GraphBuildStats gs;
-  Status st = BuildGraph(s, options, &gs);
+  Status st = keywords_only ? RebuildKeywordLayer(s, options) : BuildGraph(s, options, &gs);
   EXPECT_TRUE(st.ok()) << st.message();
   txn.Commit();
   return ids;
@@ -861,11 +869,10 @@ void MakeTable2Store(Table2Store* t) {
   t->z = AuthorId(s, "Zed Zimmer");
   t->w = AuthorId(s, "Wanda Wu");
   GraphBuildOptions go;
-  go.keywords_only = true;
   auto kw = WriteKeywordLayer(s, {"alpha topic", "beta topic"},
                               {{t->p1, 0, 10}, {t->p1, 1, 4}, {t->p2, 0, 6},
                                {t->p2, 1, 5}, {t->p3, 0, 8}, {t->p3, 1, 3}},
-                              go);
+                              go, /*keywords_only=*/true);
   t->k1 = kw[0];
   t->k2 = kw[1];
   t->graph = OpenGraph(s);
@@ -885,7 +892,7 @@ TEST(BuildSubgraphTest, Table2EdgeWeights) {
   ASSERT_TRUE(t.graph);
   RwrParams p;
   // Seeds: P1 and the keyword K1 with weight 0.8 (its kappa).
-  Subgraph g = BuildSubgraph(*t.graph, {{P(t.p1), 1.0}, {K(t.k1), 0.8}}, p);
+  Subgraph g = MustBuild(*t.graph, {{P(t.p1), 1.0}, {K(t.k1), 0.8}}, p);
   CheckStructure(g, 2);
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), (std::set<uint32_t>{t.p2, t.p3, t.p5}));
   EXPECT_EQ(AtHop(g, NodeType::kAuthor, 1), (std::set<uint32_t>{t.x, t.y}));
@@ -916,7 +923,7 @@ TEST(BuildSubgraphTest, Table2EdgeWeights) {
     Rel r = static_cast<Rel>(g.rel[k]);
     EXPECT_TRUE(r == Rel::kCitesOut || r == Rel::kRelated || r == Rel::kAuthors || r == Rel::kCoauthor ||
                 r == Rel::kKeywords || r == Rel::kCooccur)
-        << RelLabel(r);
+        << GetRelInfo(r).label;
   }
 }
 
@@ -933,7 +940,7 @@ TEST(BuildSubgraphTest, WeightsFollowTheParameters) {
   p.beta_hk = 2.0;
   p.eps_kw = 0.1;
   p.beta_cooc = 0.2;
-  Subgraph g = BuildSubgraph(*t.graph, {{P(t.p1), 1.0}, {K(t.k1), 0.5}}, p);
+  Subgraph g = MustBuild(*t.graph, {{P(t.p1), 1.0}, {K(t.k1), 0.5}}, p);
   CheckStructure(g, 2);
   ExpectEdge(g, P(t.p1), P(t.p5), 2.0, Rel::kCitesOut, "CITES");
   ExpectEdge(g, P(t.p1), P(t.p2), 2.5, Rel::kCitesOut, "CITES + RELATED_TO");
@@ -945,7 +952,7 @@ TEST(BuildSubgraphTest, WeightsFollowTheParameters) {
   ExpectEdge(g, K(t.k1), K(t.k2), 0.2 * std::log(4.0), Rel::kCooccur, "COOCCUR");
   // RELATED_TO alone when citations are off.
   p.beta_cite = 0;
-  Subgraph r = BuildSubgraph(*t.graph, {{P(t.p1), 1.0}}, p);
+  Subgraph r = MustBuild(*t.graph, {{P(t.p1), 1.0}}, p);
   ExpectEdge(r, P(t.p1), P(t.p2), 0.5, Rel::kRelated, "RELATED_TO");
   EXPECT_EQ(r.Find(P(t.p5)), -1);
 }
@@ -1139,7 +1146,7 @@ TEST(BuildSubgraphTest, MatchesAReferenceOnRandomStores) {
       p.per_hop_cap = std::vector<size_t>{1, 2, 3, 5, 8, 20, 500}[q % 7];
       p.threads = q % 2 ? 2 : 1;
       RefSubgraph want = ReferenceSubgraph(*t.graph, seeds, p);
-      Subgraph g = BuildSubgraph(*t.graph, seeds, p);
+      Subgraph g = MustBuild(*t.graph, seeds, p);
       CheckStructure(g, p.hops);
       const std::string what = fmt::format("store {} query {} cap {}", store_seed, q, p.per_hop_cap);
       std::map<NodeRef, int> got;
@@ -1178,9 +1185,9 @@ TEST(BuildSubgraphTest, TwoThreadsMatchOneWithAuthorPositionBoost) {
     p.author_position_boost = 1.5;
     p.per_hop_cap = std::vector<size_t>{2, 5, 20, 500}[q % 4];
     p.threads = 1;
-    Subgraph one = BuildSubgraph(*t.graph, seeds, p);
+    Subgraph one = MustBuild(*t.graph, seeds, p);
     p.threads = 2;
-    Subgraph two = BuildSubgraph(*t.graph, seeds, p);
+    Subgraph two = MustBuild(*t.graph, seeds, p);
     auto edges = [](const Subgraph& g) {
       std::map<std::pair<NodeRef, NodeRef>, std::pair<float, uint8_t>> out;
       for (uint32_t a = 0; a < g.nodes.size(); ++a)
@@ -1194,7 +1201,7 @@ TEST(BuildSubgraphTest, TwoThreadsMatchOneWithAuthorPositionBoost) {
     ASSERT_EQ(h1, h2) << "query " << q;
     ASSERT_EQ(edges(one), edges(two)) << "query " << q;
     p.author_position_boost = 1.0;
-    boosted += edges(BuildSubgraph(*t.graph, seeds, p)) != edges(one);
+    boosted += edges(MustBuild(*t.graph, seeds, p)) != edges(one);
   }
   EXPECT_GT(boosted, 5) << "the boost should change AUTHORED weights";
 }
@@ -1205,7 +1212,7 @@ TEST(BuildSubgraphTest, WalkAndExplainOnARealSubgraph) {
   ASSERT_TRUE(t.graph);
   RwrParams p = Converging();
   std::vector<Seed> seeds = {{P(t.p1), 1.0}, {K(t.k1), 0.8}};
-  Subgraph g = BuildSubgraph(*t.graph, seeds, p);
+  Subgraph g = MustBuild(*t.graph, seeds, p);
   WalkResult w = RandomWalk(g, seeds, p);
   ExpectScores(w.score, Stationary(g, seeds, p.alpha), 1e-9, "real subgraph");
   EXPECT_NEAR(Sum(w.score), 1.0, 1e-9);
@@ -1214,9 +1221,9 @@ TEST(BuildSubgraphTest, WalkAndExplainOnARealSubgraph) {
     CheckPaths(g, seeds, i, paths, 3);
     EXPECT_FALSE(paths.empty()) << "node " << i << " (hop " << g.hop[i] << ") has no path";
   }
-  EXPECT_STREQ(RelLabel(Rel::kCitesOut), "CITES");
-  EXPECT_STREQ(RelLabel(Rel::kAuthors), "AUTHORED");
-  EXPECT_STREQ(RelLabel(Rel::kKeywords), "HAS_KEYWORD");
+  EXPECT_STREQ(GetRelInfo(Rel::kCitesOut).label, "CITES");
+  EXPECT_STREQ(GetRelInfo(Rel::kAuthors).label, "AUTHORED");
+  EXPECT_STREQ(GetRelInfo(Rel::kKeywords).label, "HAS_KEYWORD");
 }
 
 }  // namespace

@@ -175,7 +175,7 @@ TEST(SearchParamsTest, DefaultsAreThePapers) {
   EXPECT_EQ(p.sem_top, 60u);
   EXPECT_EQ(p.sem_keep, 15u);
   EXPECT_EQ(p.limit, 20u);
-  EXPECT_EQ(p.importance, "log");
+  EXPECT_EQ(p.importance, Importance::kLog);
 }
 
 TEST(SearchParamsTest, BalancedChangesNothing) {
@@ -221,10 +221,10 @@ TEST(SearchParamsTest, ImpactWeighsCitations) {
 TEST(SearchParamsTest, UnknownProfileIsAUsageError) {
   SearchParams p;
   Status st = p.ApplyProfile("fastest");
-  EXPECT_EQ(st.code(), Code::kUsage);
+  EXPECT_EQ(st.code(), Code::kInvalidArgument);
   EXPECT_NE(st.message().find("fastest"), std::string::npos);
-  EXPECT_EQ(p.ApplyProfile("").code(), Code::kUsage);
-  EXPECT_EQ(p.ApplyProfile("Precision").code(), Code::kUsage);
+  EXPECT_EQ(p.ApplyProfile("").code(), Code::kInvalidArgument);
+  EXPECT_EQ(p.ApplyProfile("Precision").code(), Code::kInvalidArgument);
   EXPECT_DOUBLE_EQ(p.lambda_pre, 0.35) << "a rejected profile changes nothing";
 }
 
@@ -270,7 +270,7 @@ TEST(SearchParamsTest, BadBiasesAreUsageErrors) {
   for (const char* bad : {"citation", "citation=", "citation=huge", "=high", "gravity=high",
                           "citation=HIGH", ""}) {
     SearchParams p;
-    EXPECT_EQ(p.ApplyBias(bad).code(), Code::kUsage) << bad;
+    EXPECT_EQ(p.ApplyBias(bad).code(), Code::kInvalidArgument) << bad;
     EXPECT_DOUBLE_EQ(p.rwr.beta_cite, 1.0) << bad;
   }
 }
@@ -525,7 +525,7 @@ TEST_F(TriSearchTest, ImportanceModesAndWeightsAreApplied) {
   q.text = "graph neural network for node classification";
   q.candidates = cands;
   SearchParams p;
-  p.importance = "uniform";
+  p.importance = Importance::kUniform;
   p.lambda_pre = 0.5;
   p.lambda_graph = 0.3;
   p.lambda_imp = 0.2;
@@ -605,7 +605,7 @@ TEST_F(TriSearchTest, RetrievalModes) {
   SearchQuery q;
   q.text = "protein folding and misfolded protein aggregation";
   for (const char* mode : {"keyword", "semantic", "hybrid"}) {
-    q.mode = mode;
+    ASSERT_TRUE(ParseRetrievalMode(mode, &q.mode));
     SearchTrace trace;
     std::vector<SearchResult> r = Run(q, {}, &trace);
     ASSERT_FALSE(r.empty()) << mode;
@@ -621,7 +621,7 @@ TEST_F(TriSearchTest, RetrievalModes) {
     }
   }
   // Title mode with no title anywhere: no seed, nothing found (and no crash).
-  q.mode = "title";
+  q.mode = RetrievalMode::kTitle;
   SearchTrace trace;
   std::vector<SearchResult> none = Run(q, {}, &trace);
   EXPECT_TRUE(none.empty());
@@ -684,7 +684,7 @@ TEST_F(TriSearchTest, CandidatesModeReturnsOnlyCandidates) {
   for (const char* mode : {"hybrid", "keyword", "semantic", "title"}) {
     SearchQuery q;
     q.text = "graph neural network for link prediction";
-    q.mode = mode;
+    ASSERT_TRUE(ParseRetrievalMode(mode, &q.mode));
     q.candidates = cands;
     std::vector<SearchResult> r = Run(q);
     std::set<int64_t> got;
@@ -730,7 +730,7 @@ TEST_F(TriSearchTest, YearFilters) {
 TEST_F(TriSearchTest, TargetAuthorReturnsAuthors) {
   SearchQuery q;
   q.text = "stock market volatility and hedge fund returns";
-  q.target = "author";
+  q.target = SearchTarget::kAuthor;
   std::vector<SearchResult> r = Run(q);
   ASSERT_FALSE(r.empty());
   std::set<std::string> finance = {"Dan Ledger", "Eve Equity", "Finn Bond"};
@@ -771,7 +771,7 @@ TEST_F(TriSearchTest, QueryWithoutAKnownTermFindsNothing) {
   for (const char* mode : {"semantic", "hybrid"}) {
     SearchQuery q;
     q.text = "zzqqxxjj";
-    q.mode = mode;
+    ASSERT_TRUE(ParseRetrievalMode(mode, &q.mode));
     std::vector<SearchResult> r = Run(q);
     EXPECT_TRUE(r.empty()) << mode << ": " << r.size() << " results, first graph score "
                            << (r.empty() ? 0 : r[0].s.graph);
@@ -787,7 +787,7 @@ TEST_F(TriSearchTest, NoGraphIsAnIoError) {
   q.text = "anything";
   auto r = search.Run(q, nullptr);
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), Code::kIo);
+  EXPECT_EQ(r.status().code(), Code::kIoError);
 }
 
 }  // namespace

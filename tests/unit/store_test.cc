@@ -93,11 +93,11 @@ TEST(StoreTest, OpenForReadFailsWithoutAStore) {
   ScopedTempDir tmp;
   auto empty = Store::Open(tmp.path(), Store::Mode::kRead);
   ASSERT_FALSE(empty.ok());
-  EXPECT_EQ(empty.status().code(), Code::kIo);
+  EXPECT_EQ(empty.status().code(), Code::kIoError);
   EXPECT_NE(empty.status().message().find(tmp.path()), std::string::npos);
   auto missing = Store::Open(tmp.File("does-not-exist"), Store::Mode::kRead);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.status().code(), Code::kIo);
+  EXPECT_EQ(missing.status().code(), Code::kIoError);
   EXPECT_FALSE(std::filesystem::exists(tmp.File("does-not-exist")));  // read never creates
 }
 
@@ -125,7 +125,7 @@ TEST(StoreTest, MigratesVersionOneStoreOnWriteOpen) {
   // A reader refuses the unmigrated store.
   auto reader = Store::Open(dir, Store::Mode::kRead);
   ASSERT_FALSE(reader.ok());
-  EXPECT_EQ(reader.status().code(), Code::kIo);
+  EXPECT_EQ(reader.status().code(), Code::kIoError);
   EXPECT_NE(reader.status().message().find("migrat"), std::string::npos)
       << reader.status().message();
 
@@ -166,7 +166,7 @@ TEST(StoreTest, RefusesNewerSchema) {
   for (Store::Mode mode : {Store::Mode::kRead, Store::Mode::kWrite}) {
     auto s = Store::Open(tmp.path(), mode);
     ASSERT_FALSE(s.ok());
-    EXPECT_EQ(s.status().code(), Code::kIo);
+    EXPECT_EQ(s.status().code(), Code::kIoError);
     EXPECT_NE(s.status().message().find("newer"), std::string::npos) << s.status().message();
   }
 }
@@ -311,7 +311,7 @@ TEST(IngestTest, FailedIngestLeavesStoreUnchanged) {
     EXPECT_GT(gen_before, 0);
 
     Status st = IngestFiles(store.get(), {tmp.File("good.jsonl"), tmp.File("bad.jsonl")});
-    EXPECT_EQ(st.code(), Code::kBadInput);
+    EXPECT_EQ(st.code(), Code::kMalformedInput);
     EXPECT_NE(st.message().find(tmp.File("bad.jsonl") + ":3"), std::string::npos) << st.message();
     EXPECT_EQ(st.message().find("good.jsonl"), std::string::npos) << st.message();
   }
@@ -358,7 +358,7 @@ TEST(IngestTest, BulkLoadRestoresEverySecondaryIndex) {
   {
     auto store = OpenStore(dir, Store::Mode::kWrite);
     ASSERT_TRUE(store);
-    EXPECT_EQ(IngestFiles(store.get(), {tmp.File("bad.jsonl")}).code(), Code::kBadInput);
+    EXPECT_EQ(IngestFiles(store.get(), {tmp.File("bad.jsonl")}).code(), Code::kMalformedInput);
     EXPECT_EQ(store->PaperCount(), 0);
     EXPECT_EQ(IndexSql(store.get()), schema) << "a failed bulk load restores the dropped indexes";
     ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("good.jsonl")}).ok());
@@ -396,8 +396,9 @@ TEST(IngestTest, SkipInvalidCountsAndContinues) {
   ASSERT_TRUE(store);
   IngestOptions options;
   options.skip_invalid = true;
-  std::vector<std::string> warnings;
-  options.warn = [&](const std::string& w) { warnings.push_back(w); };
+  litgraph::testing::RecordingReporter reporter;
+  const std::vector<std::string>& warnings = reporter.warnings;
+  options.reporter = &reporter;
   IngestStats stats;
   ASSERT_TRUE(Ingest(store.get(), {tmp.File("mixed.jsonl")}, options, &stats).ok());
   EXPECT_EQ(stats.invalid, 2);
@@ -414,7 +415,7 @@ TEST(IngestTest, MissingInputIsIoAndChangesNothing) {
   auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
   ASSERT_TRUE(store);
   Status st = IngestFiles(store.get(), {tmp.File("a.jsonl"), tmp.File("nope.jsonl")});
-  EXPECT_EQ(st.code(), Code::kIo);
+  EXPECT_EQ(st.code(), Code::kIoError);
   EXPECT_NE(st.message().find("nope.jsonl"), std::string::npos) << st.message();
   EXPECT_EQ(store->PaperCount(), 0);
   EXPECT_EQ(store->Generation("graph"), 0);
@@ -505,7 +506,7 @@ TEST(IngestTest, GzipInputIsDetectedByContent) {
   WriteFile(tmp.File("cut.gz"), gz.substr(0, gz.size() / 2));
   IngestStats cut_stats;
   st = IngestFiles(store.get(), {tmp.File("cut.gz")}, &cut_stats);
-  EXPECT_EQ(st.code(), Code::kBadInput) << st.message();
+  EXPECT_EQ(st.code(), Code::kMalformedInput) << st.message();
   EXPECT_NE(st.message().find("cut.gz"), std::string::npos) << st.message();
   EXPECT_EQ(store->PaperCount(), 300);
 }
@@ -521,7 +522,7 @@ TEST(IngestTest, OverlongLineIsBadInputEvenWhenSkippingInvalid) {
   options.skip_invalid = true;
   IngestStats stats;
   Status st = Ingest(store.get(), {tmp.File("long.jsonl")}, options, &stats);
-  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_EQ(st.code(), Code::kMalformedInput);
   EXPECT_NE(st.message().find("long.jsonl:2"), std::string::npos) << st.message();
   EXPECT_EQ(store->PaperCount(), 0);
 }
@@ -532,8 +533,9 @@ TEST(IngestTest, EmptyInputWarnsAndSucceeds) {
   auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
   ASSERT_TRUE(store);
   IngestOptions options;
-  std::vector<std::string> warnings;
-  options.warn = [&](const std::string& w) { warnings.push_back(w); };
+  litgraph::testing::RecordingReporter reporter;
+  const std::vector<std::string>& warnings = reporter.warnings;
+  options.reporter = &reporter;
   IngestStats stats;
   ASSERT_TRUE(Ingest(store.get(), {tmp.File("empty.jsonl")}, options, &stats).ok());
   EXPECT_EQ(stats.records, 0);

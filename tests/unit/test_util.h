@@ -12,8 +12,20 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "litgraph/report.h"
 
 namespace litgraph::testing {
+
+// A Reporter that keeps what it hears.
+class RecordingReporter : public Reporter {
+ public:
+  void Progress(std::string_view line) override { progress.emplace_back(line); }
+  void Note(std::string_view m) override { notes.emplace_back(m); }
+  void Warn(std::string_view m) override { warnings.emplace_back(m); }
+  std::vector<std::string> progress, notes, warnings;
+};
 
 // A directory under ::testing::TempDir() unique to this process and test,
 // created empty and removed (recursively) on destruction.

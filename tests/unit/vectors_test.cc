@@ -137,7 +137,7 @@ TEST(VectorFileTest, CorruptAndTruncatedFilesFail) {
     VectorFile f;
     Status st = f.Open(p);
     EXPECT_FALSE(st.ok()) << c.name;
-    EXPECT_EQ(st.code(), Code::kIo) << c.name;
+    EXPECT_EQ(st.code(), Code::kCorruption) << c.name;
   }
   VectorFile missing;
   EXPECT_FALSE(missing.Open(tmp.File("missing.vec")).ok());

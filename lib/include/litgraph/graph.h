@@ -1,8 +1,8 @@
 // The typed graph: memory-mapped, block-compressed adjacency files over the
 // dense per-type node ids of the store.
 //
-// One adjacency file per relation and direction (Rel below), each mapping a
-// source node to its sorted neighbours and one 32-bit attribute per edge
+// One adjacency file per relation and direction (Rel, model.h), each mapping
+// a source node to its sorted neighbours and one 32-bit attribute per edge
 // whose meaning depends on the relation (RelInfo::attr). File format
 // (doc/graph-format.md has the full description):
 //
@@ -30,6 +30,11 @@
 // Node attribute arrays (citation counts, years) are flat little-endian files
 // mapped the same way.
 //
+// Damage: readers never throw and never read outside their mapping. A
+// damaged block or list reads as empty and latches the first error in the
+// reader's status(); Graph::status() gathers them, and every algorithm over
+// a Graph checks it before returning (LevelDB's Iterator::status()).
+//
 // Thread-safety: an Adjacency (its cache) belongs to one thread; Graph's
 // lazily opened files are opened by one thread before others read them.
 #pragma once
@@ -43,45 +48,10 @@
 
 #include "litgraph/files.h"
 #include "litgraph/status.h"
+#include "litgraph/model.h"
 #include "litgraph/store.h"
 
 namespace litgraph {
-
-// Relations as stored: each entry is one direction of a relation.
-enum class Rel : uint8_t {
-  kCitesOut,        // paper -> papers it cites
-  kCitesIn,         // paper -> papers citing it
-  kRelated,         // paper -- paper (RELATED_TO, both directions merged)
-  kAuthors,         // paper -> authors (attr: position << 1 | is_corresponding)
-  kAuthoredPapers,  // author -> papers (attr: position << 1 | is_corresponding)
-  kCoauthor,        // author -- author (attr: number of joint papers)
-  kAffiliations,    // author -> institutions (attr: number of papers)
-  kInstitutionAuthors,  // institution -> authors (attr: number of papers)
-  kPublishedIn,     // paper -> source
-  kSourcePapers,    // source -> papers
-  kTopics,          // paper -> topics (attr: score x 1000 << 1 | is_primary)
-  kTopicPapers,     // topic -> papers (same attr)
-  kTopicSubfield,   // topic -> subfield
-  kSubfieldTopics,  // subfield -> topics
-  kSubfieldField,   // subfield -> field
-  kFieldSubfields,  // field -> subfields
-  kFieldDomain,     // field -> domain
-  kDomainFields,    // domain -> fields
-  kKeywords,        // paper -> keywords (attr: importance score 1..10)
-  kKeywordPapers,   // keyword -> papers (attr: importance score 1..10)
-  kCooccur,         // keyword -- keyword (attr: number of papers with both)
-};
-inline constexpr int kRelCount = 21;
-
-struct RelInfo {
-  Rel rel;
-  const char* file;       // file name in the generation directory
-  const char* label;      // relation type name: "CITES", "AUTHORED", ...
-  NodeType from, to;
-  bool forward;           // direction of the label: from -[label]-> to
-  const char* attr;       // what the attribute means ("" = none)
-};
-const RelInfo& GetRelInfo(Rel r);
 
 class Adjacency {
  public:
@@ -90,8 +60,7 @@ class Adjacency {
   ~Adjacency();
   Adjacency(const Adjacency&) = delete;
   Adjacency& operator=(const Adjacency&) = delete;
-  // Opens an adjacency file; missing files read as an empty relation when
-  // allow_missing is true.
+  // Opens an adjacency file: maps it and checks its header.
   Status Open(const std::string& path);
   void OpenEmpty() { num_nodes_ = 0; }
 
@@ -114,6 +83,8 @@ class Adjacency {
 
   // Blocks read (decompressed) so far, for benchmarks and tests.
   uint64_t blocks_decoded() const { return blocks_decoded_; }
+  // The first damage a read found (ok when none).
+  const Status& status() const { return status_; }
   // The decoded-block cache's budget (default kCacheBytes).
   void set_cache_bytes(size_t bytes) { cache_limit_ = bytes; }
 
@@ -140,6 +111,9 @@ class Adjacency {
     return l;
   }
   List Keep(uint64_t node, const uint32_t* words, uint32_t deg);
+  // Reads block b into block_data_.. block_end_; false when it is damaged.
+  bool LoadBlock(uint64_t b);
+  List Damaged(const char* what);
 
   MappedFile file_;
   uint64_t num_nodes_ = 0, num_edges_ = 0, num_blocks_ = 0;
@@ -159,6 +133,8 @@ class Adjacency {
   std::vector<uint32_t> decoded_;  // the list being decoded
   void* dctx_ = nullptr;  // ZSTD_DCtx, reused: a context per call costs page faults
   uint64_t blocks_decoded_ = 0;
+  std::string path_;
+  Status status_;
 };
 
 // Writes an adjacency file from CSR arrays (offsets has num_nodes + 1
@@ -170,10 +146,10 @@ Status WriteAdjacency(const std::string& path, uint64_t num_nodes,
                       int zstd_level = 3);
 
 // Ranked lists (`<relation>.ranked`, doc/graph-format.md) beside the hub
-// relations (RankedRelation): for every node with more than kRankedLength
+// relations (RelInfo::ranked): for every node with more than kRankedLength
 // neighbours (the length is recorded in the file), its first kRankedLength
 // neighbours in the order of the subgraph's per-hop rule: attribute rank
-// (RankedAttr) descending, then (papers) citation count descending, then id
+// (RankedAttr, model.h) descending, then (papers) citation count descending, then id
 // ascending. A reader
 // walks a list entry by entry and stops as soon as the rest cannot matter,
 // so a hub costs a few entries instead of its whole list.
@@ -189,8 +165,6 @@ inline constexpr uint32_t kRankedLength = 128;
 // bit set when it is the in-store CITES in-degree rather than the record's.
 inline constexpr uint32_t kCitationsFromStoreBit = 0x80000000u;
 inline uint32_t CitationCount(uint32_t stored) { return stored & ~kCitationsFromStoreBit; }
-bool RankedRelation(Rel r);
-uint32_t RankedAttr(Rel r, uint32_t attr);  // the attribute's part of the order
 
 class RankedLists {
  public:
@@ -200,24 +174,30 @@ class RankedLists {
   class Cursor {
    public:
     Cursor() = default;
-    Cursor(const uint8_t* p, const uint8_t* end, bool attrs) : p_(p), end_(end), attrs_(attrs) {}
+    Cursor(const RankedLists* owner, const uint8_t* p, const uint8_t* end)
+        : owner_(owner), p_(p), end_(end) {}
     bool empty() const { return p_ == end_; }
-    // The next entry; false at the end of the list.
+    // The next entry; false at the end of the list or at damage (latched in
+    // the owner's status()).
     bool Next(uint32_t* id, uint32_t* attr);
 
    private:
+    const RankedLists* owner_ = nullptr;
     const uint8_t* p_ = nullptr;
     const uint8_t* end_ = nullptr;
-    bool attrs_ = false;
   };
   // The node's ranked list: empty when the node has kRankedLength neighbours
   // or fewer (read its adjacency list instead).
   Cursor Find(uint32_t node) const;
   uint64_t lists() const { return lists_; }
   uint32_t length() const { return length_; }
+  const Status& status() const { return status_; }
 
  private:
+  void Damaged(const char* what) const;
   MappedFile file_;
+  std::string path_;
+  mutable Status status_;
   uint64_t lists_ = 0;
   uint32_t length_ = 0;
   bool attrs_ = false;
@@ -243,10 +223,13 @@ class Graph {
   int64_t generation() const { return generation_; }
   const std::string& dir() const { return dir_; }
 
-  // Lazily opened adjacency of a relation (an empty one when absent).
+  // Lazily opened adjacency of a relation (an empty one when absent; one
+  // that fails to open reads as empty and reports through status()).
   Adjacency& adj(Rel r);
   // Its ranked lists (empty when absent, as in stores from before them).
   const RankedLists& ranked(Rel r);
+  // The first damage any of the graph's files showed, ok when none.
+  Status status() const;
 
   // Paper attributes (dense paper id).
   uint64_t num_papers() const { return num_papers_; }  // id space: max id + 1
@@ -266,6 +249,7 @@ class Graph {
   std::unique_ptr<Adjacency> adj_[kRelCount];
   std::unique_ptr<RankedLists> ranked_[kRelCount];
   MappedFile citations_, years_;
+  Status open_status_;  // a relation file that failed to open
 };
 
 }  // namespace litgraph

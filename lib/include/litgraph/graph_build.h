@@ -32,6 +32,7 @@
 #include <cstdint>
 
 #include "litgraph/graph.h"
+#include "litgraph/report.h"
 #include "litgraph/status.h"
 
 namespace litgraph {
@@ -48,14 +49,11 @@ struct LexicalBuilders;
 struct GraphBuildOptions {
   uint32_t nodes_per_block = 16;  // chosen by bench/graph_bench (doc/graph-format.md)
   int zstd_level = 3;
-  bool progress = false;
+  Reporter* reporter = NullReporter();
   // Already holds every paper's text (ingest into an empty store feeds one
   // while loading); finished on a second thread while relations are built.
   // Null: the lexical index is built by scanning the paper table.
   LexicalBuilders* lexical = nullptr;
-  // Keyword layer only: rebuild HAS_KEYWORD and COOCCUR and hard-link every
-  // other file from the current generation (extract-keywords).
-  bool keywords_only = false;
   // Length of the ranked lists of hub relations (graph.h; tests use short ones).
   uint32_t ranked_length = kRankedLength;
 };
@@ -70,7 +68,13 @@ struct GraphBuildStats {
   double seconds = 0;
 };
 
-// Requires a store opened for writing with a transaction open.
+// Builds every file of a new generation. Requires a store opened for writing
+// with a transaction open.
 Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStats* stats);
+
+// The keyword layer only (extract-keywords): a new generation with HAS_KEYWORD
+// and COOCCUR rebuilt and every other file hard-linked from the current one.
+// InvalidArgument when the store has no graph yet.
+Status RebuildKeywordLayer(Store* store, const GraphBuildOptions& options);
 
 }  // namespace litgraph

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "litgraph/report.h"
 #include "litgraph/status.h"
 
 namespace litgraph {
@@ -33,11 +34,9 @@ class Store;
 struct IngestOptions {
   bool skip_invalid = false;          // count and skip malformed records
   bool build_graph = true;            // rebuild derived files after loading
-  bool progress = false;              // draw a progress line on stderr
   size_t max_line_bytes = 256u << 20;  // longer lines are malformed input
-  int threads = 1;                    // parser threads beside the writer
-  // Receives warnings (skipped records); may be empty.
-  std::function<void(const std::string&)> warn;
+  // Hears progress and warnings (skipped records, empty inputs).
+  Reporter* reporter = NullReporter();
 };
 
 struct IngestStats {
@@ -61,8 +60,8 @@ struct IngestStats {
 };
 
 // Loads `inputs` ("-" = stdin; empty = stdin) into the store opened for
-// writing. Returns BadInput "FILE:LINE: what" for malformed input (unless
-// skip_invalid), Io for unreadable files or store failures.
+// writing. Returns MalformedInput "FILE:LINE: what" for malformed input (unless
+// skip_invalid), IoError for unreadable files or store failures.
 Status Ingest(Store* store, const std::vector<std::string>& inputs, const IngestOptions& options,
               IngestStats* stats);
 

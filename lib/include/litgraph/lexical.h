@@ -147,7 +147,11 @@ class LexicalIndex {
   // Postings visited by the last Search (benchmarks).
   mutable uint64_t last_postings_visited = 0;
 
+  // Damage a search met (ok when none): a damaged term reads as absent.
+  const Status& status() const { return status_; }
+
  private:
+  void Damaged() const;
   struct Segment {
     uint8_t impact;
     float weight;
@@ -159,6 +163,8 @@ class LexicalIndex {
   std::vector<Segment> Segments(const std::vector<QueryTerm>& terms) const;
 
   MappedFile lexicon_, postings_;
+  std::string path_;
+  mutable Status status_;
   uint64_t num_terms_ = 0, num_docs_ = 0, id_space_ = 0;
   double scale_ = 1.0;  // BM25 per impact unit
   const uint64_t* term_offsets_ = nullptr;

@@ -20,7 +20,7 @@
 #include <unordered_map>
 
 #include "litgraph/embed.h"
-#include "litgraph/sqlite.h"
+#include "litgraph/report.h"
 #include "litgraph/status.h"
 #include "litgraph/vectors.h"
 
@@ -39,7 +39,7 @@ struct EmbedRunOptions {
   LsaTrainOptions lsa;
   HttpEmbedOptions http;
   HnswBuildOptions hnsw;
-  bool progress = false;
+  Reporter* reporter = NullReporter();
   int threads = 2;
 };
 
@@ -54,8 +54,7 @@ struct EmbedRunStats {
   bool retrain_due = false;
 };
 
-Status RunEmbed(Store* store, const EmbedRunOptions& options, EmbedRunStats* stats,
-                const std::function<void(const std::string&)>& note = {});
+Status RunEmbed(Store* store, const EmbedRunOptions& options, EmbedRunStats* stats);
 
 // A query embedded by the store's model: the dense vector the indexes
 // search, and the built-in model's lexical part (embed.h).
@@ -76,8 +75,11 @@ class SemanticIndex {
   Embedder& embedder() { return *embedder_; }
   int dim() const { return embedder_->dim(); }
   const std::string& model_id() const { return model_id_; }
-  // Lazily opened vectors and index of a field.
+  // Lazily opened vectors and index of a field (empty when they fail to
+  // open: see status()).
   const VectorFile& vectors(VecField f);
+  // The first error a field's files showed, ok when none.
+  const Status& status() const { return status_; }
   // Dense top-k of the field's index (cosine).
   std::vector<VectorHit> Search(VecField f, const float* query, size_t k, size_t ef);
   // Embeds one text; an empty vector when the text has no term the model
@@ -115,9 +117,9 @@ class SemanticIndex {
   const LsaModel* lsa_ = nullptr;  // the built-in model, when it is the store's
   double lexical_weight_ = 0;
   Store* store_ = nullptr;
-  Stmt text_stmt_[3];
   std::unordered_map<uint64_t, SparseVector> sparse_cache_[3];  // stored texts' lexical parts
   Field fields_[3];
+  Status status_;
 };
 
 }  // namespace litgraph
