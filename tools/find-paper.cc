@@ -12,8 +12,11 @@
 #include "litgraph/store.h"
 #include "tool.h"
 
-int main(int argc, char** argv) {
-  using namespace litgraph;
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] [QUERY...]";
   man.description =
@@ -51,7 +54,14 @@ int main(int argc, char** argv) {
        "Exact, then fuzzy, title match."},
       {"litgraph-find-paper --db lib.db --author 'Heather Piwowar' --after 2015 open access",
        "An author's recent papers about a topic."}};
-  Tool tool("find-paper", man);
+  return man;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace litgraph;
+  Tool tool("find-paper", ToolManual());
   std::vector<std::string> words;
   FindQuery q;
   auto& app = tool.app();

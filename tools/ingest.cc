@@ -23,8 +23,11 @@ extern "C" {
 const char* malloc_conf = "dirty_decay_ms:-1,muzzy_decay_ms:-1";
 }
 
-int main(int argc, char** argv) {
-  using namespace litgraph;
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] [FILE...]";
   man.description =
@@ -56,7 +59,14 @@ int main(int argc, char** argv) {
        "Load one API page from standard input."},
       {"litgraph-ingest --db lib.db --skip-invalid changes/*.jsonl",
        "A cron job's daily update that keeps going past bad records."}};
-  Tool tool("ingest", man, {"jsonl"});
+  return man;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace litgraph;
+  Tool tool("ingest", ToolManual(), {"jsonl"});
   std::vector<std::string> files;
   IngestOptions opt;
   bool no_graph = false;

@@ -14,8 +14,11 @@
 #include "litgraph/store.h"
 #include "tool.h"
 
-int main(int argc, char** argv) {
-  using namespace litgraph;
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] A B\n.br\n[OPTIONS] --ancestors PAPER | --descendants PAPER";
   man.description =
@@ -45,111 +48,132 @@ int main(int argc, char** argv) {
        "Draw the three best paths."},
       {"litgraph-lineage --db lib.db --ancestors W2 --depth 2 --limit 30",
        "The 30 most cited papers W2 builds on, within two hops."}};
-  Tool tool("lineage", man, {"jsonl", "table", "tsv", "dot", "mermaid"});
-  std::vector<std::string> args;
-  LineageOptions opt;
+  return man;
+}
+
+}  // namespace
+
+namespace {
+
+struct Options {
+  std::vector<std::string> papers;     // A B
+  std::string ancestors, descendants;  // or one tree root
+  LineageOptions paths;
   TreeOptions tree;
-  std::string ancestors, descendants;
-  auto& app = tool.app();
-  app.add_option("papers", args, "A (older) and B (newer): ids, DOIs or titles")
+};
+
+void AddOptions(CLI::App& app, Options* o) {
+  app.add_option("papers", o->papers, "A (older) and B (newer): ids, DOIs or titles")
       ->type_name("PAPER")
       ->expected(0, 2);
-  app.add_option("--max-hops", opt.max_hops, "Longest path in citation hops (default 6)")
+  app.add_option("--max-hops", o->paths.max_hops, "Longest path in citation hops (default 6)")
       ->type_name("N")
       ->check(CLI::Range(1, 12));
-  app.add_flag("--shortest", opt.shortest, "Fewest hops first (then most cited)");
-  app.add_option("-k,--k", opt.k, "Number of distinct paths (default 1)")
+  app.add_flag("--shortest", o->paths.shortest, "Fewest hops first (then most cited)");
+  app.add_option("-k,--k", o->paths.k, "Number of distinct paths (default 1)")
       ->type_name("N")
       ->check(CLI::Range(1, 1000));
-  app.add_option("--ancestors", ancestors, "Lineage tree of the papers PAPER builds on")
+  app.add_option("--ancestors", o->ancestors, "Lineage tree of the papers PAPER builds on")
       ->type_name("PAPER");
-  app.add_option("--descendants", descendants, "Lineage tree of the papers building on PAPER")
+  app.add_option("--descendants", o->descendants, "Lineage tree of the papers building on PAPER")
       ->type_name("PAPER");
-  app.add_option("--depth", tree.depth, "Tree depth in hops (default 2)")
+  app.add_option("--depth", o->tree.depth, "Tree depth in hops (default 2)")
       ->type_name("D")
       ->check(CLI::Range(1, 6));
-  app.add_option("-n,--limit", tree.limit, "Tree nodes to return (default 50)")
+  app.add_option("-n,--limit", o->tree.limit, "Tree nodes to return (default 50)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
-  return tool.Run(argc, argv, [&]() -> Status {
-    const bool tree_mode = !ancestors.empty() || !descendants.empty();
-    if (tree_mode && (!args.empty() || (!ancestors.empty() && !descendants.empty())))
-      return Status::InvalidArgument("give either A B, or one of --ancestors / --descendants");
-    if (!tree_mode && args.size() != 2)
-      return Status::InvalidArgument("expected two papers: A (older) B (newer)");
-    auto store_or = Store::Open(tool.common().db, Store::Mode::kRead);
-    if (!store_or.ok()) return store_or.status();
-    Store* store = store_or->get();
-    PaperFinder finder(store);
-    Graph* g = finder.graph();
-    if (!g) {
-      LITGRAPH_RETURN_IF_ERROR(finder.status());
-      return Status::IoError(store->dir() + ": the store has no graph yet (run litgraph-ingest)");
-    }
-    Output out(tool.common().format);
-    const Format f = tool.common().format;
-    const bool draw = f == Format::kDot || f == Format::kMermaid;
+}
 
-    if (tree_mode) {
-      tree.descendants = !descendants.empty();
-      auto root = finder.Resolve(tree.descendants ? descendants : ancestors);
-      if (!root.ok()) return root.status();
-      bool truncated = false;
-      auto nodes = LineageTree(*g, static_cast<uint32_t>(*root), tree, &truncated);
-      if (!nodes.ok()) return nodes.status();
-      if (truncated) tool.Note("the tree walk stopped at its node cap; deeper levels are partial");
-      if (nodes->empty())
-        return Status::NotFound(tree.descendants ? "no citing papers in the store"
-                                                 : "no references in the store");
-      if (draw) {
-        out.Raw(DrawLineageTree(f, store, *g, static_cast<uint32_t>(*root), *nodes, tree.descendants));
-        return Status::Ok();
-      }
-      out.SetColumns({{"rank", "#", 0}, {"depth", "depth", 0}, {"year", "year", 0},
-                      {"id", "id", 0}, {"title", "title", 70}, {"cited_by_count", "cites", 0},
-                      {"parent", "parent", 0}});
-      for (const Json& j :
-           LineageTreeRecords(store, g, static_cast<uint32_t>(*root), *nodes, tree.descendants))
-        out.Write(j);
-      out.Finish();
-      return Status::Ok();
-    }
+bool Drawing(Format f) { return f == Format::kDot || f == Format::kMermaid; }
 
-    auto a = finder.Resolve(args[0]);
-    if (!a.ok()) return a.status();
-    auto b = finder.Resolve(args[1]);
-    if (!b.ok()) return b.status();
-    if (*a == *b) return Status::InvalidArgument("A and B are the same paper");
-    auto lineage = TraceLineage(*g, static_cast<uint32_t>(*a), static_cast<uint32_t>(*b), opt);
-    if (!lineage.ok()) return lineage.status();
-    const LineageStats& stats = lineage->stats;
-    if (lineage->swapped)
-      tool.Note(fmt::format("{} is the newer paper: tracing from it back to {}", args[0], args[1]));
-    if (stats.truncated) tool.Warn("the search hit its work cap; the paths shown may not be the best");
-    if (lineage->paths.empty())
-      return Status::NotFound(fmt::format(
-          "no citation path within {} hops (searched {} papers forward to depth {} and {} "
-          "backward to depth {})",
-          opt.max_hops, stats.forward_expanded, stats.forward_depth, stats.backward_expanded,
-          stats.backward_depth));
-    size_t from_store = 0, total = 0;
-    for (const auto& p : lineage->paths)
-      for (uint32_t n : p.nodes) {
-        ++total;
-        from_store += g->CitationsFromRecord(n) ? 0 : 1;
-      }
-    tool.Note(fmt::format("citation counts: {} of {} steps from records (OpenAlex cited_by_count), "
-                          "{} counted in the store",
-                          total - from_store, total, from_store));
-    if (draw) {
-      out.Raw(DrawLineagePaths(f, store, *g, lineage->paths));
-      return Status::Ok();
-    }
-    out.SetColumns({{"path", "path", 0}, {"step", "step", 0}, {"year", "year", 0},
-                    {"id", "id", 0}, {"title", "title", 70}, {"cited_by_count", "cites", 0},
-                    {"relation", "relation", 0}});
-    for (const Json& j : LineagePathRecords(store, g, lineage->paths)) out.Write(j);
-    out.Finish();
+// --ancestors / --descendants: the lineage tree of one paper.
+Status Tree(Tool& tool, Store* store, PaperFinder& finder, Graph& g, Options o) {
+  o.tree.descendants = !o.descendants.empty();
+  auto root = finder.Resolve(o.tree.descendants ? o.descendants : o.ancestors);
+  if (!root.ok()) return root.status();
+  const uint32_t r = static_cast<uint32_t>(*root);
+  bool truncated = false;
+  auto nodes = LineageTree(g, r, o.tree, &truncated);
+  if (!nodes.ok()) return nodes.status();
+  if (truncated) tool.Note("the tree walk stopped at its node cap; deeper levels are partial");
+  if (nodes->empty())
+    return Status::NotFound(o.tree.descendants ? "no citing papers in the store"
+                                               : "no references in the store");
+  Output out(tool.common().format);
+  if (Drawing(out.format())) {
+    out.Raw(DrawLineageTree(out.format(), store, g, r, *nodes, o.tree.descendants));
     return Status::Ok();
-  });
+  }
+  out.SetColumns({{"rank", "#", 0}, {"depth", "depth", 0}, {"year", "year", 0}, {"id", "id", 0},
+                  {"title", "title", 70}, {"cited_by_count", "cites", 0}, {"parent", "parent", 0}});
+  for (const Json& j : LineageTreeRecords(store, &g, r, *nodes, o.tree.descendants)) out.Write(j);
+  return Status::Ok();
+}
+
+// A B: the best citation paths between two papers.
+Status Paths(Tool& tool, Store* store, PaperFinder& finder, Graph& g, const Options& o) {
+  auto a = finder.Resolve(o.papers[0]);
+  if (!a.ok()) return a.status();
+  auto b = finder.Resolve(o.papers[1]);
+  if (!b.ok()) return b.status();
+  if (*a == *b) return Status::InvalidArgument("A and B are the same paper");
+  auto lineage = TraceLineage(g, static_cast<uint32_t>(*a), static_cast<uint32_t>(*b), o.paths);
+  if (!lineage.ok()) return lineage.status();
+  const LineageStats& stats = lineage->stats;
+  if (lineage->swapped)
+    tool.Note(fmt::format("{} is the newer paper: tracing from it back to {}", o.papers[0],
+                          o.papers[1]));
+  if (stats.truncated) tool.Warn("the search hit its work cap; the paths shown may not be the best");
+  if (lineage->paths.empty())
+    return Status::NotFound(fmt::format(
+        "no citation path within {} hops (searched {} papers forward to depth {} and {} "
+        "backward to depth {})",
+        o.paths.max_hops, stats.forward_expanded, stats.forward_depth, stats.backward_expanded,
+        stats.backward_depth));
+  size_t from_store = 0, total = 0;
+  for (const auto& p : lineage->paths)
+    for (uint32_t n : p.nodes) {
+      ++total;
+      from_store += g.CitationsFromRecord(n) ? 0 : 1;
+    }
+  tool.Note(fmt::format("citation counts: {} of {} steps from records (OpenAlex cited_by_count), "
+                        "{} counted in the store",
+                        total - from_store, total, from_store));
+  Output out(tool.common().format);
+  if (Drawing(out.format())) {
+    out.Raw(DrawLineagePaths(out.format(), store, g, lineage->paths));
+    return Status::Ok();
+  }
+  out.SetColumns({{"path", "path", 0}, {"step", "step", 0}, {"year", "year", 0}, {"id", "id", 0},
+                  {"title", "title", 70}, {"cited_by_count", "cites", 0},
+                  {"relation", "relation", 0}});
+  for (const Json& j : LineagePathRecords(store, &g, lineage->paths)) out.Write(j);
+  return Status::Ok();
+}
+
+Status Run(Tool& tool, const Options& o) {
+  const bool tree_mode = !o.ancestors.empty() || !o.descendants.empty();
+  if (tree_mode && (!o.papers.empty() || (!o.ancestors.empty() && !o.descendants.empty())))
+    return Status::InvalidArgument("give either A B, or one of --ancestors / --descendants");
+  if (!tree_mode && o.papers.size() != 2)
+    return Status::InvalidArgument("expected two papers: A (older) B (newer)");
+  auto store = Store::Open(tool.common().db, Store::Mode::kRead);
+  if (!store.ok()) return store.status();
+  PaperFinder finder(store->get());
+  Graph* g = finder.graph();
+  if (!g) {
+    LITGRAPH_RETURN_IF_ERROR(finder.status());
+    return Status::IoError((*store)->dir() + ": the store has no graph yet (run litgraph-ingest)");
+  }
+  return tree_mode ? Tree(tool, store->get(), finder, *g, o) : Paths(tool, store->get(), finder, *g, o);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Tool tool("lineage", ToolManual(), {"jsonl", "table", "tsv", "dot", "mermaid"});
+  Options o;
+  AddOptions(tool.app(), &o);
+  return tool.Run(argc, argv, [&] { return Run(tool, o); });
 }

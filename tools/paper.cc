@@ -17,8 +17,11 @@
 #include "litgraph/store.h"
 #include "tool.h"
 
-int main(int argc, char** argv) {
-  using namespace litgraph;
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] [PAPER...]";
   man.description =
@@ -47,7 +50,14 @@ int main(int argc, char** argv) {
       {"litgraph-find-paper --db lib.db --limit 3 open access | litgraph-paper --db lib.db "
        "--cited-by",
        "Who cites the top three hits."}};
-  Tool tool("paper", man);
+  return man;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace litgraph;
+  Tool tool("paper", ToolManual());
   std::vector<std::string> papers;
   bool references = false, cited_by = false, co_cited = false, coupled = false;
   size_t limit = 20;

@@ -378,21 +378,114 @@ std::string Tool::ManPage() const {
   return m;
 }
 
+namespace {
+
+// One visible option as completions need it.
+struct CompletionOption {
+  std::vector<std::string> flags;
+  std::string desc, value;
+  std::vector<std::string> choices;
+  bool takes_value;
+};
+
+std::string BashCompletion(const std::string& prog, const std::string& fn,
+                           const std::vector<CompletionOption>& opts) {
+  std::string out = "# bash completion for " + prog + " (generated from its option definitions)\n";
+  out += fn + "() {\n  local cur prev\n  cur=\"${COMP_WORDS[COMP_CWORD]}\"\n"
+         "  prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n  case \"$prev\" in\n";
+  for (const auto& o : opts) {
+    if (!o.takes_value) continue;
+    std::string pat;
+    for (const auto& f : o.flags) pat += (pat.empty() ? "" : "|") + f;
+    out += "    " + pat + ")\n";
+    if (!o.choices.empty()) {
+      std::string words;
+      for (const auto& c : o.choices) words += (words.empty() ? "" : " ") + c;
+      out += "      COMPREPLY=($(compgen -W " + ShellQuote(words) + " -- \"$cur\")); return;;\n";
+    } else if (o.value == "DIR") {
+      out += "      COMPREPLY=($(compgen -d -- \"$cur\")); return;;\n";
+    } else if (o.value == "FILE") {
+      out += "      COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n";
+    } else {
+      out += "      return;;\n";
+    }
+  }
+  out += "  esac\n  if [[ \"$cur\" == -* ]]; then\n    COMPREPLY=($(compgen -W '";
+  std::string all;
+  for (const auto& o : opts)
+    for (const auto& f : o.flags) all += (all.empty() ? "" : " ") + f;
+  out += all + "' -- \"$cur\"))\n  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n  fi\n}\n";
+  return out + "complete -F " + fn + " " + prog + "\n";
+}
+
+std::string ZshCompletion(const std::string& prog, const std::vector<CompletionOption>& opts) {
+  std::string out = "#compdef " + prog + "\n# zsh completion for " + prog +
+                    " (generated from its option definitions)\n_arguments -s \\\n";
+  for (const auto& o : opts) {
+    std::string desc = o.desc;
+    for (char& c : desc)
+      if (c == '[' || c == ']' || c == '\'') c = ' ';
+    std::string action;
+    if (o.takes_value) {
+      if (!o.choices.empty()) {
+        action = ":" + o.value + ":(";
+        for (size_t i = 0; i < o.choices.size(); ++i) action += (i ? " " : "") + o.choices[i];
+        action += ")";
+      } else if (o.value == "DIR") {
+        action = ":" + o.value + ":_files -/";
+      } else if (o.value == "FILE") {
+        action = ":" + o.value + ":_files";
+      } else {
+        action = ":" + o.value + ": ";
+      }
+    }
+    if (o.flags.size() > 1) {
+      std::string grp, alts;
+      for (const auto& f : o.flags) grp += (grp.empty() ? "" : " ") + f;
+      for (const auto& f : o.flags) alts += (alts.empty() ? "" : ",") + f;
+      out += "  '(" + grp + ")'{" + alts + "}'[" + desc + "]" + action + "' \\\n";
+    } else {
+      out += "  '" + o.flags[0] + "[" + desc + "]" + action + "' \\\n";
+    }
+  }
+  return out + "  '*:file:_files'\n";
+}
+
+std::string FishCompletion(const std::string& prog, const std::vector<CompletionOption>& opts) {
+  std::string out = "# fish completion for " + prog + " (generated from its option definitions)\n";
+  for (const auto& o : opts) {
+    std::string line = "complete -c " + prog;
+    for (const auto& f : o.flags) {
+      if (f.rfind("--", 0) == 0) line += " -l " + f.substr(2);
+      else line += " -s " + f.substr(1);
+    }
+    if (o.takes_value) {
+      line += " -r";
+      if (!o.choices.empty()) {
+        std::string words;
+        for (const auto& c : o.choices) words += (words.empty() ? "" : " ") + c;
+        line += " -f -a " + ShellQuote(words);
+      } else if (o.value == "DIR") {
+        line += " -f -a '(__fish_complete_directories)'";
+      }
+    }
+    line += " -d " + ShellQuote(o.desc);
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string Tool::Completion(std::string_view shell) const {
   std::string p = prog();
   std::string fn = "_" + p;
   for (char& c : fn)
     if (c == '-') c = '_';
-  struct Opt {
-    std::vector<std::string> flags;
-    std::string desc, value;
-    std::vector<std::string> choices;
-    bool takes_value;
-  };
-  std::vector<Opt> opts;
+  std::vector<CompletionOption> opts;
   for (const CLI::Option* o : AllOptions(app_)) {
     if (IsHidden(o) || o->get_positional()) continue;
-    Opt x;
+    CompletionOption x;
     for (const auto& s : o->get_snames()) x.flags.push_back("-" + s);
     for (const auto& l : o->get_lnames()) x.flags.push_back("--" + l);
     x.desc = o->get_description();
@@ -401,88 +494,9 @@ std::string Tool::Completion(std::string_view shell) const {
     x.takes_value = TakesValue(o);
     opts.push_back(std::move(x));
   }
-  std::string out;
-  if (shell == "bash") {
-    out += "# bash completion for " + p + " (generated from its option definitions)\n";
-    out += fn + "() {\n  local cur prev\n  cur=\"${COMP_WORDS[COMP_CWORD]}\"\n"
-           "  prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n  case \"$prev\" in\n";
-    for (const auto& o : opts) {
-      if (!o.takes_value) continue;
-      std::string pat;
-      for (const auto& f : o.flags) pat += (pat.empty() ? "" : "|") + f;
-      out += "    " + pat + ")\n";
-      if (!o.choices.empty()) {
-        std::string words;
-        for (const auto& c : o.choices) words += (words.empty() ? "" : " ") + c;
-        out += "      COMPREPLY=($(compgen -W " + ShellQuote(words) + " -- \"$cur\")); return;;\n";
-      } else if (o.value == "DIR") {
-        out += "      COMPREPLY=($(compgen -d -- \"$cur\")); return;;\n";
-      } else if (o.value == "FILE") {
-        out += "      COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n";
-      } else {
-        out += "      return;;\n";
-      }
-    }
-    out += "  esac\n  if [[ \"$cur\" == -* ]]; then\n    COMPREPLY=($(compgen -W '";
-    std::string all;
-    for (const auto& o : opts)
-      for (const auto& f : o.flags) all += (all.empty() ? "" : " ") + f;
-    out += all + "' -- \"$cur\"))\n  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n  fi\n}\n";
-    out += "complete -F " + fn + " " + p + "\n";
-  } else if (shell == "zsh") {
-    out += "#compdef " + p + "\n# zsh completion for " + p +
-           " (generated from its option definitions)\n_arguments -s \\\n";
-    for (const auto& o : opts) {
-      std::string desc = o.desc;
-      for (char& c : desc)
-        if (c == '[' || c == ']' || c == '\'') c = ' ';
-      std::string action;
-      if (o.takes_value) {
-        if (!o.choices.empty()) {
-          action = ":" + o.value + ":(";
-          for (size_t i = 0; i < o.choices.size(); ++i) action += (i ? " " : "") + o.choices[i];
-          action += ")";
-        } else if (o.value == "DIR") {
-          action = ":" + o.value + ":_files -/";
-        } else if (o.value == "FILE") {
-          action = ":" + o.value + ":_files";
-        } else {
-          action = ":" + o.value + ": ";
-        }
-      }
-      if (o.flags.size() > 1) {
-        std::string grp, alts;
-        for (const auto& f : o.flags) grp += (grp.empty() ? "" : " ") + f;
-        for (const auto& f : o.flags) alts += (alts.empty() ? "" : ",") + f;
-        out += "  '(" + grp + ")'{" + alts + "}'[" + desc + "]" + action + "' \\\n";
-      } else {
-        out += "  '" + o.flags[0] + "[" + desc + "]" + action + "' \\\n";
-      }
-    }
-    out += "  '*:file:_files'\n";
-  } else {  // fish
-    out += "# fish completion for " + p + " (generated from its option definitions)\n";
-    for (const auto& o : opts) {
-      std::string line = "complete -c " + p;
-      for (const auto& f : o.flags) {
-        if (f.rfind("--", 0) == 0) line += " -l " + f.substr(2);
-        else line += " -s " + f.substr(1);
-      }
-      if (o.takes_value) {
-        line += " -r";
-        if (!o.choices.empty()) {
-          std::string words;
-          for (const auto& c : o.choices) words += (words.empty() ? "" : " ") + c;
-          line += " -f -a " + ShellQuote(words);
-        } else if (o.value == "DIR") {
-          line += " -f -a '(__fish_complete_directories)'";
-        }
-      }
-      line += " -d " + ShellQuote(o.desc);
-      out += line + "\n";
-    }
-  }
-  return out;
+  if (shell == "bash") return BashCompletion(p, fn, opts);
+  if (shell == "zsh") return ZshCompletion(p, opts);
+  return FishCompletion(p, opts);
 }
 
 }  // namespace litgraph

@@ -153,29 +153,138 @@ Status LexicalBuilders::Write(const std::string& dir, uint64_t id_space, Lexical
   return title.Write(dir, kTitleIndexPrefix, &title_stats);
 }
 
-void LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params) {
-  // Postings in document order, each document's latest version only (a work
-  // upserted twice in one ingest was added twice).
+// The build's postings in document order, one per (document, term).
+struct DocPostings {
+  std::vector<uint32_t> doc, tid;
+  std::vector<uint16_t> tf;
+  std::vector<uint32_t> doc_len;  // per document id
+  uint64_t num_docs = 0, total_len = 0;
+};
+
+namespace {
+
+// Quantized BM25 impacts of every posting (1..255 units of `scale`).
+struct Impacts {
+  std::vector<uint8_t> of;
+  double scale = 1.0, avgdl = 1.0;
+};
+
+Impacts ComputeImpacts(const DocPostings& p, const std::vector<uint32_t>& df,
+                       const Bm25Params& params) {
+  Impacts out;
+  std::vector<double> idf(df.size());
+  for (size_t t = 0; t < df.size(); ++t) idf[t] = IdfOf(p.num_docs, df[t]);
+  out.avgdl = p.num_docs ? static_cast<double>(p.total_len) / p.num_docs : 1.0;
+  // The BM25 weight of every posting, one global quantization scale, and
+  // each posting's impact.
+  auto weight = [&](size_t i) {
+    double tf = p.tf[i];
+    double norm = params.k1 * (1 - params.b + params.b * p.doc_len[p.doc[i]] / out.avgdl);
+    return idf[p.tid[i]] * tf * (params.k1 + 1) / (tf + norm);
+  };
+  const size_t n = p.doc.size();
+  double max_w = 0;
+  for (size_t i = 0; i < n; ++i) max_w = std::max(max_w, weight(i));
+  out.scale = max_w > 0 ? max_w / 255.0 : 1.0;
+  out.of.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    out.of[i] = static_cast<uint8_t>(
+        std::clamp<long>(std::lround(static_cast<float>(weight(i)) / out.scale), 1, 255));
+  return out;
+}
+
+// Postings term-major, impact-descending, doc ids ascending within an
+// impact: two stable counting sorts (by impact, then by term) of postings
+// already in doc order. start[t] .. start[t + 1] is term t's range.
+struct TermPostings {
+  std::vector<uint64_t> start;
+  std::vector<uint32_t> doc;
+  std::vector<uint8_t> imp;
+};
+
+TermPostings SortTermMajor(DocPostings&& p, Impacts&& impacts, uint64_t n_terms) {
+  const size_t n = p.doc.size();
+  std::vector<uint32_t> by_imp_doc(n), by_imp_tid(n);
+  std::vector<uint8_t> by_imp(n);
+  {
+    std::vector<uint64_t> at(257, 0);
+    for (uint8_t x : impacts.of) ++at[256 - x];  // impact 255 first
+    for (int k = 0; k < 256; ++k) at[k + 1] += at[k];
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t j = at[255 - impacts.of[i]]++;
+      by_imp_doc[j] = p.doc[i];
+      by_imp_tid[j] = p.tid[i];
+      by_imp[j] = impacts.of[i];
+    }
+  }
+  p = {};
+  impacts.of = {};
+  TermPostings out;
+  out.start.assign(n_terms + 1, 0);
+  for (uint32_t t : by_imp_tid) ++out.start[t + 1];
+  for (uint64_t t = 0; t < n_terms; ++t) out.start[t + 1] += out.start[t];
+  out.doc.resize(n);
+  out.imp.resize(n);
+  std::vector<uint64_t> fill(out.start.begin(), out.start.end() - 1);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t j = fill[by_imp_tid[i]]++;
+    out.doc[j] = by_imp_doc[i];
+    out.imp[j] = by_imp[i];
+  }
+  return out;
+}
+
+// One term's postings: varint segment count, then per segment u8 impact,
+// varint count, varint bytes, the doc-id deltas.
+void AppendTermPostings(const TermPostings& tp, uint64_t a, uint64_t b, std::string* postings) {
+  uint32_t segments = 0;
+  for (uint64_t i = a; i < b; ++i) segments += i == a || tp.imp[i] != tp.imp[i - 1];
+  PutVarint(segments, postings);
+  std::string seg_bytes;
+  for (uint64_t i = a; i < b;) {
+    uint64_t j = i;
+    const uint8_t imp = tp.imp[i];
+    while (j < b && tp.imp[j] == imp) ++j;
+    postings->push_back(static_cast<char>(imp));
+    PutVarint(j - i, postings);
+    seg_bytes.clear();
+    uint32_t prev = 0;
+    for (uint64_t k = i; k < j; ++k) {
+      PutVarint(k == i ? tp.doc[k] : tp.doc[k] - prev, &seg_bytes);
+      prev = tp.doc[k];
+    }
+    PutVarint(seg_bytes.size(), postings);  // lets readers skip a segment
+    *postings += seg_bytes;
+    i = j;
+  }
+}
+
+}  // namespace
+
+// Postings in document order, each document's latest version only (a work
+// upserted twice in one ingest was added twice); the accumulated state is
+// released.
+void LexicalBuilder::TakeLatest(uint64_t id_space, DocPostings* p) {
   const uint64_t n_ranges = std::min<uint64_t>(doc_range_.size(), id_space);
   size_t n_post = 0;
-  uint64_t num_docs = 0, total_len = 0;
-  std::vector<uint32_t> doc_len(id_space, 0);
+  p->doc_len.assign(id_space, 0);
   for (uint64_t d = 0; d < n_ranges; ++d) {
     const DocRange& r = doc_range_[d];
     if (r.count == 0) continue;
     n_post += r.count;
-    ++num_docs;
-    doc_len[d] = r.length;
-    total_len += r.length;
+    ++p->num_docs;
+    p->doc_len[d] = r.length;
+    p->total_len += r.length;
   }
-  std::vector<uint32_t> doc_of(n_post), tid_of(n_post);
-  std::vector<uint16_t> tf_of(n_post);
+  p->doc.resize(n_post);
+  p->tid.resize(n_post);
+  p->tf.resize(n_post);
   for (uint64_t d = 0, at = 0; d < n_ranges; ++d) {
     const DocRange& r = doc_range_[d];
     for (uint64_t i = r.start; i < r.start + r.count; ++i, ++at) {
-      doc_of[at] = static_cast<uint32_t>(d);
-      tid_of[at] = tid_of_[i];
-      tf_of[at] = tf_of_[i];
+      p->doc[at] = static_cast<uint32_t>(d);
+      p->tid[at] = tid_of_[i];
+      p->tf[at] = tf_of_[i];
     }
   }
   doc_of_ = {};
@@ -183,99 +292,34 @@ void LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params) {
   tf_of_ = {};
   words_ = StringInterner();
   word_term_ = {};
-  StringInterner& stems = stems_;
-  const uint64_t n_terms = stems.size();
+}
+
+void LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params) {
+  DocPostings p;
+  TakeLatest(id_space, &p);
+  const uint64_t n_terms = stems_.size();
+  const size_t n_post = p.doc.size();
+  const uint64_t num_docs = p.num_docs;
   std::vector<uint32_t> df(n_terms, 0);
-  for (uint32_t t : tid_of) ++df[t];
-  std::vector<double> idf(n_terms);
-  for (uint64_t t = 0; t < n_terms; ++t) idf[t] = IdfOf(num_docs, df[t]);
-  const double avgdl = num_docs ? static_cast<double>(total_len) / num_docs : 1.0;
-  // Pass 2: BM25 weight of every posting, one global quantization scale, and
-  // each posting's impact (1..255 units of it).
-  auto weight = [&](size_t i) {
-    double tf = tf_of[i];
-    double norm = params.k1 * (1 - params.b + params.b * doc_len[doc_of[i]] / avgdl);
-    return idf[tid_of[i]] * tf * (params.k1 + 1) / (tf + norm);
-  };
-  double max_w = 0;
-  for (size_t i = 0; i < n_post; ++i) max_w = std::max(max_w, weight(i));
-  const double scale = max_w > 0 ? max_w / 255.0 : 1.0;
-  std::vector<uint8_t> imp_of(n_post);
-  for (size_t i = 0; i < n_post; ++i)
-    imp_of[i] = static_cast<uint8_t>(
-        std::clamp<long>(std::lround(static_cast<float>(weight(i)) / scale), 1, 255));
-  tf_of = {};
-  doc_len = {};
-  // Pass 3: term-major, impact-descending, doc ids ascending within an
-  // impact: two stable counting sorts (by impact, then by term) of postings
-  // already in doc order.
-  std::vector<uint32_t> by_imp_doc(n_post), by_imp_tid(n_post);
-  std::vector<uint8_t> by_imp(n_post);
-  {
-    std::vector<uint64_t> at(257, 0);
-    for (uint8_t x : imp_of) ++at[256 - x];  // impact 255 first
-    for (int k = 0; k < 256; ++k) at[k + 1] += at[k];
-    for (size_t i = 0; i < n_post; ++i) {
-      uint64_t j = at[255 - imp_of[i]]++;
-      by_imp_doc[j] = doc_of[i];
-      by_imp_tid[j] = tid_of[i];
-      by_imp[j] = imp_of[i];
-    }
-  }
-  doc_of = {};
-  tid_of = {};
-  imp_of = {};
-  std::vector<uint64_t> start(n_terms + 1, 0);
-  for (uint32_t t : by_imp_tid) ++start[t + 1];
-  for (uint64_t t = 0; t < n_terms; ++t) start[t + 1] += start[t];
-  std::vector<uint32_t> p_doc(n_post);
-  std::vector<uint8_t> p_imp(n_post);
-  {
-    std::vector<uint64_t> fill(start.begin(), start.end() - 1);
-    for (size_t i = 0; i < n_post; ++i) {
-      uint64_t j = fill[by_imp_tid[i]]++;
-      p_doc[j] = by_imp_doc[i];
-      p_imp[j] = by_imp[i];
-    }
-  }
-  by_imp_doc = {};
-  by_imp_tid = {};
-  by_imp = {};
+  for (uint32_t t : p.tid) ++df[t];
+  Impacts impacts = ComputeImpacts(p, df, params);
+  const double scale = impacts.scale, avgdl = impacts.avgdl;
+  TermPostings tp = SortTermMajor(std::move(p), std::move(impacts), n_terms);
+  // The lexicon lists terms bytewise sorted; each points into the postings.
   std::vector<uint32_t> order(n_terms);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return stems.str(a) < stems.str(b); });
-  std::string postings;
+            [&](uint32_t a, uint32_t b) { return stems_.str(a) < stems_.str(b); });
+  std::string postings, strings;
   std::vector<uint64_t> term_off(n_terms + 1), post_off(n_terms + 1);
   std::vector<uint32_t> df_sorted(n_terms);
-  std::string strings;
   for (uint64_t r = 0; r < n_terms; ++r) {
     uint32_t t = order[r];
     term_off[r] = strings.size();
-    strings += stems.str(t);
+    strings += stems_.str(t);
     post_off[r] = postings.size();
     df_sorted[r] = df[t];
-    const uint64_t a = start[t], b = start[t + 1];
-    uint32_t segments = 0;
-    for (uint64_t i = a; i < b; ++i) segments += i == a || p_imp[i] != p_imp[i - 1];
-    PutVarint(segments, &postings);
-    std::string seg_bytes;
-    for (uint64_t i = a; i < b;) {
-      uint64_t j = i;
-      const uint8_t imp = p_imp[i];
-      while (j < b && p_imp[j] == imp) ++j;
-      postings.push_back(static_cast<char>(imp));
-      PutVarint(j - i, &postings);
-      seg_bytes.clear();
-      uint32_t prev = 0;
-      for (uint64_t k = i; k < j; ++k) {
-        PutVarint(k == i ? p_doc[k] : p_doc[k] - prev, &seg_bytes);
-        prev = p_doc[k];
-      }
-      PutVarint(seg_bytes.size(), &postings);  // lets readers skip a segment
-      postings += seg_bytes;
-      i = j;
-    }
+    AppendTermPostings(tp, tp.start[t], tp.start[t + 1], &postings);
   }
   term_off[n_terms] = strings.size();
   post_off[n_terms] = postings.size();

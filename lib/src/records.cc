@@ -223,6 +223,35 @@ void ParseAuthorship(dom::element e, WorkRec* w) {
   w->authors.push_back(std::move(a));
 }
 
+void ParsePrimaryLocation(dom::element v, WorkRec* w) {
+  for (auto [pk, pv] : Obj(v, "primary_location")) {
+    if (pk == "source") {
+      if (IsNull(pv)) continue;
+      w->source = ParseSource(Obj(pv, "primary_location.source"));
+      w->has_source = !w->source.ext_id.empty();
+    } else if (pk == "pdf_url") {
+      w->pdf_url = Str(pv, "primary_location.pdf_url");
+    } else if (pk == "landing_page_url") {
+      w->landing_page_url = Str(pv, "primary_location.landing_page_url");
+    }
+  }
+}
+
+// OpenAlex's own keywords, kept as JSON [{text, score}] ("" when none).
+std::string OaKeywords(dom::element v) {
+  nlohmann::json kws = nlohmann::json::array();
+  for (dom::element kw : Arr(v, "keywords")) {
+    std::string name;
+    double score = 0;
+    for (auto [kk, kv] : Obj(kw, "keywords[]")) {
+      if (kk == "display_name") name = Str(kv, "keywords[].display_name");
+      else if (kk == "score") score = Num(kv, "keywords[].score");
+    }
+    if (!name.empty()) kws.push_back({{"text", name}, {"score", score}});
+  }
+  return kws.empty() ? "" : kws.dump();
+}
+
 void ParseWork(dom::object obj, WorkRec* w) {
   std::string primary_topic;
   std::string display_name;
@@ -251,18 +280,7 @@ void ParseWork(dom::object obj, WorkRec* w) {
     } else if (k == "updated_date") {
       w->updated_date = Str(v, "updated_date");
     } else if (k == "primary_location") {
-      if (IsNull(v)) continue;
-      for (auto [pk, pv] : Obj(v, "primary_location")) {
-        if (pk == "source") {
-          if (IsNull(pv)) continue;
-          w->source = ParseSource(Obj(pv, "primary_location.source"));
-          w->has_source = !w->source.ext_id.empty();
-        } else if (pk == "pdf_url") {
-          w->pdf_url = Str(pv, "primary_location.pdf_url");
-        } else if (pk == "landing_page_url") {
-          w->landing_page_url = Str(pv, "primary_location.landing_page_url");
-        }
-      }
+      if (!IsNull(v)) ParsePrimaryLocation(v, w);
     } else if (k == "open_access") {
       if (IsNull(v)) continue;
       for (auto [ok, ov] : Obj(v, "open_access")) {
@@ -284,18 +302,7 @@ void ParseWork(dom::object obj, WorkRec* w) {
       for (auto [tk, tv] : Obj(v, "primary_topic"))
         if (tk == "id") primary_topic = ShortOr(Str(tv, "primary_topic.id"));
     } else if (k == "keywords") {
-      if (IsNull(v)) continue;
-      nlohmann::json kws = nlohmann::json::array();
-      for (dom::element kw : Arr(v, "keywords")) {
-        std::string name;
-        double score = 0;
-        for (auto [kk, kv] : Obj(kw, "keywords[]")) {
-          if (kk == "display_name") name = Str(kv, "keywords[].display_name");
-          else if (kk == "score") score = Num(kv, "keywords[].score");
-        }
-        if (!name.empty()) kws.push_back({{"text", name}, {"score", score}});
-      }
-      if (!kws.empty()) w->oa_keywords_json = kws.dump();
+      if (!IsNull(v)) w->oa_keywords_json = OaKeywords(v);
     } else if (k == "referenced_works") {
       w->refs = IdList(v, "referenced_works");
     } else if (k == "related_works") {
@@ -383,6 +390,67 @@ void ParseNative(dom::object obj, WorkRec* w) {
         i == 0 ? "first" : (i + 1 == w->authors.size() ? "last" : "middle");
 }
 
+AuthorRec ParseAuthorRecord(dom::object obj, const std::string& id) {
+  AuthorRec a;
+  a.ext_id = id;
+  for (auto [k, v] : obj) {
+    if (k == "display_name") a.name = Str(v, "display_name");
+    else if (k == "orcid") a.orcid = Str(v, "orcid");
+    else if (k == "works_count") a.works_count = Int(v, "works_count");
+    else if (k == "cited_by_count") a.cited_by_count = Int(v, "cited_by_count");
+    else if (k == "updated_date") a.updated_date = Str(v, "updated_date");
+    else if (k == "last_known_institutions" && !IsNull(v))
+      for (dom::element i : Arr(v, "last_known_institutions"))
+        a.last_known_institutions.push_back(ParseInstitution(i));
+  }
+  return a;
+}
+
+InstitutionRec ParseInstitutionRecord(dom::object obj, const std::string& id) {
+  InstitutionRec r;
+  r.inst.ext_id = id;
+  for (auto [k, v] : obj) {
+    if (k == "display_name") r.inst.name = Str(v, "display_name");
+    else if (k == "ror") r.inst.ror = Str(v, "ror");
+    else if (k == "country_code") r.inst.country_code = Str(v, "country_code");
+    else if (k == "type") r.inst.type = Str(v, "type");
+    else if (k == "works_count") r.works_count = Int(v, "works_count");
+    else if (k == "cited_by_count") r.cited_by_count = Int(v, "cited_by_count");
+    else if (k == "updated_date") r.updated_date = Str(v, "updated_date");
+  }
+  return r;
+}
+
+SourceRec ParseSourceRecord(dom::object obj, const std::string& id) {
+  SourceRec r;
+  r.source = ParseSource(obj);
+  r.source.ext_id = id;
+  for (auto [k, v] : obj) {
+    if (k == "works_count") r.works_count = Int(v, "works_count");
+    else if (k == "cited_by_count") r.cited_by_count = Int(v, "cited_by_count");
+    else if (k == "updated_date") r.updated_date = Str(v, "updated_date");
+  }
+  return r;
+}
+
+TopicRec ParseTopicRecord(dom::object obj, const std::string& id) {
+  TopicRec r;
+  r.topic = ParseTopic(obj);
+  r.topic.ext_id = id;
+  for (auto [k, v] : obj) {
+    if (k == "description") r.description = Str(v, "description");
+    else if (k == "works_count") r.works_count = Int(v, "works_count");
+    else if (k == "updated_date") r.updated_date = Str(v, "updated_date");
+    else if (k == "keywords" && !IsNull(v)) {
+      for (dom::element x : Arr(v, "keywords")) {
+        if (!r.keywords.empty()) r.keywords += "; ";
+        r.keywords += Str(x, "keywords[]");
+      }
+    }
+  }
+  return r;
+}
+
 Record ParseObject(dom::object obj) {
   dom::element id_el;
   if (obj["id"].get(id_el)) throw FieldError{"record has no \"id\""};
@@ -407,63 +475,14 @@ Record ParseObject(dom::object obj) {
       ParseWork(obj, &w);
       return w;
     }
-    case 'A': {
-      AuthorRec a;
-      a.ext_id = id;
-      for (auto [k, v] : obj) {
-        if (k == "display_name") a.name = Str(v, "display_name");
-        else if (k == "orcid") a.orcid = Str(v, "orcid");
-        else if (k == "works_count") a.works_count = Int(v, "works_count");
-        else if (k == "cited_by_count") a.cited_by_count = Int(v, "cited_by_count");
-        else if (k == "updated_date") a.updated_date = Str(v, "updated_date");
-        else if (k == "last_known_institutions" && !IsNull(v))
-          for (dom::element i : Arr(v, "last_known_institutions"))
-            a.last_known_institutions.push_back(ParseInstitution(i));
-      }
-      return a;
-    }
-    case 'I': {
-      InstitutionRec r;
-      r.inst.ext_id = id;
-      for (auto [k, v] : obj) {
-        if (k == "display_name") r.inst.name = Str(v, "display_name");
-        else if (k == "ror") r.inst.ror = Str(v, "ror");
-        else if (k == "country_code") r.inst.country_code = Str(v, "country_code");
-        else if (k == "type") r.inst.type = Str(v, "type");
-        else if (k == "works_count") r.works_count = Int(v, "works_count");
-        else if (k == "cited_by_count") r.cited_by_count = Int(v, "cited_by_count");
-        else if (k == "updated_date") r.updated_date = Str(v, "updated_date");
-      }
-      return r;
-    }
-    case 'S': {
-      SourceRec r;
-      r.source = ParseSource(obj);
-      r.source.ext_id = id;
-      for (auto [k, v] : obj) {
-        if (k == "works_count") r.works_count = Int(v, "works_count");
-        else if (k == "cited_by_count") r.cited_by_count = Int(v, "cited_by_count");
-        else if (k == "updated_date") r.updated_date = Str(v, "updated_date");
-      }
-      return r;
-    }
-    case 'T': {
-      TopicRec r;
-      r.topic = ParseTopic(obj);
-      r.topic.ext_id = id;
-      for (auto [k, v] : obj) {
-        if (k == "description") r.description = Str(v, "description");
-        else if (k == "works_count") r.works_count = Int(v, "works_count");
-        else if (k == "updated_date") r.updated_date = Str(v, "updated_date");
-        else if (k == "keywords" && !IsNull(v)) {
-          for (dom::element x : Arr(v, "keywords")) {
-            if (!r.keywords.empty()) r.keywords += "; ";
-            r.keywords += Str(x, "keywords[]");
-          }
-        }
-      }
-      return r;
-    }
+    case 'A':
+      return ParseAuthorRecord(obj, id);
+    case 'I':
+      return ParseInstitutionRecord(obj, id);
+    case 'S':
+      return ParseSourceRecord(obj, id);
+    case 'T':
+      return ParseTopicRecord(obj, id);
     case 'C':
       return SkippedRec{"concept"};
     case 'F':

@@ -89,6 +89,56 @@ std::optional<PaperSummary> Store::GetPaperSummary(int64_t id) {
   return p;
 }
 
+namespace {
+
+// The paper row's own fields; false when there is no such paper.
+bool ReadPaperRow(Stmt& p, PaperDetails* d) {
+  if (!p.Step()) return false;
+  d->abstract = p.Str(0);
+  d->date = TextOrNull(p, 1);
+  d->work_type = TextOrNull(p, 2);
+  d->language = TextOrNull(p, 3);
+  d->referenced_works_count = IntOrNull(p, 4);
+  if (!p.IsNull(5)) d->is_oa = p.Int(5) != 0;
+  d->oa_status = TextOrNull(p, 6);
+  d->oa_url = TextOrNull(p, 7);
+  d->pdf_url = TextOrNull(p, 8);
+  d->landing_page_url = TextOrNull(p, 9);
+  d->updated_date = TextOrNull(p, 10);
+  if (!p.IsNull(11)) {
+    d->source_id = p.Str(11);
+    d->source_name = p.Str(12);
+  }
+  std::vector<std::string> refs;
+  UnpackIdList(p.Blob(13), &refs);
+  d->stored_references = refs.size();
+  if (!p.IsNull(14)) d->oa_keywords_json = p.Str(14);
+  return true;
+}
+
+PaperDetails::Authorship ReadAuthorship(Stmt& a, Stmt& inst) {
+  PaperDetails::Authorship au;
+  au.position = a.Int(0);
+  au.ext_id = a.Str(1);
+  au.name = a.Str(2);
+  au.raw_name = TextOrNull(a, 3);
+  au.author_position = TextOrNull(a, 4);
+  au.is_corresponding = a.Int(5) != 0;
+  au.orcid = TextOrNull(a, 7);
+  std::string ids = a.Str(6);  // space-separated institution ids
+  size_t pos = 0;
+  while (pos < ids.size()) {
+    size_t e = ids.find(' ', pos);
+    if (e == std::string::npos) e = ids.size();
+    ScopedStmt i(inst.Bind(1, static_cast<int64_t>(std::stoll(ids.substr(pos, e - pos)))));
+    if (i->Step()) au.institutions.push_back({i->Str(0), i->Str(1)});
+    pos = e + 1;
+  }
+  return au;
+}
+
+}  // namespace
+
 std::optional<PaperDetails> Store::GetPaperDetails(int64_t id) {
   PaperDetails d;
   {
@@ -97,27 +147,7 @@ std::optional<PaperDetails> Store::GetPaperDetails(int64_t id) {
         " p.oa_status, p.oa_url, p.pdf_url, p.landing_page_url, p.updated_date, s.ext_id,"
         " s.name, p.refs, p.oa_keywords FROM paper p LEFT JOIN source s ON s.id = p.source_id"
         " WHERE p.id = ?"));
-    p->Bind(1, id);
-    if (!p->Step()) return std::nullopt;
-    d.abstract = p->Str(0);
-    d.date = TextOrNull(*p, 1);
-    d.work_type = TextOrNull(*p, 2);
-    d.language = TextOrNull(*p, 3);
-    d.referenced_works_count = IntOrNull(*p, 4);
-    if (!p->IsNull(5)) d.is_oa = p->Int(5) != 0;
-    d.oa_status = TextOrNull(*p, 6);
-    d.oa_url = TextOrNull(*p, 7);
-    d.pdf_url = TextOrNull(*p, 8);
-    d.landing_page_url = TextOrNull(*p, 9);
-    d.updated_date = TextOrNull(*p, 10);
-    if (!p->IsNull(11)) {
-      d.source_id = p->Str(11);
-      d.source_name = p->Str(12);
-    }
-    std::vector<std::string> refs;
-    UnpackIdList(p->Blob(13), &refs);
-    d.stored_references = refs.size();
-    if (!p->IsNull(14)) d.oa_keywords_json = p->Str(14);
+    if (!ReadPaperRow(p->Bind(1, id), &d)) return std::nullopt;
   }
   {
     ScopedStmt a(CachedStmt(
@@ -126,26 +156,7 @@ std::optional<PaperDetails> Store::GetPaperDetails(int64_t id) {
         " JOIN author a ON a.id = au.author_id WHERE au.paper_id = ? ORDER BY au.position"));
     Stmt& inst = CachedStmt("SELECT ext_id, name FROM institution WHERE id = ?");
     a->Bind(1, id);
-    while (a->Step()) {
-      PaperDetails::Authorship au;
-      au.position = a->Int(0);
-      au.ext_id = a->Str(1);
-      au.name = a->Str(2);
-      au.raw_name = TextOrNull(*a, 3);
-      au.author_position = TextOrNull(*a, 4);
-      au.is_corresponding = a->Int(5) != 0;
-      au.orcid = TextOrNull(*a, 7);
-      std::string ids = a->Str(6);
-      size_t pos = 0;
-      while (pos < ids.size()) {
-        size_t e = ids.find(' ', pos);
-        if (e == std::string::npos) e = ids.size();
-        ScopedStmt i(inst.Bind(1, static_cast<int64_t>(std::stoll(ids.substr(pos, e - pos)))));
-        if (i->Step()) au.institutions.push_back({i->Str(0), i->Str(1)});
-        pos = e + 1;
-      }
-      d.authorships.push_back(std::move(au));
-    }
+    while (a->Step()) d.authorships.push_back(ReadAuthorship(*a, inst));
   }
   {
     ScopedStmt t(CachedStmt(

@@ -203,6 +203,33 @@ class RecordWriter::Impl {
   }
 
   void ApplyWork(WorkRec& w, const WorkKeys& keys) {
+    int64_t id = UpsertPaperRow(w, keys);
+    if (id == 0) return;  // stale
+    ++stats_->works;
+    stats_->references += static_cast<int64_t>(w.refs.size());
+    {
+      struct Disarm {
+        FtsTokens* f;
+        ~Disarm() {
+          if (f) f->Disarm();
+        }
+      } disarm{keys.fts_recorded ? store_->fts_tokens() : nullptr};
+      if (disarm.f) disarm.f->Arm(w.title, keys.fts_title, w.abstract, keys.fts_abstract);
+      fts_insert_.Bind(1, id).BindStatic(2, w.title).BindStatic(3, w.abstract).Exec();
+    }
+    if (on_text_) on_text_(id, std::move(w.title), std::move(w.abstract));  // last use
+    WriteAuthorships(id, w.authors);
+    for (const TopicRef& t : w.topics) {
+      int64_t topic_id = EnsureTopic(t);
+      insert_topic_.Bind(1, id).Bind(2, topic_id).Bind(3, t.score).Bind(4, t.is_primary ? 1 : 0);
+      insert_topic_.Exec();
+    }
+  }
+
+  // The paper row, inserted or replacing the stored one (whose authorships,
+  // topics, full-text row and, when its text changed, keywords go); its id,
+  // or 0 when the stored version is newer.
+  int64_t UpsertPaperRow(const WorkRec& w, const WorkKeys& keys) {
     int64_t source_id = w.has_source ? EnsureSource(w.source) : 0;
     const std::string &refs = keys.refs, &related = keys.related, &title_key = keys.title_key;
     // Nothing is copied: w and keys outlive each statement's run.
@@ -223,67 +250,53 @@ class RecordWriter::Impl {
     // on ext_id sends the work down the update path.
     bind(insert_paper_);
     insert_paper_.Exec();
-    int64_t id = 0;
     if (db_->Changes() == 1) {
-      id = db_->LastInsertRowid();
       ++stats_->works_new;
-    } else {
-      find_paper_.Bind(1, w.ext_id);
-      std::string old_title, old_abstract, old_updated;
-      if (find_paper_.Step()) {
-        id = find_paper_.Int(0);
-        old_updated = find_paper_.Str(1);
-        old_title = find_paper_.Str(2);
-        old_abstract = find_paper_.Str(3);
-      }
-      find_paper_.Reset();
-      if (!old_updated.empty() && !w.updated_date.empty() && w.updated_date < old_updated) {
-        ++stats_->works_stale;
-        return;
-      }
-      bind(update_paper_);
-      update_paper_.Bind(22, id);
-      update_paper_.Exec();
-      fts_delete_.Bind(1, id).Bind(2, old_title).Bind(3, old_abstract).Exec();
-      delete_authorships_.Bind(1, id).Exec();
-      delete_topics_.Bind(1, id).Exec();
-      if (old_title != w.title || old_abstract != w.abstract) {
-        delete_keywords_.Bind(1, id).Exec();
-        Prep(&delete_extracted_, "DELETE FROM keyword_extracted WHERE paper_id = ?").Bind(1, id).Exec();
-      }
-      ++stats_->works_updated;
+      return db_->LastInsertRowid();
     }
-    ++stats_->works;
-    stats_->references += static_cast<int64_t>(w.refs.size());
+    int64_t id = 0;
+    std::string old_title, old_abstract, old_updated;
     {
-      struct Disarm {
-        FtsTokens* f;
-        ~Disarm() {
-          if (f) f->Disarm();
-        }
-      } disarm{keys.fts_recorded ? store_->fts_tokens() : nullptr};
-      if (disarm.f) disarm.f->Arm(w.title, keys.fts_title, w.abstract, keys.fts_abstract);
-      fts_insert_.Bind(1, id).BindStatic(2, w.title).BindStatic(3, w.abstract).Exec();
+      ScopedStmt find(find_paper_.Bind(1, w.ext_id));
+      if (find->Step()) {
+        id = find->Int(0);
+        old_updated = find->Str(1);
+        old_title = find->Str(2);
+        old_abstract = find->Str(3);
+      }
     }
-    if (on_text_) on_text_(id, std::move(w.title), std::move(w.abstract));  // last use
+    if (!old_updated.empty() && !w.updated_date.empty() && w.updated_date < old_updated) {
+      ++stats_->works_stale;
+      return 0;
+    }
+    bind(update_paper_);
+    update_paper_.Bind(22, id);
+    update_paper_.Exec();
+    fts_delete_.Bind(1, id).Bind(2, old_title).Bind(3, old_abstract).Exec();
+    delete_authorships_.Bind(1, id).Exec();
+    delete_topics_.Bind(1, id).Exec();
+    if (old_title != w.title || old_abstract != w.abstract) {
+      delete_keywords_.Bind(1, id).Exec();
+      Prep(&delete_extracted_, "DELETE FROM keyword_extracted WHERE paper_id = ?").Bind(1, id).Exec();
+    }
+    ++stats_->works_updated;
+    return id;
+  }
+
+  void WriteAuthorships(int64_t paper, const std::vector<AuthorshipRec>& authors) {
     std::string inst_ids;
-    for (size_t i = 0; i < w.authors.size(); ++i) {
-      const AuthorshipRec& a = w.authors[i];
+    for (size_t i = 0; i < authors.size(); ++i) {
+      const AuthorshipRec& a = authors[i];
       int64_t author_id = EnsureAuthor(a);
       inst_ids.clear();
       for (const auto& inst : a.institutions) {
         if (!inst_ids.empty()) inst_ids += ' ';
         inst_ids += std::to_string(EnsureInstitution(inst));
       }
-      insert_authorship_.Bind(1, id).Bind(2, static_cast<int64_t>(i)).Bind(3, author_id);
+      insert_authorship_.Bind(1, paper).Bind(2, static_cast<int64_t>(i)).Bind(3, author_id);
       insert_authorship_.BindStaticOrNull(4, a.raw_name).BindStaticOrNull(5, a.author_position);
       insert_authorship_.Bind(6, a.is_corresponding ? 1 : 0).BindStaticOrNull(7, inst_ids);
       insert_authorship_.Exec();
-    }
-    for (const TopicRef& t : w.topics) {
-      int64_t topic_id = EnsureTopic(t);
-      insert_topic_.Bind(1, id).Bind(2, topic_id).Bind(3, t.score).Bind(4, t.is_primary ? 1 : 0);
-      insert_topic_.Exec();
     }
   }
 

@@ -53,6 +53,8 @@ struct LexicalBuildStats {
   int64_t terms = 0, postings = 0, bytes = 0;
 };
 
+struct DocPostings;
+
 // Accumulates documents, then writes lexicon + postings. Documents may come
 // in any order; a document added again replaces its earlier version. Ingest
 // feeds one while loading an empty store, so tokenizing overlaps SQLite work.
@@ -71,6 +73,7 @@ class LexicalBuilder {
 
  private:
   static constexpr uint32_t kNoTerm = 0xFFFFFFFFu;
+  void TakeLatest(uint64_t id_space, DocPostings* postings);
   struct DocRange {
     uint64_t start = 0;
     uint32_t count = 0, length = 0;
