@@ -193,8 +193,8 @@ int main(int argc, char** argv) {
       }
     }
 
-    bool need_csr = want("load") || want("encode") || want("random") || want("scan") ||
-                    want("compare");
+    bool need_csr =
+        want("load") || want("encode") || want("random") || want("scan") || want("compare");
     if (!need_csr) return 0;
 
     // ---- load -------------------------------------------------------------
@@ -229,8 +229,8 @@ int main(int argc, char** argv) {
                    static_cast<unsigned long long>(g.num_nodes), g.ids.size(), store_npb,
                    static_cast<unsigned long long>(store_bytes));
       if (want("load")) {
-        Row("load_csr", fmt::format("npb={}", store_npb), g.ids.size() / Seconds(t0, t1),
-            "edges/s", g.ids.size());
+        Row("load_csr", fmt::format("npb={}", store_npb), g.ids.size() / Seconds(t0, t1), "edges/s",
+            g.ids.size());
         Row("store_file", fmt::format("npb={}", store_npb),
             static_cast<double>(store_bytes) / g.ids.size(), "B/edge", g.ids.size());
       }

@@ -44,8 +44,9 @@ Manual ToolManual() {
   man.output =
       "Filter mode: each record plus \"embedding\" (unit-length floats) and \"model\". Store "
       "mode: a summary on standard error; with --stats also as JSON on standard output.";
-  man.exit_status = "Exit 2 when the requested model differs from the one that made the "
-                    "store's vectors (see --replace); exit 4 when the backend fails.";
+  man.exit_status =
+      "Exit 2 when the requested model differs from the one that made the "
+      "store's vectors (see --replace); exit 4 when the backend fails.";
   man.examples = {
       {"litgraph-embed --db lib.db", "Train the built-in model if needed and embed everything."},
       {"litgraph-embed --db lib.db --missing", "Embed what a new ingest added."},
@@ -95,7 +96,8 @@ void AddOptions(Tool& tool, Options* opt) {
   app.add_option("--hnsw-m", o->hnsw.M, "HNSW links per node (default 16)")
       ->type_name("N")
       ->check(CLI::Range(4, 128));
-  app.add_option("--ef-construction", o->hnsw.ef_construction, "HNSW build beam width (default 200)")
+  app.add_option("--ef-construction", o->hnsw.ef_construction,
+                 "HNSW build beam width (default 200)")
       ->type_name("N")
       ->check(CLI::Range(10, 2000));
   tool.AddStatsFlag();
@@ -158,15 +160,25 @@ Status Run(Tool& tool, Options& opt) {
                                           s.train.seconds)
                             : "",
                   s.titles, s.abstracts, s.keywords, s.embed_seconds, s.index_seconds, s.seconds),
-      {{"id", tool.common().db}, {"type", "embed_summary"}, {"model", s.model_id},
-       {"dim", s.dim}, {"lexical_weight", s.lexical_weight}, {"trained", s.trained},
-       {"train_docs", s.train.docs}, {"train_terms", s.train.terms},
-       {"train_seconds", s.train.seconds}, {"titles", s.titles}, {"abstracts", s.abstracts},
-       {"keywords", s.keywords}, {"embed_seconds", s.embed_seconds},
-       {"index_seconds", s.index_seconds}, {"seconds", s.seconds},
+      {{"id", tool.common().db},
+       {"type", "embed_summary"},
+       {"model", s.model_id},
+       {"dim", s.dim},
+       {"lexical_weight", s.lexical_weight},
+       {"trained", s.trained},
+       {"train_docs", s.train.docs},
+       {"train_terms", s.train.terms},
+       {"train_seconds", s.train.seconds},
+       {"titles", s.titles},
+       {"abstracts", s.abstracts},
+       {"keywords", s.keywords},
+       {"embed_seconds", s.embed_seconds},
+       {"index_seconds", s.index_seconds},
+       {"seconds", s.seconds},
        {"retrain_due", s.retrain_due}});
   if (s.retrain_due)
-    tool.Note("the store has grown by more than half since the model was trained: run with --train");
+    tool.Note(
+        "the store has grown by more than half since the model was trained: run with --train");
   return Status::Ok();
 }
 

@@ -45,8 +45,9 @@ Manual ToolManual() {
       "--filter reads records from standard input and writes each back with a \"keywords\" "
       "array; with a store it uses the store's statistics and favours phrases that are "
       "already Keyword nodes.";
-  man.input = "Filter mode: JSON lines with \"title\" and/or \"abstract\", or \"text\"; other "
-              "fields pass through unchanged.";
+  man.input =
+      "Filter mode: JSON lines with \"title\" and/or \"abstract\", or \"text\"; other "
+      "fields pass through unchanged.";
   man.output =
       "Filter mode: each input record plus keywords [{text, score}]. Store mode: a summary on "
       "standard error; with --stats also as JSON on standard output.";
@@ -84,7 +85,8 @@ void AddOptions(Tool& tool, Options* o) {
       ->allow_extra_args(false);
   app.add_flag("--filter", o->filter, "Filter mode: records on stdin, records with keywords out");
   app.add_flag("--recount", o->recount, "Recount the corpus phrase statistics on a partial run");
-  app.add_option("--max-keywords", o->extract.max_keywords, "At most N keywords per paper (default 8)")
+  app.add_option("--max-keywords", o->extract.max_keywords,
+                 "At most N keywords per paper (default 8)")
       ->type_name("N")
       ->check(CLI::Range(1, 20));
   app.add_option("--backend", o->backend, "Extractor: builtin (default) or llm")
@@ -102,7 +104,8 @@ Status Filter(Tool& tool, const Options& o) {
   if (o.missing || !o.ids.empty())
     return Status::InvalidArgument("--filter takes records on stdin, not --missing/--id");
   std::unique_ptr<Store> store;
-  if (auto s = Store::Open(tool.common().db, Store::Mode::kRead); s.ok()) store = std::move(s.value());
+  if (auto s = Store::Open(tool.common().db, Store::Mode::kRead); s.ok())
+    store = std::move(s.value());
   PhraseStats stats;
   const bool have_stats = store && OpenPhraseStats(store.get(), &stats).ok();
   std::unique_ptr<KeywordBackend> extractor =
@@ -142,8 +145,9 @@ void Summarize(Tool& tool, const KeywordRunStats& st) {
        {"extract_seconds", st.extract_seconds},
        {"seconds", st.seconds}});
   if (st.recount_due)
-    tool.Note("the store grew by more than 20% since the phrase statistics were counted: run "
-              "without --missing (or with --recount) to refresh them");
+    tool.Note(
+        "the store grew by more than 20% since the phrase statistics were counted: run "
+        "without --missing (or with --recount) to refresh them");
 }
 
 // Store mode: every paper, --missing or --id.
@@ -152,7 +156,8 @@ Status Run(Tool& tool, Options& o) {
     return Status::InvalidArgument("--backend llm needs --llm-url and --llm-model");
   o.llm.http.api_key = ApiKeyFromEnv({"LITGRAPH_LLM_API_KEY", "OPENAI_API_KEY"});
   if (o.filter) return Filter(tool, o);
-  if (o.missing && !o.ids.empty()) return Status::InvalidArgument("give --missing or --id, not both");
+  if (o.missing && !o.ids.empty())
+    return Status::InvalidArgument("give --missing or --id, not both");
   auto store = Store::Open(tool.common().db, Store::Mode::kWrite, false, tool.reporter());
   if (!store.ok()) return store.status();
   Store* s = store->get();

@@ -7,9 +7,10 @@
 // asks for a JSON summary; the human summary goes to stderr.
 // Exit codes: 0 ok, 2 usage, 3 malformed record (FILE:LINE named), 4 I/O or
 // store error, 5 internal error.
+#include "litgraph/ingest.h"
+
 #include <fmt/format.h>
 
-#include "litgraph/ingest.h"
 #include "litgraph/store.h"
 #include "tool.h"
 
@@ -44,8 +45,9 @@ Manual ToolManual() {
       "has a newer updated_date, so a cron job can feed daily OpenAlex changes. References to "
       "works not in the store are kept and linked when the cited work arrives. The whole run "
       "is one atomic update: if it fails or is killed, the store keeps its previous content.";
-  man.input = "JSON records; see litgraph-json(7) for the native record and the accepted "
-              "OpenAlex fields. Unknown fields are ignored.";
+  man.input =
+      "JSON records; see litgraph-json(7) for the native record and the accepted "
+      "OpenAlex fields. Unknown fields are ignored.";
   man.output =
       "A summary on standard error (works, edges, works/s). With --stats, the same summary as "
       "one JSON object on standard output.";
@@ -70,18 +72,22 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   IngestOptions opt;
   bool no_graph = false;
-  tool.app().add_option("files", files, "Input files (- or none: standard input)")->type_name("FILE");
+  tool.app()
+      .add_option("files", files, "Input files (- or none: standard input)")
+      ->type_name("FILE");
   tool.app().add_flag("--skip-invalid", opt.skip_invalid,
                       "Count and skip malformed records instead of stopping");
   tool.app().add_flag("--no-graph", no_graph,
                       "Do not rebuild the graph files (a later ingest or `litgraph-ingest` with no "
                       "input rebuilds them)");
-  tool.app().add_option("--max-line-bytes", opt.max_line_bytes,
-                        "Longest accepted input line (default 256 MiB)")->type_name("N");
+  tool.app()
+      .add_option("--max-line-bytes", opt.max_line_bytes,
+                  "Longest accepted input line (default 256 MiB)")
+      ->type_name("N");
   tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
-    auto store = Store::Open(tool.common().db, Store::Mode::kWrite, /*create=*/true,
-                             tool.reporter());
+    auto store =
+        Store::Open(tool.common().db, Store::Mode::kWrite, /*create=*/true, tool.reporter());
     if (!store.ok()) return store.status();
     opt.build_graph = !no_graph;
     opt.reporter = tool.reporter();
@@ -95,23 +101,23 @@ int main(int argc, char** argv) {
                     s.invalid, s.graph_edges, s.cites_edges, s.dangling_references, s.seconds,
                     rate),
         {{"id", tool.common().db},
-                 {"type", "ingest_summary"},
-                 {"records", s.records},
-                 {"works", s.works},
-                 {"works_new", s.works_new},
-                 {"works_updated", s.works_updated},
-                 {"works_stale", s.works_stale},
-                 {"entities", s.entities},
-                 {"skipped", s.skipped},
-                 {"invalid", s.invalid},
-                 {"edges", s.graph_edges},
-                 {"cites_edges", s.cites_edges},
-                 {"dangling_references", s.dangling_references},
-                 {"input_bytes", s.input_bytes},
-                 {"load_seconds", s.load_seconds},
-                 {"graph_seconds", s.graph_seconds},
-                 {"seconds", s.seconds},
-                 {"works_per_second", rate}});
+         {"type", "ingest_summary"},
+         {"records", s.records},
+         {"works", s.works},
+         {"works_new", s.works_new},
+         {"works_updated", s.works_updated},
+         {"works_stale", s.works_stale},
+         {"entities", s.entities},
+         {"skipped", s.skipped},
+         {"invalid", s.invalid},
+         {"edges", s.graph_edges},
+         {"cites_edges", s.cites_edges},
+         {"dangling_references", s.dangling_references},
+         {"input_bytes", s.input_bytes},
+         {"load_seconds", s.load_seconds},
+         {"graph_seconds", s.graph_seconds},
+         {"seconds", s.seconds},
+         {"works_per_second", rate}});
     return Status::Ok();
   });
 }

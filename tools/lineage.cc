@@ -6,10 +6,11 @@
 // node, or a Graphviz / Mermaid drawing.
 // Exit codes: 0 found, 1 no path within --max-hops, 2 usage or ambiguous
 // title (candidates listed), 4 store error, 5 internal.
+#include "litgraph/lineage.h"
+
 #include <fmt/format.h>
 
 #include "litgraph/find.h"
-#include "litgraph/lineage.h"
 #include "litgraph/render.h"
 #include "litgraph/store.h"
 #include "tool.h"
@@ -40,14 +41,14 @@ Manual ToolManual() {
       "relation (\"CITES\": this paper cites the previous step; null for step 0). Trees: one "
       "object per paper with rank, depth, parent, via (tree path from the root) and relation. "
       "--format dot and --format mermaid draw the path(s) or tree instead.";
-  man.exit_status = "Exit 1 when no path exists within --max-hops; the message says how far "
-                    "the search went. Exit 2 when a title matches several papers.";
-  man.examples = {
-      {"litgraph-lineage --db lib.db W1 W2", "The most cited path from W2 back to W1."},
-      {"litgraph-lineage --db lib.db --k 3 --format dot W1 W2 | dot -Tsvg > paths.svg",
-       "Draw the three best paths."},
-      {"litgraph-lineage --db lib.db --ancestors W2 --depth 2 --limit 30",
-       "The 30 most cited papers W2 builds on, within two hops."}};
+  man.exit_status =
+      "Exit 1 when no path exists within --max-hops; the message says how far "
+      "the search went. Exit 2 when a title matches several papers.";
+  man.examples = {{"litgraph-lineage --db lib.db W1 W2", "The most cited path from W2 back to W1."},
+                  {"litgraph-lineage --db lib.db --k 3 --format dot W1 W2 | dot -Tsvg > paths.svg",
+                   "Draw the three best paths."},
+                  {"litgraph-lineage --db lib.db --ancestors W2 --depth 2 --limit 30",
+                   "The 30 most cited papers W2 builds on, within two hops."}};
   return man;
 }
 
@@ -105,8 +106,13 @@ Status Tree(Tool& tool, Store* store, PaperFinder& finder, Graph& g, Options o) 
     out.Raw(DrawLineageTree(out.format(), store, g, r, *nodes, o.tree.descendants));
     return Status::Ok();
   }
-  out.SetColumns({{"rank", "#", 0}, {"depth", "depth", 0}, {"year", "year", 0}, {"id", "id", 0},
-                  {"title", "title", 70}, {"cited_by_count", "cites", 0}, {"parent", "parent", 0}});
+  out.SetColumns({{"rank", "#", 0},
+                  {"depth", "depth", 0},
+                  {"year", "year", 0},
+                  {"id", "id", 0},
+                  {"title", "title", 70},
+                  {"cited_by_count", "cites", 0},
+                  {"parent", "parent", 0}});
   for (const Json& j : LineageTreeRecords(store, &g, r, *nodes, o.tree.descendants)) out.Write(j);
   return Status::Ok();
 }
@@ -122,9 +128,10 @@ Status Paths(Tool& tool, Store* store, PaperFinder& finder, Graph& g, const Opti
   if (!lineage.ok()) return lineage.status();
   const LineageStats& stats = lineage->stats;
   if (lineage->swapped)
-    tool.Note(fmt::format("{} is the newer paper: tracing from it back to {}", o.papers[0],
-                          o.papers[1]));
-  if (stats.truncated) tool.Warn("the search hit its work cap; the paths shown may not be the best");
+    tool.Note(
+        fmt::format("{} is the newer paper: tracing from it back to {}", o.papers[0], o.papers[1]));
+  if (stats.truncated)
+    tool.Warn("the search hit its work cap; the paths shown may not be the best");
   if (lineage->paths.empty())
     return Status::NotFound(fmt::format(
         "no citation path within {} hops (searched {} papers forward to depth {} and {} "
@@ -137,16 +144,21 @@ Status Paths(Tool& tool, Store* store, PaperFinder& finder, Graph& g, const Opti
       ++total;
       from_store += g.CitationsFromRecord(n) ? 0 : 1;
     }
-  tool.Note(fmt::format("citation counts: {} of {} steps from records (OpenAlex cited_by_count), "
-                        "{} counted in the store",
-                        total - from_store, total, from_store));
+  tool.Note(
+      fmt::format("citation counts: {} of {} steps from records (OpenAlex cited_by_count), "
+                  "{} counted in the store",
+                  total - from_store, total, from_store));
   Output out(tool.common().format);
   if (Drawing(out.format())) {
     out.Raw(DrawLineagePaths(out.format(), store, g, lineage->paths));
     return Status::Ok();
   }
-  out.SetColumns({{"path", "path", 0}, {"step", "step", 0}, {"year", "year", 0}, {"id", "id", 0},
-                  {"title", "title", 70}, {"cited_by_count", "cites", 0},
+  out.SetColumns({{"path", "path", 0},
+                  {"step", "step", 0},
+                  {"year", "year", 0},
+                  {"id", "id", 0},
+                  {"title", "title", 70},
+                  {"cited_by_count", "cites", 0},
                   {"relation", "relation", 0}});
   for (const Json& j : LineagePathRecords(store, &g, lineage->paths)) out.Write(j);
   return Status::Ok();
@@ -166,7 +178,8 @@ Status Run(Tool& tool, const Options& o) {
     LITGRAPH_RETURN_IF_ERROR(finder.status());
     return Status::IoError((*store)->dir() + ": the store has no graph yet (run litgraph-ingest)");
   }
-  return tree_mode ? Tree(tool, store->get(), finder, *g, o) : Paths(tool, store->get(), finder, *g, o);
+  return tree_mode ? Tree(tool, store->get(), finder, *g, o)
+                   : Paths(tool, store->get(), finder, *g, o);
 }
 
 }  // namespace

@@ -29,33 +29,39 @@ void Usage(std::FILE* f) {
              "Tools:\n",
              LITGRAPH_VERSION);
   for (const ToolInfo& t : ToolList()) fmt::print(f, "  {:<18} {}\n", t.name, t.summary);
-  fmt::print(f,
-             "\nCommon options (every tool): --db DIR, --format jsonl|table|tsv, -q/--quiet,\n"
-             "--threads N, --version, --help. Run 'litgraph TOOL --help' for a tool's options,\n"
-             "'man litgraph-TOOL' for its manual and 'man 7 litgraph-json' for the record format.\n");
+  fmt::print(
+      f,
+      "\nCommon options (every tool): --db DIR, --format jsonl|table|tsv, -q/--quiet,\n"
+      "--threads N, --version, --help. Run 'litgraph TOOL --help' for a tool's options,\n"
+      "'man litgraph-TOOL' for its manual and 'man 7 litgraph-json' for the record format.\n");
 }
 
 std::string Roff(std::string_view s) {
   std::string out;
   for (char c : s) {
-    if (c == '-') out += "\\-";
-    else if (c == '\\') out += "\\e";
-    else out += c;
+    if (c == '-')
+      out += "\\-";
+    else if (c == '\\')
+      out += "\\e";
+    else
+      out += c;
   }
   return out;
 }
 
 std::string ManPage() {
-  std::string m = fmt::format(".TH LITGRAPH 1 \"\" \"litgraph {}\" \"litgraph manual\"\n",
-                              LITGRAPH_VERSION);
+  std::string m =
+      fmt::format(".TH LITGRAPH 1 \"\" \"litgraph {}\" \"litgraph manual\"\n", LITGRAPH_VERSION);
   m += ".SH NAME\nlitgraph \\- a scholarly knowledge graph you run yourself\n";
   m += ".SH SYNOPSIS\n.B litgraph\n\\fITOOL\\fR [\\fIARGS\\fR...]\n.br\n.B litgraph\n"
        "\\-\\-help | \\-\\-version | help \\fITOOL\\fR\n";
-  m += ".SH DESCRIPTION\n\\fBlitgraph\\fR runs \\fBlitgraph\\-\\fITOOL\\fR with the remaining "
-       "arguments, git style.\nThe tool is looked up next to the \\fBlitgraph\\fR executable "
-       "first, then on PATH.\n.PP\nThe tools share one store (\\-\\-db \\fIDIR\\fR or "
-       "\\fBLITGRAPH_DB\\fR) and pass JSON lines\nthrough pipes (see \\fBlitgraph\\-json\\fR(7)):\n";
-  for (const ToolInfo& t : ToolList()) m += ".TP\n.B " + Roff(t.name) + "\n" + Roff(t.summary) + "\n";
+  m +=
+      ".SH DESCRIPTION\n\\fBlitgraph\\fR runs \\fBlitgraph\\-\\fITOOL\\fR with the remaining "
+      "arguments, git style.\nThe tool is looked up next to the \\fBlitgraph\\fR executable "
+      "first, then on PATH.\n.PP\nThe tools share one store (\\-\\-db \\fIDIR\\fR or "
+      "\\fBLITGRAPH_DB\\fR) and pass JSON lines\nthrough pipes (see \\fBlitgraph\\-json\\fR(7)):\n";
+  for (const ToolInfo& t : ToolList())
+    m += ".TP\n.B " + Roff(t.name) + "\n" + Roff(t.summary) + "\n";
   m += ".SH COMMON OPTIONS\nEvery tool accepts \\-\\-db \\fIDIR\\fR, \\-\\-format jsonl|table|tsv, "
        "\\-q/\\-\\-quiet,\n\\-\\-threads \\fIN\\fR, \\-\\-version and \\-\\-help with the same "
        "meaning.\n";
@@ -74,10 +80,13 @@ std::string Completion(std::string_view shell) {
     return "# bash completion for litgraph (generated from tools/tools.list)\n"
            "_litgraph() {\n"
            "  if [[ $COMP_CWORD -eq 1 ]]; then\n"
-           "    COMPREPLY=($(compgen -W '" + names + " help' -- \"${COMP_WORDS[1]}\")); return\n"
+           "    COMPREPLY=($(compgen -W '" +
+           names +
+           " help' -- \"${COMP_WORDS[1]}\")); return\n"
            "  fi\n"
            "  local tool=litgraph-${COMP_WORDS[1]} fn=_litgraph_${COMP_WORDS[1]//-/_}\n"
-           "  if ! declare -F \"$fn\" >/dev/null && declare -F _completion_loader >/dev/null; then\n"
+           "  if ! declare -F \"$fn\" >/dev/null && declare -F _completion_loader >/dev/null; "
+           "then\n"
            "    _completion_loader \"$tool\" 2>/dev/null\n"
            "  fi\n"
            "  if declare -F \"$fn\" >/dev/null; then\n"
@@ -91,7 +100,9 @@ std::string Completion(std::string_view shell) {
   if (shell == "zsh")
     return "#compdef litgraph\n# zsh completion for litgraph (generated from tools/tools.list)\n"
            "if (( CURRENT == 2 )); then\n"
-           "  _values 'tool' " + names + " help\n"
+           "  _values 'tool' " +
+           names +
+           " help\n"
            "else\n"
            "  words=(litgraph-${words[2]} ${words[3,-1]})\n"
            "  (( CURRENT-- ))\n"
@@ -102,7 +113,9 @@ std::string Completion(std::string_view shell) {
          "  set -l words (commandline -opc)\n"
          "  complete -C \"litgraph-$words[2] $words[3..-1] \"(commandline -ct)\n"
          "end\n"
-         "complete -c litgraph -f -n __fish_use_subcommand -a '" + names + " help'\n"
+         "complete -c litgraph -f -n __fish_use_subcommand -a '" +
+         names +
+         " help'\n"
          "complete -c litgraph -f -n 'not __fish_use_subcommand' -a '(__litgraph_delegate)'\n";
 }
 

@@ -77,13 +77,16 @@ int main(int argc, char** argv) {
     auto store = Store::Open(tool.common().db, Store::Mode::kRead);
     if (!store.ok()) return store.status();
     if (papers.empty()) {
-      LITGRAPH_RETURN_IF_ERROR(ForEachJsonLine(std::cin, "<stdin>", [&](Json& j, const std::string& where) {
-        if (!j.contains("id") || !j["id"].is_string())
-          return Status::MalformedInput(where + ": expected a JSON object with a string \"id\"");
-        papers.push_back(j["id"].get<std::string>());
-        return Status::Ok();
-      }));
-      if (papers.empty()) return Status::InvalidArgument("no paper given (arguments or ids on stdin)");
+      LITGRAPH_RETURN_IF_ERROR(
+          ForEachJsonLine(std::cin, "<stdin>", [&](Json& j, const std::string& where) {
+            if (!j.contains("id") || !j["id"].is_string())
+              return Status::MalformedInput(where +
+                                            ": expected a JSON object with a string \"id\"");
+            papers.push_back(j["id"].get<std::string>());
+            return Status::Ok();
+          }));
+      if (papers.empty())
+        return Status::InvalidArgument("no paper given (arguments or ids on stdin)");
     }
     PaperFinder finder(store->get());
     Graph* graph = finder.graph();
@@ -94,9 +97,13 @@ int main(int argc, char** argv) {
       cols.insert(cols.begin() + 1, {"of", "of", 0});
       out.SetColumns(cols);
     } else {
-      out.SetColumns({{"id", "id", 0}, {"year", "year", 0}, {"title", "title", 60},
-                      {"authors", "authors", 40}, {"venue", "venue", 30},
-                      {"cited_by_count", "cites", 0}, {"references_in_store_count", "refs", 0},
+      out.SetColumns({{"id", "id", 0},
+                      {"year", "year", 0},
+                      {"title", "title", 60},
+                      {"authors", "authors", 40},
+                      {"venue", "venue", 30},
+                      {"cited_by_count", "cites", 0},
+                      {"references_in_store_count", "refs", 0},
                       {"cited_by_in_store_count", "cited_in_store", 0}});
     }
     const Neighbourhood kind = references ? Neighbourhood::kReferences
@@ -118,7 +125,8 @@ int main(int argc, char** argv) {
       }
       if (!graph) return Status::IoError("the store has no graph yet (run litgraph-ingest)");
       bool capped = false;
-      auto neighbours = CitationNeighbours(*graph, static_cast<uint32_t>(*id), kind, limit, &capped);
+      auto neighbours =
+          CitationNeighbours(*graph, static_cast<uint32_t>(*id), kind, limit, &capped);
       if (!neighbours.ok()) return neighbours.status();
       auto of = (*store)->GetPaperSummary(*id);
       int rank = 0;

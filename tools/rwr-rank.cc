@@ -77,8 +77,10 @@ struct Options {
 
 void AddOptions(CLI::App& app, Options* o) {
   o->params.Register(&o->table);
-  app.add_option("--target", o->target, "Node type to rank: paper (default), author, keyword, ... or any")
-      ->check(CLI::IsMember({"paper", "author", "keyword", "institution", "source", "topic", "any"}));
+  app.add_option("--target", o->target,
+                 "Node type to rank: paper (default), author, keyword, ... or any")
+      ->check(
+          CLI::IsMember({"paper", "author", "keyword", "institution", "source", "topic", "any"}));
   app.add_option("--weight-field", o->weight_field,
                  "Input field holding seed weights (default weight, else score)")
       ->type_name("NAME");
@@ -99,8 +101,10 @@ Result<std::vector<Seed>> ReadSeeds(Tool& tool, Store* store, const std::string&
       ForEachJsonLine(std::cin, "<stdin>", [&](Json& j, const std::string& where) -> Status {
         auto seed = SeedFromRecord(store, j, weight_field, where);
         if (!seed.ok()) return seed.status();
-        if (!*seed) ++unresolved;
-        else if ((*seed)->weight > 0) seeds.push_back(**seed);
+        if (!*seed)
+          ++unresolved;
+        else if ((*seed)->weight > 0)
+          seeds.push_back(**seed);
         return Status::Ok();
       }));
   if (unresolved) tool.Warn(fmt::format("{} seeds are not in the store", unresolved));
@@ -116,13 +120,15 @@ Status Run(Tool& tool, Options& o) {
   Store* store = store_or->get();
   auto graph_or = Graph::Open(store);
   if (!graph_or.ok())
-    return graph_or.status().code() == Code::kNotFound ? Status::IoError(graph_or.status().message())
-                                                       : graph_or.status();
+    return graph_or.status().code() == Code::kNotFound
+               ? Status::IoError(graph_or.status().message())
+               : graph_or.status();
   Graph& graph = **graph_or;
   auto seeds = ReadSeeds(tool, store, o.weight_field);
   if (!seeds.ok()) return seeds.status();
   auto t1 = Clock::now();
-  if (tool.common().threads > 0) o.params.threads = tool.common().threads;  // else RwrParams' default
+  if (tool.common().threads > 0)
+    o.params.threads = tool.common().threads;  // else RwrParams' default
   auto sub = BuildSubgraph(graph, *seeds, o.params);
   if (!sub.ok()) return sub.status();
   const Subgraph& g = *sub;
@@ -135,8 +141,12 @@ Status Run(Tool& tool, Options& o) {
   std::unordered_set<uint64_t> is_seed;
   for (const Seed& s : *seeds) is_seed.insert(s.node.key());
   Output out(tool.common().format);
-  out.SetColumns({{"rank", "#", 0}, {"score", "score", 0}, {"type", "type", 0}, {"id", "id", 0},
-                  {"title", "title / name", 70}, {"is_seed", "seed", 0}});
+  out.SetColumns({{"rank", "#", 0},
+                  {"score", "score", 0},
+                  {"type", "type", 0},
+                  {"id", "id", 0},
+                  {"title", "title / name", 70},
+                  {"is_seed", "seed", 0}});
   int rank = 0;
   for (uint32_t i : RankNodes(g, walk, *seeds, any ? nullptr : &want, o.exclude_seeds, o.limit)) {
     Json j = NodeJson(store, &graph, g.nodes[i].type, g.nodes[i].id);
@@ -148,12 +158,20 @@ Status Run(Tool& tool, Options& o) {
   }
   out.Finish();
   if (o.timings) {
-    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    auto ms = [](auto a, auto b) {
+      return std::chrono::duration<double, std::milli>(b - a).count();
+    };
     fmt::print(stderr, "{}\n",
-               Json({{"seeds", seeds->size()}, {"nodes", g.nodes.size()}, {"edges", g.edges()},
-                     {"iterations", walk.iterations}, {"residual", walk.residual},
-                     {"load_ms", ms(t0, t1)}, {"subgraph_ms", ms(t1, t2)}, {"hop_ms", g.hop_ms},
-                     {"edges_ms", g.edges_ms}, {"walk_ms", ms(t2, t3)},
+               Json({{"seeds", seeds->size()},
+                     {"nodes", g.nodes.size()},
+                     {"edges", g.edges()},
+                     {"iterations", walk.iterations},
+                     {"residual", walk.residual},
+                     {"load_ms", ms(t0, t1)},
+                     {"subgraph_ms", ms(t1, t2)},
+                     {"hop_ms", g.hop_ms},
+                     {"edges_ms", g.edges_ms},
+                     {"walk_ms", ms(t2, t3)},
                      {"total_ms", ms(t0, Clock::now())}})
                    .dump());
   }

@@ -48,7 +48,9 @@ std::string ValueName(const CLI::Option* o) {
 bool IsHidden(const CLI::Option* o) { return o->get_group().empty(); }
 
 // Flags (--quiet) take no value; CLI11 reports them with expected_max 0.
-bool TakesValue(const CLI::Option* o) { return o->get_type_size() != 0 && o->get_expected_max() != 0; }
+bool TakesValue(const CLI::Option* o) {
+  return o->get_type_size() != 0 && o->get_expected_max() != 0;
+}
 
 // Options of the app and of its option groups (CLI11 keeps those apart).
 std::vector<const CLI::Option*> AllOptions(const CLI::App& app) {
@@ -64,10 +66,14 @@ std::string Roff(std::string_view s) {
   std::string out;
   bool line_start = true;
   for (char c : s) {
-    if (c == '\\') out += "\\e";
-    else if (c == '-') out += "\\-";
-    else if (line_start && (c == '.' || c == '\'')) out += "\\&" + std::string(1, c);
-    else out += c;
+    if (c == '\\')
+      out += "\\e";
+    else if (c == '-')
+      out += "\\-";
+    else if (line_start && (c == '.' || c == '\''))
+      out += "\\&" + std::string(1, c);
+    else
+      out += c;
     line_start = c == '\n';
   }
   return out;
@@ -93,8 +99,10 @@ std::string RoffParagraphs(std::string_view text) {
 std::string ShellQuote(std::string_view s) {
   std::string out = "'";
   for (char c : s) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
   }
   return out + "'";
 }
@@ -108,13 +116,19 @@ const std::vector<ToolInfo>& ToolList() {
 
 int ExitCode(const Status& status) {
   switch (status.code()) {
-    case Code::kOk: return 0;
-    case Code::kNotFound: return 1;
-    case Code::kInvalidArgument: return 2;
-    case Code::kMalformedInput: return 3;
+    case Code::kOk:
+      return 0;
+    case Code::kNotFound:
+      return 1;
+    case Code::kInvalidArgument:
+      return 2;
+    case Code::kMalformedInput:
+      return 3;
     case Code::kIoError:
-    case Code::kCorruption: return 4;
-    case Code::kInternal: return 5;
+    case Code::kCorruption:
+      return 4;
+    case Code::kInternal:
+      return 5;
   }
   return 5;
 }
@@ -171,8 +185,7 @@ Tool::Tool(std::string name, Manual manual, std::vector<std::string> formats)
   app_.get_formatter()->column_width(34);
   const char* env_db = std::getenv("LITGRAPH_DB");
   common_.db = env_db && *env_db ? env_db : "./litgraph.db";
-  app_.add_option("--db", common_.db,
-                  "Store directory (default: $LITGRAPH_DB, else ./litgraph.db)")
+  app_.add_option("--db", common_.db, "Store directory (default: $LITGRAPH_DB, else ./litgraph.db)")
       ->type_name("DIR")
       ->group("Common options");
   app_.add_option("--format", common_.format_name,
@@ -190,8 +203,10 @@ Tool::Tool(std::string name, Manual manual, std::vector<std::string> formats)
                   "Print a completion script for SHELL and exit")
       ->check(CLI::IsMember({"bash", "zsh", "fish"}))
       ->group("");
-  app_.footer("Exit status: 0 ok, 1 nothing found, 2 usage, 3 malformed input, 4 I/O or store,"
-              " 5 internal. See man litgraph-" + name_ + ".");
+  app_.footer(
+      "Exit status: 0 ok, 1 nothing found, 2 usage, 3 malformed input, 4 I/O or store,"
+      " 5 internal. See man litgraph-" +
+      name_ + ".");
 }
 
 Tool::~Tool() = default;
@@ -241,8 +256,9 @@ void AddBackendOptions(CLI::App* app, const std::string& prefix, const std::stri
                   fmt::format("Per-request timeout in ms (default {})", http->timeout_ms))
       ->type_name("MS")
       ->check(CLI::Range(1, 3600000));
-  app->add_option(f + "retries", http->retries,
-                  fmt::format("Retries of a failed or malformed answer (default {})", http->retries))
+  app->add_option(
+         f + "retries", http->retries,
+         fmt::format("Retries of a failed or malformed answer (default {})", http->retries))
       ->type_name("N")
       ->check(CLI::Range(0, 10));
 }
@@ -294,7 +310,8 @@ int Tool::Run(int argc, char** argv, const std::function<Status()>& body) {
     terminal_->Progress("");
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
       if (errno == EPIPE) return ExitCode(st);
-      if (st.ok()) st = Status::IoError(fmt::format("error writing output: {}", std::strerror(errno)));
+      if (st.ok())
+        st = Status::IoError(fmt::format("error writing output: {}", std::strerror(errno)));
     }
     if (!st.ok() && !st.message().empty()) {
       if (st.code() == Code::kNotFound) {
@@ -391,7 +408,8 @@ struct CompletionOption {
 std::string BashCompletion(const std::string& prog, const std::string& fn,
                            const std::vector<CompletionOption>& opts) {
   std::string out = "# bash completion for " + prog + " (generated from its option definitions)\n";
-  out += fn + "() {\n  local cur prev\n  cur=\"${COMP_WORDS[COMP_CWORD]}\"\n"
+  out += fn +
+         "() {\n  local cur prev\n  cur=\"${COMP_WORDS[COMP_CWORD]}\"\n"
          "  prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n  case \"$prev\" in\n";
   for (const auto& o : opts) {
     if (!o.takes_value) continue;
@@ -456,8 +474,10 @@ std::string FishCompletion(const std::string& prog, const std::vector<Completion
   for (const auto& o : opts) {
     std::string line = "complete -c " + prog;
     for (const auto& f : o.flags) {
-      if (f.rfind("--", 0) == 0) line += " -l " + f.substr(2);
-      else line += " -s " + f.substr(1);
+      if (f.rfind("--", 0) == 0)
+        line += " -l " + f.substr(2);
+      else
+        line += " -s " + f.substr(1);
     }
     if (o.takes_value) {
       line += " -r";

@@ -57,14 +57,14 @@ struct Manual {
   std::string exit_status;  // tool-specific notes added to the shared list
   // Examples: pairs of command line and one-sentence explanation.
   std::vector<std::pair<std::string, std::string>> examples;
-  std::string summary;      // one line; default: the tool's line in tools.list
+  std::string summary;  // one line; default: the tool's line in tools.list
 };
 
 struct CommonOptions {
-  std::string db;               // store directory (--db, $LITGRAPH_DB, ./litgraph.db)
-  std::string format_name;      // as given; empty = automatic
+  std::string db;           // store directory (--db, $LITGRAPH_DB, ./litgraph.db)
+  std::string format_name;  // as given; empty = automatic
   bool quiet = false;
-  int threads = 0;              // 0 = hardware concurrency
+  int threads = 0;                 // 0 = hardware concurrency
   Format format = Format::kJsonl;  // resolved after parsing
 };
 

@@ -108,7 +108,8 @@ void AddOptions(CLI::App& app, Options* o) {
   app.add_option("--file", o->file,
                  "Read the query from a file (- = stdin); a paper's abstract is embedded")
       ->type_name("FILE");
-  app.add_option("--keyword", o->keyword_args, "A keyword, optionally leveled: high:|middle:|low:TERM")
+  app.add_option("--keyword", o->keyword_args,
+                 "A keyword, optionally leveled: high:|middle:|low:TERM")
       ->allow_extra_args(false)
       ->type_name("TERM");
   app.add_option("--title", o->title_args,
@@ -117,10 +118,13 @@ void AddOptions(CLI::App& app, Options* o) {
       ->type_name("TITLE");
   app.add_option("--after", o->q.after, "Papers published in or after YEAR")->type_name("YEAR");
   app.add_option("--before", o->q.before, "Papers published in or before YEAR")->type_name("YEAR");
-  app.add_option("--field", o->q.field, "Papers of an OpenAlex field (name or id)")->type_name("FIELD");
-  app.add_option("--retrieval-mode", o->mode, "Paths used: keyword, semantic, title or hybrid (default)")
+  app.add_option("--field", o->q.field, "Papers of an OpenAlex field (name or id)")
+      ->type_name("FIELD");
+  app.add_option("--retrieval-mode", o->mode,
+                 "Paths used: keyword, semantic, title or hybrid (default)")
       ->check(CLI::IsMember({"keyword", "semantic", "title", "hybrid"}));
-  app.add_option("--ranking-profile", o->profile, "precision, balanced (default), discovery or impact")
+  app.add_option("--ranking-profile", o->profile,
+                 "precision, balanced (default), discovery or impact")
       ->check(CLI::IsMember({"precision", "balanced", "discovery", "impact"}));
   app.add_option("--bias", o->bias, "Scale a relation: RELATION=low|middle|high")
       ->allow_extra_args(false)
@@ -135,7 +139,8 @@ void AddOptions(CLI::App& app, Options* o) {
   app.add_option("-n,--limit", o->params.limit, "Number of results (default 20)")
       ->type_name("N")
       ->check(CLI::Range(size_t{1}, size_t{1000000}));
-  app.add_flag("--explain", o->explain, "Print a readable account of the ranking instead of records");
+  app.add_flag("--explain", o->explain,
+               "Print a readable account of the ranking instead of records");
   app.add_flag("--timings", o->timings, "Print stage timings as JSON on stderr");
   app.add_option("--config", o->config, "Parameter file of name = value lines")->type_name("FILE");
   app.add_option("--keyword-backend", o->kw_backend, "Query keywords: builtin (default) or llm")
@@ -186,7 +191,8 @@ Result<std::unique_ptr<KeywordBackend>> Resolve(Tool& tool, Store* store, Option
     std::vector<std::string> missing;
     auto ids = ReadPaperIdList(store, o.candidates, &missing);
     if (!ids.ok()) return ids.status();
-    if (!missing.empty()) tool.Warn(fmt::format("{} candidate ids are not in the store", missing.size()));
+    if (!missing.empty())
+      tool.Warn(fmt::format("{} candidate ids are not in the store", missing.size()));
     if (ids->empty()) return Status::NotFound("no candidate is in the store");
     o.q.candidates = std::move(ids.value());
   }
@@ -202,12 +208,18 @@ Result<std::unique_ptr<KeywordBackend>> Resolve(Tool& tool, Store* store, Option
 void PrintTimings(const SearchTrace& trace, Clock::time_point start, Clock::time_point parsed) {
   auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   fmt::print(stderr, "{}\n",
-             Json({{"startup_ms", ms(start, parsed)}, {"keywords_ms", trace.t_keywords},
-                   {"semantic_ms", trace.t_semantic}, {"title_ms", trace.t_title},
-                   {"merge_ms", trace.t_merge}, {"subgraph_ms", trace.t_subgraph},
-                   {"hop_ms", trace.t_hops}, {"edges_ms", trace.t_edges},
-                   {"walk_ms", trace.t_walk}, {"rank_ms", trace.t_rank},
-                   {"total_ms", ms(start, Clock::now())}, {"subgraph_nodes", trace.subgraph_nodes},
+             Json({{"startup_ms", ms(start, parsed)},
+                   {"keywords_ms", trace.t_keywords},
+                   {"semantic_ms", trace.t_semantic},
+                   {"title_ms", trace.t_title},
+                   {"merge_ms", trace.t_merge},
+                   {"subgraph_ms", trace.t_subgraph},
+                   {"hop_ms", trace.t_hops},
+                   {"edges_ms", trace.t_edges},
+                   {"walk_ms", trace.t_walk},
+                   {"rank_ms", trace.t_rank},
+                   {"total_ms", ms(start, Clock::now())},
+                   {"subgraph_nodes", trace.subgraph_nodes},
                    {"subgraph_edges", trace.subgraph_edges},
                    {"paper_seeds", trace.paper_seeds.size()},
                    {"keyword_seeds", trace.keyword_seeds.size()}})
@@ -221,7 +233,8 @@ Status Run(Tool& tool, Options& o, Clock::time_point start) {
   if (!store.ok()) return store.status();
   auto backend = Resolve(tool, store->get(), o);
   if (!backend.ok()) return backend.status();
-  if (tool.common().threads > 0) o.params.rwr.threads = tool.common().threads;  // else RwrParams' default
+  if (tool.common().threads > 0)
+    o.params.rwr.threads = tool.common().threads;  // else RwrParams' default
   TriSearch search(store->get(), o.params, std::move(backend.value()));
   SearchTrace trace;
   auto results = search.Run(o.q, &trace);
@@ -235,8 +248,12 @@ Status Run(Tool& tool, Options& o, Clock::time_point start) {
   if (o.explain) {
     out.Raw(SearchReport(search, trace, *results, records));
   } else {
-    out.SetColumns({{"rank", "#", 0}, {"score", "score", 0}, {"year", "year", 0}, {"id", "id", 0},
-                    {"title", "title", 70}, {"authors", "authors", 28},
+    out.SetColumns({{"rank", "#", 0},
+                    {"score", "score", 0},
+                    {"year", "year", 0},
+                    {"id", "id", 0},
+                    {"title", "title", 70},
+                    {"authors", "authors", 28},
                     {"cited_by_count", "cites", 0}});
     for (const Json& j : records) out.Write(j);
   }

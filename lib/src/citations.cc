@@ -7,10 +7,14 @@ namespace litgraph {
 
 const char* NeighbourhoodName(Neighbourhood n) {
   switch (n) {
-    case Neighbourhood::kReferences: return "references";
-    case Neighbourhood::kCitedBy: return "cited_by";
-    case Neighbourhood::kCoCited: return "co_cited";
-    case Neighbourhood::kCoupled: return "coupled";
+    case Neighbourhood::kReferences:
+      return "references";
+    case Neighbourhood::kCitedBy:
+      return "cited_by";
+    case Neighbourhood::kCoCited:
+      return "co_cited";
+    case Neighbourhood::kCoupled:
+      return "coupled";
   }
   return "";
 }

@@ -6,11 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "litgraph/intern.h"
 #include "litgraph/lexical.h"
@@ -90,7 +89,8 @@ void MulA(const Csr& a, const std::vector<float>& x, size_t l, std::vector<float
 }
 
 // Z (cols x l) = A^T Y, Y (rows x l).
-void MulAt(const Csr& a, const std::vector<float>& y, size_t l, std::vector<float>* z, int threads) {
+void MulAt(const Csr& a, const std::vector<float>& y, size_t l, std::vector<float>* z,
+           int threads) {
   int t = std::max(1, threads);
   std::vector<std::vector<float>> parts(t, std::vector<float>(a.cols * l, 0.0f));
   std::vector<std::thread> ts;
@@ -202,7 +202,8 @@ void SymmetricEigen(std::vector<double> a, size_t l, std::vector<double>* values
   }
   std::vector<size_t> order(l);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return a[x * l + x] > a[y * l + y]; });
+  std::sort(order.begin(), order.end(),
+            [&](size_t x, size_t y) { return a[x * l + x] > a[y * l + y]; });
   values->resize(l);
   vectors->assign(l * l, 0.0);
   for (size_t j = 0; j < l; ++j) {
@@ -248,7 +249,8 @@ class Corpus {
       return df[x] != df[y] ? df[x] > df[y] : stems_.str(x) < stems_.str(y);
     });
     if (cand.size() > max_terms) cand.resize(max_terms);
-    std::sort(cand.begin(), cand.end(), [&](uint32_t x, uint32_t y) { return stems_.str(x) < stems_.str(y); });
+    std::sort(cand.begin(), cand.end(),
+              [&](uint32_t x, uint32_t y) { return stems_.str(x) < stems_.str(y); });
     std::vector<int64_t> col_of(stems_.size(), -1);
     vocab->clear();
     idf->clear();
@@ -296,8 +298,9 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
   corpus.Build(o.max_terms, &a, &vocab, &idf);
   const size_t dim = static_cast<size_t>(o.dim);
   if (a.rows < 2 || a.cols < 2)
-    return Status::IoError("too little text to train the embedding model (need a few papers with "
-                      "titles or abstracts)");
+    return Status::IoError(
+        "too little text to train the embedding model (need a few papers with "
+        "titles or abstracts)");
   const size_t l = std::min(dim + static_cast<size_t>(o.oversample), std::min(a.rows, a.cols));
   const size_t k = std::min(dim, l);
   // Gaussian sketch of the row space, refined by power iterations.
@@ -371,7 +374,8 @@ Status TrainLsa(Store* store, const LsaTrainOptions& options, const std::string&
   try {
     Corpus corpus;
     int64_t n = store->PaperCount();
-    int64_t step = std::max<int64_t>(1, n / static_cast<int64_t>(std::max<size_t>(1, options.max_docs)));
+    int64_t step =
+        std::max<int64_t>(1, n / static_cast<int64_t>(std::max<size_t>(1, options.max_docs)));
     std::string text;
     store->ForEachPaperText(
         [&](int64_t, std::string_view title, std::string_view abstract) {
@@ -393,9 +397,10 @@ Status LsaModel::Open(const std::string& path) {
   LsaHeader h;
   if (file_.size() < sizeof h) return Status::Corruption(path + ": truncated model");
   std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kLsaMagic, 8) != 0) return Status::Corruption(path + ": not a litgraph model");
-  size_t need = sizeof h + (h.terms + 1) * 8 + h.terms * 4 + static_cast<size_t>(h.terms) * h.dim * 4 +
-                h.strings_bytes;
+  if (std::memcmp(h.magic, kLsaMagic, 8) != 0)
+    return Status::Corruption(path + ": not a litgraph model");
+  size_t need = sizeof h + (h.terms + 1) * 8 + h.terms * 4 +
+                static_cast<size_t>(h.terms) * h.dim * 4 + h.strings_bytes;
   if (file_.size() != need) return Status::Corruption(path + ": corrupt model");
   dim_ = static_cast<int>(h.dim);
   terms_ = h.terms;
@@ -460,9 +465,12 @@ float SparseDot(const SparseVector& a, const SparseVector& b) {
   float s = 0;
   size_t i = 0, j = 0;
   while (i < a.terms.size() && j < b.terms.size()) {
-    if (a.terms[i] < b.terms[j]) ++i;
-    else if (a.terms[i] > b.terms[j]) ++j;
-    else s += a.weights[i++] * b.weights[j++];
+    if (a.terms[i] < b.terms[j])
+      ++i;
+    else if (a.terms[i] > b.terms[j])
+      ++j;
+    else
+      s += a.weights[i++] * b.weights[j++];
   }
   return s;
 }
@@ -493,34 +501,40 @@ Status HttpEmbedder::Embed(const std::vector<std::string>& texts, std::vector<fl
   }
   std::vector<std::vector<std::vector<float>>> parsed(bodies.size());
   std::string url = EndpointUrl(o_.url, "/embeddings");
-  auto results = client_.PostAll(url, bodies, [&](size_t b, const std::string& body, std::string* why) {
-    json r = json::parse(body, nullptr, false);
-    if (r.is_discarded() || !r.contains("data") || !r["data"].is_array())
-      return *why = "embedding response lacks a data array", false;
-    size_t want = std::min(o_.batch, texts.size() - b * o_.batch);
-    if (r["data"].size() != want) return *why = "embedding response has the wrong number of vectors", false;
-    std::vector<std::vector<float>> vecs(want);
-    for (const auto& item : r["data"]) {
-      size_t idx = item.contains("index") && item["index"].is_number_integer() ? item["index"].get<size_t>() : 0;
-      if (idx >= want || !item.contains("embedding") || !item["embedding"].is_array())
-        return *why = "malformed embedding item", false;
-      for (const auto& x : item["embedding"]) {
-        if (!x.is_number()) return *why = "non-numeric embedding value", false;
-        vecs[idx].push_back(x.get<float>());
-      }
-    }
-    size_t d = vecs[0].size();
-    for (const auto& v : vecs)
-      if (v.empty() || v.size() != d) return *why = "embeddings of different dimensions", false;
-    parsed[b] = std::move(vecs);
-    return true;
-  });
+  auto results =
+      client_.PostAll(url, bodies, [&](size_t b, const std::string& body, std::string* why) {
+        json r = json::parse(body, nullptr, false);
+        if (r.is_discarded() || !r.contains("data") || !r["data"].is_array())
+          return *why = "embedding response lacks a data array", false;
+        size_t want = std::min(o_.batch, texts.size() - b * o_.batch);
+        if (r["data"].size() != want)
+          return *why = "embedding response has the wrong number of vectors", false;
+        std::vector<std::vector<float>> vecs(want);
+        for (const auto& item : r["data"]) {
+          size_t idx = item.contains("index") && item["index"].is_number_integer()
+                           ? item["index"].get<size_t>()
+                           : 0;
+          if (idx >= want || !item.contains("embedding") || !item["embedding"].is_array())
+            return *why = "malformed embedding item", false;
+          for (const auto& x : item["embedding"]) {
+            if (!x.is_number()) return *why = "non-numeric embedding value", false;
+            vecs[idx].push_back(x.get<float>());
+          }
+        }
+        size_t d = vecs[0].size();
+        for (const auto& v : vecs)
+          if (v.empty() || v.size() != d) return *why = "embeddings of different dimensions", false;
+        parsed[b] = std::move(vecs);
+        return true;
+      });
   for (const auto& r : results)
-    if (!r.error.empty()) return Status::IoError(fmt::format("embedding backend {}: {}", url, r.error));
+    if (!r.error.empty())
+      return Status::IoError(fmt::format("embedding backend {}: {}", url, r.error));
   int d = static_cast<int>(parsed[0][0].size());
   if (dim_ == 0) dim_ = d;
   if (d != dim_)
-    return Status::IoError(fmt::format("embedding backend returned {} dimensions, expected {}", d, dim_));
+    return Status::IoError(
+        fmt::format("embedding backend returned {} dimensions, expected {}", d, dim_));
   out->assign(texts.size() * static_cast<size_t>(dim_), 0.0f);
   size_t row = 0;
   for (auto& batch : parsed)

@@ -73,8 +73,10 @@ int64_t FindSortedString(const uint64_t* offsets, const char* strings, uint64_t 
     std::string_view t(strings + offsets[mid], offsets[mid + 1] - offsets[mid]);
     int c = t.compare(key);
     if (c == 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return -1;
 }
@@ -90,7 +92,8 @@ void FsyncDir(const std::string& dir) {
 void* MapZeroed(size_t bytes, bool dense) {
   if (bytes == 0) return nullptr;
   auto map = [](size_t n) {
-    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     return p;
   };

@@ -14,16 +14,26 @@ namespace litgraph {
 
 const char* MatchName(MatchKind m) {
   switch (m) {
-    case MatchKind::kId: return "id";
-    case MatchKind::kDoi: return "doi";
-    case MatchKind::kTitleExact: return "title_exact";
-    case MatchKind::kTitleFuzzy: return "title_fuzzy";
-    case MatchKind::kTitle: return "title";
-    case MatchKind::kAuthor: return "author";
-    case MatchKind::kAuthorText: return "author+text";
-    case MatchKind::kText: return "text";
-    case MatchKind::kSemantic: return "semantic";
-    case MatchKind::kHybrid: return "hybrid";
+    case MatchKind::kId:
+      return "id";
+    case MatchKind::kDoi:
+      return "doi";
+    case MatchKind::kTitleExact:
+      return "title_exact";
+    case MatchKind::kTitleFuzzy:
+      return "title_fuzzy";
+    case MatchKind::kTitle:
+      return "title";
+    case MatchKind::kAuthor:
+      return "author";
+    case MatchKind::kAuthorText:
+      return "author+text";
+    case MatchKind::kText:
+      return "text";
+    case MatchKind::kSemantic:
+      return "semantic";
+    case MatchKind::kHybrid:
+      return "hybrid";
   }
   return "";
 }
@@ -48,8 +58,10 @@ Graph* PaperFinder::graph() {
   if (!graph_tried_) {
     graph_tried_ = true;
     auto g = Graph::Open(store_);
-    if (g.ok()) graph_ = std::move(g.value());
-    else Latch(g.status());
+    if (g.ok())
+      graph_ = std::move(g.value());
+    else
+      Latch(g.status());
   }
   return graph_.get();
 }
@@ -60,8 +72,10 @@ const LexicalIndex* PaperFinder::lexical() {
     if (Graph* g = graph()) {
       auto idx = std::make_unique<LexicalIndex>();
       Status st = idx->Open(g->dir());
-      if (st.ok()) lexical_ = std::move(idx);
-      else Latch(st);
+      if (st.ok())
+        lexical_ = std::move(idx);
+      else
+        Latch(st);
     }
   }
   return lexical_.get();
@@ -73,8 +87,10 @@ const LexicalIndex* PaperFinder::title_lexical() {
     if (Graph* g = graph()) {
       auto idx = std::make_unique<LexicalIndex>();
       Status st = idx->Open(g->dir(), kTitleIndexPrefix);
-      if (st.ok()) title_lexical_ = std::move(idx);
-      else Latch(st);
+      if (st.ok())
+        title_lexical_ = std::move(idx);
+      else
+        Latch(st);
     }
   }
   return title_lexical_.get();
@@ -83,9 +99,12 @@ const LexicalIndex* PaperFinder::title_lexical() {
 SemanticIndex* PaperFinder::semantic() {
   if (!semantic_tried_) {
     semantic_tried_ = true;
-    auto s = SemanticIndex::Open(store_, ApiKeyFromEnv({"LITGRAPH_EMBED_API_KEY", "OPENAI_API_KEY"}));
-    if (s.ok()) semantic_ = std::move(s.value());
-    else Latch(s.status());
+    auto s =
+        SemanticIndex::Open(store_, ApiKeyFromEnv({"LITGRAPH_EMBED_API_KEY", "OPENAI_API_KEY"}));
+    if (s.ok())
+      semantic_ = std::move(s.value());
+    else
+      Latch(s.status());
   }
   return semantic_.get();
 }
@@ -167,7 +186,8 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
   auto semantic_hits = [&](size_t n) -> std::vector<FindHit> {
     std::vector<FindHit> h;
     if (!semantic()) {
-      Latch(Status::InvalidArgument(store_->dir() + ": the store has no vectors (run litgraph-embed)"));
+      Latch(Status::InvalidArgument(store_->dir() +
+                                    ": the store has no vectors (run litgraph-embed)"));
       return h;
     }
     auto v = semantic()->EmbedQuery(q.text);
@@ -330,7 +350,8 @@ Result<std::vector<FindHit>> PaperFinder::Find(const FindQuery& q) {
   if (!q.id.empty()) {
     if (auto id = store_->ResolvePaperId(q.id)) keep({{*id, 1.0, MatchKind::kId}});
   } else if (!q.doi.empty()) {
-    if (NormalizeDoi(q.doi).empty()) return Status::InvalidArgument(fmt::format("not a DOI: {}", q.doi));
+    if (NormalizeDoi(q.doi).empty())
+      return Status::InvalidArgument(fmt::format("not a DOI: {}", q.doi));
     if (auto id = store_->PaperByDoi(q.doi)) keep({{*id, 1.0, MatchKind::kDoi}});
   } else if (!q.title.empty()) {
     for (auto& h : MatchTitle(q.title, std::max<size_t>(q.limit * 5, 50), q.title_threshold))
@@ -348,16 +369,18 @@ Result<std::vector<FindHit>> PaperFinder::Find(const FindQuery& q) {
       // Same name score for all: most cited first, then newest, then id.
       Graph* g = graph();
       auto key = [&](uint32_t d) {
-        return std::make_tuple(g ? -static_cast<int64_t>(g->Citations(d)) : 0,
-                               g ? -g->Year(d) : 0, d);
+        return std::make_tuple(g ? -static_cast<int64_t>(g->Citations(d)) : 0, g ? -g->Year(d) : 0,
+                               d);
       };
       std::sort(docs.begin(), docs.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
       for (uint32_t d : docs) hits.push_back({d, author_score, MatchKind::kAuthor});
     }
   } else if (!q.text.empty()) {
-    for (auto& h : TextHits(q, [&](uint32_t id) { return accept(id); })) hits.push_back(std::move(h));
+    for (auto& h : TextHits(q, [&](uint32_t id) { return accept(id); }))
+      hits.push_back(std::move(h));
   } else {
-    return Status::InvalidArgument("nothing to find: give a query, --id, --doi, --title or --author");
+    return Status::InvalidArgument(
+        "nothing to find: give a query, --id, --doi, --title or --author");
   }
   // Every path above yields hits in its own deterministic order for equal
   // scores; keep it.
@@ -376,13 +399,17 @@ Result<int64_t> PaperFinder::Resolve(const std::string& text) {
   bool exact_unique = hits[0].match == MatchKind::kTitleExact &&
                       (hits.size() == 1 || hits[1].match != MatchKind::kTitleExact);
   bool fuzzy_clear = hits.size() == 1 || hits[0].score - hits[1].score >= 0.05;
-  if (exact_unique || (hits[0].match != MatchKind::kTitleExact && fuzzy_clear)) return hits[0].paper;
+  if (exact_unique || (hits[0].match != MatchKind::kTitleExact && fuzzy_clear))
+    return hits[0].paper;
   std::string list;
   for (const FindHit& h : hits) {
     auto p = store_->GetPaperSummary(h.paper);
-    if (p) list += fmt::format("\n  {}  {}  {}", p->ext_id, p->year ? std::to_string(p->year) : "?", p->title);
+    if (p)
+      list += fmt::format("\n  {}  {}  {}", p->ext_id, p->year ? std::to_string(p->year) : "?",
+                          p->title);
   }
-  return Status::InvalidArgument(fmt::format("\"{}\" matches several papers; give an id:{}", text, list));
+  return Status::InvalidArgument(
+      fmt::format("\"{}\" matches several papers; give an id:{}", text, list));
 }
 
 }  // namespace litgraph

@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <filesystem>
+#include <new>
 
 #include "litgraph/coding.h"
 
@@ -55,7 +55,8 @@ Status RankedLists::Open(const std::string& path) {
   path_ = path;
   LITGRAPH_RETURN_IF_ERROR(file_.Open(path));
   RankedHeader h;
-  if (file_.size() < sizeof h) return Status::Corruption(fmt::format("{}: truncated ranked lists", path));
+  if (file_.size() < sizeof h)
+    return Status::Corruption(fmt::format("{}: truncated ranked lists", path));
   std::memcpy(&h, file_.data(), sizeof h);
   if (std::memcmp(h.magic, kRankedMagic, 8) != 0)
     return Status::Corruption(fmt::format("{}: not a litgraph ranked-lists file", path));
@@ -71,7 +72,8 @@ Status RankedLists::Open(const std::string& path) {
   data_size_ = static_cast<uint64_t>(file_.data() + file_.size() - data_);
   uint64_t recorded;
   std::memcpy(&recorded, data_ - 8, 8);
-  if (recorded != data_size_) return Status::Corruption(fmt::format("{}: truncated ranked lists", path));
+  if (recorded != data_size_)
+    return Status::Corruption(fmt::format("{}: truncated ranked lists", path));
   return Status::Ok();
 }
 
@@ -81,8 +83,10 @@ RankedLists::Cursor RankedLists::Find(uint32_t node) const {
     uint64_t mid = (lo + hi) / 2;
     uint32_t id;
     std::memcpy(&id, dir_ + mid * kRankedDirEntry, 4);
-    if (id < node) lo = mid + 1;
-    else hi = mid;
+    if (id < node)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (lo == lists_) return {};
   uint32_t id;
@@ -90,8 +94,9 @@ RankedLists::Cursor RankedLists::Find(uint32_t node) const {
   std::memcpy(&id, dir_ + lo * kRankedDirEntry, 4);
   if (id != node) return {};
   std::memcpy(&begin, dir_ + lo * kRankedDirEntry + 8, 8);
-  const uint8_t* next = lo + 1 < lists_ ? dir_ + (lo + 1) * kRankedDirEntry + 8  // the next list's offset
-                                       : dir_ + lists_ * kRankedDirEntry;       // the data size
+  const uint8_t* next = lo + 1 < lists_
+                            ? dir_ + (lo + 1) * kRankedDirEntry + 8  // the next list's offset
+                            : dir_ + lists_ * kRankedDirEntry;       // the data size
   std::memcpy(&end, next, 8);
   if (begin > end || end > data_size_) {
     Damaged("corrupt ranked-lists directory");
@@ -154,7 +159,8 @@ Adjacency::~Adjacency() {
 Status Adjacency::Open(const std::string& path) {
   path_ = path;
   LITGRAPH_RETURN_IF_ERROR(file_.Open(path));
-  if (file_.size() < kHeaderSize) return Status::Corruption(fmt::format("{}: truncated graph file", path));
+  if (file_.size() < kHeaderSize)
+    return Status::Corruption(fmt::format("{}: truncated graph file", path));
   Header h;
   std::memcpy(&h, file_.data(), sizeof h);
   if (std::memcmp(h.magic, kMagic, 8) != 0)
@@ -187,7 +193,8 @@ uint32_t* Adjacency::Generation::Allocate(size_t words) {
   if (chunk == chunks.size()) {
     // Chunks grow from 64K words up to 1M words (4 MiB); a longer list gets
     // a chunk of its own size.
-    size_t size = std::max(words, std::min<size_t>(size_t{1} << 20, size_t{1} << (16 + chunks.size())));
+    size_t size =
+        std::max(words, std::min<size_t>(size_t{1} << 20, size_t{1} << (16 + chunks.size())));
     auto* p = static_cast<uint32_t*>(std::malloc(size * sizeof(uint32_t)));
     if (!p) throw std::bad_alloc();
     chunks.emplace_back(p, size);
@@ -313,8 +320,7 @@ Adjacency::List Adjacency::Neighbours(uint64_t node) {
 
 Status WriteAdjacency(const std::string& path, uint64_t num_nodes,
                       std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
-                      std::span<const uint32_t> attrs, uint32_t nodes_per_block,
-                      int zstd_level) {
+                      std::span<const uint32_t> attrs, uint32_t nodes_per_block, int zstd_level) {
   uint64_t num_blocks = (num_nodes + nodes_per_block - 1) / nodes_per_block;
   Header h{};
   std::memcpy(h.magic, kMagic, 8);
@@ -368,8 +374,8 @@ Status WriteAdjacency(const std::string& path, uint64_t num_nodes,
 Result<std::unique_ptr<Graph>> Graph::Open(Store* store) {
   int64_t gen = store->Generation("graph");
   if (gen == 0)
-    return Status::NotFound(fmt::format("{}: the store has no graph yet (run litgraph-ingest)",
-                                        store->dir()));
+    return Status::NotFound(
+        fmt::format("{}: the store has no graph yet (run litgraph-ingest)", store->dir()));
   std::unique_ptr<Graph> g(new Graph());
   g->store_ = store;
   g->generation_ = gen;
@@ -380,7 +386,8 @@ Result<std::unique_ptr<Graph>> Graph::Open(Store* store) {
   if (!st.ok()) return st;
   g->num_papers_ = g->citations_.size() / sizeof(uint32_t);
   if (g->years_.size() != g->num_papers_ * sizeof(uint16_t))
-    return Status::Corruption(fmt::format("{}: paper.years does not match paper.citations", g->dir_));
+    return Status::Corruption(
+        fmt::format("{}: paper.years does not match paper.citations", g->dir_));
   return g;
 }
 

@@ -84,8 +84,10 @@ Csr ToCsr(Rel rel, Rel collected, const Edges& e, const NodeSpace& space, Merge 
       uint32_t at = static_cast<uint32_t>(packed[k]);
       if (out > c.offsets[n] && c.ids.back() == id) {  // a parallel edge
         if (with_attrs) {
-          if (merge == Merge::kSum) c.attrs.back() += at;
-          else if (merge == Merge::kMax) c.attrs.back() = std::max(c.attrs.back(), at);
+          if (merge == Merge::kSum)
+            c.attrs.back() += at;
+          else if (merge == Merge::kMax)
+            c.attrs.back() = std::max(c.attrs.back(), at);
         }
         continue;
       }
@@ -107,7 +109,9 @@ Csr RankedCsr(Rel rel, const Csr& full, std::span<const uint32_t> citations, uin
   r.offsets.assign(full.num_nodes + 1, 0);
   const bool attrs = !full.attrs.empty();
   const bool papers = GetRelInfo(rel).to == NodeType::kPaper;
-  auto cites = [&](uint32_t p) { return papers && p < citations.size() ? CitationCount(citations[p]) : 0u; };
+  auto cites = [&](uint32_t p) {
+    return papers && p < citations.size() ? CitationCount(citations[p]) : 0u;
+  };
   std::vector<uint32_t> order;
   for (uint64_t n = 0; n < full.num_nodes; ++n) {
     uint64_t a = full.offsets[n], b = full.offsets[n + 1];
@@ -117,12 +121,13 @@ Csr RankedCsr(Rel rel, const Csr& full, std::span<const uint32_t> citations, uin
     for (uint64_t i = a; i < b; ++i) order[i - a] = static_cast<uint32_t>(i);
     size_t keep = length;
     auto rank = [&](uint32_t i) { return attrs ? RankedAttr(rel, full.attrs[i]) : 0u; };
-    std::partial_sort(order.begin(), order.begin() + keep, order.end(), [&](uint32_t x, uint32_t y) {
-      if (rank(x) != rank(y)) return rank(x) > rank(y);
-      uint32_t cx = cites(full.ids[x]), cy = cites(full.ids[y]);
-      if (cx != cy) return cx > cy;
-      return full.ids[x] < full.ids[y];
-    });
+    std::partial_sort(order.begin(), order.begin() + keep, order.end(),
+                      [&](uint32_t x, uint32_t y) {
+                        if (rank(x) != rank(y)) return rank(x) > rank(y);
+                        uint32_t cx = cites(full.ids[x]), cy = cites(full.ids[y]);
+                        if (cx != cy) return cx > cy;
+                        return full.ids[x] < full.ids[y];
+                      });
     for (size_t k = 0; k < keep; ++k) {
       r.ids.push_back(full.ids[order[k]]);
       if (attrs) r.attrs.push_back(full.attrs[order[k]]);
@@ -138,8 +143,10 @@ class PaperIdMap {
   explicit PaperIdMap(size_t expected) { works_.reserve(expected); }
   void Add(std::string_view ext, uint32_t id) {
     uint64_t n = PackedWorkNumber(ext);
-    if (n != 0) works_[n] = id;
-    else other_.emplace(std::string(ext), id);
+    if (n != 0)
+      works_[n] = id;
+    else
+      other_.emplace(std::string(ext), id);
   }
   void Prefetch(const PackedId& p) const {
     if (p.is_work_number) works_.Prefetch(p.work_number);
@@ -175,9 +182,8 @@ class RelationWriter {
   Status Write(Rel rel, Csr csr) {
     edges_ += static_cast<int64_t>(csr.ids.size());
     counts_[GetRelInfo(rel).file] = csr.ids.size();
-    pending_.push_back(std::async(std::launch::async, [this, rel, csr = std::move(csr)] {
-      return WriteFiles(rel, csr);
-    }));
+    pending_.push_back(std::async(
+        std::launch::async, [this, rel, csr = std::move(csr)] { return WriteFiles(rel, csr); }));
     if (pending_.size() < 2) return Status::Ok();
     Status st = pending_.front().get();
     pending_.erase(pending_.begin());
@@ -238,7 +244,8 @@ Status BuildPaperRelations(Store* store, const std::string& dir, const NodeSpace
                            GraphBuildStats* stats) {
   const uint64_t n_papers = space[NodeType::kPaper];
   PaperIdMap ids(n_papers);
-  store->ForEachPaperExtId([&](int64_t id, std::string_view ext) { ids.Add(ext, static_cast<uint32_t>(id)); });
+  store->ForEachPaperExtId(
+      [&](int64_t id, std::string_view ext) { ids.Add(ext, static_cast<uint32_t>(id)); });
   Edges cites, related, published;
   std::vector<int64_t> record_counts(n_papers, -1);
   std::vector<uint16_t> years(n_papers, 0);
@@ -257,21 +264,26 @@ Status BuildPaperRelations(Store* store, const std::string& dir, const NodeSpace
   store->ForEachPaperLinks([&](const PaperLinksRow& row) {
     uint32_t p = static_cast<uint32_t>(row.id);
     bool ok = resolve(row.refs, [&](uint32_t q) {
-      if (q == 0) ++stats->dangling_references;
-      else if (q != p) cites.Add(p, q);
+      if (q == 0)
+        ++stats->dangling_references;
+      else if (q != p)
+        cites.Add(p, q);
     });
-    ok = resolve(row.related, [&](uint32_t q) {
-      if (q != 0 && q != p) {
-        related.Add(p, q);
-        related.Add(q, p);
-      }
-    }) && ok;
+    ok = resolve(row.related,
+                 [&](uint32_t q) {
+                   if (q != 0 && q != p) {
+                     related.Add(p, q);
+                     related.Add(q, p);
+                   }
+                 }) &&
+         ok;
     if (!ok && !corrupt) corrupt = true, corrupt_paper = row.id;
     if (row.source_id) published.Add(p, static_cast<uint32_t>(*row.source_id));
     if (row.cited_by_count) record_counts[p] = *row.cited_by_count;
     if (row.year) years[p] = static_cast<uint16_t>(std::clamp<int64_t>(*row.year, 0, 65535));
   });
-  if (corrupt) return Status::Corruption(fmt::format("paper {}: corrupt reference list", corrupt_paper));
+  if (corrupt)
+    return Status::Corruption(fmt::format("paper {}: corrupt reference list", corrupt_paper));
   Csr cites_out = ToCsr(Rel::kCitesOut, Rel::kCitesOut, cites, space, Merge::kFirst);
   Csr cites_in = ToCsr(Rel::kCitesIn, Rel::kCitesOut, cites, space, Merge::kFirst);
   cites = Edges();
@@ -286,9 +298,9 @@ Status BuildPaperRelations(Store* store, const std::string& dir, const NodeSpace
                              : (in_store | kCitationsFromStoreBit);
   }
   w->set_citations(*citations);
-  LITGRAPH_RETURN_IF_ERROR(WriteFileAtomic(
-      dir + "/paper.citations",
-      {reinterpret_cast<const char*>(citations->data()), citations->size() * 4}));
+  LITGRAPH_RETURN_IF_ERROR(
+      WriteFileAtomic(dir + "/paper.citations",
+                      {reinterpret_cast<const char*>(citations->data()), citations->size() * 4}));
   LITGRAPH_RETURN_IF_ERROR(WriteFileAtomic(
       dir + "/paper.years", {reinterpret_cast<const char*>(years.data()), years.size() * 2}));
   LITGRAPH_RETURN_IF_ERROR(w->Write(Rel::kCitesOut, std::move(cites_out)));
@@ -339,7 +351,10 @@ Status BuildAuthorshipRelations(Store* store, const NodeSpace& space, RelationWr
     while (p < inst.size()) {
       size_t e = inst.find(' ', p);
       if (e == std::string_view::npos) e = inst.size();
-      affiliated.Add(author, static_cast<uint32_t>(std::strtoul(std::string(inst.substr(p, e - p)).c_str(), nullptr, 10)), 1);
+      affiliated.Add(author,
+                     static_cast<uint32_t>(
+                         std::strtoul(std::string(inst.substr(p, e - p)).c_str(), nullptr, 10)),
+                     1);
       p = e + 1;
     }
   });
@@ -359,10 +374,13 @@ Status BuildAuthorshipRelations(Store* store, const NodeSpace& space, RelationWr
 // HAS_TOPIC and the topic hierarchy (SUBFIELD_OF, FIELD_OF, DOMAIN_OF).
 Status BuildTopicRelations(Store* store, const NodeSpace& space, RelationWriter* w) {
   Edges topics;
-  store->ForEachPaperTopic([&](int64_t paper, int64_t topic, std::optional<double> score, bool primary) {
-    uint32_t milli = static_cast<uint32_t>(std::lround(std::clamp(score.value_or(0.0), 0.0, 1.0) * 1000));
-    topics.Add(static_cast<uint32_t>(paper), static_cast<uint32_t>(topic), milli << 1 | (primary ? 1u : 0u));
-  });
+  store->ForEachPaperTopic(
+      [&](int64_t paper, int64_t topic, std::optional<double> score, bool primary) {
+        uint32_t milli =
+            static_cast<uint32_t>(std::lround(std::clamp(score.value_or(0.0), 0.0, 1.0) * 1000));
+        topics.Add(static_cast<uint32_t>(paper), static_cast<uint32_t>(topic),
+                   milli << 1 | (primary ? 1u : 0u));
+      });
   LITGRAPH_RETURN_IF_ERROR(WriteBothWays(w, Rel::kTopics, topics, space, Merge::kMax));
   for (Rel up : {Rel::kTopicSubfield, Rel::kSubfieldField, Rel::kFieldDomain}) {
     Edges e;
@@ -410,9 +428,10 @@ Status BuildKeywordRelations(Store* store, const NodeSpace& space, RelationWrite
     order.clear();
     for (uint64_t i = a; i < b; ++i) order.emplace_back(full.attrs[i], full.ids[i]);
     size_t keep = std::min<size_t>(order.size(), kCooccurTopK);
-    std::partial_sort(order.begin(), order.begin() + keep, order.end(), [](const auto& x, const auto& y) {
-      return x.first != y.first ? x.first > y.first : x.second < y.second;
-    });
+    std::partial_sort(order.begin(), order.begin() + keep, order.end(),
+                      [](const auto& x, const auto& y) {
+                        return x.first != y.first ? x.first > y.first : x.second < y.second;
+                      });
     for (size_t i = 0; i < keep; ++i) {
       cooc.Add(static_cast<uint32_t>(k), order[i].second, order[i].first);
       cooc.Add(order[i].second, static_cast<uint32_t>(k), order[i].first);
@@ -422,7 +441,8 @@ Status BuildKeywordRelations(Store* store, const NodeSpace& space, RelationWrite
 }
 
 // Makes generation `gen` in `dir` durable and current, with its build info.
-void CommitGeneration(Store* store, const std::string& dir, int64_t gen, const nlohmann::json& info) {
+void CommitGeneration(Store* store, const std::string& dir, int64_t gen,
+                      const nlohmann::json& info) {
   FsyncDir(dir);
   FsyncDir(store->dir());
   store->SetMeta("graph_info", info.dump());
@@ -439,7 +459,8 @@ bool IsKeywordFile(std::string_view name) {
 
 // Runs `build` into a new generation directory, removing it when the build
 // fails (a failed SQLite statement included).
-Status InNewGeneration(Store* store, const std::function<Status(const std::string&, int64_t)>& build) {
+Status InNewGeneration(Store* store,
+                       const std::function<Status(const std::string&, int64_t)>& build) {
   int64_t gen = 0;
   auto dir = store->NewArtifactDir("graph", &gen);
   if (!dir.ok()) return dir.status();
@@ -512,7 +533,8 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
 
 Status RebuildKeywordLayer(Store* store, const GraphBuildOptions& options) {
   int64_t current = store->Generation("graph");
-  if (current == 0) return Status::InvalidArgument("the store has no graph yet (run litgraph-ingest)");
+  if (current == 0)
+    return Status::InvalidArgument("the store has no graph yet (run litgraph-ingest)");
   const std::string from = store->ArtifactDir("graph", current);
   return InNewGeneration(store, [&](const std::string& dir, int64_t gen) -> Status {
     std::error_code ec;

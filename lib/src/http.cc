@@ -113,8 +113,14 @@ class PostBatch {
   using Accept = std::function<bool(size_t, const std::string&, std::string*)>;
   PostBatch(const CurlApi& c, const HttpOptions& o, const std::string& url,
             const std::vector<std::string>& bodies, const Accept& accept)
-      : c_(c), o_(o), url_(url), bodies_(bodies), accept_(accept), results_(bodies.size()),
-        slots_(std::max(1, o.concurrency)), multi_(c.multi_init()) {
+      : c_(c),
+        o_(o),
+        url_(url),
+        bodies_(bodies),
+        accept_(accept),
+        results_(bodies.size()),
+        slots_(std::max(1, o.concurrency)),
+        multi_(c.multi_init()) {
     auto now = std::chrono::steady_clock::now();
     for (size_t i = 0; i < bodies.size(); ++i) queue_.emplace_back(i, now);
   }
@@ -151,7 +157,8 @@ class PostBatch {
     auto now = std::chrono::steady_clock::now();
     for (Slot& s : slots_) {
       if (s.easy || queue_.empty()) continue;
-      auto it = std::find_if(queue_.begin(), queue_.end(), [&](const auto& q) { return q.second <= now; });
+      auto it = std::find_if(queue_.begin(), queue_.end(),
+                             [&](const auto& q) { return q.second <= now; });
       if (it == queue_.end()) break;
       size_t i = it->first;
       queue_.erase(it);

@@ -76,8 +76,8 @@ class LineReader {
           int err;
           const char* msg = gzerror(gz_, &err);
           *st = err == Z_DATA_ERROR || err == Z_BUF_ERROR
-                    ? Status::MalformedInput(fmt::format("{}:{}: corrupt gzip data: {}", name_,
-                                                   line_no_ + 1, msg))
+                    ? Status::MalformedInput(
+                          fmt::format("{}:{}: corrupt gzip data: {}", name_, line_no_ + 1, msg))
                     : Status::IoError(fmt::format("{}: read error: {}", name_, msg));
           return false;
         }
@@ -85,8 +85,8 @@ class LineReader {
           int err;
           const char* msg = gzerror(gz_, &err);
           if (err == Z_BUF_ERROR) {  // input ended inside a gzip stream
-            *st = Status::MalformedInput(fmt::format("{}:{}: truncated gzip stream ({})", name_,
-                                               line_no_ + 1, msg));
+            *st = Status::MalformedInput(
+                fmt::format("{}:{}: truncated gzip stream ({})", name_, line_no_ + 1, msg));
             return false;
           }
           eof_ = true;
@@ -100,8 +100,8 @@ class LineReader {
       const void* nl = std::memchr(start, '\n', len_ - pos_);
       size_t take = nl ? static_cast<const char*>(nl) - start : len_ - pos_;
       if (line->size() + take > max_bytes) {
-        *st = Status::MalformedInput(fmt::format("{}:{}: line longer than {} bytes", name_,
-                                           line_no_ + 1, max_bytes));
+        *st = Status::MalformedInput(
+            fmt::format("{}:{}: line longer than {} bytes", name_, line_no_ + 1, max_bytes));
         return false;
       }
       line->append(start, take);
@@ -199,7 +199,9 @@ class BatchQueue {
   bool done_ = false, closed_ = false;
 };
 
-std::string Where(const std::string& file, int64_t line) { return fmt::format("{}:{}", file, line); }
+std::string Where(const std::string& file, int64_t line) {
+  return fmt::format("{}:{}", file, line);
+}
 
 // Reads every input, parses, and pushes batches. Runs on its own thread.
 // `fts`, when given, records each work's FTS5 tokens for the writer.
@@ -247,7 +249,8 @@ void Produce(const std::vector<std::string>& inputs, const IngestOptions& option
         ps = parser.Parse(std::string_view(doc.data(), used_doc), true, &item.records);
       }
       first = false;
-      if (!ps.ok()) item.error = Status::MalformedInput(Where(reader.name(), line_no) + ": " + ps.message());
+      if (!ps.ok())
+        item.error = Status::MalformedInput(Where(reader.name(), line_no) + ": " + ps.message());
       records_in_file += static_cast<int64_t>(item.records.size()) + (ps.ok() ? 0 : 1);
       item.keys.resize(item.records.size());
       for (size_t i = 0; i < item.records.size(); ++i)
@@ -282,8 +285,7 @@ void Produce(const std::vector<std::string>& inputs, const IngestOptions& option
 // lexical index of a bulk load is tokenized while SQLite works.
 class TextFeeder {
  public:
-  explicit TextFeeder(LexicalBuilders* builder)
-      : builder_(builder), thread_([this] { Run(); }) {}
+  explicit TextFeeder(LexicalBuilders* builder) : builder_(builder), thread_([this] { Run(); }) {}
   ~TextFeeder() { Finish(); }
 
   void Add(int64_t id, std::string title, std::string abstract) {
@@ -375,8 +377,8 @@ Status ApplyBatches(BatchQueue* queue, RecordWriter* writer, const IngestOptions
 
 }  // namespace
 
-Status Ingest(Store* store, const std::vector<std::string>& inputs_in,
-              const IngestOptions& options, IngestStats* stats) {
+Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const IngestOptions& options,
+              IngestStats* stats) {
   auto t0 = Clock::now();
   if (store->mode() != Store::Mode::kWrite)
     return Status::Internal("Ingest needs a store opened for writing");

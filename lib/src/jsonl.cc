@@ -35,7 +35,8 @@ Status ForEachLineIn(const std::string& path,
     if (stat(path.c_str(), &sb) == 0 && S_ISDIR(sb.st_mode))
       return Status::IoError(fmt::format("{}: is a directory", path));
     file.open(path);
-    if (!file) return Status::IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+    if (!file)
+      return Status::IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
     in = &file;
   }
   std::string line;
@@ -82,11 +83,14 @@ Result<std::vector<int64_t>> ReadPaperIdList(Store* store, const std::string& pa
     if (id[0] == '{') {
       Json j = Json::parse(id, nullptr, false);
       if (j.is_discarded() || !j.contains("id") || !j["id"].is_string())
-        return Status::MalformedInput(where + ": expected an id or a JSON object with a string \"id\"");
+        return Status::MalformedInput(where +
+                                      ": expected an id or a JSON object with a string \"id\"");
       id = j["id"].get<std::string>();
     }
-    if (auto p = store->ResolvePaperId(id)) ids.push_back(*p);
-    else if (missing) missing->push_back(id);
+    if (auto p = store->ResolvePaperId(id))
+      ids.push_back(*p);
+    else if (missing)
+      missing->push_back(id);
     return Status::Ok();
   });
   if (!st.ok()) return st;

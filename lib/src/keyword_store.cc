@@ -18,18 +18,18 @@ using Clock = std::chrono::steady_clock;
 class BuiltinBackend : public KeywordBackend {
  public:
   BuiltinBackend(const PhraseStats* stats, ExtractOptions options, Store* known)
-      : extractor_(stats, known ? std::function<bool(const std::string&)>(
-                                      [known](const std::string& phrase) {
-                                        return known->NodeByExtId(NodeType::kKeyword,
-                                                                  KeywordExtId(phrase))
-                                            .has_value();
-                                      })
-                                : nullptr),
+      : extractor_(
+            stats,
+            known ? std::function<bool(const std::string&)>([known](const std::string& phrase) {
+              return known->NodeByExtId(NodeType::kKeyword, KeywordExtId(phrase)).has_value();
+            })
+                  : nullptr),
         options_(options) {}
   Status Extract(const std::vector<PaperText>& papers, std::vector<std::vector<Keyword>>* out,
                  std::vector<std::string>*) override {
     out->clear();
-    for (const PaperText& p : papers) out->push_back(extractor_.Extract(p.title, p.abstract, options_));
+    for (const PaperText& p : papers)
+      out->push_back(extractor_.Extract(p.title, p.abstract, options_));
     return Status::Ok();
   }
   std::string name() const override { return "builtin"; }
@@ -53,7 +53,8 @@ Result<PaperText> PaperTextOf(const Json& rec, const std::string& where) {
     auto it = rec.find(names[i]);
     if (it == rec.end() || it->is_null()) continue;
     if (!it->is_string())
-      return Status::MalformedInput(fmt::format("{}: field \"{}\" must be a string", where, names[i]));
+      return Status::MalformedInput(
+          fmt::format("{}: field \"{}\" must be a string", where, names[i]));
     field[i] = it->get<std::string>();
   }
   return PaperText{0, field[0], field[1].empty() ? field[2] : field[1], where};
@@ -70,9 +71,12 @@ namespace {
 // The papers a run processes.
 std::vector<int64_t> Targets(Store* store, const KeywordRunOptions& options) {
   switch (options.select) {
-    case KeywordRunOptions::Select::kIds: return options.ids;
-    case KeywordRunOptions::Select::kMissing: return store->PaperIdsWithoutKeywords();
-    case KeywordRunOptions::Select::kAll: return store->PaperIds();
+    case KeywordRunOptions::Select::kIds:
+      return options.ids;
+    case KeywordRunOptions::Select::kMissing:
+      return store->PaperIdsWithoutKeywords();
+    case KeywordRunOptions::Select::kAll:
+      return store->PaperIds();
   }
   return {};
 }
@@ -80,9 +84,9 @@ std::vector<int64_t> Targets(Store* store, const KeywordRunOptions& options) {
 // Extracts and writes keywords for `targets` in batches inside *txn;
 // commits and begins a new transaction after each batch when asked (remote
 // backends: an interrupted run keeps its finished batches).
-Status ExtractAll(Store* store, const KeywordRunOptions& options, const std::vector<int64_t>& targets,
-                  KeywordBackend* backend, std::unique_ptr<Transaction>* txn,
-                  KeywordRunStats* stats) {
+Status ExtractAll(Store* store, const KeywordRunOptions& options,
+                  const std::vector<int64_t>& targets, KeywordBackend* backend,
+                  std::unique_ptr<Transaction>* txn, KeywordRunStats* stats) {
   KeywordWriter writer(store, backend->name());
   std::vector<PaperText> batch;
   std::vector<std::vector<Keyword>> results;

@@ -20,51 +20,63 @@ namespace {
 // function words beyond the stopword list, and paper self-reference.
 const std::unordered_set<std::string_view>& BreakWords() {
   static const std::unordered_set<std::string_view> kWords = {
-      "propose", "proposes", "proposed", "present", "presents", "presented", "show", "shows",
-      "showed", "shown", "demonstrate", "demonstrates", "demonstrated", "achieve", "achieves",
-      "achieved", "use", "uses", "used", "using", "based", "obtain", "obtains", "obtained",
-      "provide", "provides", "provided", "investigate", "investigates", "investigated",
-      "consider", "considers", "considered", "describe", "describes", "described", "introduce",
-      "introduces", "introduced", "compare", "compares", "compared", "find", "finds", "found",
-      "suggest", "suggests", "suggested", "indicate", "indicates", "indicated", "reveal",
-      "reveals", "revealed", "allow", "allows", "allowed", "enable", "enables", "enabled",
-      "require", "requires", "required", "improve", "improves", "improved", "increase",
-      "increases", "increased", "reduce", "reduces", "reduced", "outperform", "outperforms",
-      "perform", "performs", "performed", "apply", "applies", "applied", "evaluate",
-      "evaluates", "evaluated", "develop", "develops", "developed", "report", "reports",
-      "reported", "discuss", "discusses", "discussed", "examine", "examines", "examined",
-      "explore", "explores", "explored", "address", "addresses", "addressed", "focus",
-      "focuses", "aim", "aims", "make", "makes", "made", "take", "takes", "taken", "give",
-      "gives", "given", "lead", "leads", "led", "yield", "yields", "help", "helps", "need",
-      "needs", "can", "cannot", "also", "well", "however", "thus", "therefore", "furthermore",
-      "moreover", "respectively", "although", "though", "since", "hence", "whereas", "paper",
-      "article", "et", "al", "ie", "eg", "etc", "vs", "per", "among", "across", "toward",
-      "towards", "around", "without", "according", "here", "still", "even", "often", "usually",
-      "much", "many", "any", "each", "every", "all", "some", "such", "first", "second",
-      "third", "one", "two", "three", "four", "five", "six", "ten", "least", "like", "whose",
-      "every", "able", "unable", "often", "yet", "rather", "quite", "less", "fewer", "least",
-      "despite", "unlike", "including", "regarding", "concerning", "besides", "beyond",
-      "throughout", "amid", "amongst", "alongside", "whilst", "unless", "whereby", "via",
-      "except", "along", "onto", "inside", "outside", "behind", "beside", "near", "per"};
+      "propose",      "proposes",    "proposed",   "present",     "presents",     "presented",
+      "show",         "shows",       "showed",     "shown",       "demonstrate",  "demonstrates",
+      "demonstrated", "achieve",     "achieves",   "achieved",    "use",          "uses",
+      "used",         "using",       "based",      "obtain",      "obtains",      "obtained",
+      "provide",      "provides",    "provided",   "investigate", "investigates", "investigated",
+      "consider",     "considers",   "considered", "describe",    "describes",    "described",
+      "introduce",    "introduces",  "introduced", "compare",     "compares",     "compared",
+      "find",         "finds",       "found",      "suggest",     "suggests",     "suggested",
+      "indicate",     "indicates",   "indicated",  "reveal",      "reveals",      "revealed",
+      "allow",        "allows",      "allowed",    "enable",      "enables",      "enabled",
+      "require",      "requires",    "required",   "improve",     "improves",     "improved",
+      "increase",     "increases",   "increased",  "reduce",      "reduces",      "reduced",
+      "outperform",   "outperforms", "perform",    "performs",    "performed",    "apply",
+      "applies",      "applied",     "evaluate",   "evaluates",   "evaluated",    "develop",
+      "develops",     "developed",   "report",     "reports",     "reported",     "discuss",
+      "discusses",    "discussed",   "examine",    "examines",    "examined",     "explore",
+      "explores",     "explored",    "address",    "addresses",   "addressed",    "focus",
+      "focuses",      "aim",         "aims",       "make",        "makes",        "made",
+      "take",         "takes",       "taken",      "give",        "gives",        "given",
+      "lead",         "leads",       "led",        "yield",       "yields",       "help",
+      "helps",        "need",        "needs",      "can",         "cannot",       "also",
+      "well",         "however",     "thus",       "therefore",   "furthermore",  "moreover",
+      "respectively", "although",    "though",     "since",       "hence",        "whereas",
+      "paper",        "article",     "et",         "al",          "ie",           "eg",
+      "etc",          "vs",          "per",        "among",       "across",       "toward",
+      "towards",      "around",      "without",    "according",   "here",         "still",
+      "even",         "often",       "usually",    "much",        "many",         "any",
+      "each",         "every",       "all",        "some",        "such",         "first",
+      "second",       "third",       "one",        "two",         "three",        "four",
+      "five",         "six",         "ten",        "least",       "like",         "whose",
+      "every",        "able",        "unable",     "often",       "yet",          "rather",
+      "quite",        "less",        "fewer",      "least",       "despite",      "unlike",
+      "including",    "regarding",   "concerning", "besides",     "beyond",       "throughout",
+      "amid",         "amongst",     "alongside",  "whilst",      "unless",       "whereby",
+      "via",          "except",      "along",      "onto",        "inside",       "outside",
+      "behind",       "beside",      "near",       "per"};
   return kWords;
 }
 
 // Evaluative or vague adjectives: a keyword neither starts nor ends with them.
 const std::unordered_set<std::string_view>& VagueAdjectives() {
   static const std::unordered_set<std::string_view> kWords = {
-      "novel", "new", "different", "various", "several", "existing", "recent", "current",
-      "important", "significant", "main", "key", "specific", "overall", "further", "certain",
-      "particular", "potential", "possible", "other", "same", "whole", "good", "better",
-      "best", "effective", "efficient", "promising", "powerful", "simple", "generic",
-      "typical", "traditional", "conventional", "previous", "prior", "related", "relevant",
-      "great", "major", "minor", "basic", "usual", "proposed", "improved", "accurate",
-      "robust", "fast", "due", "total", "full", "final", "initial", "additional",
-      "extensive", "comprehensive", "detailed", "experimental", "empirical", "superior",
-      "remarkable", "substantial", "considerable", "competitive", "challenging", "successful",
-      "useful", "interesting", "crucial", "critical", "essential", "fundamental", "unique",
-      "appropriate", "suitable", "reasonable", "similar", "various", "numerous", "multiple",
-      "respective", "corresponding", "original", "resulting", "underlying", "given", "whole",
-      "art", "state"};
+      "novel",      "new",           "different",    "various",       "several",     "existing",
+      "recent",     "current",       "important",    "significant",   "main",        "key",
+      "specific",   "overall",       "further",      "certain",       "particular",  "potential",
+      "possible",   "other",         "same",         "whole",         "good",        "better",
+      "best",       "effective",     "efficient",    "promising",     "powerful",    "simple",
+      "generic",    "typical",       "traditional",  "conventional",  "previous",    "prior",
+      "related",    "relevant",      "great",        "major",         "minor",       "basic",
+      "usual",      "proposed",      "improved",     "accurate",      "robust",      "fast",
+      "due",        "total",         "full",         "final",         "initial",     "additional",
+      "extensive",  "comprehensive", "detailed",     "experimental",  "empirical",   "superior",
+      "remarkable", "substantial",   "considerable", "competitive",   "challenging", "successful",
+      "useful",     "interesting",   "crucial",      "critical",      "essential",   "fundamental",
+      "unique",     "appropriate",   "suitable",     "reasonable",    "similar",     "various",
+      "numerous",   "multiple",      "respective",   "corresponding", "original",    "resulting",
+      "underlying", "given",         "whole",        "art",           "state"};
   return kWords;
 }
 
@@ -72,40 +84,186 @@ const std::unordered_set<std::string_view>& VagueAdjectives() {
 // themselves, so a keyword does not end with them.
 const std::unordered_set<std::string_view>& FillerHeads() {
   static const std::unordered_set<std::string_view> kWords = {
-      "approach", "approaches", "method", "methods", "methodology", "technique", "techniques",
-      "framework", "frameworks", "result", "results", "work", "works", "way", "ways", "kind",
-      "kinds", "type", "types", "aspect", "aspects", "issue", "issues", "number", "numbers",
-      "part", "parts", "paper", "experiment", "experiments", "finding", "findings", "manner",
-      "fashion", "respect", "term", "terms", "order", "basis", "attempt", "effort", "efforts",
-      "scheme", "schemes", "strategy", "strategies", "solution", "solutions", "procedure",
-      "procedures", "tool", "tools", "mechanism", "mechanisms", "variety", "range", "amount",
-      "lot", "set", "sets", "use", "usage", "need", "needs", "goal", "goals", "purpose"};
+      "approach",   "approaches", "method",     "methods",    "methodology", "technique",
+      "techniques", "framework",  "frameworks", "result",     "results",     "work",
+      "works",      "way",        "ways",       "kind",       "kinds",       "type",
+      "types",      "aspect",     "aspects",    "issue",      "issues",      "number",
+      "numbers",    "part",       "parts",      "paper",      "experiment",  "experiments",
+      "finding",    "findings",   "manner",     "fashion",    "respect",     "term",
+      "terms",      "order",      "basis",      "attempt",    "effort",      "efforts",
+      "scheme",     "schemes",    "strategy",   "strategies", "solution",    "solutions",
+      "procedure",  "procedures", "tool",       "tools",      "mechanism",   "mechanisms",
+      "variety",    "range",      "amount",     "lot",        "set",         "sets",
+      "use",        "usage",      "need",       "needs",      "goal",        "goals",
+      "purpose"};
   return kWords;
 }
 
 // Single words too vague to be a keyword alone even when they pass the df test.
 const std::unordered_set<std::string_view>& GenericUnigrams() {
-  static const std::unordered_set<std::string_view> kWords = {
-      "method", "approach", "result", "paper", "study", "analysis", "model", "system", "data",
-      "problem", "task", "work", "performance", "framework", "technique", "algorithm",
-      "application", "process", "effect", "case", "level", "type", "number", "set", "time",
-      "way", "part", "field", "area", "research", "development", "information", "structure",
-      "function", "property", "feature", "experiment", "evaluation", "accuracy", "quality",
-      "design", "measure", "measurement", "parameter", "condition", "factor", "rate", "change",
-      "increase", "difference", "relationship", "group", "sample", "test", "tool", "network",
-      "image", "mechanism", "strategy", "review", "survey", "implementation", "solution",
-      "scheme", "dataset", "benchmark", "baseline", "component", "module", "stage", "step",
-      "phase", "context", "domain", "scale", "state", "art", "term", "order", "form", "view",
-      "point", "ability", "role", "impact", "use", "value", "range", "degree", "basis",
-      "aspect", "issue", "challenge", "need", "goal", "purpose", "idea", "concept", "insight",
-      "understanding", "knowledge", "evidence", "finding", "outcome", "output", "input",
-      "article", "publication", "proposal", "version", "example", "instance", "item",
-      "object", "element", "unit", "size", "length", "amount", "total", "average", "mean",
-      "year", "day", "period", "people", "person", "user", "individual", "author", "reader",
-      "http", "https", "www", "doi", "url", "january", "february", "march", "april", "june",
-      "july", "august", "september", "october", "november", "december", "contribute",
-      "contribution", "comment", "post", "section", "chapter", "conclusion", "introduction",
-      "overview", "guide", "option", "experience", "far", "iii", "ii", "iv"};
+  static const std::unordered_set<std::string_view> kWords = {"method",
+                                                              "approach",
+                                                              "result",
+                                                              "paper",
+                                                              "study",
+                                                              "analysis",
+                                                              "model",
+                                                              "system",
+                                                              "data",
+                                                              "problem",
+                                                              "task",
+                                                              "work",
+                                                              "performance",
+                                                              "framework",
+                                                              "technique",
+                                                              "algorithm",
+                                                              "application",
+                                                              "process",
+                                                              "effect",
+                                                              "case",
+                                                              "level",
+                                                              "type",
+                                                              "number",
+                                                              "set",
+                                                              "time",
+                                                              "way",
+                                                              "part",
+                                                              "field",
+                                                              "area",
+                                                              "research",
+                                                              "development",
+                                                              "information",
+                                                              "structure",
+                                                              "function",
+                                                              "property",
+                                                              "feature",
+                                                              "experiment",
+                                                              "evaluation",
+                                                              "accuracy",
+                                                              "quality",
+                                                              "design",
+                                                              "measure",
+                                                              "measurement",
+                                                              "parameter",
+                                                              "condition",
+                                                              "factor",
+                                                              "rate",
+                                                              "change",
+                                                              "increase",
+                                                              "difference",
+                                                              "relationship",
+                                                              "group",
+                                                              "sample",
+                                                              "test",
+                                                              "tool",
+                                                              "network",
+                                                              "image",
+                                                              "mechanism",
+                                                              "strategy",
+                                                              "review",
+                                                              "survey",
+                                                              "implementation",
+                                                              "solution",
+                                                              "scheme",
+                                                              "dataset",
+                                                              "benchmark",
+                                                              "baseline",
+                                                              "component",
+                                                              "module",
+                                                              "stage",
+                                                              "step",
+                                                              "phase",
+                                                              "context",
+                                                              "domain",
+                                                              "scale",
+                                                              "state",
+                                                              "art",
+                                                              "term",
+                                                              "order",
+                                                              "form",
+                                                              "view",
+                                                              "point",
+                                                              "ability",
+                                                              "role",
+                                                              "impact",
+                                                              "use",
+                                                              "value",
+                                                              "range",
+                                                              "degree",
+                                                              "basis",
+                                                              "aspect",
+                                                              "issue",
+                                                              "challenge",
+                                                              "need",
+                                                              "goal",
+                                                              "purpose",
+                                                              "idea",
+                                                              "concept",
+                                                              "insight",
+                                                              "understanding",
+                                                              "knowledge",
+                                                              "evidence",
+                                                              "finding",
+                                                              "outcome",
+                                                              "output",
+                                                              "input",
+                                                              "article",
+                                                              "publication",
+                                                              "proposal",
+                                                              "version",
+                                                              "example",
+                                                              "instance",
+                                                              "item",
+                                                              "object",
+                                                              "element",
+                                                              "unit",
+                                                              "size",
+                                                              "length",
+                                                              "amount",
+                                                              "total",
+                                                              "average",
+                                                              "mean",
+                                                              "year",
+                                                              "day",
+                                                              "period",
+                                                              "people",
+                                                              "person",
+                                                              "user",
+                                                              "individual",
+                                                              "author",
+                                                              "reader",
+                                                              "http",
+                                                              "https",
+                                                              "www",
+                                                              "doi",
+                                                              "url",
+                                                              "january",
+                                                              "february",
+                                                              "march",
+                                                              "april",
+                                                              "june",
+                                                              "july",
+                                                              "august",
+                                                              "september",
+                                                              "october",
+                                                              "november",
+                                                              "december",
+                                                              "contribute",
+                                                              "contribution",
+                                                              "comment",
+                                                              "post",
+                                                              "section",
+                                                              "chapter",
+                                                              "conclusion",
+                                                              "introduction",
+                                                              "overview",
+                                                              "guide",
+                                                              "option",
+                                                              "experience",
+                                                              "far",
+                                                              "iii",
+                                                              "ii",
+                                                              "iv"};
   return kWords;
 }
 
@@ -115,8 +273,9 @@ bool IsDigits(std::string_view w) {
 
 bool IsAdverb(std::string_view w) {
   static const std::unordered_set<std::string_view> kNotAdverbs = {
-      "family", "supply", "assembly", "anomaly", "italy", "poly", "reply", "monopoly",
-      "butterfly", "ally", "rally", "belly", "jelly", "bully", "fly", "firefly", "holy"};
+      "family", "supply",   "assembly",  "anomaly", "italy", "poly",
+      "reply",  "monopoly", "butterfly", "ally",    "rally", "belly",
+      "jelly",  "bully",    "fly",       "firefly", "holy"};
   return w.size() > 4 && w.substr(w.size() - 2) == "ly" && !kNotAdverbs.count(w);
 }
 
@@ -124,8 +283,8 @@ bool IsAdverb(std::string_view w) {
 // adjectives, never a concept's head; the few -ed nouns are listed.
 bool IsEdForm(std::string_view w) {
   static const std::unordered_set<std::string_view> kNouns = {
-      "speed", "seed", "bed", "feed", "breed", "shed", "red", "hundred", "weed", "creed",
-      "greed", "reed", "embed", "bred", "sled", "shred", "deed"};
+      "speed", "seed",  "bed",  "feed",  "breed", "shed", "red",   "hundred", "weed",
+      "creed", "greed", "reed", "embed", "bred",  "sled", "shred", "deed"};
   return w.size() > 4 && w.substr(w.size() - 2) == "ed" && !kNouns.count(w);
 }
 
@@ -133,28 +292,31 @@ bool IsEdForm(std::string_view w) {
 // ("learning rate", "training data"); other -ing words only end one.
 bool IsIngNoun(std::string_view w) {
   static const std::unordered_set<std::string_view> kNouns = {
-      "learning", "computing", "processing", "training", "mining", "modeling", "modelling",
-      "programming", "engineering", "planning", "clustering", "sampling", "reasoning",
-      "parsing", "tagging", "ranking", "matching", "testing", "imaging", "sensing", "caching",
-      "routing", "scheduling", "tracking", "labeling", "labelling", "marketing", "banking",
-      "accounting", "manufacturing", "nursing", "building", "housing", "funding", "teaching",
-      "writing", "reading", "signaling", "signalling", "screening", "monitoring",
-      "forecasting", "filtering", "coding", "encoding", "decoding", "hashing", "indexing",
-      "pricing", "trading", "lending", "farming", "fishing", "mapping", "printing",
-      "recycling", "smoking", "drinking", "spelling", "meaning", "wellbeing", "offspring",
-      "spring", "string", "ring", "king", "thing", "morning", "ceiling", "wing", "swing",
-      "earning", "warning", "setting", "rating", "voting", "polling", "crowdsourcing",
-      "outsourcing", "shipping", "packaging", "tutoring", "counseling", "counselling",
-      "mentoring", "parenting", "caregiving", "policing", "sentencing", "dating", "timing",
-      "scaling", "pooling", "padding", "embedding", "bidding", "auctioning", "licensing"};
+      "learning",    "computing",   "processing",  "training",  "mining",     "modeling",
+      "modelling",   "programming", "engineering", "planning",  "clustering", "sampling",
+      "reasoning",   "parsing",     "tagging",     "ranking",   "matching",   "testing",
+      "imaging",     "sensing",     "caching",     "routing",   "scheduling", "tracking",
+      "labeling",    "labelling",   "marketing",   "banking",   "accounting", "manufacturing",
+      "nursing",     "building",    "housing",     "funding",   "teaching",   "writing",
+      "reading",     "signaling",   "signalling",  "screening", "monitoring", "forecasting",
+      "filtering",   "coding",      "encoding",    "decoding",  "hashing",    "indexing",
+      "pricing",     "trading",     "lending",     "farming",   "fishing",    "mapping",
+      "printing",    "recycling",   "smoking",     "drinking",  "spelling",   "meaning",
+      "wellbeing",   "offspring",   "spring",      "string",    "ring",       "king",
+      "thing",       "morning",     "ceiling",     "wing",      "swing",      "earning",
+      "warning",     "setting",     "rating",      "voting",    "polling",    "crowdsourcing",
+      "outsourcing", "shipping",    "packaging",   "tutoring",  "counseling", "counselling",
+      "mentoring",   "parenting",   "caregiving",  "policing",  "sentencing", "dating",
+      "timing",      "scaling",     "pooling",     "padding",   "embedding",  "bidding",
+      "auctioning",  "licensing"};
   return kNouns.count(w) > 0;
 }
 
 bool IsIngForm(std::string_view w) { return w.size() > 5 && w.substr(w.size() - 3) == "ing"; }
 
 bool IsBreak(std::string_view w) {
-  return w.size() < 2 || IsDigits(w) || IsStopword(w) || BreakWords().count(w) ||
-         IsAdverb(w) || IsEdForm(w);
+  return w.size() < 2 || IsDigits(w) || IsStopword(w) || BreakWords().count(w) || IsAdverb(w) ||
+         IsEdForm(w);
 }
 
 // Calls fn(word, break_before, sentence) for the folded words of text;
@@ -210,21 +372,51 @@ void ScanWords(std::string_view text, Fn&& fn) {
 
 std::string Singular(std::string_view w) {
   static const std::unordered_map<std::string_view, std::string_view> kIrregular = {
-      {"analyses", "analysis"},     {"hypotheses", "hypothesis"}, {"theses", "thesis"},
-      {"syntheses", "synthesis"},   {"diagnoses", "diagnosis"},   {"criteria", "criterion"},
-      {"phenomena", "phenomenon"},  {"indices", "index"},         {"matrices", "matrix"},
-      {"vertices", "vertex"},       {"appendices", "appendix"},   {"children", "child"},
-      {"people", "person"},         {"women", "woman"},           {"men", "man"},
-      {"mice", "mouse"},            {"teeth", "tooth"},           {"feet", "foot"},
-      {"data", "data"},             {"media", "media"},           {"bacteria", "bacterium"},
-      {"curricula", "curriculum"},  {"spectra", "spectrum"},      {"optima", "optimum"},
-      {"maxima", "maximum"},        {"minima", "minimum"},        {"strata", "stratum"},
-      {"leaves", "leaf"},           {"lives", "life"},            {"halves", "half"},
-      {"series", "series"},         {"species", "species"},       {"news", "news"},
-      {"biases", "bias"},           {"aliases", "alias"},         {"statuses", "status"},
-      {"viruses", "virus"},         {"corpora", "corpus"},        {"genera", "genus"},
-      {"radii", "radius"},          {"stimuli", "stimulus"},      {"nuclei", "nucleus"},
-      {"fungi", "fungus"},          {"loci", "locus"},            {"axes", "axis"}};
+      {"analyses", "analysis"},
+      {"hypotheses", "hypothesis"},
+      {"theses", "thesis"},
+      {"syntheses", "synthesis"},
+      {"diagnoses", "diagnosis"},
+      {"criteria", "criterion"},
+      {"phenomena", "phenomenon"},
+      {"indices", "index"},
+      {"matrices", "matrix"},
+      {"vertices", "vertex"},
+      {"appendices", "appendix"},
+      {"children", "child"},
+      {"people", "person"},
+      {"women", "woman"},
+      {"men", "man"},
+      {"mice", "mouse"},
+      {"teeth", "tooth"},
+      {"feet", "foot"},
+      {"data", "data"},
+      {"media", "media"},
+      {"bacteria", "bacterium"},
+      {"curricula", "curriculum"},
+      {"spectra", "spectrum"},
+      {"optima", "optimum"},
+      {"maxima", "maximum"},
+      {"minima", "minimum"},
+      {"strata", "stratum"},
+      {"leaves", "leaf"},
+      {"lives", "life"},
+      {"halves", "half"},
+      {"series", "series"},
+      {"species", "species"},
+      {"news", "news"},
+      {"biases", "bias"},
+      {"aliases", "alias"},
+      {"statuses", "status"},
+      {"viruses", "virus"},
+      {"corpora", "corpus"},
+      {"genera", "genus"},
+      {"radii", "radius"},
+      {"stimuli", "stimulus"},
+      {"nuclei", "nucleus"},
+      {"fungi", "fungus"},
+      {"loci", "locus"},
+      {"axes", "axis"}};
   auto it = kIrregular.find(w);
   if (it != kIrregular.end()) return std::string(it->second);
   auto ends = [&](std::string_view s) {
@@ -232,22 +424,24 @@ std::string Singular(std::string_view w) {
   };
   // Singulars ending in -ie / -che / -s, which the suffix rules would cut wrongly.
   static const std::unordered_set<std::string_view> kIeNouns = {
-      "movies", "cookies", "zombies", "calories", "rookies", "selfies", "pies", "ties", "lies",
-      "hippies", "prairies", "brownies", "genies", "sorties", "smoothies", "goalies", "aunties"};
+      "movies", "cookies", "zombies",   "calories", "rookies",  "selfies",
+      "pies",   "ties",    "lies",      "hippies",  "prairies", "brownies",
+      "genies", "sorties", "smoothies", "goalies",  "aunties"};
   static const std::unordered_set<std::string_view> kCheNouns = {
-      "caches", "niches", "avalanches", "headaches", "moustaches", "psyches", "tranches",
-      "microniches", "earaches"};
+      "caches",  "niches",   "avalanches",  "headaches", "moustaches",
+      "psyches", "tranches", "microniches", "earaches"};
   static const std::unordered_set<std::string_view> kSNouns = {
-      "bias", "gas", "atlas", "canvas", "alias", "pancreas", "chaos", "cosmos", "ethos",
-      "logos", "pathos", "kudos", "thermos", "lens", "news", "series", "species", "means"};
+      "bias",  "gas",    "atlas", "canvas",  "alias", "pancreas", "chaos",  "cosmos",  "ethos",
+      "logos", "pathos", "kudos", "thermos", "lens",  "news",     "series", "species", "means"};
   // Countable -ics nouns; the rest (physics, economics, genomics) are fields.
   static const std::unordered_set<std::string_view> kIcsPlurals = {
-      "metrics", "topics", "heuristics", "characteristics", "clinics", "antibiotics", "critics",
-      "epidemics", "pandemics", "relics", "lyrics", "biometrics", "diagnostics",
-      "comics", "tropics", "logics"};
+      "metrics",     "topics",    "heuristics", "characteristics", "clinics", "antibiotics",
+      "critics",     "epidemics", "pandemics",  "relics",          "lyrics",  "biometrics",
+      "diagnostics", "comics",    "tropics",    "logics"};
   if (w.size() <= 3 || kSNouns.count(w)) return std::string(w);
   if (kIeNouns.count(w) || kCheNouns.count(w)) return std::string(w.substr(0, w.size() - 1));
-  if (ends("ics")) return kIcsPlurals.count(w) ? std::string(w.substr(0, w.size() - 1)) : std::string(w);
+  if (ends("ics"))
+    return kIcsPlurals.count(w) ? std::string(w.substr(0, w.size() - 1)) : std::string(w);
   if (ends("ss") || ends("us") || ends("is") || ends("ous")) return std::string(w);
   if (ends("ies") && w.size() > 4) return std::string(w.substr(0, w.size() - 3)) + "y";
   if (ends("sses") || ends("ches") || ends("shes") || ends("xes") || ends("zzes"))
@@ -292,15 +486,15 @@ void ForEachCandidate(std::string_view text,
       for (size_t len = 1; len <= 4 && i + len <= n; ++len) {
         const std::string& last = run[i + len - 1];
         if (vague.count(last) || filler.count(last)) continue;  // cannot end here
-        if (ing_start && len > 1) break;  // "measuring prominence"
+        if (ing_start && len > 1) break;                        // "measuring prominence"
         phrase.clear();
         for (size_t k = i; k + 1 < i + len; ++k) {
           phrase += run[k];
           phrase += ' ';
         }
         std::string head = Singular(last);
-        if (len == 1 && (generic.count(head) || head.size() < 3 ||
-                         (IsIngForm(head) && !IsIngNoun(head))))
+        if (len == 1 &&
+            (generic.count(head) || head.size() < 3 || (IsIngForm(head) && !IsIngNoun(head))))
           continue;  // "exploring", "addressing": verbs, not concepts
         phrase += head;
         // Heads of English noun phrases end their run; a phrase always
@@ -385,8 +579,10 @@ uint32_t PhraseStats::DocFreq(uint64_t h) const {
     while (lo <= hi) {
       uint64_t k = sorted_keys_[guess];
       if (k == h) return sorted_counts_[guess];
-      if (k < h) lo = guess + 1;
-      else hi = guess - 1;
+      if (k < h)
+        lo = guess + 1;
+      else
+        hi = guess - 1;
       guess = lo + (hi - lo) / 2;
     }
     return 0;
@@ -454,8 +650,10 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
       c.words = words;
       ++c.tf;
       if (final) c.head_final = true;
-      if (is_title) c.in_title = true;
-      else if (sentence == 0) c.early = true;
+      if (is_title)
+        c.in_title = true;
+      else if (sentence == 0)
+        c.early = true;
     };
   };
   ForEachCandidate(title, add(true));
@@ -473,14 +671,15 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
       // The document itself is part of a stored corpus, or adds one use.
       c.df = std::max<uint32_t>(stats_->DocFreq(c.hash), 1);
       double share = c.df / n;
-      if (c.df < 2) continue;                                 // used by one paper only
-      if (share > (c.words == 1 ? 0.15 : 0.30)) continue;     // too generic
+      if (c.df < 2) continue;                              // used by one paper only
+      if (share > (c.words == 1 ? 0.15 : 0.30)) continue;  // too generic
       spec = std::log((n + 1) / (c.df + 0.5));
       reuse = std::log(1.0 + c.df);
     }
     double salience = 1.0 + std::log(static_cast<double>(c.tf));
     c.score = salience * spec * reuse * kLengthPrior[c.words] * (c.in_title ? 1.8 : 1.0) *
-              (c.early ? 1.2 : 1.0) * (c.head_final ? 1.0 : 0.6) * (known_ && known_(text) ? 1.3 : 1.0);
+              (c.early ? 1.2 : 1.0) * (c.head_final ? 1.0 : 0.6) *
+              (known_ && known_(text) ? 1.3 : 1.0);
     if (c.score > 0) ranked.emplace_back(&text, &c);
   }
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {

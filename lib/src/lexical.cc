@@ -26,9 +26,9 @@ constexpr char kLexMagic[8] = {'L', 'G', 'L', 'E', 'X', 0, 0, 2};
 struct LexHeader {
   char magic[8];
   uint64_t num_terms;
-  uint64_t num_docs;   // documents indexed
-  uint64_t id_space;   // max doc id + 1
-  double scale;        // BM25 per impact unit
+  uint64_t num_docs;  // documents indexed
+  uint64_t id_space;  // max doc id + 1
+  double scale;       // BM25 per impact unit
   double avgdl, k1, b;
   uint64_t strings_bytes;
   uint64_t reserved[3];
@@ -39,20 +39,24 @@ static_assert(sizeof(LexHeader) == 96);
 // that carry no topic: "paper", "propose" stay, they are content in context).
 const std::unordered_set<std::string_view>& Stopwords() {
   static const std::unordered_set<std::string_view> kWords = {
-      "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and",
-      "any", "are", "as", "at", "be", "because", "been", "before", "being", "below",
-      "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down",
-      "during", "each", "either", "et", "etc", "few", "for", "from", "further", "had", "has",
-      "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how",
-      "however", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "may", "me",
-      "might", "more", "most", "must", "my", "myself", "no", "nor", "not", "now", "of", "off",
-      "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own",
-      "same", "shall", "she", "should", "so", "some", "such", "than", "that", "the", "their",
-      "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those",
-      "through", "thus", "to", "too", "under", "until", "up", "upon", "us", "very", "via",
-      "was", "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom",
-      "why", "will", "with", "within", "without", "would", "yet", "you", "your", "yours",
-      "yourself", "yourselves"};
+      "a",       "about",   "above",  "after",   "again",  "against",   "all",        "also",
+      "am",      "an",      "and",    "any",     "are",    "as",        "at",         "be",
+      "because", "been",    "before", "being",   "below",  "between",   "both",       "but",
+      "by",      "can",     "could",  "did",     "do",     "does",      "doing",      "down",
+      "during",  "each",    "either", "et",      "etc",    "few",       "for",        "from",
+      "further", "had",     "has",    "have",    "having", "he",        "her",        "here",
+      "hers",    "herself", "him",    "himself", "his",    "how",       "however",    "i",
+      "if",      "in",      "into",   "is",      "it",     "its",       "itself",     "just",
+      "may",     "me",      "might",  "more",    "most",   "must",      "my",         "myself",
+      "no",      "nor",     "not",    "now",     "of",     "off",       "on",         "once",
+      "only",    "or",      "other",  "our",     "ours",   "ourselves", "out",        "over",
+      "own",     "same",    "shall",  "she",     "should", "so",        "some",       "such",
+      "than",    "that",    "the",    "their",   "theirs", "them",      "themselves", "then",
+      "there",   "these",   "they",   "this",    "those",  "through",   "thus",       "to",
+      "too",     "under",   "until",  "up",      "upon",   "us",        "very",       "via",
+      "was",     "we",      "were",   "what",    "when",   "where",     "whether",    "which",
+      "while",   "who",     "whom",   "why",     "will",   "with",      "within",     "without",
+      "would",   "yet",     "you",    "your",    "yours",  "yourself",  "yourselves"};
   return kWords;
 }
 
@@ -146,7 +150,8 @@ Status LexicalBuilders::Write(const std::string& dir, uint64_t id_space, Lexical
   if (!build_.valid()) StartBuild(id_space);
   build_.get();
   if (id_space != id_space_)
-    return Status::Internal(fmt::format("lexical index built for {} ids, not {}", id_space_, id_space));
+    return Status::Internal(
+        fmt::format("lexical index built for {} ids, not {}", id_space_, id_space));
   LexicalBuildStats title_stats;
   Status st = text.Write(dir, "", stats);
   if (!st.ok()) return st;
@@ -412,7 +417,8 @@ std::vector<QueryTerm> LexicalIndex::QueryTerms(std::string_view text) {
   return out;
 }
 
-std::vector<LexicalIndex::Segment> LexicalIndex::Segments(const std::vector<QueryTerm>& terms) const {
+std::vector<LexicalIndex::Segment> LexicalIndex::Segments(
+    const std::vector<QueryTerm>& terms) const {
   std::vector<Segment> segs;
   for (const QueryTerm& q : terms) {
     int64_t i = Find(q.term);
@@ -488,9 +494,7 @@ std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms
     visited += s.count;
   }
   last_postings_visited = visited;
-  auto better = [&](uint32_t a, uint32_t b) {
-    return acc[a] != acc[b] ? acc[a] > acc[b] : a < b;
-  };
+  auto better = [&](uint32_t a, uint32_t b) { return acc[a] != acc[b] ? acc[a] > acc[b] : a < b; };
   // Select in growing windows so a selective filter still finds k hits.
   size_t window = std::min(touched.size(), std::max<size_t>(k * 4, 64));
   size_t done = 0;

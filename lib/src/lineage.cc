@@ -85,8 +85,10 @@ class Searcher {
         (forward ? g_.out : g_.in)(v, &nbrs);
         for (uint32_t u : nbrs) {
           if (u == v) continue;
-          if (forward) edges_.emplace_back(v, u);
-          else edges_.emplace_back(u, v);
+          if (forward)
+            edges_.emplace_back(v, u);
+          else
+            edges_.emplace_back(u, v);
           if (dist.emplace(u, depth + 1).second) next.push_back(u);
         }
         (forward ? s_->forward_expanded : s_->backward_expanded)++;
@@ -115,7 +117,8 @@ class Searcher {
     edges_.erase(std::unique(edges_.begin(), edges_.end()), edges_.end());
     for (auto [u, v] : edges_) out_[local_[u]].push_back(local_[v]);
     weight_.resize(global_.size());
-    for (size_t i = 0; i < global_.size(); ++i) weight_[i] = static_cast<int64_t>(g_.weight(global_[i]));
+    for (size_t i = 0; i < global_.size(); ++i)
+      weight_[i] = static_cast<int64_t>(g_.weight(global_[i]));
     s_->corridor_nodes = global_.size();
     s_->corridor_edges = edges_.size();
   }
@@ -278,8 +281,12 @@ std::vector<LineagePath> FindLineage(const std::vector<std::vector<uint32_t>>& o
   for (uint32_t v = 0; v < out.size(); ++v)
     for (uint32_t u : out[v]) in[u].push_back(v);
   Access g;
-  g.out = [&](uint32_t v, std::vector<uint32_t>* r) { *r = v < out.size() ? out[v] : std::vector<uint32_t>{}; };
-  g.in = [&](uint32_t v, std::vector<uint32_t>* r) { *r = v < in.size() ? in[v] : std::vector<uint32_t>{}; };
+  g.out = [&](uint32_t v, std::vector<uint32_t>* r) {
+    *r = v < out.size() ? out[v] : std::vector<uint32_t>{};
+  };
+  g.in = [&](uint32_t v, std::vector<uint32_t>* r) {
+    *r = v < in.size() ? in[v] : std::vector<uint32_t>{};
+  };
   g.weight = [&](uint32_t v) { return v < weight.size() ? weight[v] : 0; };
   return Run(g, newer, older, options, stats);
 }

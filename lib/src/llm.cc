@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "litgraph/intern.h"
 #include "litgraph/store.h"
@@ -68,17 +67,19 @@ class LlmBackend : public KeywordBackend {
     if (pending.empty()) return Status::Ok();
     std::string url = EndpointUrl(o_.url, "/chat/completions");
     std::vector<std::vector<Keyword>> parsed(pending.size());
-    auto results = client_.PostAll(url, bodies, [&](size_t j, const std::string& body, std::string* why) {
-      return ParseKeywordAnswer(body, &parsed[j], why);
-    });
+    auto results =
+        client_.PostAll(url, bodies, [&](size_t j, const std::string& body, std::string* why) {
+          return ParseKeywordAnswer(body, &parsed[j], why);
+        });
     size_t failed = 0;
     for (size_t j = 0; j < pending.size(); ++j) {
       size_t i = pending[j];
       if (!results[j].error.empty()) {
         ++failed;
-        failures->push_back(fmt::format("{}: {} after {} attempts",
-                                        papers[i].label.empty() ? std::to_string(papers[i].id) : papers[i].label,
-                                        results[j].error, results[j].attempts));
+        failures->push_back(
+            fmt::format("{}: {} after {} attempts",
+                        papers[i].label.empty() ? std::to_string(papers[i].id) : papers[i].label,
+                        results[j].error, results[j].attempts));
         continue;
       }
       (*out)[i] = parsed[j];

@@ -34,24 +34,24 @@ constexpr RelInfo kRelations[kRelCount] = {
     {Rel::kAuthoredPapers, "authored", "AUTHORED", kAuthor, kPaper, true, Rel::kAuthors,
      kPositionAttr, true, RankKey::kNone, &W::beta_auth, "beta_auth", kAuthHelp,
      EdgeWeight::kAuthorship, "authorship", EdgeSide::kNone},
-    {Rel::kCoauthor, "coauthor", "COAUTHOR", kAuthor, kAuthor, true, Rel::kCoauthor,
-     "joint papers", true, RankKey::kAttr, &W::beta_coauth, "beta_coauth",
-     "COAUTHOR base weight", EdgeWeight::kCount, "coauthorship", EdgeSide::kExpanded},
+    {Rel::kCoauthor, "coauthor", "COAUTHOR", kAuthor, kAuthor, true, Rel::kCoauthor, "joint papers",
+     true, RankKey::kAttr, &W::beta_coauth, "beta_coauth", "COAUTHOR base weight",
+     EdgeWeight::kCount, "coauthorship", EdgeSide::kExpanded},
     {Rel::kAffiliations, "affiliations", "AFFILIATED_WITH", kAuthor, kInstitution, true,
      Rel::kInstitutionAuthors, "papers", false, RankKey::kNone, &W::beta_affil, "beta_affil",
      kAffilHelp, EdgeWeight::kConstant, "", EdgeSide::kMembers},
     {Rel::kInstitutionAuthors, "institution.authors", "AFFILIATED_WITH", kInstitution, kAuthor,
      false, Rel::kAffiliations, "papers", false, RankKey::kNone, &W::beta_affil, "beta_affil",
      kAffilHelp, EdgeWeight::kConstant, "", EdgeSide::kNone},
-    {Rel::kPublishedIn, "published_in", "PUBLISHED_IN", kPaper, kSource, true,
-     Rel::kSourcePapers, "", false, RankKey::kNone, &W::beta_published, "beta_published",
-     kPublishedHelp, EdgeWeight::kConstant, "", EdgeSide::kMembers},
-    {Rel::kSourcePapers, "source.papers", "PUBLISHED_IN", kSource, kPaper, false,
-     Rel::kPublishedIn, "", true, RankKey::kNone, &W::beta_published, "beta_published",
-     kPublishedHelp, EdgeWeight::kConstant, "", EdgeSide::kNone},
+    {Rel::kPublishedIn, "published_in", "PUBLISHED_IN", kPaper, kSource, true, Rel::kSourcePapers,
+     "", false, RankKey::kNone, &W::beta_published, "beta_published", kPublishedHelp,
+     EdgeWeight::kConstant, "", EdgeSide::kMembers},
+    {Rel::kSourcePapers, "source.papers", "PUBLISHED_IN", kSource, kPaper, false, Rel::kPublishedIn,
+     "", true, RankKey::kNone, &W::beta_published, "beta_published", kPublishedHelp,
+     EdgeWeight::kConstant, "", EdgeSide::kNone},
     {Rel::kTopics, "topics", "HAS_TOPIC", kPaper, kTopic, true, Rel::kTopicPapers, kTopicAttr,
-     false, RankKey::kNone, &W::beta_topic, "beta_topic", kTopicHelp, EdgeWeight::kTopicScore,
-     "", EdgeSide::kMembers},
+     false, RankKey::kNone, &W::beta_topic, "beta_topic", kTopicHelp, EdgeWeight::kTopicScore, "",
+     EdgeSide::kMembers},
     {Rel::kTopicPapers, "topic.papers", "HAS_TOPIC", kTopic, kPaper, false, Rel::kTopics,
      kTopicAttr, true, RankKey::kAttrHigh, &W::beta_topic, "beta_topic", kTopicHelp,
      EdgeWeight::kTopicScore, "", EdgeSide::kNone},
@@ -67,8 +67,8 @@ constexpr RelInfo kRelations[kRelCount] = {
     {Rel::kFieldSubfields, "field.subfields", "FIELD_OF", kField, kSubfield, false,
      Rel::kSubfieldField, "", false, RankKey::kNone, &W::beta_hierarchy, "beta_hierarchy",
      kHierarchyHelp, EdgeWeight::kConstant, "", EdgeSide::kNone},
-    {Rel::kFieldDomain, "field.domain", "DOMAIN_OF", kField, kDomain, true, Rel::kDomainFields,
-     "", false, RankKey::kNone, &W::beta_hierarchy, "beta_hierarchy", kHierarchyHelp,
+    {Rel::kFieldDomain, "field.domain", "DOMAIN_OF", kField, kDomain, true, Rel::kDomainFields, "",
+     false, RankKey::kNone, &W::beta_hierarchy, "beta_hierarchy", kHierarchyHelp,
      EdgeWeight::kConstant, "", EdgeSide::kMembers},
     {Rel::kDomainFields, "domain.fields", "DOMAIN_OF", kDomain, kField, false, Rel::kFieldDomain,
      "", false, RankKey::kNone, &W::beta_hierarchy, "beta_hierarchy", kHierarchyHelp,
@@ -91,7 +91,8 @@ constexpr bool TableInRelOrder() {
     const RelInfo& back = kRelations[static_cast<int>(r.reverse)];
     // Directions pair up, and exactly one of them is read by the walk.
     if (back.reverse != r.rel || back.from != r.to || back.to != r.from) return false;
-    if ((r.edge_side == EdgeSide::kNone) == (back.edge_side == EdgeSide::kNone) && back.rel != r.rel)
+    if ((r.edge_side == EdgeSide::kNone) == (back.edge_side == EdgeSide::kNone) &&
+        back.rel != r.rel)
       return false;
   }
   return true;
@@ -130,9 +131,12 @@ Rel CanonicalRel(Rel r) {
 
 uint32_t RankedAttr(Rel r, uint32_t attr) {
   switch (GetRelInfo(r).rank_key) {
-    case RankKey::kNone: return 0;
-    case RankKey::kAttr: return attr;
-    case RankKey::kAttrHigh: return attr >> 1;
+    case RankKey::kNone:
+      return 0;
+    case RankKey::kAttr:
+      return attr;
+    case RankKey::kAttrHigh:
+      return attr >> 1;
   }
   return 0;
 }

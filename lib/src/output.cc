@@ -10,12 +10,18 @@
 namespace litgraph {
 
 bool ParseFormat(const std::string& name, Format* out) {
-  if (name == "jsonl" || name == "json") *out = Format::kJsonl;
-  else if (name == "table") *out = Format::kTable;
-  else if (name == "tsv") *out = Format::kTsv;
-  else if (name == "dot") *out = Format::kDot;
-  else if (name == "mermaid") *out = Format::kMermaid;
-  else return false;
+  if (name == "jsonl" || name == "json")
+    *out = Format::kJsonl;
+  else if (name == "table")
+    *out = Format::kTable;
+  else if (name == "tsv")
+    *out = Format::kTsv;
+  else if (name == "dot")
+    *out = Format::kDot;
+  else if (name == "mermaid")
+    *out = Format::kMermaid;
+  else
+    return false;
   return true;
 }
 
@@ -56,10 +62,14 @@ std::string FlattenForCell(const Json& v) {
     std::string s;
     for (const auto& e : v) {
       if (!s.empty()) s += "; ";
-      if (e.is_object() && e.contains("name")) s += FlattenForCell(e["name"]);
-      else if (e.is_object() && e.contains("text")) s += FlattenForCell(e["text"]);
-      else if (e.is_object() && e.contains("id")) s += FlattenForCell(e["id"]);
-      else s += FlattenForCell(e);
+      if (e.is_object() && e.contains("name"))
+        s += FlattenForCell(e["name"]);
+      else if (e.is_object() && e.contains("text"))
+        s += FlattenForCell(e["text"]);
+      else if (e.is_object() && e.contains("id"))
+        s += FlattenForCell(e["id"]);
+      else
+        s += FlattenForCell(e);
     }
     return s;
   }

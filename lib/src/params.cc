@@ -32,7 +32,11 @@ bool ParseInt(const std::string& s, T* out) {
 }  // namespace
 
 void ParamTable::Add(std::string name, double* value, std::string description, Range range) {
-  AddParam({std::move(name), std::move(description), fmt::format("{}", *value), {}, true,
+  AddParam({std::move(name),
+            std::move(description),
+            fmt::format("{}", *value),
+            {},
+            true,
             [value, range](const std::string& s, std::string* why) {
               char* end = nullptr;
               double x = std::strtod(s.c_str(), &end);
@@ -46,7 +50,11 @@ void ParamTable::Add(std::string name, double* value, std::string description, R
 }
 
 void ParamTable::Add(std::string name, int* value, std::string description, Range range) {
-  AddParam({std::move(name), std::move(description), fmt::format("{}", *value), {}, true,
+  AddParam({std::move(name),
+            std::move(description),
+            fmt::format("{}", *value),
+            {},
+            true,
             [value, range](const std::string& s, std::string* why) {
               int x = 0;
               if (!ParseInt(s, &x) || !InRange(x, range)) {
@@ -59,7 +67,11 @@ void ParamTable::Add(std::string name, int* value, std::string description, Rang
 }
 
 void ParamTable::Add(std::string name, size_t* value, std::string description, Range range) {
-  AddParam({std::move(name), std::move(description), fmt::format("{}", *value), {}, true,
+  AddParam({std::move(name),
+            std::move(description),
+            fmt::format("{}", *value),
+            {},
+            true,
             [value, range](const std::string& s, std::string* why) {
               size_t x = 0;
               if (!ParseInt(s, &x) || !InRange(static_cast<double>(x), range)) {
@@ -87,7 +99,8 @@ void ParamTable::Add(std::string name, std::string* value, std::string descripti
 
 std::vector<ParamTable::Info> ParamTable::List() const {
   std::vector<Info> out;
-  for (const Param& p : params_) out.push_back({p.name, p.description, p.default_value, p.choices, p.numeric});
+  for (const Param& p : params_)
+    out.push_back({p.name, p.description, p.default_value, p.choices, p.numeric});
   return out;
 }
 

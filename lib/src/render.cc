@@ -49,7 +49,8 @@ Json PaperJson(const PaperSummary& p, Graph* graph) {
   j["authors"] = p.authors;
   if (graph && p.id > 0) {
     j["cited_by_count"] = graph->Citations(static_cast<uint64_t>(p.id));
-    j["citation_source"] = graph->CitationsFromRecord(static_cast<uint64_t>(p.id)) ? "record" : "store";
+    j["citation_source"] =
+        graph->CitationsFromRecord(static_cast<uint64_t>(p.id)) ? "record" : "store";
   } else {
     j["cited_by_count"] = p.cited_by_count >= 0 ? Json(p.cited_by_count) : Json(nullptr);
     j["citation_source"] = p.cited_by_count >= 0 ? Json("record") : Json(nullptr);
@@ -76,8 +77,8 @@ Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id) {
 }
 
 std::vector<Column> PaperColumns() {
-  return {{"rank", "#", 0},       {"score", "score", 0},   {"year", "year", 0},
-          {"id", "id", 0},        {"title", "title", 70},  {"authors", "authors", 30},
+  return {{"rank", "#", 0},       {"score", "score", 0},         {"year", "year", 0},
+          {"id", "id", 0},        {"title", "title", 70},        {"authors", "authors", 30},
           {"venue", "venue", 24}, {"cited_by_count", "cites", 0}};
 }
 
@@ -102,7 +103,8 @@ Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>
         text += std::string(" -") + rel + "- ";
       }
     }
-    if (seeds_used && std::find(seeds_used->begin(), seeds_used->end(), ids[0]) == seeds_used->end())
+    if (seeds_used &&
+        std::find(seeds_used->begin(), seeds_used->end(), ids[0]) == seeds_used->end())
       seeds_used->push_back(ids[0]);
     out.push_back({{"nodes", ids}, {"relations", rels}, {"strength", p.strength}, {"text", text}});
   }
@@ -118,16 +120,18 @@ Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links) {
   j["work_type"] = TextOrNull(d->work_type);
   j["language"] = TextOrNull(d->language);
   j["abstract"] = d->abstract;
-  j["source"] = d->source_id ? Json({{"id", *d->source_id}, {"name", *d->source_name}}) : Json(nullptr);
+  j["source"] =
+      d->source_id ? Json({{"id", *d->source_id}, {"name", *d->source_name}}) : Json(nullptr);
   j["open_access"] = {{"is_oa", d->is_oa ? Json(*d->is_oa) : Json(nullptr)},
                       {"oa_status", TextOrNull(d->oa_status)},
                       {"oa_url", TextOrNull(d->oa_url)}};
   j["pdf_url"] = TextOrNull(d->pdf_url);
   j["landing_page_url"] = TextOrNull(d->landing_page_url);
   j["updated_date"] = TextOrNull(d->updated_date);
-  j["referenced_works_count"] = d->referenced_works_count ? Json(*d->referenced_works_count)
-                                                          : Json(d->stored_references);
-  j["openalex_keywords"] = d->oa_keywords_json.empty() ? Json::array() : Json::parse(d->oa_keywords_json);
+  j["referenced_works_count"] =
+      d->referenced_works_count ? Json(*d->referenced_works_count) : Json(d->stored_references);
+  j["openalex_keywords"] =
+      d->oa_keywords_json.empty() ? Json::array() : Json::parse(d->oa_keywords_json);
   Json authors = Json::array();
   for (const auto& a : d->authorships) {
     Json insts = Json::array();
@@ -153,7 +157,8 @@ Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links) {
                       {"domain", TextOrNull(t.domain)}});
   j["topics"] = topics;
   Json keywords = Json::array();
-  for (const auto& k : d->keywords) keywords.push_back({{"id", k.ext_id}, {"text", k.text}, {"score", k.score}});
+  for (const auto& k : d->keywords)
+    keywords.push_back({{"id", k.ext_id}, {"text", k.text}, {"score", k.score}});
   j["keywords"] = keywords;
   if (graph) {
     auto list = [&](Rel r, const char* key, const char* count_key) {
@@ -168,8 +173,8 @@ Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links) {
       j[key] = arr;
     };
     list(Rel::kCitesOut, "references_in_store", "references_in_store_count");
-    j["dangling_references"] = static_cast<int64_t>(d->stored_references) -
-                               j["references_in_store_count"].get<int64_t>();
+    j["dangling_references"] =
+        static_cast<int64_t>(d->stored_references) - j["references_in_store_count"].get<int64_t>();
     list(Rel::kCitesIn, "cited_by_in_store", "cited_by_in_store_count");
   }
   return j;
@@ -197,7 +202,10 @@ std::vector<Json> LineagePathRecords(Store* store, Graph* graph,
       uint32_t node = p.nodes[p.nodes.size() - 1 - i];  // oldest first
       auto s = store->GetPaperSummary(node);
       if (!s) continue;
-      Json j = {{"path", path_no}, {"step", i}, {"hops", p.hops()}, {"score", p.citations},
+      Json j = {{"path", path_no},
+                {"step", i},
+                {"hops", p.hops()},
+                {"score", p.citations},
                 {"rank", path_no}};
       Json paper = PaperJson(*s, graph);
       for (auto& [k, v] : paper.items()) j[k] = v;
@@ -268,8 +276,9 @@ Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const
   Json j = NodeJson(store, graph, r.type, r.id);
   j["rank"] = rank;
   j["score"] = r.s.final_score;
-  j["scores"] = {{"emb", r.s.emb}, {"title", r.s.title}, {"pre", r.s.pre}, {"graph", r.s.graph},
-                 {"gate", r.s.gate}, {"importance", r.s.importance}, {"final", r.s.final_score}};
+  j["scores"] = {{"emb", r.s.emb},          {"title", r.s.title}, {"pre", r.s.pre},
+                 {"graph", r.s.graph},      {"gate", r.s.gate},   {"importance", r.s.importance},
+                 {"final", r.s.final_score}};
   if (search.params().lambda_lex > 0) j["scores"]["lex"] = r.s.lex;
   j["is_seed"] = r.is_seed;
   std::vector<std::string> seeds_used;
@@ -286,10 +295,11 @@ std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
   for (const auto& k : trace.query_keywords) report += fmt::format(" {} ({})", k.text, k.score);
   report += "\nKeyword seeds:";
   for (const auto& [k, w] : trace.keyword_seeds) report += fmt::format(" {} {:.2f};", k, w);
-  report += fmt::format("\nTitles matched: {}\nPaper seeds: {}\nSubgraph: {} nodes, {} edges; "
-                        "walk converged in {} iterations\n\n",
-                        trace.titles.size(), trace.paper_seeds.size(), trace.subgraph_nodes,
-                        trace.subgraph_edges, trace.iterations);
+  report += fmt::format(
+      "\nTitles matched: {}\nPaper seeds: {}\nSubgraph: {} nodes, {} edges; "
+      "walk converged in {} iterations\n\n",
+      trace.titles.size(), trace.paper_seeds.size(), trace.subgraph_nodes, trace.subgraph_edges,
+      trace.iterations);
   for (size_t i = 0; i < results.size() && i < records.size(); ++i) {
     const SearchResult& r = results[i];
     const Json& j = records[i];
@@ -302,9 +312,12 @@ std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
         r.s.title_exact && p.title_hit_bonus > 0 ? fmt::format(" + {} title hit", p.title_hit_bonus)
                                                  : "",
         r.s.pre, r.s.emb, r.s.title,
-        r.s.title_exact ? ", exact title hit" : r.s.title_fuzzy ? ", fuzzy title hit" : "",
+        r.s.title_exact   ? ", exact title hit"
+        : r.s.title_fuzzy ? ", fuzzy title hit"
+                          : "",
         r.s.graph, r.is_seed ? "; a seed" : "; found by the walk");
-    for (const auto& path : j["paths"]) report += "    via " + path["text"].get<std::string>() + "\n";
+    for (const auto& path : j["paths"])
+      report += "    via " + path["text"].get<std::string>() + "\n";
   }
   return report;
 }

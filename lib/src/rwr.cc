@@ -172,10 +172,13 @@ class EdgeReader {
         for (auto& [k, w] : kw_seed_) kappa = std::max(kappa, w);
         return base * kappa;
       }
-      case EdgeWeight::kCount: return base * std::max(1.0, p_.c_max);
-      case EdgeWeight::kAuthorship: return base * std::max(1.0, p_.author_position_boost);
+      case EdgeWeight::kCount:
+        return base * std::max(1.0, p_.c_max);
+      case EdgeWeight::kAuthorship:
+        return base * std::max(1.0, p_.author_position_boost);
       case EdgeWeight::kConstant:
-      case EdgeWeight::kTopicScore: return base;
+      case EdgeWeight::kTopicScore:
+        return base;
     }
     return base;
   }
@@ -185,7 +188,8 @@ class EdgeReader {
     const RelInfo& info = GetRelInfo(r);
     const double base = Base(r);
     switch (info.weight_kind) {
-      case EdgeWeight::kConstant: return static_cast<float>(base);
+      case EdgeWeight::kConstant:
+        return static_cast<float>(base);
       case EdgeWeight::kKeyword: {
         uint32_t kw = info.to == NodeType::kKeyword ? v.id : u.id;
         return static_cast<float>(base * Kappa(kw) * (a / 10.0));
@@ -206,7 +210,8 @@ class EdgeReader {
         bool lead = pos == 0 || pos + 1 == team;
         return static_cast<float>(base * (lead ? p_.author_position_boost : 1.0));
       }
-      case EdgeWeight::kTopicScore: return static_cast<float>(base * ((a >> 1) / 1000.0));
+      case EdgeWeight::kTopicScore:
+        return static_cast<float>(base * ((a >> 1) / 1000.0));
     }
     return static_cast<float>(base);
   }
@@ -217,7 +222,8 @@ class EdgeReader {
   // prefix, in the order of the rule, only as far as it can still place a
   // node; when the whole prefix could place, the list is returned as deferred
   // (the rest of it ranks below the prefix's last entry) for ScanAll.
-  void Candidates(Rel r, NodeRef u, const Subgraph& g, HopSelector* sel, std::vector<Deferred>* deferred) {
+  void Candidates(Rel r, NodeRef u, const Subgraph& g, HopSelector* sel,
+                  std::vector<Deferred>* deferred) {
     const NodeType to = GetRelInfo(r).to;
     if (Ranked(r)) {
       RankedLists::Cursor c = g_.ranked(r).Find(u.id);
@@ -284,12 +290,15 @@ class EdgeReader {
     const RelInfo& info = GetRelInfo(r);
     const Key* floor = sel.Floor(info.to);
     if (floor && w < floor->w) return false;
-    uint32_t tie = info.to == NodeType::kPaper ? g_.Citations(id)
-                   : info.weight_kind == EdgeWeight::kCount ? a : 0u;
+    uint32_t tie = info.to == NodeType::kPaper              ? g_.Citations(id)
+                   : info.weight_kind == EdgeWeight::kCount ? a
+                                                            : 0u;
     *k = Key{w, tie, id};
     return !floor || Better(*k, *floor);
   }
-  static bool IsNew(const Subgraph& g, NodeRef u, NodeRef v) { return !(v == u) && !g.local.count(v.key()); }
+  static bool IsNew(const Subgraph& g, NodeRef u, NodeRef v) {
+    return !(v == u) && !g.local.count(v.key());
+  }
 
   Graph& g_;
   const RwrParams& p_;
@@ -314,7 +323,9 @@ struct RawEdge {
 class SubgraphBuilder {
  public:
   SubgraphBuilder(Graph& graph, const std::vector<Seed>& seeds, const RwrParams& params)
-      : graph_(graph), params_(params), two_(params.threads > 1),
+      : graph_(graph),
+        params_(params),
+        two_(params.threads > 1),
         readers_{EdgeReader(graph, params, kw_seed_), EdgeReader(graph, params, kw_seed_)} {
     for (const Seed& s : seeds)
       if (s.node.type == NodeType::kKeyword)
@@ -374,12 +385,15 @@ class SubgraphBuilder {
   // Which thread reads each relation: the largest share of lists first, to
   // the thread with fewer so far. AUTHORED's two directions go together (with
   // author_position_boost a weight of one reads the other's degrees).
-  std::array<int, kRelCount> Owners(const std::vector<std::tuple<double, Rel, uint32_t>>& work) const {
+  std::array<int, kRelCount> Owners(
+      const std::vector<std::tuple<double, Rel, uint32_t>>& work) const {
     std::array<int, kRelCount> owner{};
     if (!two_) return owner;
     auto group = [](Rel r) {
       const RelInfo& info = GetRelInfo(r);
-      return info.weight_kind == EdgeWeight::kAuthorship && info.from != NodeType::kPaper ? info.reverse : r;
+      return info.weight_kind == EdgeWeight::kAuthorship && info.from != NodeType::kPaper
+                 ? info.reverse
+                 : r;
     };
     std::array<size_t, kRelCount> lists{};
     for (const auto& w : work) ++lists[static_cast<int>(group(std::get<1>(w)))];
@@ -393,7 +407,8 @@ class SubgraphBuilder {
       owner[r] = t;
       load[t] += lists[r];
     }
-    for (int r = 0; r < kRelCount; ++r) owner[r] = owner[static_cast<int>(group(static_cast<Rel>(r)))];
+    for (int r = 0; r < kRelCount; ++r)
+      owner[r] = owner[static_cast<int>(group(static_cast<Rel>(r)))];
     return owner;
   }
 
@@ -409,8 +424,10 @@ class SubgraphBuilder {
       for (const RelInfo& r : AllRelations())
         if (r.from == g_.nodes[u].type && readers_[0].Base(r.rel) > 0)
           work.emplace_back(readers_[0].MaxWeight(r.rel, g_.nodes[u]), r.rel, u);
-    std::stable_sort(work.begin(), work.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
-    std::array<HopSelector, 2> sel{HopSelector(params_.per_hop_cap), HopSelector(params_.per_hop_cap)};
+    std::stable_sort(work.begin(), work.end(),
+                     [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
+    std::array<HopSelector, 2> sel{HopSelector(params_.per_hop_cap),
+                                   HopSelector(params_.per_hop_cap)};
     const std::array<int, kRelCount> owner = Owners(work);
     HopSelector::Shared shared;
     Run([&](EdgeReader& rd, int t) {
@@ -435,7 +452,8 @@ class SubgraphBuilder {
     auto& found = sel[0].found();
     found.insert(found.end(), sel[1].found().begin(), sel[1].found().end());
     std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-      return a.first.type != b.first.type ? a.first.type < b.first.type : Better(a.second, b.second);
+      return a.first.type != b.first.type ? a.first.type < b.first.type
+                                          : Better(a.second, b.second);
     });
     frontier_.clear();
     for (size_t i = 0; i < found.size();) {
@@ -488,7 +506,8 @@ class SubgraphBuilder {
           if (un.type != info.from || (!every_member && !is_expanded[u])) continue;
           rd.Within(info.rel, un, m, [&](NodeRef v, float w) {
             uint32_t vl = g_.local.at(v.key());
-            if (is_expanded[u] || is_expanded[vl]) raws[t].push_back({std::min(u, vl), std::max(u, vl), rel, w});
+            if (is_expanded[u] || is_expanded[vl])
+              raws[t].push_back({std::min(u, vl), std::max(u, vl), rel, w});
           });
         }
       }
@@ -502,7 +521,10 @@ class SubgraphBuilder {
   // pair keeps its strongest relation) into the undirected CSR.
   void Assemble(std::vector<RawEdge> raw) {
     std::sort(raw.begin(), raw.end(), [](const RawEdge& x, const RawEdge& y) {
-      return x.a != y.a ? x.a < y.a : x.b != y.b ? x.b < y.b : x.rel != y.rel ? x.rel < y.rel : x.w > y.w;
+      return x.a != y.a       ? x.a < y.a
+             : x.b != y.b     ? x.b < y.b
+             : x.rel != y.rel ? x.rel < y.rel
+                              : x.w > y.w;
     });
     struct Agg {
       uint32_t a, b;
@@ -511,7 +533,8 @@ class SubgraphBuilder {
     };
     std::vector<Agg> merged;
     for (size_t i = 0; i < raw.size(); ++i) {
-      if (i > 0 && raw[i].a == raw[i - 1].a && raw[i].b == raw[i - 1].b && raw[i].rel == raw[i - 1].rel)
+      if (i > 0 && raw[i].a == raw[i - 1].a && raw[i].b == raw[i - 1].b &&
+          raw[i].rel == raw[i - 1].rel)
         continue;  // the same relation seen from the other end
       if (!merged.empty() && merged.back().a == raw[i].a && merged.back().b == raw[i].b) {
         merged.back().w += raw[i].w;
@@ -555,7 +578,8 @@ class SubgraphBuilder {
 
 }  // namespace
 
-Result<Subgraph> BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrParams& params) {
+Result<Subgraph> BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds,
+                               const RwrParams& params) {
   return SubgraphBuilder(graph, seeds, params).Build();
 }
 
@@ -589,7 +613,8 @@ WalkResult RandomWalk(const Subgraph& g, const std::vector<Seed>& seeds, const R
         continue;
       }
       double f = cur[u] / out_w[u];
-      for (uint64_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) (*next)[g.nbr[k]] += f * g.weight[k];
+      for (uint64_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
+        (*next)[g.nbr[k]] += f * g.weight[k];
     }
   };
   if (p.propagation == Propagation::kTwoStep) {
@@ -637,12 +662,15 @@ std::vector<uint32_t> RankNodes(const Subgraph& g, const WalkResult& walk,
   return order;
 }
 
-Result<std::optional<Seed>> SeedFromRecord(Store* store, const Json& j, const std::string& weight_field,
+Result<std::optional<Seed>> SeedFromRecord(Store* store, const Json& j,
+                                           const std::string& weight_field,
                                            const std::string& where) {
   if (!j.contains("id") || !j["id"].is_string())
     return Status::MalformedInput(where + ": expected a JSON object with a string \"id\"");
   double w = 1.0;
-  std::string field = !weight_field.empty() ? weight_field : j.contains("weight") ? "weight" : "score";
+  std::string field = !weight_field.empty()  ? weight_field
+                      : j.contains("weight") ? "weight"
+                                             : "score";
   if (j.contains(field)) {
     if (!j[field].is_number())
       return Status::MalformedInput(fmt::format("{}: field \"{}\" must be a number", where, field));
@@ -650,7 +678,8 @@ Result<std::optional<Seed>> SeedFromRecord(Store* store, const Json& j, const st
   } else if (!weight_field.empty()) {
     return Status::MalformedInput(fmt::format("{}: no field \"{}\"", where, field));
   }
-  std::string type = j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>() : "";
+  std::string type =
+      j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>() : "";
   auto node = store->ResolveNode(j["id"].get<std::string>(), type);
   if (!node) return std::optional<Seed>();
   return std::optional<Seed>(Seed{{node->first, static_cast<uint32_t>(node->second)}, w});

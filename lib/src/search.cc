@@ -63,34 +63,51 @@ double TitleLevel(const std::string& level) {
 
 void SearchParams::Register(ParamTable* t) {
   rwr.Register(t);
-  t->Add("max_query_keywords", &max_query_keywords, "Keywords extracted from the query (m)", ParamTable::Between(0, 100));
-  t->Add("theta_kw", &theta_kw, "Cosine threshold of keyword vector matches", ParamTable::Between(0, 1));
-  t->Add("kw_vector_top", &kw_vector_top, "Vector matches kept per query keyword", ParamTable::Between(0, 1000));
-  t->Add("sem_top", &sem_top, "Papers retrieved by title and by abstract vectors", ParamTable::Between(0, 100000));
+  t->Add("max_query_keywords", &max_query_keywords, "Keywords extracted from the query (m)",
+         ParamTable::Between(0, 100));
+  t->Add("theta_kw", &theta_kw, "Cosine threshold of keyword vector matches",
+         ParamTable::Between(0, 1));
+  t->Add("kw_vector_top", &kw_vector_top, "Vector matches kept per query keyword",
+         ParamTable::Between(0, 1000));
+  t->Add("sem_top", &sem_top, "Papers retrieved by title and by abstract vectors",
+         ParamTable::Between(0, 100000));
   t->Add("sem_keep", &sem_keep, "Of those, kept per list", ParamTable::Between(0, 100000));
   t->Add("hnsw_ef", &hnsw_ef, "HNSW search beam width", ParamTable::Between(1, 100000));
-  t->Add("w_title_vec", &w_title_vec, "Weight of the title cosine in eq. 4", ParamTable::Between(0, 1));
-  t->Add("w_abs_vec", &w_abs_vec, "Weight of the abstract cosine in eq. 4", ParamTable::Between(0, 1));
+  t->Add("w_title_vec", &w_title_vec, "Weight of the title cosine in eq. 4",
+         ParamTable::Between(0, 1));
+  t->Add("w_abs_vec", &w_abs_vec, "Weight of the abstract cosine in eq. 4",
+         ParamTable::Between(0, 1));
   t->Add("theta_title", &theta_title, "Fuzzy title threshold (eq. 5)", ParamTable::Between(0, 1));
   t->Add("title_top", &title_top, "Papers kept per title", ParamTable::Between(0, 1000));
   t->Add("max_titles", &max_titles, "Titles used from a query", ParamTable::Between(0, 1000));
-  t->Add("lambda_emb", &lambda_emb, "Weight of the semantic score in s_pre (eq. 9)", ParamTable::AtLeast(0));
-  t->Add("lambda_title", &lambda_title, "Weight of the title score in s_pre (eq. 9)", ParamTable::AtLeast(0));
+  t->Add("lambda_emb", &lambda_emb, "Weight of the semantic score in s_pre (eq. 9)",
+         ParamTable::AtLeast(0));
+  t->Add("lambda_title", &lambda_title, "Weight of the title score in s_pre (eq. 9)",
+         ParamTable::AtLeast(0));
   t->Add("bonus_exact", &bonus_exact, "s_pre bonus of an exact title hit", ParamTable::AtLeast(0));
   t->Add("bonus_fuzzy", &bonus_fuzzy, "s_pre bonus of a fuzzy title hit", ParamTable::AtLeast(0));
   t->Add("lambda_lex", &lambda_lex, "Weight of MinMax BM25 in s_pre (not in the paper; 0 = off)");
-  t->Add("lexical_top", &lexical_top, "BM25 top-N papers added to the candidates (not in the paper; 0 = off)");
-  t->Add("max_paper_seeds", &max_paper_seeds, "Paper seeds kept (title hits first)", ParamTable::Between(0, 100000));
-  t->Add("max_keyword_seeds", &max_keyword_seeds, "Keyword seeds kept", ParamTable::Between(0, 100000));
+  t->Add("lexical_top", &lexical_top,
+         "BM25 top-N papers added to the candidates (not in the paper; 0 = off)");
+  t->Add("max_paper_seeds", &max_paper_seeds, "Paper seeds kept (title hits first)",
+         ParamTable::Between(0, 100000));
+  t->Add("max_keyword_seeds", &max_keyword_seeds, "Keyword seeds kept",
+         ParamTable::Between(0, 100000));
   t->Add("gamma", &gamma, "Importance factor of seed weights (eq. 11)", ParamTable::AtLeast(0));
-  t->AddChoice("importance", &importance, "Citation importance: log (eq. 10), p95 or uniform",
-               {{"log", Importance::kLog}, {"p95", Importance::kP95}, {"uniform", Importance::kUniform}});
-  t->Add("lambda_pre", &lambda_pre, "Weight of the pre-graph score (eq. 18)", ParamTable::AtLeast(0));
-  t->Add("lambda_graph", &lambda_graph, "Weight of the graph score (eq. 18)", ParamTable::AtLeast(0));
-  t->Add("lambda_imp", &lambda_imp, "Weight of citation importance (eq. 18)", ParamTable::AtLeast(0));
+  t->AddChoice(
+      "importance", &importance, "Citation importance: log (eq. 10), p95 or uniform",
+      {{"log", Importance::kLog}, {"p95", Importance::kP95}, {"uniform", Importance::kUniform}});
+  t->Add("lambda_pre", &lambda_pre, "Weight of the pre-graph score (eq. 18)",
+         ParamTable::AtLeast(0));
+  t->Add("lambda_graph", &lambda_graph, "Weight of the graph score (eq. 18)",
+         ParamTable::AtLeast(0));
+  t->Add("lambda_imp", &lambda_imp, "Weight of citation importance (eq. 18)",
+         ParamTable::AtLeast(0));
   t->Add("gate_floor", &gate_floor, "Floor of the graph gate (eq. 17)", ParamTable::Between(0, 1));
-  t->Add("title_hit_bonus", &title_hit_bonus, "Final bonus of an exact title hit (reference: 0.10)", ParamTable::AtLeast(0));
-  t->Add("dedup_threshold", &dedup_threshold, "Near-duplicate title threshold (0 = off)", ParamTable::Between(0, 1));
+  t->Add("title_hit_bonus", &title_hit_bonus, "Final bonus of an exact title hit (reference: 0.10)",
+         ParamTable::AtLeast(0));
+  t->Add("dedup_threshold", &dedup_threshold, "Near-duplicate title threshold (0 = off)",
+         ParamTable::Between(0, 1));
 }
 
 Status SearchParams::ApplyProfile(const std::string& profile) {
@@ -120,11 +137,16 @@ Status SearchParams::ApplyProfile(const std::string& profile) {
 }
 
 bool ParseRetrievalMode(std::string_view name, RetrievalMode* mode) {
-  if (name == "hybrid") *mode = RetrievalMode::kHybrid;
-  else if (name == "keyword") *mode = RetrievalMode::kKeyword;
-  else if (name == "semantic") *mode = RetrievalMode::kSemantic;
-  else if (name == "title") *mode = RetrievalMode::kTitle;
-  else return false;
+  if (name == "hybrid")
+    *mode = RetrievalMode::kHybrid;
+  else if (name == "keyword")
+    *mode = RetrievalMode::kKeyword;
+  else if (name == "semantic")
+    *mode = RetrievalMode::kSemantic;
+  else if (name == "title")
+    *mode = RetrievalMode::kTitle;
+  else
+    return false;
   return true;
 }
 
@@ -146,8 +168,8 @@ Status SearchParams::ApplyBias(const std::string& spec) {
   };
   size_t eq = spec.find('=');
   if (eq == std::string::npos)
-    return Status::InvalidArgument("--bias expects relation=level, e.g. citation=high (relations: " +
-                                   names() + ")");
+    return Status::InvalidArgument(
+        "--bias expects relation=level, e.g. citation=high (relations: " + names() + ")");
   std::string rel = spec.substr(0, eq), level = spec.substr(eq + 1);
   double f = level == "low" ? 0.5 : level == "middle" ? 1.0 : level == "high" ? 1.5 : -1;
   if (f < 0) return Status::InvalidArgument("--bias level must be low, middle or high: " + spec);
@@ -164,7 +186,8 @@ Status SearchParams::ApplyBias(const std::string& spec) {
       rwr.*r.weight *= f;
       return Status::Ok();
     }
-  return Status::InvalidArgument("unknown --bias relation \"" + rel + "\" (relations: " + names() + ")");
+  return Status::InvalidArgument("unknown --bias relation \"" + rel + "\" (relations: " + names() +
+                                 ")");
 }
 
 std::vector<std::pair<std::string, double>> TitlesInText(const std::string& text) {
@@ -219,18 +242,21 @@ std::vector<std::pair<std::string, double>> TitlesInText(const std::string& text
 std::string AbstractOf(const std::string& text) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_object()) {
-    if (j.contains("abstract") && j["abstract"].is_string()) return j["abstract"].get<std::string>();
+    if (j.contains("abstract") && j["abstract"].is_string())
+      return j["abstract"].get<std::string>();
     if (j.contains("text") && j["text"].is_string()) return j["text"].get<std::string>();
   }
   std::string lower;
-  for (char c : text) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  for (char c : text)
+    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   size_t h = lower.find("abstract");
   if (h != std::string::npos) {
     size_t start = text.find_first_of("\n", h);
     if (start != std::string::npos && start - h < 20) {
       size_t end = text.find("\n\n", start + 1);
       while (end != std::string::npos && end < start + 200) end = text.find("\n\n", end + 2);
-      std::string a = text.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
+      std::string a =
+          text.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
       if (a.size() > 100) return a;
     }
   }
@@ -386,12 +412,14 @@ void TriSearch::TitlePath(State* s) {
   if (!s->Uses(RetrievalMode::kTitle)) return;
   auto titles = s->q.titles;
   for (auto& t : TitlesInText(s->q.text)) titles.push_back(t);
-  std::stable_sort(titles.begin(), titles.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::stable_sort(titles.begin(), titles.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
   if (titles.size() > p_.max_titles) titles.resize(p_.max_titles);
   s->trace->titles = titles;
   for (const auto& [title, conf] : titles) {
     size_t kept = 0;
-    for (const FindHit& h : finder_.MatchTitle(title, s->pool_mode ? 50 : p_.title_top, p_.theta_title)) {
+    for (const FindHit& h :
+         finder_.MatchTitle(title, s->pool_mode ? 50 : p_.title_top, p_.theta_title)) {
       if (s->pool_mode && !s->pool.count(h.paper)) continue;
       if (kept++ >= p_.title_top) break;
       State::TitleHit& t = s->p_title[h.paper];
@@ -436,7 +464,8 @@ void TriSearch::Merge(State* s) {
     sp.title_exact = it != s->p_title.end() && it->second.exact;
     sp.title_fuzzy = it != s->p_title.end() && !it->second.exact;
     double bonus = sp.title_exact ? p_.bonus_exact : sp.title_fuzzy ? p_.bonus_fuzzy : 0;
-    sp.pre = p_.lambda_emb * emb_n[i] + p_.lambda_title * ttl_n[i] + p_.lambda_lex * lex_n[i] + bonus;
+    sp.pre =
+        p_.lambda_emb * emb_n[i] + p_.lambda_title * ttl_n[i] + p_.lambda_lex * lex_n[i] + bonus;
   }
   auto& parts = s->parts;
   s->paper_seeds = cands;
@@ -458,8 +487,10 @@ void TriSearch::Merge(State* s) {
 // seeds; paper seeds weigh s_pre (1 + gamma imp), keyword seeds w_g.
 Status TriSearch::SeedSubgraph(State* s) {
   seeds_.clear();
-  for (auto& [id, w] : s->kw_seeds) seeds_.push_back({{NodeType::kKeyword, static_cast<uint32_t>(id)}, w});
-  for (int64_t id : s->paper_seeds) seeds_.push_back({{NodeType::kPaper, static_cast<uint32_t>(id)}, 1.0});
+  for (auto& [id, w] : s->kw_seeds)
+    seeds_.push_back({{NodeType::kKeyword, static_cast<uint32_t>(id)}, w});
+  for (int64_t id : s->paper_seeds)
+    seeds_.push_back({{NodeType::kPaper, static_cast<uint32_t>(id)}, 1.0});
   if (seeds_.empty() && !s->pool_mode) {
     s->no_seeds = true;
     return Status::Ok();
@@ -473,15 +504,17 @@ Status TriSearch::SeedSubgraph(State* s) {
   double scale = ImportanceScale(counts, p_.importance);
   for (Seed& seed : seeds_)
     if (seed.node.type == NodeType::kPaper)  // eq. 11
-      seed.weight = s->parts[seed.node.id].pre *
-                    (1 + p_.gamma * ImportanceOf(s->graph->Citations(seed.node.id), scale, p_.importance));
+      seed.weight =
+          s->parts[seed.node.id].pre *
+          (1 + p_.gamma * ImportanceOf(s->graph->Citations(seed.node.id), scale, p_.importance));
   SearchTrace* trace = s->trace;
   for (auto& [id, w] : s->kw_seeds) {
     auto l = store_->NodeLabel(NodeType::kKeyword, id);
     trace->keyword_seeds.emplace_back(l ? l->first : std::to_string(id), w);
   }
   for (const Seed& seed : seeds_)
-    if (seed.node.type == NodeType::kPaper) trace->paper_seeds.emplace_back(seed.node.id, seed.weight);
+    if (seed.node.type == NodeType::kPaper)
+      trace->paper_seeds.emplace_back(seed.node.id, seed.weight);
   trace->subgraph_nodes = subgraph_.nodes.size();
   trace->subgraph_edges = subgraph_.edges();
   trace->t_hops = subgraph_.hop_ms;
@@ -562,8 +595,9 @@ std::vector<SearchResult> TriSearch::PaperResults(State* s) {
     r.s.graph = gr[i];
     r.s.gate = std::max(p_.gate_floor, pre_n[i]);  // eq. 17
     r.s.importance = ImportanceOf(cites[i], scale, p_.importance);
-    r.s.final_score = std::min(1.0, p_.lambda_pre * pre_n[i] + p_.lambda_graph * gr_n[i] * r.s.gate +
-                                        p_.lambda_imp * r.s.importance);  // eq. 18
+    r.s.final_score =
+        std::min(1.0, p_.lambda_pre * pre_n[i] + p_.lambda_graph * gr_n[i] * r.s.gate +
+                          p_.lambda_imp * r.s.importance);  // eq. 18
     if (r.s.title_exact) r.s.final_score += p_.title_hit_bonus;
     int local = subgraph_.Find({NodeType::kPaper, static_cast<uint32_t>(kept[i])});
     r.local = local >= 0 ? static_cast<uint32_t>(local) : UINT32_MAX;
@@ -574,7 +608,8 @@ std::vector<SearchResult> TriSearch::PaperResults(State* s) {
 
 // The top results, near-duplicate titles (eq. 5 >= dedup_threshold) removed
 // keeping the better ranked, with their explanation paths.
-std::vector<SearchResult> TriSearch::CutAndExplain(const State& s, std::vector<SearchResult> results) {
+std::vector<SearchResult> TriSearch::CutAndExplain(const State& s,
+                                                   std::vector<SearchResult> results) {
   std::unordered_set<uint64_t> seed_keys;
   for (const Seed& seed : seeds_) seed_keys.insert(seed.node.key());
   std::vector<SearchResult> out;

@@ -18,7 +18,9 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double Since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 json ReadInfo(Store* store) {
   auto v = store->GetMeta("vectors_info");
@@ -29,9 +31,12 @@ json ReadInfo(Store* store) {
 
 TextColumn ColumnOf(VecField f) {
   switch (f) {
-    case VecField::kTitle: return TextColumn::kPaperTitle;
-    case VecField::kAbstract: return TextColumn::kPaperAbstract;
-    case VecField::kKeyword: return TextColumn::kKeywordText;
+    case VecField::kTitle:
+      return TextColumn::kPaperTitle;
+    case VecField::kAbstract:
+      return TextColumn::kPaperAbstract;
+    case VecField::kKeyword:
+      return TextColumn::kKeywordText;
   }
   return TextColumn::kPaperTitle;
 }
@@ -75,8 +80,8 @@ Status ChooseModel(EmbedRun* r, int64_t cur_gen) {
     r->embedder = std::move(http);
     return Status::Ok();
   }
-  bool have_builtin = cur_gen && r->info.value("backend", "") == "builtin" &&
-                      fs::exists(r->cur_dir + "/model");
+  bool have_builtin =
+      cur_gen && r->info.value("backend", "") == "builtin" && fs::exists(r->cur_dir + "/model");
   if (cur_gen && !have_builtin && !o.replace && !o.train)
     return Status::InvalidArgument(fmt::format(
         "the store's vectors were made by {}; embedding with the built-in model would mix "
@@ -98,8 +103,8 @@ Status ChooseModel(EmbedRun* r, int64_t cur_gen) {
   LITGRAPH_RETURN_IF_ERROR(lsa->Open(r->dir + "/model"));
   r->stats->lexical_weight = lsa->lexical_weight();
   r->embedder = std::move(lsa);
-  r->stats->retrain_due = !r->stats->trained &&
-                          r->store->PaperCount() > 1.5 * r->info.value("papers_at_train", 0.0);
+  r->stats->retrain_due =
+      !r->stats->trained && r->store->PaperCount() > 1.5 * r->info.value("papers_at_train", 0.0);
   return Status::Ok();
 }
 
@@ -125,7 +130,8 @@ Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::st
     std::vector<float> out;
     LITGRAPH_RETURN_IF_ERROR(r->embedder->Embed(batch, &out));
     for (size_t j = 0; j < batch.size(); ++j)
-      std::copy(out.begin() + j * dim, out.begin() + (j + 1) * dim, data->begin() + todo[i + j] * dim);
+      std::copy(out.begin() + j * dim, out.begin() + (j + 1) * dim,
+                data->begin() + todo[i + j] * dim);
     r->o.reporter->Progress(fmt::format("{} {} / {}", name, i + batch.size(), todo.size()));
   }
   r->o.reporter->Progress("");
@@ -181,9 +187,12 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
 
 const char* VecFieldName(VecField f) {
   switch (f) {
-    case VecField::kTitle: return "title";
-    case VecField::kAbstract: return "abstract";
-    case VecField::kKeyword: return "keyword";
+    case VecField::kTitle:
+      return "title";
+    case VecField::kAbstract:
+      return "abstract";
+    case VecField::kKeyword:
+      return "keyword";
   }
   return "";
 }
@@ -235,10 +244,12 @@ Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
   return Status::Ok();
 }
 
-Result<std::unique_ptr<SemanticIndex>> SemanticIndex::Open(Store* store, const std::string& http_key) {
+Result<std::unique_ptr<SemanticIndex>> SemanticIndex::Open(Store* store,
+                                                           const std::string& http_key) {
   int64_t gen = store->Generation("vectors");
   if (gen == 0)
-    return Status::NotFound(fmt::format("{}: the store has no vectors yet (run litgraph-embed)", store->dir()));
+    return Status::NotFound(
+        fmt::format("{}: the store has no vectors yet (run litgraph-embed)", store->dir()));
   std::unique_ptr<SemanticIndex> s(new SemanticIndex());
   s->dir_ = store->ArtifactDir("vectors", gen);
   json info = ReadInfo(store);
@@ -316,8 +327,9 @@ bool SemanticIndex::Score(const QueryVector& q, VecField f, uint64_t id, double*
   return true;
 }
 
-std::vector<VectorHit> SemanticIndex::Search(VecField f, const QueryVector& q, size_t k, size_t depth,
-                                             size_t ef, const std::vector<uint32_t>& extra) {
+std::vector<VectorHit> SemanticIndex::Search(VecField f, const QueryVector& q, size_t k,
+                                             size_t depth, size_t ef,
+                                             const std::vector<uint32_t>& extra) {
   std::vector<VectorHit> hits;
   if (q.empty()) return hits;
   std::vector<VectorHit> dense = Search(f, q.dense.data(), std::max(k, depth), std::max(ef, depth));
@@ -346,8 +358,10 @@ Result<std::vector<float>> SemanticIndex::EmbedText(const std::string& text) {
   Status st = embedder_->Embed({text}, &v);
   if (!st.ok()) return st;
   if (embedder_->dim() != vectors(VecField::kTitle).dim())
-    return Status::IoError(fmt::format("the embedding model returns {} dimensions but the store's "
-                                  "vectors have {}", embedder_->dim(), vectors(VecField::kTitle).dim()));
+    return Status::IoError(
+        fmt::format("the embedding model returns {} dimensions but the store's "
+                    "vectors have {}",
+                    embedder_->dim(), vectors(VecField::kTitle).dim()));
   if (std::all_of(v.begin(), v.end(), [](float x) { return x == 0; })) v.clear();
   return v;
 }

@@ -158,7 +158,7 @@ CREATE TABLE backend_cache(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT RO
 const std::vector<std::string>& SchemaMigrations() { return kMigrations; }
 
 Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, Mode mode, bool create,
-                                          Reporter* reporter) {
+                                           Reporter* reporter) {
   std::unique_ptr<Store> s(new Store());
   Status st;
   try {
@@ -183,8 +183,8 @@ Status Store::Init(const std::string& dir, Mode mode, bool create, Reporter* rep
   std::string db_path = dir + "/litgraph.sqlite";
   std::error_code ec;
   if (!create && !fs::exists(db_path, ec))
-    return Status::IoError(fmt::format("{}: no litgraph store here (create one with litgraph-ingest)",
-                                  dir));
+    return Status::IoError(
+        fmt::format("{}: no litgraph store here (create one with litgraph-ingest)", dir));
   if (mode == Mode::kRead) {
     // Read-write handle (without CREATE) so WAL readers can use the shared
     // memory index; we never write through it.
@@ -194,19 +194,23 @@ Status Store::Init(const std::string& dir, Mode mode, bool create, Reporter* rep
     auto version = db_.QueryInt("PRAGMA user_version");
     int v = version ? static_cast<int>(*version) : 0;
     if (v > kSchemaVersion)
-      return Status::IoError(fmt::format("{}: store schema version {} is newer than this litgraph "
-                                    "({}); upgrade litgraph",
-                                    dir, v, kSchemaVersion));
+      return Status::IoError(
+          fmt::format("{}: store schema version {} is newer than this litgraph "
+                      "({}); upgrade litgraph",
+                      dir, v, kSchemaVersion));
     if (v < kSchemaVersion)
-      return Status::IoError(fmt::format("{}: store schema version {} needs migrating to {}; run "
-                                    "any writing tool (e.g. litgraph-ingest with no input)",
-                                    dir, v, kSchemaVersion));
+      return Status::IoError(
+          fmt::format("{}: store schema version {} needs migrating to {}; run "
+                      "any writing tool (e.g. litgraph-ingest with no input)",
+                      dir, v, kSchemaVersion));
     db_.Exec("BEGIN");
     read_txn_ = true;
     db_.QueryInt("SELECT count(*) FROM meta");  // starts the snapshot
   } else {
     fs::create_directories(dir, ec);
-    if (ec) return Status::IoError(fmt::format("{}: cannot create store directory: {}", dir, ec.message()));
+    if (ec)
+      return Status::IoError(
+          fmt::format("{}: cannot create store directory: {}", dir, ec.message()));
     std::string lock_path = dir + "/LOCK";
     lock_fd_ = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (lock_fd_ < 0)
@@ -227,7 +231,8 @@ Status Store::Init(const std::string& dir, Mode mode, bool create, Reporter* rep
     db_.Exec("PRAGMA page_size=16384;");
     db_.Exec(
         "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-524288;"
-        "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824; PRAGMA journal_size_limit=67108864;");
+        "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824; PRAGMA "
+        "journal_size_limit=67108864;");
     st = Migrate();
     if (!st.ok()) return st;
     RemoveOrphanGenerations();
@@ -239,14 +244,14 @@ Status Store::Migrate() {
   auto version = db_.QueryInt("PRAGMA user_version");
   int v = version ? static_cast<int>(*version) : 0;
   if (v > kSchemaVersion)
-    return Status::IoError(fmt::format("{}: store schema version {} is newer than this litgraph ({})",
-                                  dir_, v, kSchemaVersion));
+    return Status::IoError(fmt::format(
+        "{}: store schema version {} is newer than this litgraph ({})", dir_, v, kSchemaVersion));
   for (; v < kSchemaVersion; ++v) {
     Transaction txn(&db_, "EXCLUSIVE");
     db_.Exec(kMigrations[v]);
     db_.Exec(fmt::format("PRAGMA user_version = {}", v + 1));
-    db_.Exec(fmt::format(
-        "INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '{}')", v + 1));
+    db_.Exec(fmt::format("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '{}')",
+                         v + 1));
     txn.Commit();
   }
   return Status::Ok();
@@ -287,7 +292,10 @@ std::optional<std::string> Store::GetMeta(const std::string& key) {
 }
 
 void Store::SetMeta(const std::string& key, const std::string& value) {
-  CachedStmt("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)").Bind(1, key).Bind(2, value).Exec();
+  CachedStmt("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)")
+      .Bind(1, key)
+      .Bind(2, value)
+      .Exec();
 }
 
 Stmt& Store::CachedStmt(const char* sql) {

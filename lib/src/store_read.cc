@@ -48,8 +48,8 @@ std::optional<int64_t> Store::PaperByDoi(const std::string& doi) {
 
 std::vector<int64_t> Store::PapersByTitleKey(const std::string& title_key) {
   if (title_key.empty()) return {};
-  return AllInts(
-      CachedStmt("SELECT id FROM paper WHERE title_key = ? ORDER BY id LIMIT 50").Bind(1, title_key));
+  return AllInts(CachedStmt("SELECT id FROM paper WHERE title_key = ? ORDER BY id LIMIT 50")
+                     .Bind(1, title_key));
 }
 
 std::optional<int64_t> Store::ResolvePaperId(const std::string& text) {
@@ -167,8 +167,9 @@ std::optional<PaperDetails> Store::GetPaperDetails(int64_t id) {
         " ORDER BY pt.is_primary DESC, pt.score DESC, t.ext_id"));
     t->Bind(1, id);
     while (t->Step()) {
-      PaperDetails::Topic topic{t->Str(0), t->Str(1), std::nullopt, t->Int(3) != 0,
-                                TextOrNull(*t, 4), TextOrNull(*t, 5), TextOrNull(*t, 6)};
+      PaperDetails::Topic topic{t->Str(0),        t->Str(1),         std::nullopt,
+                                t->Int(3) != 0,   TextOrNull(*t, 4), TextOrNull(*t, 5),
+                                TextOrNull(*t, 6)};
       if (!t->IsNull(2)) topic.score = t->Double(2);
       d.topics.push_back(std::move(topic));
     }
@@ -193,18 +194,24 @@ namespace {
 
 const char* TextSql(TextColumn c) {
   switch (c) {
-    case TextColumn::kPaperTitle: return "SELECT title FROM paper WHERE id = ?";
-    case TextColumn::kPaperAbstract: return "SELECT abstract FROM paper WHERE id = ?";
-    case TextColumn::kKeywordText: return "SELECT text FROM keyword WHERE id = ?";
+    case TextColumn::kPaperTitle:
+      return "SELECT title FROM paper WHERE id = ?";
+    case TextColumn::kPaperAbstract:
+      return "SELECT abstract FROM paper WHERE id = ?";
+    case TextColumn::kKeywordText:
+      return "SELECT text FROM keyword WHERE id = ?";
   }
   return "";
 }
 
 const char* ScanTextSql(TextColumn c) {
   switch (c) {
-    case TextColumn::kPaperTitle: return "SELECT id, title FROM paper";
-    case TextColumn::kPaperAbstract: return "SELECT id, abstract FROM paper";
-    case TextColumn::kKeywordText: return "SELECT id, text FROM keyword";
+    case TextColumn::kPaperTitle:
+      return "SELECT id, title FROM paper";
+    case TextColumn::kPaperAbstract:
+      return "SELECT id, abstract FROM paper";
+    case TextColumn::kKeywordText:
+      return "SELECT id, text FROM keyword";
   }
   return "";
 }
@@ -279,30 +286,42 @@ std::optional<int64_t> Store::NodeByExtId(NodeType t, const std::string& ext_id)
 
 std::optional<std::pair<NodeType, int64_t>> Store::ResolveNode(const std::string& ext_id,
                                                                const std::string& type_hint) {
-  auto of = [](NodeType t, std::optional<int64_t> id) -> std::optional<std::pair<NodeType, int64_t>> {
+  auto of = [](NodeType t,
+               std::optional<int64_t> id) -> std::optional<std::pair<NodeType, int64_t>> {
     if (!id) return std::nullopt;
     return std::make_pair(t, *id);
   };
   NodeType t;
   if (!type_hint.empty() && ParseNodeType(type_hint, &t)) {
     if (t == NodeType::kPaper) return of(t, ResolvePaperId(ext_id));
-    std::string key = t == NodeType::kKeyword && ext_id.rfind("kw:", 0) != 0 ? "kw:" + ext_id : ext_id;
+    std::string key =
+        t == NodeType::kKeyword && ext_id.rfind("kw:", 0) != 0 ? "kw:" + ext_id : ext_id;
     std::string shortid = ShortOpenAlexId(key);
     return of(t, NodeByExtId(t, shortid.empty() ? key : shortid));
   }
-  if (ext_id.rfind("kw:", 0) == 0) return of(NodeType::kKeyword, NodeByExtId(NodeType::kKeyword, ext_id));
-  if (ext_id.rfind("name:", 0) == 0) return of(NodeType::kAuthor, NodeByExtId(NodeType::kAuthor, ext_id));
-  if (ext_id.rfind("venue:", 0) == 0) return of(NodeType::kSource, NodeByExtId(NodeType::kSource, ext_id));
+  if (ext_id.rfind("kw:", 0) == 0)
+    return of(NodeType::kKeyword, NodeByExtId(NodeType::kKeyword, ext_id));
+  if (ext_id.rfind("name:", 0) == 0)
+    return of(NodeType::kAuthor, NodeByExtId(NodeType::kAuthor, ext_id));
+  if (ext_id.rfind("venue:", 0) == 0)
+    return of(NodeType::kSource, NodeByExtId(NodeType::kSource, ext_id));
   std::string shortid = ShortOpenAlexId(ext_id);
   if (!shortid.empty()) {
     NodeType ot = NodeType::kPaper;
-    if (shortid.rfind("subfields/", 0) == 0) ot = NodeType::kSubfield;
-    else if (shortid.rfind("fields/", 0) == 0) ot = NodeType::kField;
-    else if (shortid.rfind("domains/", 0) == 0) ot = NodeType::kDomain;
-    else if (shortid[0] == 'A') ot = NodeType::kAuthor;
-    else if (shortid[0] == 'I') ot = NodeType::kInstitution;
-    else if (shortid[0] == 'S') ot = NodeType::kSource;
-    else if (shortid[0] == 'T') ot = NodeType::kTopic;
+    if (shortid.rfind("subfields/", 0) == 0)
+      ot = NodeType::kSubfield;
+    else if (shortid.rfind("fields/", 0) == 0)
+      ot = NodeType::kField;
+    else if (shortid.rfind("domains/", 0) == 0)
+      ot = NodeType::kDomain;
+    else if (shortid[0] == 'A')
+      ot = NodeType::kAuthor;
+    else if (shortid[0] == 'I')
+      ot = NodeType::kInstitution;
+    else if (shortid[0] == 'S')
+      ot = NodeType::kSource;
+    else if (shortid[0] == 'T')
+      ot = NodeType::kTopic;
     if (ot != NodeType::kPaper) return of(ot, NodeByExtId(ot, shortid));
   }
   return of(NodeType::kPaper, ResolvePaperId(ext_id));

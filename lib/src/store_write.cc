@@ -35,8 +35,10 @@ class IdCache {
       numbered_.clear();
       named_.clear();
     }
-    if (uint64_t k = Key(ext)) numbered_[k] = id;
-    else named_[ext] = id;
+    if (uint64_t k = Key(ext))
+      numbered_[k] = id;
+    else
+      named_[ext] = id;
   }
   size_t size() const { return numbered_.size() + named_.size(); }
 
@@ -61,8 +63,8 @@ class RecordWriter::Impl {
   Impl(Store* store, WriteCounts* stats,
        std::function<void(int64_t, std::string&&, std::string&&)> on_text)
       : store_(store), db_(&store->db()), stats_(stats), on_text_(std::move(on_text)) {
-    find_paper_ = db_->Prepare(
-        "SELECT id, updated_date, title, abstract FROM paper WHERE ext_id = ?");
+    find_paper_ =
+        db_->Prepare("SELECT id, updated_date, title, abstract FROM paper WHERE ext_id = ?");
     insert_paper_ = db_->Prepare(
         "INSERT INTO paper(ext_id, doi, title, title_key, abstract, year, date, type, language,"
         " source_id, cited_by_count, referenced_works_count, is_oa, oa_status, oa_url, pdf_url,"
@@ -90,10 +92,14 @@ class RecordWriter::Impl {
   }
 
   void Apply(Record& r, const WorkKeys& keys) {
-    std::visit([&](auto& rec) {
-      if constexpr (std::is_same_v<std::decay_t<decltype(rec)>, WorkRec>) ApplyWork(rec, keys);
-      else ApplyOne(rec);
-    }, r);
+    std::visit(
+        [&](auto& rec) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(rec)>, WorkRec>)
+            ApplyWork(rec, keys);
+          else
+            ApplyOne(rec);
+        },
+        r);
   }
 
  private:
@@ -125,22 +131,23 @@ class RecordWriter::Impl {
 
   int64_t EnsureAuthor(const AuthorshipRec& a) {
     bool inserted = false;
-    int64_t id = Ensure(a.author.ext_id, &authors_,
-                        &Prep(&find_author_, "SELECT id FROM author WHERE ext_id = ?"),
-                        &Prep(&insert_author_,
-                              "INSERT INTO author(ext_id, name, name_key, orcid) VALUES(?,?,?,?)"),
-                        [&](Stmt& s) {
-                          s.Bind(2, a.author.name).Bind(3, NormalizeName(a.author.name));
-                          s.BindTextOrNull(4, a.orcid);
-                          inserted = true;
-                        });
+    int64_t id = Ensure(
+        a.author.ext_id, &authors_, &Prep(&find_author_, "SELECT id FROM author WHERE ext_id = ?"),
+        &Prep(&insert_author_, "INSERT INTO author(ext_id, name, name_key, orcid) VALUES(?,?,?,?)"),
+        [&](Stmt& s) {
+          s.Bind(2, a.author.name).Bind(3, NormalizeName(a.author.name));
+          s.BindTextOrNull(4, a.orcid);
+          inserted = true;
+        });
     if (inserted) IndexAuthorName(id, a.author.name);
     return id;
   }
 
   void IndexAuthorName(int64_t id, const std::string& name) {
     Prep(&author_fts_insert_, "INSERT INTO author_fts(rowid, name) VALUES(?, ?)")
-        .Bind(1, id).Bind(2, name).Exec();
+        .Bind(1, id)
+        .Bind(2, name)
+        .Exec();
   }
 
   int64_t EnsureInstitution(const InstitutionRef& i) {
@@ -169,14 +176,13 @@ class RecordWriter::Impl {
   }
 
   int64_t EnsureSimple(const char* table, const NamedRef& ref, const char* parent_col,
-                       int64_t parent, IdCache* cache,
-                       Stmt* find, Stmt* insert) {
+                       int64_t parent, IdCache* cache, Stmt* find, Stmt* insert) {
     if (!find->raw()) {
       *find = db_->Prepare(fmt::format("SELECT id FROM {} WHERE ext_id = ?", table));
-      *insert = db_->Prepare(
-          parent_col ? fmt::format("INSERT INTO {}(ext_id, name, {}) VALUES(?,?,?)", table,
-                                   parent_col)
-                     : fmt::format("INSERT INTO {}(ext_id, name) VALUES(?,?)", table));
+      *insert =
+          db_->Prepare(parent_col ? fmt::format("INSERT INTO {}(ext_id, name, {}) VALUES(?,?,?)",
+                                                table, parent_col)
+                                  : fmt::format("INSERT INTO {}(ext_id, name) VALUES(?,?)", table));
     }
     return Ensure(ref.ext_id, cache, find, insert, [&](Stmt& s) {
       s.Bind(2, ref.name);
@@ -190,10 +196,9 @@ class RecordWriter::Impl {
                          ? 0
                          : EnsureSimple("domain", t.domain, nullptr, 0, &domains_, &find_domain_,
                                         &insert_domain_);
-    int64_t field = t.field.ext_id.empty()
-                        ? 0
-                        : EnsureSimple("field", t.field, "domain_id", domain, &fields_,
-                                       &find_field_, &insert_field_);
+    int64_t field = t.field.ext_id.empty() ? 0
+                                           : EnsureSimple("field", t.field, "domain_id", domain,
+                                                          &fields_, &find_field_, &insert_field_);
     int64_t subfield = t.subfield.ext_id.empty()
                            ? 0
                            : EnsureSimple("subfield", t.subfield, "field_id", field, &subfields_,
@@ -242,8 +247,14 @@ class RecordWriter::Impl {
       st.BindStaticOrNull(14, w.oa_status).BindStaticOrNull(15, w.oa_url);
       st.BindStaticOrNull(16, w.pdf_url).BindStaticOrNull(17, w.landing_page_url);
       st.BindStaticOrNull(18, w.updated_date);
-      if (refs.empty()) st.BindNull(19); else st.BindStaticBlob(19, refs);
-      if (related.empty()) st.BindNull(20); else st.BindStaticBlob(20, related);
+      if (refs.empty())
+        st.BindNull(19);
+      else
+        st.BindStaticBlob(19, refs);
+      if (related.empty())
+        st.BindNull(20);
+      else
+        st.BindStaticBlob(20, related);
       st.BindStaticOrNull(21, w.oa_keywords_json);
     };
     // New works (the common case of a bulk load) cost one insert; a conflict
@@ -277,7 +288,9 @@ class RecordWriter::Impl {
     delete_topics_.Bind(1, id).Exec();
     if (old_title != w.title || old_abstract != w.abstract) {
       delete_keywords_.Bind(1, id).Exec();
-      Prep(&delete_extracted_, "DELETE FROM keyword_extracted WHERE paper_id = ?").Bind(1, id).Exec();
+      Prep(&delete_extracted_, "DELETE FROM keyword_extracted WHERE paper_id = ?")
+          .Bind(1, id)
+          .Exec();
     }
     ++stats_->works_updated;
     return id;
@@ -307,7 +320,9 @@ class RecordWriter::Impl {
     if (old.Step()) {
       Prep(&author_fts_delete_,
            "INSERT INTO author_fts(author_fts, rowid, name) VALUES('delete', ?, ?)")
-          .Bind(1, old.Int(0)).Bind(2, old.Text(1)).Exec();
+          .Bind(1, old.Int(0))
+          .Bind(2, old.Text(1))
+          .Exec();
     }
     old.Reset();
     int64_t inst = 0;
@@ -374,13 +389,12 @@ class RecordWriter::Impl {
   Stmt find_paper_, insert_paper_, update_paper_, fts_insert_, fts_delete_;
   Stmt delete_authorships_, delete_topics_, delete_keywords_, insert_authorship_, insert_topic_;
   Stmt find_author_, insert_author_, find_inst_, insert_inst_, find_source_, insert_source_;
-  Stmt find_domain_, insert_domain_, find_field_, insert_field_, find_subfield_,
-      insert_subfield_, find_topic_, insert_topic_row_;
+  Stmt find_domain_, insert_domain_, find_field_, insert_field_, find_subfield_, insert_subfield_,
+      find_topic_, insert_topic_row_;
   Stmt upsert_author_, upsert_inst_, upsert_source_, update_topic_;
   Stmt find_author_name_, author_fts_insert_, author_fts_delete_, delete_extracted_;
   IdCache authors_, institutions_, sources_, topics_, subfields_, fields_, domains_;
 };
-
 
 RecordWriter::RecordWriter(Store* store, WriteCounts* counts,
                            std::function<void(int64_t, std::string&&, std::string&&)> on_text)
@@ -401,7 +415,8 @@ void BulkLoad::DropSecondaryIndexes() {
   Db& db = store_->db();
   std::vector<std::string> names;
   {
-    Stmt idx = db.Prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL");
+    Stmt idx =
+        db.Prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL");
     while (idx.Step()) {
       names.push_back(idx.Str(0));
       deferred_.push_back(idx.Str(1));
@@ -413,16 +428,18 @@ void BulkLoad::DropSecondaryIndexes() {
   // sizeable part of FTS5's cost, itself 63% of the writer thread's. Wider
   // merges during the load, FTS5's defaults again for later upserts: the
   // writer thread's CPU fell 5% (bench/results/2026-11-22-hybrid/summary.md).
-  db.Exec("INSERT INTO paper_fts(paper_fts, rank) VALUES('automerge', 16);"
-          "INSERT INTO paper_fts(paper_fts, rank) VALUES('crisismerge', 64);");
+  db.Exec(
+      "INSERT INTO paper_fts(paper_fts, rank) VALUES('automerge', 16);"
+      "INSERT INTO paper_fts(paper_fts, rank) VALUES('crisismerge', 64);");
 }
 
 void BulkLoad::RestoreSecondaryIndexes() {
   Db& db = store_->db();
   for (const auto& sql : deferred_) db.Exec(sql);
   deferred_.clear();
-  db.Exec("INSERT INTO paper_fts(paper_fts, rank) VALUES('automerge', 4);"
-          "INSERT INTO paper_fts(paper_fts, rank) VALUES('crisismerge', 16);");
+  db.Exec(
+      "INSERT INTO paper_fts(paper_fts, rank) VALUES('automerge', 4);"
+      "INSERT INTO paper_fts(paper_fts, rank) VALUES('crisismerge', 16);");
 }
 
 KeywordWriter::KeywordWriter(Store* store, std::string backend)
@@ -432,12 +449,17 @@ int64_t KeywordWriter::Write(int64_t paper, const std::vector<Keyword>& kws) {
   static const char* kClear = "DELETE FROM paper_keyword WHERE paper_id = ?";
   static const char* kLink =
       "INSERT OR REPLACE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)";
-  static const char* kDone = "INSERT OR REPLACE INTO keyword_extracted(paper_id, backend) VALUES(?, ?)";
+  static const char* kDone =
+      "INSERT OR REPLACE INTO keyword_extracted(paper_id, backend) VALUES(?, ?)";
   store_->CachedStmt(kClear).Bind(1, paper).Exec();
   int64_t n = 0;
   for (const Keyword& k : kws) {
     if (k.text.empty()) continue;
-    store_->CachedStmt(kLink).Bind(1, paper).Bind(2, KeywordId(k.text)).Bind(3, static_cast<int64_t>(k.score)).Exec();
+    store_->CachedStmt(kLink)
+        .Bind(1, paper)
+        .Bind(2, KeywordId(k.text))
+        .Bind(3, static_cast<int64_t>(k.score))
+        .Exec();
     ++n;
   }
   store_->CachedStmt(kDone).Bind(1, paper).Bind(2, backend_).Exec();
@@ -454,9 +476,15 @@ int64_t KeywordWriter::KeywordId(const std::string& text) {
     id = find->Step() ? find->Int(0) : 0;
   }
   if (id == 0) {
-    store_->CachedStmt("INSERT INTO keyword(ext_id, text) VALUES(?, ?)").Bind(1, ext).Bind(2, text).Exec();
+    store_->CachedStmt("INSERT INTO keyword(ext_id, text) VALUES(?, ?)")
+        .Bind(1, ext)
+        .Bind(2, text)
+        .Exec();
     id = store_->db().LastInsertRowid();
-    store_->CachedStmt("INSERT INTO keyword_fts(rowid, text) VALUES(?, ?)").Bind(1, id).Bind(2, text).Exec();
+    store_->CachedStmt("INSERT INTO keyword_fts(rowid, text) VALUES(?, ?)")
+        .Bind(1, id)
+        .Bind(2, text)
+        .Exec();
   }
   cache_.emplace(text, id);
   return id;

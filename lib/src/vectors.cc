@@ -1,7 +1,5 @@
 #include "litgraph/vectors.h"
 
-#include "litgraph/embed.h"
-
 #include <fmt/format.h>
 #include <hnswlib/hnswlib.h>
 
@@ -11,6 +9,8 @@
 #include <queue>
 #include <thread>
 #include <unordered_set>
+
+#include "litgraph/embed.h"
 
 namespace litgraph {
 
@@ -81,8 +81,8 @@ const float* VectorFile::Row(uint64_t id) const {
   return IsZero(r, dim_) ? nullptr : r;
 }
 
-Status BuildHnsw(const VectorFile& vectors, const std::string& prefix,
-                 const HnswBuildOptions& o, const std::string& hnswlib_in) {
+Status BuildHnsw(const VectorFile& vectors, const std::string& prefix, const HnswBuildOptions& o,
+                 const std::string& hnswlib_in) {
   const int dim = vectors.dim();
   hnswlib::InnerProductSpace space(static_cast<size_t>(dim));
   std::unique_ptr<hnswlib::HierarchicalNSW<float>> index;
@@ -167,11 +167,13 @@ Status HnswIndex::Open(const std::string& path, const VectorFile* vectors) {
   HnswHeader h;
   if (file_.size() < sizeof h) return Status::Corruption(path + ": truncated index");
   std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kHnswMagic, 8) != 0) return Status::Corruption(path + ": not a litgraph HNSW index");
+  if (std::memcmp(h.magic, kHnswMagic, 8) != 0)
+    return Status::Corruption(path + ": not a litgraph HNSW index");
   if (static_cast<int>(h.dim) != vectors->dim())
     return Status::Corruption(path + ": index and vectors differ in dimension");
   uint64_t n = h.nodes;
-  size_t need = sizeof h + n * 4 + (n + 7) / 8 * 8 + n * 8 + n * (1 + h.maxM0) * 4 + h.upper_words * 4;
+  size_t need =
+      sizeof h + n * 4 + (n + 7) / 8 * 8 + n * 8 + n * (1 + h.maxM0) * 4 + h.upper_words * 4;
   if (file_.size() != need) return Status::Corruption(path + ": corrupt index");
   vectors_ = vectors;
   dim_ = static_cast<int>(h.dim);
@@ -271,11 +273,13 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
 std::vector<VectorHit> BruteForceSearch(const VectorFile& vectors, const float* query, size_t k) {
   std::vector<VectorHit> all;
   for (uint64_t r = 0; r < vectors.rows(); ++r)
-    if (const float* v = vectors.Row(r)) all.push_back({static_cast<uint32_t>(r), Dot(query, v, vectors.dim())});
+    if (const float* v = vectors.Row(r))
+      all.push_back({static_cast<uint32_t>(r), Dot(query, v, vectors.dim())});
   size_t m = std::min(k, all.size());
-  std::partial_sort(all.begin(), all.begin() + m, all.end(), [](const VectorHit& a, const VectorHit& b) {
-    return a.score != b.score ? a.score > b.score : a.id < b.id;
-  });
+  std::partial_sort(all.begin(), all.begin() + m, all.end(),
+                    [](const VectorHit& a, const VectorHit& b) {
+                      return a.score != b.score ? a.score > b.score : a.id < b.id;
+                    });
   all.resize(m);
   return all;
 }

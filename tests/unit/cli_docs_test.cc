@@ -16,8 +16,10 @@ namespace {
 std::string RoffName(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '-') out += "\\-";
-    else out += c;
+    if (c == '-')
+      out += "\\-";
+    else
+      out += c;
   }
   return out;
 }
@@ -79,9 +81,9 @@ TEST_F(CliDocsTest, OptionInventoryIsWhatTheTestExpects) {
   for (const CLI::Option* o : VisibleOptions())
     for (const auto& l : o->get_lnames()) longs.push_back(l);
   // Common options added by Tool, and this test's own.
-  for (const char* name : {"db", "format", "quiet", "threads", "version", "help", "dry-run",
-                           "extra-verbose", "mode", "input-file", "cache-dir", "max-results",
-                           "weighting"}) {
+  for (const char* name :
+       {"db", "format", "quiet", "threads", "version", "help", "dry-run", "extra-verbose", "mode",
+        "input-file", "cache-dir", "max-results", "weighting"}) {
     EXPECT_NE(std::find(longs.begin(), longs.end(), name), longs.end()) << name;
   }
   EXPECT_EQ(std::find(longs.begin(), longs.end(), "secret-debug"), longs.end());
@@ -161,7 +163,8 @@ TEST_F(CliDocsTest, FlagsTakeNoValue) {
   EXPECT_NE(man.find(".B \\-\\-dry\\-run\n"), std::string::npos);
   EXPECT_NE(man.find(".B \\-q, \\-\\-quiet\n"), std::string::npos);
   const std::string zsh = tool_->Completion("zsh");
-  EXPECT_NE(zsh.find("'--dry-run[Do nothing, say what would happen]' \\\n"), std::string::npos) << zsh;
+  EXPECT_NE(zsh.find("'--dry-run[Do nothing, say what would happen]' \\\n"), std::string::npos)
+      << zsh;
   const std::string fish = tool_->Completion("fish");
   EXPECT_NE(fish.find("complete -c litgraph-doctest -l dry-run -d "), std::string::npos) << fish;
   const std::string bash = tool_->Completion("bash");
@@ -279,8 +282,9 @@ TEST(ToolTest, StatusBecomesExitCodeAndMessage) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   ::testing::internal::CaptureStderr();
-  int code = tool.Run(static_cast<int>(argv.size()), argv.data(),
-                      [] { return Status::MalformedInput("works.jsonl:42: field \"id\" must be a string"); });
+  int code = tool.Run(static_cast<int>(argv.size()), argv.data(), [] {
+    return Status::MalformedInput("works.jsonl:42: field \"id\" must be a string");
+  });
   std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(code, 3);
   EXPECT_EQ(err, "litgraph-doctest: error: works.jsonl:42: field \"id\" must be a string\n");

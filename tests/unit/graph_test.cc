@@ -35,11 +35,13 @@ struct CsrGraph {
     offsets.push_back(ids.size());
   }
   std::vector<uint32_t> List(uint64_t n) const {
-    return {ids.begin() + static_cast<long>(offsets[n]), ids.begin() + static_cast<long>(offsets[n + 1])};
+    return {ids.begin() + static_cast<long>(offsets[n]),
+            ids.begin() + static_cast<long>(offsets[n + 1])};
   }
   std::vector<uint32_t> Attrs(uint64_t n) const {
     if (attrs.empty()) return {};
-    return {attrs.begin() + static_cast<long>(offsets[n]), attrs.begin() + static_cast<long>(offsets[n + 1])};
+    return {attrs.begin() + static_cast<long>(offsets[n]),
+            attrs.begin() + static_cast<long>(offsets[n + 1])};
   }
   uint32_t MaxDegree() const {
     uint64_t m = 0;
@@ -59,7 +61,8 @@ CsrGraph RandomGraph(std::mt19937_64& rng, uint64_t num_nodes, uint32_t max_degr
     while (s.size() < deg) s.insert(static_cast<uint32_t>(rng() % id_limit));
     std::vector<uint32_t> a;
     if (with_attrs)
-      for (size_t i = 0; i < s.size(); ++i) a.push_back(static_cast<uint32_t>(rng() >> (rng() % 64)));
+      for (size_t i = 0; i < s.size(); ++i)
+        a.push_back(static_cast<uint32_t>(rng() >> (rng() % 64)));
     g.AddNode({s.begin(), s.end()}, a);
   }
   return g;
@@ -379,7 +382,9 @@ TEST(RankedListsTest, RoundTripsListsInTheirOwnOrder) {
       std::vector<uint32_t> want(ids.begin() + offsets[v], ids.begin() + offsets[v + 1]);
       EXPECT_EQ(got_ids, want) << v;
       if (with_attrs) {
-        EXPECT_EQ(got_attrs, std::vector<uint32_t>(attrs.begin() + offsets[v], attrs.begin() + offsets[v + 1])) << v;
+        EXPECT_EQ(got_attrs,
+                  std::vector<uint32_t>(attrs.begin() + offsets[v], attrs.begin() + offsets[v + 1]))
+            << v;
       }
     }
   }

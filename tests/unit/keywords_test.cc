@@ -54,8 +54,8 @@ const std::set<std::string> kVague = {"novel",    "new",       "proposed",  "exi
                                       "recent",   "effective", "efficient", "important",
                                       "various",  "different", "several",   "significant",
                                       "improved", "promising", "robust",    "simple"};
-const std::set<std::string> kFillerHeads = {"approach", "method", "methodology", "technique",
-                                            "framework", "result", "strategy",   "solution",
+const std::set<std::string> kFillerHeads = {"approach",  "method", "methodology", "technique",
+                                            "framework", "result", "strategy",    "solution",
                                             "scheme",    "work",   "tool"};
 
 struct Paper {
@@ -152,8 +152,9 @@ TEST(NormalizeKeywordTest, EmptyAndSeparatorOnly) {
 }
 
 TEST(NormalizeKeywordTest, Idempotent) {
-  for (const char* s : {"Graph Neural Networks", "pre-training", "Analyses", "Schrödinger Equations",
-                        "Case Studies", "matrices", "Bayesian Hypotheses"}) {
+  for (const char* s :
+       {"Graph Neural Networks", "pre-training", "Analyses", "Schrödinger Equations",
+        "Case Studies", "matrices", "Bayesian Hypotheses"}) {
     std::string once = NormalizeKeyword(s);
     EXPECT_EQ(NormalizeKeyword(once), once) << s;
   }
@@ -161,22 +162,39 @@ TEST(NormalizeKeywordTest, Idempotent) {
 
 TEST(SingularTest, RegularAndIrregularPlurals) {
   const std::vector<std::pair<const char*, const char*>> cases = {
-      {"networks", "network"},   {"studies", "study"},       {"analyses", "analysis"},
-      {"hypotheses", "hypothesis"}, {"matrices", "matrix"},  {"indices", "index"},
-      {"vertices", "vertex"},    {"criteria", "criterion"},  {"phenomena", "phenomenon"},
-      {"approaches", "approach"}, {"classes", "class"},      {"processes", "process"},
-      {"boxes", "box"},          {"meshes", "mesh"},         {"heroes", "hero"},
-      {"children", "child"},     {"corpora", "corpus"},      {"biases", "bias"},
-      {"viruses", "virus"},      {"axes", "axis"},           {"leaves", "leaf"},
-      {"probabilities", "probability"}, {"graphs", "graph"}, {"languages", "language"},
+      {"networks", "network"},
+      {"studies", "study"},
+      {"analyses", "analysis"},
+      {"hypotheses", "hypothesis"},
+      {"matrices", "matrix"},
+      {"indices", "index"},
+      {"vertices", "vertex"},
+      {"criteria", "criterion"},
+      {"phenomena", "phenomenon"},
+      {"approaches", "approach"},
+      {"classes", "class"},
+      {"processes", "process"},
+      {"boxes", "box"},
+      {"meshes", "mesh"},
+      {"heroes", "hero"},
+      {"children", "child"},
+      {"corpora", "corpus"},
+      {"biases", "bias"},
+      {"viruses", "virus"},
+      {"axes", "axis"},
+      {"leaves", "leaf"},
+      {"probabilities", "probability"},
+      {"graphs", "graph"},
+      {"languages", "language"},
   };
   for (auto [plural, singular] : cases) EXPECT_EQ(Singular(plural), singular) << plural;
 }
 
 TEST(SingularTest, WordsThatStayAsTheyAre) {
-  for (const char* w : {"physics", "mathematics", "economics", "linguistics", "series", "species",
-                        "data", "news", "corpus", "analysis", "process", "class", "status",
-                        "bias", "gas", "network", "study", "dynamics", "its", "bus"}) {
+  for (const char* w :
+       {"physics", "mathematics", "economics", "linguistics", "series", "species", "data",
+        "news",    "corpus",      "analysis",  "process",     "class",  "status",  "bias",
+        "gas",     "network",     "study",     "dynamics",    "its",    "bus"}) {
     EXPECT_EQ(Singular(w), w) << w;
   }
 }
@@ -197,9 +215,8 @@ TEST(SingularTest, SingularIsIdempotentOnNouns) {
 // "ies" rule turns "movies" into "movy".
 TEST(SingularTest, CommonPlurals) {
   const std::vector<std::pair<const char*, const char*>> cases = {
-      {"areas", "area"},     {"ideas", "idea"},       {"scenarios", "scenario"},
-      {"ratios", "ratio"},   {"metrics", "metric"},   {"topics", "topic"},
-      {"caches", "cache"},   {"movies", "movie"},
+      {"areas", "area"},     {"ideas", "idea"},   {"scenarios", "scenario"}, {"ratios", "ratio"},
+      {"metrics", "metric"}, {"topics", "topic"}, {"caches", "cache"},       {"movies", "movie"},
   };
   for (auto [plural, singular] : cases) EXPECT_EQ(Singular(plural), singular) << plural;
 }
@@ -283,8 +300,8 @@ TEST(ForEachCandidateTest, PropertiesOnRealisticAbstracts) {
 // abstract), "Unlike traditional statistical machine translation" yields
 // "unlike".
 TEST(ForEachCandidateTest, NoCandidateStartsWithAPreposition) {
-  const std::set<std::string> kPrepositions = {"despite", "unlike", "beyond", "along",
-                                               "throughout", "amid", "onto", "besides"};
+  const std::set<std::string> kPrepositions = {"despite",    "unlike", "beyond", "along",
+                                               "throughout", "amid",   "onto",   "besides"};
   for (const Paper& p : Abstracts()) {
     for (const Candidate& c : Candidates(p.abstract)) {
       std::vector<std::string> w = Split(c.phrase);
@@ -403,14 +420,14 @@ bool HasKeyword(const std::vector<Keyword>& kws, const std::string& t) {
 
 TEST(KeywordExtractorTest, TopicOfTheTitleIsFound) {
   KeywordExtractor ex(nullptr);
-  EXPECT_TRUE(HasKeyword(ex.Extract(Abstracts()[1].title, Abstracts()[1].abstract),
-                         "machine translation"));
+  EXPECT_TRUE(
+      HasKeyword(ex.Extract(Abstracts()[1].title, Abstracts()[1].abstract), "machine translation"));
   EXPECT_TRUE(HasKeyword(ex.Extract(Abstracts()[3].title, Abstracts()[3].abstract),
                          "biodiversity finance"));
-  EXPECT_TRUE(HasKeyword(ex.Extract(Abstracts()[4].title, Abstracts()[4].abstract),
-                         "image recognition"));
-  EXPECT_TRUE(HasKeyword(ex.Extract(Abstracts()[5].title, Abstracts()[5].abstract),
-                         "citation network"));
+  EXPECT_TRUE(
+      HasKeyword(ex.Extract(Abstracts()[4].title, Abstracts()[4].abstract), "image recognition"));
+  EXPECT_TRUE(
+      HasKeyword(ex.Extract(Abstracts()[5].title, Abstracts()[5].abstract), "citation network"));
 }
 
 // Library limitation (lib/src/keywords.cc, KeywordExtractor::Extract, no
@@ -454,7 +471,8 @@ TEST(KeywordExtractorTest, KnownKeywordsAreFavoured) {
   int before = base.back().score;
   KeywordExtractor boosted(nullptr, [&](const std::string& s) { return s == target; });
   std::vector<Keyword> kws = boosted.Extract(p.title, p.abstract);
-  auto it = std::find_if(kws.begin(), kws.end(), [&](const Keyword& k) { return k.text == target; });
+  auto it =
+      std::find_if(kws.begin(), kws.end(), [&](const Keyword& k) { return k.text == target; });
   ASSERT_NE(it, kws.end());
   EXPECT_GE(it->score, before);
 }
@@ -481,10 +499,9 @@ std::string UniqueWord(int i) {
 // phrase of its own in the title and the first sentence.
 std::vector<Doc> Corpus() {
   static const std::vector<std::string> kTopics = {
-      "protein folding",      "machine translation", "graph neural network",
-      "speech recognition",   "image segmentation",  "reinforcement learning",
-      "knowledge graph",      "topic modeling",      "citation analysis",
-      "climate modeling",     "drug discovery",      "anomaly detection"};
+      "protein folding",    "machine translation",    "graph neural network", "speech recognition",
+      "image segmentation", "reinforcement learning", "knowledge graph",      "topic modeling",
+      "citation analysis",  "climate modeling",       "drug discovery",       "anomaly detection"};
   std::vector<Doc> docs;
   for (int i = 0; i < 80; ++i) {
     const std::string& a = kTopics[i % kTopics.size()];
@@ -495,8 +512,8 @@ std::vector<Doc> Corpus() {
     d.title = "The " + u + " lattice for " + a + " and " + b;
     d.abstract = "We study the " + u + " lattice. Our " + u + " lattice improves " + a + ". ";
     if (i % 5 < 2) d.abstract += "It relies on deep learning. Deep learning is everywhere. ";
-    d.abstract += "We evaluate " + a + " on benchmarks for " + b + ", and " + a +
-                  " again with care.";
+    d.abstract +=
+        "We evaluate " + a + " on benchmarks for " + b + ", and " + a + " again with care.";
     docs.push_back(d);
   }
   return docs;
@@ -592,7 +609,8 @@ TEST(KeywordExtractorTest, SmallCorpusDoesNotFilterByDocumentFrequency) {
   std::vector<Keyword> kws = ex.Extract(docs[0].title, docs[0].abstract);
   ExpectContract(kws);
   bool unique = false;
-  for (const auto& k : kws) unique = unique || k.text.find(docs[0].unique_word) != std::string::npos;
+  for (const auto& k : kws)
+    unique = unique || k.text.find(docs[0].unique_word) != std::string::npos;
   EXPECT_TRUE(unique) << "the title phrase should win without df filtering";
 }
 
@@ -794,10 +812,10 @@ TEST(ParseKeywordAnswerTest, RejectsBrokenAnswers) {
 TEST(ParseKeywordAnswerTest, HugeIntegerScores) {
   std::vector<Keyword> kws;
   std::string why;
-  EXPECT_FALSE(ParseKeywordAnswer(ChatResponse(R"({"keywords": ["graph"], "scores": [4294967297]})"),
-                                  &kws, &why));
-  EXPECT_FALSE(ParseKeywordAnswer(ChatResponse(R"({"keywords": ["graph"], "scores": [-4294967286]})"),
-                                  &kws, &why));
+  EXPECT_FALSE(ParseKeywordAnswer(
+      ChatResponse(R"({"keywords": ["graph"], "scores": [4294967297]})"), &kws, &why));
+  EXPECT_FALSE(ParseKeywordAnswer(
+      ChatResponse(R"({"keywords": ["graph"], "scores": [-4294967286]})"), &kws, &why));
 }
 
 TEST(KeywordRequestBodyTest, ValidJsonWithModelMessagesAndPaper) {

@@ -38,7 +38,8 @@ const T& Only(const std::vector<Record>& recs) {
   static const T kEmpty{};
   EXPECT_EQ(recs.size(), 1u);
   if (recs.size() != 1 || !std::holds_alternative<T>(recs[0])) {
-    ADD_FAILURE() << "unexpected record kind (index " << (recs.empty() ? -1 : static_cast<int>(recs[0].index())) << ")";
+    ADD_FAILURE() << "unexpected record kind (index "
+                  << (recs.empty() ? -1 : static_cast<int>(recs[0].index())) << ")";
     return kEmpty;
   }
   return std::get<T>(recs[0]);
@@ -118,7 +119,8 @@ TEST(RecordParserTest, ParsesWorkFixture) {
 TEST(RecordParserTest, AbstractFromDenseAndSparsePositions) {
   auto abstract = [](const std::string& index) {
     return Only<WorkRec>(ParseOk(R"({"id": "https://openalex.org/W1", "title": "t",)"
-                                 R"( "abstract_inverted_index": )" + index + "}"))
+                                 R"( "abstract_inverted_index": )" +
+                                 index + "}"))
         .abstract;
   };
   EXPECT_EQ(abstract(R"({"graphs": [1, 4], "neural": [0], "of": [3], "use": [2, 1]})"),
@@ -229,8 +231,9 @@ TEST(RecordParserTest, ParsesTopicFixture) {
 }
 
 TEST(RecordParserTest, ConceptsFundersPublishersAreSkipped) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"C71924100.json", "concept"}, {"F4320332161.json", "funder"}, {"P4310319965.json", "publisher"}};
+  const std::pair<const char*, const char*> cases[] = {{"C71924100.json", "concept"},
+                                                       {"F4320332161.json", "funder"},
+                                                       {"P4310319965.json", "publisher"}};
   for (const auto& [file, kind] : cases) {
     std::vector<Record> recs = ParseOk(ReadFile(TestData(file)));
     EXPECT_EQ(Only<SkippedRec>(recs).kind, kind) << file;
@@ -323,7 +326,8 @@ TEST(RecordParserTest, NativeRecordOptionalFields) {
 }
 
 TEST(RecordParserTest, NativeNullYearIsUnknown) {
-  std::vector<Record> recs = ParseOk(R"({"id": "N9", "title": "T", "year": null, "authors": null})");
+  std::vector<Record> recs =
+      ParseOk(R"({"id": "N9", "title": "T", "year": null, "authors": null})");
   EXPECT_EQ(Only<WorkRec>(recs).year, 0);
   EXPECT_TRUE(Only<WorkRec>(recs).authors.empty());
 }

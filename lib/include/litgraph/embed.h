@@ -66,8 +66,8 @@ class Embedder {
 struct LsaTrainOptions {
   int dim = 128;
   double lexical_weight = 0.8;  // w of the lexical part, recorded in the model
-  size_t max_docs = 200000;   // training sample (evenly spaced over paper ids)
-  size_t max_terms = 100000;  // vocabulary: most frequent terms with df >= 2
+  size_t max_docs = 200000;     // training sample (evenly spaced over paper ids)
+  size_t max_terms = 100000;    // vocabulary: most frequent terms with df >= 2
   int power_iterations = 2;
   int oversample = 32;
   int threads = 2;
@@ -127,7 +127,7 @@ class LsaModel : public Embedder {
 };
 
 struct HttpEmbedOptions {
-  std::string url;    // base URL or full /v1/embeddings endpoint
+  std::string url;  // base URL or full /v1/embeddings endpoint
   std::string model;
   size_t batch = 64;  // texts per request
   HttpOptions http;

@@ -53,7 +53,16 @@ struct FindQuery {
 
 // What matched a hit.
 enum class MatchKind : uint8_t {
-  kId, kDoi, kTitleExact, kTitleFuzzy, kTitle, kAuthor, kAuthorText, kText, kSemantic, kHybrid,
+  kId,
+  kDoi,
+  kTitleExact,
+  kTitleFuzzy,
+  kTitle,
+  kAuthor,
+  kAuthorText,
+  kText,
+  kSemantic,
+  kHybrid,
 };
 // Its name in records: "id", "doi", "title_exact", "title_fuzzy", "title",
 // "author", "author+text", "text", "semantic", "hybrid".
@@ -88,7 +97,7 @@ class PaperFinder {
   // The semantic layer; nullptr when the store has no vectors.
   SemanticIndex* semantic();
   // The model's similarity (semantic.h) of the query with a paper's title
-  // and abstract, combined by seeds/000 eq. 4/7:
+  // and abstract, combined by SciAtlas eq. 4/7:
   // (0.4 s_t + 0.6 s_a) / (0.4 [s_t] + 0.6 [s_a]). False when the paper has
   // neither vector.
   bool EmbeddingScore(const QueryVector& query, int64_t paper, double* score,
@@ -100,8 +109,8 @@ class PaperFinder {
   // combined by EmbeddingScore.
   std::vector<FindHit> SemanticSearch(const QueryVector& query, size_t k, size_t per_field = 60);
 
-  Graph* graph();                // nullptr when the store has no graph
-  const LexicalIndex* lexical();  // title + abstract index; nullptr when absent
+  Graph* graph();                       // nullptr when the store has no graph
+  const LexicalIndex* lexical();        // title + abstract index; nullptr when absent
   const LexicalIndex* title_lexical();  // titles-only index; nullptr when absent
   // The first error any layer showed (ok when none).
   Status status() const;

@@ -47,8 +47,8 @@
 #include <vector>
 
 #include "litgraph/files.h"
-#include "litgraph/status.h"
 #include "litgraph/model.h"
+#include "litgraph/status.h"
 #include "litgraph/store.h"
 
 namespace litgraph {
@@ -98,8 +98,8 @@ class Adjacency {
   struct Generation {
     std::unordered_map<uint64_t, Cached> lists;
     std::vector<std::pair<uint32_t*, size_t>> chunks;  // malloc'd, words each
-    size_t chunk = 0, used = 0;  // bump position: chunks[chunk] + used
-    size_t bytes = 0;            // words handed out, in bytes
+    size_t chunk = 0, used = 0;                        // bump position: chunks[chunk] + used
+    size_t bytes = 0;                                  // words handed out, in bytes
     uint32_t* Allocate(size_t words);
     void Clear();  // keeps the chunks
     ~Generation();
@@ -126,12 +126,12 @@ class Adjacency {
   size_t cache_limit_ = kCacheBytes;
   Generation gens_[2];
   int cur_ = 0;
-  std::string scratch_;            // decompressed bytes of block_
-  uint64_t block_ = UINT64_MAX;     // the last block read, and its bytes
+  std::string scratch_;          // decompressed bytes of block_
+  uint64_t block_ = UINT64_MAX;  // the last block read, and its bytes
   const uint8_t* block_data_ = nullptr;
   const uint8_t* block_end_ = nullptr;
   std::vector<uint32_t> decoded_;  // the list being decoded
-  void* dctx_ = nullptr;  // ZSTD_DCtx, reused: a context per call costs page faults
+  void* dctx_ = nullptr;           // ZSTD_DCtx, reused: a context per call costs page faults
   uint64_t blocks_decoded_ = 0;
   std::string path_;
   Status status_;
@@ -234,7 +234,7 @@ class Graph {
   // Paper attributes (dense paper id).
   uint64_t num_papers() const { return num_papers_; }  // id space: max id + 1
   // Citation count used for ranking and lineage: the record's cited_by_count
-  // when present, else the in-store CITES in-degree (spec/relations.md).
+  // when present, else the in-store CITES in-degree (SciNetBench's collective credit).
   uint32_t Citations(uint64_t paper) const;
   bool CitationsFromRecord(uint64_t paper) const;
   uint32_t InStoreCitations(uint64_t paper) const;

@@ -1,9 +1,9 @@
 // Building the derived graph files of a store from its SQLite tables.
 //
 // BuildGraph writes a complete new generation directory (every adjacency of
-// graph.h, the paper attribute arrays and the lexical index of lexical.h), then records it as current in
-// the caller's open write transaction: the graph becomes visible exactly when
-// the SQLite data it was built from commits.
+// graph.h, the paper attribute arrays and the lexical index of lexical.h), then records it as
+// current in the caller's open write transaction: the graph becomes visible exactly when the SQLite
+// data it was built from commits.
 //
 // Derived relations:
 //  - CITES resolves each paper's stored reference ids against the papers in
@@ -59,11 +59,11 @@ struct GraphBuildOptions {
 };
 
 struct GraphBuildStats {
-  int64_t edges = 0;               // over all adjacency files (each direction once)
+  int64_t edges = 0;  // over all adjacency files (each direction once)
   int64_t cites_edges = 0;
   int64_t dangling_references = 0;
-  int64_t bytes = 0;               // on disk
-  int64_t cites_bytes = 0;         // cites.out + cites.in
+  int64_t bytes = 0;        // on disk
+  int64_t cites_bytes = 0;  // cites.out + cites.in
   int64_t lexical_terms = 0, lexical_postings = 0;
   double seconds = 0;
 };

@@ -51,9 +51,9 @@ Result<PaperText> PaperTextOf(const Json& record, const std::string& where);
 
 struct KeywordRunOptions {
   enum class Select { kAll, kMissing, kIds } select = Select::kAll;
-  std::vector<int64_t> ids;  // for kIds (dense paper ids)
-  bool recount = false;      // recount phrase statistics even when not a full run
-  size_t batch = 2000;       // papers per backend call / commit unit for remote backends
+  std::vector<int64_t> ids;             // for kIds (dense paper ids)
+  bool recount = false;                 // recount phrase statistics even when not a full run
+  size_t batch = 2000;                  // papers per backend call / commit unit for remote backends
   Reporter* reporter = NullReporter();  // progress, and the papers a backend failed on
   // Commit after every batch (remote backends: an interrupted run keeps its
   // finished batches; --missing resumes). Built-in: one transaction.
@@ -61,11 +61,11 @@ struct KeywordRunOptions {
 };
 
 struct KeywordRunStats {
-  int64_t papers = 0;            // papers processed
-  int64_t paper_keywords = 0;    // HAS_KEYWORD rows written
-  int64_t keywords_total = 0;    // Keyword nodes in the store afterwards
+  int64_t papers = 0;          // papers processed
+  int64_t paper_keywords = 0;  // HAS_KEYWORD rows written
+  int64_t keywords_total = 0;  // Keyword nodes in the store afterwards
   int64_t failures = 0;
-  int64_t corpus_docs = 0;       // documents behind the phrase statistics
+  int64_t corpus_docs = 0;  // documents behind the phrase statistics
   bool recount_due = false;
   double extract_seconds = 0, seconds = 0;
 };

@@ -1,4 +1,4 @@
-// Keywords: the conceptual layer of the graph (seeds/000 section 2.2).
+// Keywords: the conceptual layer of the graph (SciAtlas, Qiao et al. 2025, section 2.2).
 //
 // The built-in extractor (offline, deterministic) returns for a paper 3-8
 // canonical, reusable noun phrases of 1-4 words with an integer importance

@@ -118,8 +118,8 @@ struct QueryTerm {
 };
 
 struct LexicalHit {
-  uint32_t doc;   // dense paper id
-  float score;    // BM25 (dequantized sum of impacts times query weights)
+  uint32_t doc;  // dense paper id
+  float score;   // BM25 (dequantized sum of impacts times query weights)
 };
 
 class LexicalIndex {
@@ -139,8 +139,7 @@ class LexicalIndex {
 
   // Top-k documents by BM25. `budget` caps the postings visited (0 = all).
   // `accept` (optional) filters documents; hits it rejects are skipped.
-  std::vector<LexicalHit> Search(const std::vector<QueryTerm>& terms, size_t k,
-                                 size_t budget = 0,
+  std::vector<LexicalHit> Search(const std::vector<QueryTerm>& terms, size_t k, size_t budget = 0,
                                  const std::function<bool(uint32_t)>& accept = {}) const;
 
   // Exact BM25 of the given documents (all postings of the terms visited).

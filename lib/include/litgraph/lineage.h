@@ -34,8 +34,8 @@ namespace litgraph {
 
 struct LineageOptions {
   int max_hops = 6;
-  size_t k = 1;             // number of distinct paths
-  bool shortest = false;    // order by hops first (then citations)
+  size_t k = 1;                     // number of distinct paths
+  bool shortest = false;            // order by hops first (then citations)
   uint64_t max_expanded = 2000000;  // nodes expanded across both sides
   uint64_t max_steps = 20000000;    // DFS steps before giving up (reported)
 };

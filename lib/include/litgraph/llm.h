@@ -21,7 +21,7 @@
 namespace litgraph {
 
 struct LlmOptions {
-  std::string url;    // base URL ("http://localhost:8080/v1") or the full endpoint
+  std::string url;  // base URL ("http://localhost:8080/v1") or the full endpoint
   std::string model;
   HttpOptions http;
   int max_chars = 6000;  // abstract characters sent

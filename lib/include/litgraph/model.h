@@ -28,10 +28,18 @@ namespace litgraph {
 
 // Node types with dense per-type ids.
 enum class NodeType : uint8_t {
-  kPaper, kAuthor, kInstitution, kSource, kTopic, kSubfield, kField, kDomain, kKeyword,
+  kPaper,
+  kAuthor,
+  kInstitution,
+  kSource,
+  kTopic,
+  kSubfield,
+  kField,
+  kDomain,
+  kKeyword,
 };
 inline constexpr int kNodeTypeCount = 9;
-const char* NodeTypeName(NodeType t);   // "paper", "author", ... (also the SQL table)
+const char* NodeTypeName(NodeType t);  // "paper", "author", ... (also the SQL table)
 // Accepts the names above and "venue" for sources.
 bool ParseNodeType(std::string_view s, NodeType* t);
 
@@ -98,9 +106,9 @@ enum class EdgeWeight : uint8_t {
 // The attribute's part in the order of a hub's ranked list (graph.h):
 // neighbours by this key descending, then citations, then id.
 enum class RankKey : uint8_t {
-  kNone,       // one key for the whole list
-  kAttr,       // the attribute
-  kAttrHigh,   // the attribute without its low bit (a >> 1)
+  kNone,      // one key for the whole list
+  kAttr,      // the attribute
+  kAttrHigh,  // the attribute without its low bit (a >> 1)
 };
 
 // Which side of an edge the walk's edge collection reads (rwr.cc): every edge
@@ -116,16 +124,16 @@ struct RelInfo {
   const char* file;   // adjacency file name in the generation directory (+ ".adj")
   const char* label;  // relation type: "CITES", "AUTHORED", ...
   NodeType from, to;
-  bool forward;       // direction of the label: from -[label]-> to
-  Rel reverse;        // the other direction; itself for symmetric relations
-  const char* attr;   // what the attribute means ("" = none)
-  bool ranked;        // has ranked lists beside it (<file>.ranked)
+  bool forward;      // direction of the label: from -[label]-> to
+  Rel reverse;       // the other direction; itself for symmetric relations
+  const char* attr;  // what the attribute means ("" = none)
+  bool ranked;       // has ranked lists beside it (<file>.ranked)
   RankKey rank_key;
   double RelationWeights::*weight;  // its walk weight
   const char* weight_name;          // that weight's parameter name ("beta_cite")
   const char* weight_help;
   EdgeWeight weight_kind;
-  const char* bias;   // --bias name scaling the weight ("" = none)
+  const char* bias;  // --bias name scaling the weight ("" = none)
   EdgeSide edge_side;
 };
 

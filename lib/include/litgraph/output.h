@@ -62,12 +62,12 @@ std::string FlattenForCell(const Json& v);
 
 // A drawing of nodes and directed edges (kDot or kMermaid).
 struct DrawNode {
-  uint64_t key;        // unique, names the node in Mermaid ("p<key>")
-  std::string id;      // names it in DOT, shown in Mermaid
-  std::string label;   // one line
+  uint64_t key;       // unique, names the node in Mermaid ("p<key>")
+  std::string id;     // names it in DOT, shown in Mermaid
+  std::string label;  // one line
 };
 struct DrawEdge {
-  uint64_t from, to;   // node keys
+  uint64_t from, to;  // node keys
   std::string label;
 };
 std::string Draw(Format format, const std::string& name, const std::vector<DrawNode>& nodes,

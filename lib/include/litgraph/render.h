@@ -60,8 +60,8 @@ std::string DrawLineageTree(Format format, Store* store, Graph& graph, uint32_t 
 
 // One tri-search result: the node's record, rank, score, scores, is_seed,
 // paths and seeds.
-Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search,
-                      const SearchResult& r, int rank);
+Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const SearchResult& r,
+                      int rank);
 // --explain: a readable account of a search, its seeds and each result.
 std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
                          const std::vector<SearchResult>& results,

@@ -75,14 +75,14 @@ struct Seed {
 // An undirected weighted subgraph in CSR form over local ids.
 struct Subgraph {
   std::vector<NodeRef> nodes;
-  std::vector<int> hop;                     // 0 for seeds
-  std::vector<uint64_t> offsets;            // nodes + 1
-  std::vector<uint32_t> nbr;                // local ids
-  std::vector<float> weight;                // summed Table 2 weight
-  std::vector<uint8_t> rel;                 // strongest relation of the pair (Rel)
+  std::vector<int> hop;                          // 0 for seeds
+  std::vector<uint64_t> offsets;                 // nodes + 1
+  std::vector<uint32_t> nbr;                     // local ids
+  std::vector<float> weight;                     // summed Table 2 weight
+  std::vector<uint8_t> rel;                      // strongest relation of the pair (Rel)
   std::unordered_map<uint64_t, uint32_t> local;  // NodeRef::key() -> local id
-  std::vector<double> hop_ms;               // time to select each hop's nodes
-  double edges_ms = 0;                      // time to collect the edges
+  std::vector<double> hop_ms;                    // time to select each hop's nodes
+  double edges_ms = 0;                           // time to collect the edges
   size_t edges() const { return nbr.size() / 2; }
   int Find(const NodeRef& n) const {
     auto it = local.find(n.key());
@@ -98,7 +98,7 @@ Result<Subgraph> BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds,
 struct WalkResult {
   std::vector<double> score;  // per local node
   int iterations = 0;
-  double residual = 0;        // last L1 change
+  double residual = 0;  // last L1 change
 };
 
 // Runs the walk from the normalized seed distribution (eq. 12).
@@ -126,7 +126,7 @@ struct ExplainPath {
   double strength;              // seed share x product of transition probabilities
 };
 // Up to `max_paths` strongest paths of at most 2 hops from any seed to `target`.
-std::vector<ExplainPath> Explain(const Subgraph& g, const std::vector<Seed>& seeds,
-                                 uint32_t target, size_t max_paths = 3);
+std::vector<ExplainPath> Explain(const Subgraph& g, const std::vector<Seed>& seeds, uint32_t target,
+                                 size_t max_paths = 3);
 
 }  // namespace litgraph

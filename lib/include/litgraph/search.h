@@ -66,7 +66,7 @@ struct SearchParams {
   double gamma = 0.5;
   Importance importance = Importance::kLog;
   double lambda_pre = 0.35, lambda_graph = 0.45, lambda_imp = 0.20, gate_floor = 0.25;
-  double title_hit_bonus = 0.0;  // reference code: 0.10
+  double title_hit_bonus = 0.0;   // reference code: 0.10
   double dedup_threshold = 0.80;  // 0 = keep near-duplicate titles
   size_t limit = 20;
 
@@ -91,15 +91,15 @@ bool ParseRetrievalMode(std::string_view name, RetrievalMode* mode);
 enum class SearchTarget : uint8_t { kPaper, kAuthor };
 
 struct SearchQuery {
-  std::string text;                      // any text; for a whole paper, see abstract
-  std::string abstract;                  // what to embed when a paper is given
+  std::string text;      // any text; for a whole paper, see abstract
+  std::string abstract;  // what to embed when a paper is given
   std::vector<std::pair<std::string, double>> keywords;  // --keyword, importance in [0,1]
   std::vector<std::pair<std::string, double>> titles;    // --title, confidence
-  int after = 0, before = 0;             // inclusive years on results
-  std::string field;                     // OpenAlex field (name or id) on results
+  int after = 0, before = 0;                             // inclusive years on results
+  std::string field;                                     // OpenAlex field (name or id) on results
   RetrievalMode mode = RetrievalMode::kHybrid;
   SearchTarget target = SearchTarget::kPaper;
-  std::vector<int64_t> candidates;       // rank only these papers
+  std::vector<int64_t> candidates;  // rank only these papers
   std::vector<int64_t> exclude;
 };
 
@@ -135,7 +135,8 @@ struct SearchTrace {
 class TriSearch {
  public:
   // keyword_backend: null = built-in extractor over the store's statistics.
-  TriSearch(Store* store, SearchParams params, std::unique_ptr<KeywordBackend> keyword_backend = {});
+  TriSearch(Store* store, SearchParams params,
+            std::unique_ptr<KeywordBackend> keyword_backend = {});
   ~TriSearch();
 
   Result<std::vector<SearchResult>> Run(const SearchQuery& q, SearchTrace* trace);

@@ -15,9 +15,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
-
 #include <unordered_map>
+#include <vector>
 
 #include "litgraph/embed.h"
 #include "litgraph/report.h"
@@ -32,9 +31,9 @@ enum class VecField { kTitle, kAbstract, kKeyword };
 const char* VecFieldName(VecField f);  // "title", "abstract", "keyword"
 
 struct EmbedRunOptions {
-  bool train = false;    // (re)train the built-in model and re-embed everything
-  bool missing = false;  // only rows without vectors (new papers / keywords)
-  bool replace = false;  // allow switching models (re-embeds everything)
+  bool train = false;               // (re)train the built-in model and re-embed everything
+  bool missing = false;             // only rows without vectors (new papers / keywords)
+  bool replace = false;             // allow switching models (re-embeds everything)
   std::string backend = "builtin";  // builtin | http
   LsaTrainOptions lsa;
   HttpEmbedOptions http;

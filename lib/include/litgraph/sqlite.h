@@ -37,7 +37,9 @@ class Stmt {
   // Bind without copying: v must stay valid until the statement is reset.
   Stmt& BindStatic(int i, std::string_view v);
   Stmt& BindStaticBlob(int i, std::string_view v);
-  Stmt& BindStaticOrNull(int i, std::string_view v) { return v.empty() ? BindNull(i) : BindStatic(i, v); }
+  Stmt& BindStaticOrNull(int i, std::string_view v) {
+    return v.empty() ? BindNull(i) : BindStatic(i, v);
+  }
   Stmt& BindNull(int i);
   // Binds NULL when the value is absent (empty string / negative sentinel).
   Stmt& BindTextOrNull(int i, std::string_view v) { return v.empty() ? BindNull(i) : Bind(i, v); }

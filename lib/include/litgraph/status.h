@@ -89,9 +89,9 @@ class [[nodiscard]] Result {
 };
 
 // Returns from the calling function when `expr` (a Status) is not ok.
-#define LITGRAPH_RETURN_IF_ERROR(expr)           \
-  do {                                           \
-    ::litgraph::Status litgraph_status_ = (expr); \
+#define LITGRAPH_RETURN_IF_ERROR(expr)                   \
+  do {                                                   \
+    ::litgraph::Status litgraph_status_ = (expr);        \
     if (!litgraph_status_.ok()) return litgraph_status_; \
   } while (0)
 

@@ -51,10 +51,10 @@ inline constexpr int kSchemaVersion = 3;
 
 // A paper as tools print it (the common fields of litgraph-json(7)).
 struct PaperSummary {
-  int64_t id = 0;                 // dense id
+  int64_t id = 0;  // dense id
   std::string ext_id, title, doi, type, venue, date;
   int year = 0;
-  int64_t cited_by_count = -1;    // from the record; -1 when absent
+  int64_t cited_by_count = -1;       // from the record; -1 when absent
   std::vector<std::string> authors;  // names in author order
 };
 
@@ -66,9 +66,9 @@ struct PaperDetails {
   Text date, work_type, language, oa_status, oa_url, pdf_url, landing_page_url, updated_date;
   std::optional<int64_t> referenced_works_count;
   std::optional<bool> is_oa;
-  Text source_id, source_name;      // the venue's external id and name
-  size_t stored_references = 0;     // reference ids kept with the record
-  std::string oa_keywords_json;     // OpenAlex's keywords as stored (JSON), "" when none
+  Text source_id, source_name;   // the venue's external id and name
+  size_t stored_references = 0;  // reference ids kept with the record
+  std::string oa_keywords_json;  // OpenAlex's keywords as stored (JSON), "" when none
   struct Institution {
     std::string ext_id, name;
   };
@@ -126,8 +126,7 @@ class Store {
   // another writer, which `reporter` hears about) and removes orphan
   // generations; it creates the directory and database only when `create`
   // is set (ingest), else a missing store is an error as in kRead.
-  static Result<std::unique_ptr<Store>> Open(const std::string& dir, Mode mode,
-                                             bool create = false,
+  static Result<std::unique_ptr<Store>> Open(const std::string& dir, Mode mode, bool create = false,
                                              Reporter* reporter = NullReporter());
   ~Store();
 
@@ -213,9 +212,9 @@ class Store {
   void ForEachPaperLinks(const std::function<void(const PaperLinksRow&)>& fn);
   // Title and abstract of every paper in id order; with `every` > 1 only ids
   // divisible by it (an evenly spaced sample).
-  void ForEachPaperText(const std::function<void(int64_t id, std::string_view title,
-                                                 std::string_view abstract)>& fn,
-                        int64_t every = 1);
+  void ForEachPaperText(
+      const std::function<void(int64_t id, std::string_view title, std::string_view abstract)>& fn,
+      int64_t every = 1);
   void ForEachText(TextColumn column,
                    const std::function<void(int64_t id, std::string_view text)>& fn);
   // Authorships by paper, then position.
@@ -227,8 +226,8 @@ class Store {
   // field, field -> domain (`child` is kTopic, kSubfield or kField).
   void ForEachParent(NodeType child, const std::function<void(int64_t child, int64_t parent)>& fn);
   // HAS_KEYWORD rows by paper.
-  void ForEachPaperKeyword(const std::function<void(int64_t paper, int64_t keyword,
-                                                    int64_t score)>& fn);
+  void ForEachPaperKeyword(
+      const std::function<void(int64_t paper, int64_t keyword, int64_t score)>& fn);
 
  private:
   Store() = default;

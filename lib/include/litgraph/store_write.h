@@ -28,10 +28,10 @@ struct WorkKeys {
 // What a RecordWriter did.
 struct WriteCounts {
   int64_t works = 0, works_new = 0, works_updated = 0;
-  int64_t works_stale = 0;   // older than the stored version: skipped
-  int64_t entities = 0;      // author / institution / source / topic records
-  int64_t skipped = 0;       // recognised but unsupported (concepts, funders, ...)
-  int64_t references = 0;    // reference ids of stored works
+  int64_t works_stale = 0;  // older than the stored version: skipped
+  int64_t entities = 0;     // author / institution / source / topic records
+  int64_t skipped = 0;      // recognised but unsupported (concepts, funders, ...)
+  int64_t references = 0;   // reference ids of stored works
 };
 
 // Applies records with prepared statements and per-run id caches. A work is
@@ -44,9 +44,9 @@ class RecordWriter {
  public:
   // `on_text`, when set, receives each stored work's dense id, title and
   // abstract (moved out of the record: its last use).
-  RecordWriter(Store* store, WriteCounts* counts,
-               std::function<void(int64_t id, std::string&& title, std::string&& abstract)>
-                   on_text = {});
+  RecordWriter(
+      Store* store, WriteCounts* counts,
+      std::function<void(int64_t id, std::string&& title, std::string&& abstract)> on_text = {});
   ~RecordWriter();
   void Apply(Record& record, const WorkKeys& keys);
 

@@ -7,7 +7,7 @@
 //
 // HnswIndex (<name>.hnsw): an HNSW graph built with hnswlib (inner product on
 // unit vectors) and exported to a flat, mappable layout, because hnswlib's own
-// loadIndex reads the whole index into memory (spec/targets.md: <= 30 ms open
+// loadIndex reads the whole index into memory (a store must open in <= 30 ms
 // at any size):
 //   header 64 bytes: magic "LGHNSW\0\1", u32 dim, u32 M, u32 maxM0, u32 entry,
 //     i32 max level, u64 nodes, u64 upper words
@@ -61,8 +61,8 @@ struct HnswBuildOptions {
 };
 
 struct VectorHit {
-  uint32_t id;   // dense node id
-  float score;   // inner product (cosine for unit vectors)
+  uint32_t id;  // dense node id
+  float score;  // inner product (cosine for unit vectors)
 };
 
 // Builds (or extends, when `hnswlib_in` names an existing hnswlib index of
@@ -79,7 +79,9 @@ class HnswIndex {
   std::vector<VectorHit> Search(const float* query, size_t k, size_t ef) const;
 
  private:
-  const uint32_t* Level0(uint32_t node) const { return level0_ + static_cast<size_t>(node) * (1 + maxM0_); }
+  const uint32_t* Level0(uint32_t node) const {
+    return level0_ + static_cast<size_t>(node) * (1 + maxM0_);
+  }
   const uint32_t* Upper(uint32_t node, int level) const {
     return upper_ + upper_off_[node] + static_cast<size_t>(level - 1) * (1 + M_);
   }
