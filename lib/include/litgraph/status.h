@@ -14,6 +14,9 @@
 // RunKeywordExtraction, RunEmbed, and the tool frame around every
 // executable) catch it and return it as a Status. Nothing else throws
 // StatusError; dependencies' exceptions are caught where they are called.
+// Besides it only std::bad_alloc and Output's BrokenPipe (a closed output
+// pipe, output.h) unwind, both to the tool frame: an out-of-memory error and
+// a quiet exit.
 #pragma once
 
 #include <optional>
