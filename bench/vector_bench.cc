@@ -195,7 +195,7 @@ int main(int argc, char** argv) {
     if (!sem_or.ok()) throw StatusError(sem_or.status());
     SemanticIndex& sem = **sem_or;
     const int dim = sem.dim();
-    std::string vdir = store.ArtifactDir("vectors", store.Generation("vectors"));
+    std::string vdir = fmt::format("{}/vectors.{}", db, store.Generation("vectors"));
     fmt::print(stderr, "store {} vectors {} model {} dim {}\n", db, vdir, sem.model_id(), dim);
 
     fmt::print("workload,field,impl,k,ef,queries,recall,p50_us,p99_us,mean_us,mean_results\n");

@@ -5,7 +5,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config python3
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3 libhnswlib-dev libzstd-dev
-  libfmt-dev zlib1g-dev libsimdjson-dev libcurl4-openssl-dev libstemmer-dev libjemalloc-dev
+  libfmt-dev zlib1g-dev libsimdjson-dev libcurl4-openssl-dev libstemmer-dev libjemalloc-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-networkx python3-igraph
 )

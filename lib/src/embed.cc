@@ -290,7 +290,7 @@ class Corpus {
 };
 
 Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::string& path,
-                       LsaTrainStats* stats) {
+                       const FileIdentity& id, LsaTrainStats* stats) {
   auto t0 = std::chrono::steady_clock::now();
   Csr a;
   std::vector<std::string> vocab;
@@ -352,7 +352,7 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
   file.append(reinterpret_cast<const char*>(idf.data()), idf.size() * 4);
   file.append(reinterpret_cast<const char*>(w.data()), w.size() * 4);
   file += strings;
-  Status st = WriteFileAtomic(path, file);
+  Status st = WriteCheckedFile(path, id, file);
   stats->docs = a.rows;
   stats->terms = vocab.size();
   stats->nonzeros = a.col.size();
@@ -363,14 +363,14 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
 }  // namespace
 
 Status TrainLsaOnTexts(const std::vector<std::string>& texts, const LsaTrainOptions& options,
-                       const std::string& path, LsaTrainStats* stats) {
+                       const std::string& path, LsaTrainStats* stats, const FileIdentity& id) {
   Corpus corpus;
   for (const auto& t : texts) corpus.Add(t);
-  return TrainFromCorpus(corpus, options, path, stats);
+  return TrainFromCorpus(corpus, options, path, id, stats);
 }
 
 Status TrainLsa(Store* store, const LsaTrainOptions& options, const std::string& path,
-                LsaTrainStats* stats) {
+                const FileIdentity& id, LsaTrainStats* stats) {
   try {
     Corpus corpus;
     int64_t n = store->PaperCount();
@@ -385,41 +385,57 @@ Status TrainLsa(Store* store, const LsaTrainOptions& options, const std::string&
           corpus.Add(text);
         },
         step);
-    return TrainFromCorpus(corpus, options, path, stats);
+    return TrainFromCorpus(corpus, options, path, id, stats);
   } catch (const StatusError& e) {
     return e.status();
   }
 }
 
-Status LsaModel::Open(const std::string& path) {
-  Status st = file_.Open(path);
-  if (!st.ok()) return st;
+Status LsaModel::Open(const std::string& path, const FileIdentity& id) {
+  LITGRAPH_RETURN_IF_ERROR(file_.Open(path, id));
   LsaHeader h;
-  if (file_.size() < sizeof h) return Status::Corruption(path + ": truncated model");
-  std::memcpy(&h, file_.data(), sizeof h);
+  const uint8_t* hp = file_.Read(0, sizeof h);
+  if (!hp) return Status::Corruption(path + ": truncated model");
+  std::memcpy(&h, hp, sizeof h);
   if (std::memcmp(h.magic, kLsaMagic, 8) != 0)
     return Status::Corruption(path + ": not a litgraph model");
-  size_t need = sizeof h + (h.terms + 1) * 8 + h.terms * 4 +
-                static_cast<size_t>(h.terms) * h.dim * 4 + h.strings_bytes;
-  if (file_.size() != need) return Status::Corruption(path + ": corrupt model");
+  const uint64_t size = file_.size();
+  if (h.dim == 0 || h.dim > 65536 || h.terms > size / 8 || h.strings_bytes > size)
+    return Status::Corruption(path + ": corrupt model");
+  const uint64_t need = sizeof h + (uint64_t{h.terms} + 1) * 8 + uint64_t{h.terms} * 4 +
+                        uint64_t{h.terms} * h.dim * 4 + h.strings_bytes;
+  if (size != need) return Status::Corruption(path + ": corrupt model");
   dim_ = static_cast<int>(h.dim);
   terms_ = h.terms;
   train_docs_ = h.train_docs;
   lexical_weight_ = std::isfinite(h.lexical_weight) ? std::clamp(h.lexical_weight, 0.0, 1.0) : 0.0;
-  const uint8_t* p = file_.data() + sizeof h;
-  offsets_ = reinterpret_cast<const uint64_t*>(p);
-  idf_ = reinterpret_cast<const float*>(p + (terms_ + 1) * 8);
-  vectors_ = idf_ + terms_;
-  strings_ = reinterpret_cast<const char*>(vectors_ + static_cast<size_t>(terms_) * dim_);
+  offsets_at_ = sizeof h;
+  idf_at_ = offsets_at_ + (uint64_t{terms_} + 1) * 8;
+  vectors_at_ = idf_at_ + uint64_t{terms_} * 4;
+  strings_at_ = vectors_at_ + uint64_t{terms_} * dim_ * 4;
   // Identity: a hash over the header and a sample of the vectors.
-  uint64_t hash = StringInterner::Hash(std::string_view(reinterpret_cast<const char*>(file_.data()),
-                                                        std::min<size_t>(file_.size(), 1 << 20)));
+  const uint64_t sample = std::min<uint64_t>(size, 1 << 20);
+  const uint8_t* p = file_.Read(0, sample);
+  if (!p) return file_.status();
+  uint64_t hash = StringInterner::Hash(std::string_view(reinterpret_cast<const char*>(p), sample));
   id_ = fmt::format("lsa:{:016x}", hash);
   return Status::Ok();
 }
 
 int64_t LsaModel::Find(std::string_view term) const {
-  return FindSortedString(offsets_, strings_, terms_, term);
+  return FindSortedString(file_, offsets_at_, strings_at_, terms_, term);
+}
+
+float LsaModel::Idf(uint32_t term) const {
+  const uint8_t* p = file_.Read(idf_at_ + uint64_t{term} * 4, 4);
+  float v = 0;
+  if (p) std::memcpy(&v, p, 4);
+  return v;
+}
+
+const float* LsaModel::TermVector(uint32_t term) const {
+  const uint64_t bytes = static_cast<uint64_t>(dim_) * 4;
+  return reinterpret_cast<const float*>(file_.Read(vectors_at_ + term * bytes, bytes));
 }
 
 std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view text) const {
@@ -432,7 +448,8 @@ std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view t
     int64_t t = Find(terms[i]);
     if (t >= 0)
       out.emplace_back(static_cast<uint32_t>(t),
-                       static_cast<float>((1 + std::log(static_cast<double>(j - i))) * idf_[t]));
+                       static_cast<float>((1 + std::log(static_cast<double>(j - i))) *
+                                          Idf(static_cast<uint32_t>(t))));
     i = j;
   }
   return out;  // ascending ids: terms and vocabulary are both sorted bytewise
@@ -442,7 +459,8 @@ bool LsaModel::EmbedOne(std::string_view text, float* out) const {
   std::fill(out, out + dim_, 0.0f);
   std::vector<std::pair<uint32_t, float>> tw = TermWeights(text);
   for (const auto& [t, w] : tw) {
-    const float* v = vectors_ + static_cast<size_t>(t) * dim_;
+    const float* v = TermVector(t);
+    if (!v) return false;  // damaged: status() says so
     for (int d = 0; d < dim_; ++d) out[d] += w * v[d];
   }
   return !tw.empty() && Normalize(out, dim_);
@@ -478,7 +496,7 @@ float SparseDot(const SparseVector& a, const SparseVector& b) {
 Status LsaModel::Embed(const std::vector<std::string>& texts, std::vector<float>* out) {
   out->assign(texts.size() * static_cast<size_t>(dim_), 0.0f);
   for (size_t i = 0; i < texts.size(); ++i) EmbedOne(texts[i], out->data() + i * dim_);
-  return Status::Ok();
+  return status();
 }
 
 HttpEmbedder::HttpEmbedder(HttpEmbedOptions o) : o_(std::move(o)), client_(o_.http) {}

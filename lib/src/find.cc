@@ -71,7 +71,7 @@ const LexicalIndex* PaperFinder::lexical() {
     lexical_tried_ = true;
     if (Graph* g = graph()) {
       auto idx = std::make_unique<LexicalIndex>();
-      Status st = idx->Open(g->dir());
+      Status st = idx->Open(g->view());
       if (st.ok())
         lexical_ = std::move(idx);
       else
@@ -86,7 +86,7 @@ const LexicalIndex* PaperFinder::title_lexical() {
     title_tried_ = true;
     if (Graph* g = graph()) {
       auto idx = std::make_unique<LexicalIndex>();
-      Status st = idx->Open(g->dir(), kTitleIndexPrefix);
+      Status st = idx->Open(g->view(), kTitleIndexPrefix);
       if (st.ok())
         title_lexical_ = std::move(idx);
       else

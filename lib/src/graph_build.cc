@@ -10,9 +10,11 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "litgraph/checked_file.h"
 #include "litgraph/coding.h"
 #include "litgraph/files.h"
 #include "litgraph/flat_map.h"
+#include "litgraph/generation.h"
 #include "litgraph/graph.h"
 #include "litgraph/lexical.h"
 #include "litgraph/store.h"
@@ -171,8 +173,8 @@ class PaperIdMap {
 // most two relations in flight bounds the memory.
 class RelationWriter {
  public:
-  RelationWriter(std::string dir, const GraphBuildOptions& options)
-      : dir_(std::move(dir)), options_(options) {}
+  RelationWriter(GenerationBuilder* out, const GraphBuildOptions& options)
+      : out_(out), options_(options) {}
   ~RelationWriter() { Wait(); }
 
   // The citation counts ranked lists order papers by (paper.citations of the
@@ -182,8 +184,14 @@ class RelationWriter {
   Status Write(Rel rel, Csr csr) {
     edges_ += static_cast<int64_t>(csr.ids.size());
     counts_[GetRelInfo(rel).file] = csr.ids.size();
-    pending_.push_back(std::async(
-        std::launch::async, [this, rel, csr = std::move(csr)] { return WriteFiles(rel, csr); }));
+    const RelInfo& info = GetRelInfo(rel);
+    FileIdentity adj = out_->NewFile(std::string(info.file) + ".adj");
+    FileIdentity ranked =
+        info.ranked ? out_->NewFile(std::string(info.file) + ".ranked") : FileIdentity{};
+    pending_.push_back(
+        std::async(std::launch::async, [this, rel, adj, ranked, csr = std::move(csr)] {
+          return WriteFiles(rel, adj, ranked, csr);
+        }));
     if (pending_.size() < 2) return Status::Ok();
     Status st = pending_.front().get();
     pending_.erase(pending_.begin());
@@ -203,23 +211,23 @@ class RelationWriter {
   const nlohmann::json& counts() const { return counts_; }
 
  private:
-  Status WriteFiles(Rel rel, const Csr& csr) const {
+  Status WriteFiles(Rel rel, const FileIdentity& adj, const FileIdentity& ranked_id,
+                    const Csr& csr) const {
     const RelInfo& info = GetRelInfo(rel);
-    std::string base = dir_ + "/" + info.file;
-    LITGRAPH_RETURN_IF_ERROR(WriteAdjacency(base + ".adj", csr.num_nodes, csr.offsets, csr.ids,
-                                            csr.attrs, options_.nodes_per_block,
+    LITGRAPH_RETURN_IF_ERROR(WriteAdjacency(out_->Path(adj.name), adj, csr.num_nodes, csr.offsets,
+                                            csr.ids, csr.attrs, options_.nodes_per_block,
                                             options_.zstd_level));
     if (!info.ranked) return Status::Ok();
     Csr ranked = RankedCsr(rel, csr, citations_, options_.ranked_length);
-    return WriteRankedLists(base + ".ranked", ranked.num_nodes, ranked.offsets, ranked.ids,
-                            ranked.attrs, options_.ranked_length);
+    return WriteRankedLists(out_->Path(ranked_id.name), ranked_id, ranked.num_nodes, ranked.offsets,
+                            ranked.ids, ranked.attrs, options_.ranked_length);
   }
   void Wait() {
     for (auto& f : pending_)
       if (f.valid()) f.wait();
   }
 
-  std::string dir_;
+  GenerationBuilder* out_;
   const GraphBuildOptions& options_;
   std::span<const uint32_t> citations_;
   std::vector<std::future<Status>> pending_;
@@ -239,7 +247,7 @@ Status WriteBothWays(RelationWriter* w, Rel rel, const Edges& e, const NodeSpace
 
 // CITES, RELATED_TO, PUBLISHED_IN and the paper attribute arrays
 // (paper.citations, paper.years). *citations receives paper.citations.
-Status BuildPaperRelations(Store* store, const std::string& dir, const NodeSpace& space,
+Status BuildPaperRelations(Store* store, GenerationBuilder* out, const NodeSpace& space,
                            RelationWriter* w, std::vector<uint32_t>* citations,
                            GraphBuildStats* stats) {
   const uint64_t n_papers = space[NodeType::kPaper];
@@ -299,10 +307,11 @@ Status BuildPaperRelations(Store* store, const std::string& dir, const NodeSpace
   }
   w->set_citations(*citations);
   LITGRAPH_RETURN_IF_ERROR(
-      WriteFileAtomic(dir + "/paper.citations",
-                      {reinterpret_cast<const char*>(citations->data()), citations->size() * 4}));
-  LITGRAPH_RETURN_IF_ERROR(WriteFileAtomic(
-      dir + "/paper.years", {reinterpret_cast<const char*>(years.data()), years.size() * 2}));
+      WriteCheckedFile(out->Path("paper.citations"), out->NewFile("paper.citations"),
+                       {reinterpret_cast<const char*>(citations->data()), citations->size() * 4}));
+  LITGRAPH_RETURN_IF_ERROR(
+      WriteCheckedFile(out->Path("paper.years"), out->NewFile("paper.years"),
+                       {reinterpret_cast<const char*>(years.data()), years.size() * 2}));
   LITGRAPH_RETURN_IF_ERROR(w->Write(Rel::kCitesOut, std::move(cites_out)));
   LITGRAPH_RETURN_IF_ERROR(w->Write(Rel::kCitesIn, std::move(cites_in)));
   LITGRAPH_RETURN_IF_ERROR(WriteBothWays(w, Rel::kRelated, related, space, Merge::kFirst));
@@ -440,15 +449,6 @@ Status BuildKeywordRelations(Store* store, const NodeSpace& space, RelationWrite
   return w->Write(Rel::kCooccur, ToCsr(Rel::kCooccur, Rel::kCooccur, cooc, space, Merge::kMax));
 }
 
-// Makes generation `gen` in `dir` durable and current, with its build info.
-void CommitGeneration(Store* store, const std::string& dir, int64_t gen,
-                      const nlohmann::json& info) {
-  FsyncDir(dir);
-  FsyncDir(store->dir());
-  store->SetMeta("graph_info", info.dump());
-  store->SetGeneration("graph", gen);
-}
-
 bool IsKeywordFile(std::string_view name) {
   for (const RelInfo& r : AllRelations())
     if (r.from == NodeType::kKeyword || r.to == NodeType::kKeyword)
@@ -457,31 +457,24 @@ bool IsKeywordFile(std::string_view name) {
   return false;
 }
 
-// Runs `build` into a new generation directory, removing it when the build
-// fails (a failed SQLite statement included).
-Status InNewGeneration(Store* store,
-                       const std::function<Status(const std::string&, int64_t)>& build) {
-  int64_t gen = 0;
-  auto dir = store->NewArtifactDir("graph", &gen);
-  if (!dir.ok()) return dir.status();
-  Status st;
+// Runs `build` into a new generation of the graph and commits it; on
+// failure (a failed SQLite statement included) the new directory goes.
+Status InNewGeneration(Store* store, const std::function<Status(GenerationBuilder*)>& build) {
+  auto out = GenerationBuilder::Start(store, "graph");
+  if (!out.ok()) return out.status();
   try {
-    st = build(dir.value(), gen);
+    LITGRAPH_RETURN_IF_ERROR(build(out->get()));
+    return (*out)->Commit();
   } catch (const StatusError& e) {
-    st = e.status();
+    return e.status();
   }
-  if (!st.ok()) {
-    std::error_code ec;
-    fs::remove_all(dir.value(), ec);
-  }
-  return st;
 }
 
 }  // namespace
 
 Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStats* stats) {
   auto t0 = std::chrono::steady_clock::now();
-  return InNewGeneration(store, [&](const std::string& dir, int64_t gen) -> Status {
+  return InNewGeneration(store, [&](GenerationBuilder* out) -> Status {
     const NodeSpace space(store);
     const uint64_t n_papers = space[NodeType::kPaper];
     // The lexical indexes of an empty store's first load were fed during the
@@ -490,7 +483,7 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     LexicalBuildStats ls;
     if (options.lexical)
       lexical_done = std::async(std::launch::async,
-                                [&] { return options.lexical->Write(dir, n_papers, &ls); });
+                                [&] { return options.lexical->Write(out, n_papers, &ls); });
     struct WaitLexical {
       std::future<Status>& f;
       ~WaitLexical() {
@@ -498,66 +491,61 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
       }
     } wait_lexical{lexical_done};
     std::vector<uint32_t> citations;  // outlives the writer's pending writes
-    RelationWriter w(dir, options);
-    LITGRAPH_RETURN_IF_ERROR(BuildPaperRelations(store, dir, space, &w, &citations, stats));
+    RelationWriter w(out, options);
+    LITGRAPH_RETURN_IF_ERROR(BuildPaperRelations(store, out, space, &w, &citations, stats));
     LITGRAPH_RETURN_IF_ERROR(BuildAuthorshipRelations(store, space, &w));
     LITGRAPH_RETURN_IF_ERROR(BuildTopicRelations(store, space, &w));
     LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, space, &w));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     LITGRAPH_RETURN_IF_ERROR(lexical_done.valid() ? lexical_done.get()
-                                                  : BuildLexicalIndexes(store, dir, &ls));
+                                                  : BuildLexicalIndexes(store, out, &ls));
     stats->edges = w.edges();
     stats->lexical_terms = ls.terms;
     stats->lexical_postings = ls.postings;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
+    for (const auto& e : fs::directory_iterator(out->dir(), ec)) {
       auto size = static_cast<int64_t>(e.file_size(ec));
       stats->bytes += size;
       std::string name = e.path().filename().string();
       if (name == "cites.out.adj" || name == "cites.in.adj") stats->cites_bytes += size;
     }
     stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    CommitGeneration(store, dir, gen,
-                     {{"generation", gen},
-                      {"edges", stats->edges},
-                      {"cites_edges", stats->cites_edges},
-                      {"dangling_references", stats->dangling_references},
-                      {"bytes", stats->bytes},
-                      {"relations", w.counts()},
-                      {"lexical_terms", stats->lexical_terms},
-                      {"lexical_postings", stats->lexical_postings},
-                      {"nodes_per_block", options.nodes_per_block}});
+    out->info() = {{"generation", out->number()},
+                   {"edges", stats->edges},
+                   {"cites_edges", stats->cites_edges},
+                   {"dangling_references", stats->dangling_references},
+                   {"bytes", stats->bytes},
+                   {"relations", w.counts()},
+                   {"lexical_terms", stats->lexical_terms},
+                   {"lexical_postings", stats->lexical_postings},
+                   {"nodes_per_block", options.nodes_per_block}};
     return Status::Ok();
   });
 }
 
 Status RebuildKeywordLayer(Store* store, const GraphBuildOptions& options) {
-  int64_t current = store->Generation("graph");
-  if (current == 0)
-    return Status::InvalidArgument("the store has no graph yet (run litgraph-ingest)");
-  const std::string from = store->ArtifactDir("graph", current);
-  return InNewGeneration(store, [&](const std::string& dir, int64_t gen) -> Status {
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(from, ec)) {
-      std::string name = e.path().filename().string();
-      if (IsKeywordFile(name)) continue;
-      fs::create_hard_link(e.path(), dir + "/" + name, ec);
-      if (ec) return Status::IoError(fmt::format("{}: {}", e.path().string(), ec.message()));
-    }
-    MappedFile citations;
-    LITGRAPH_RETURN_IF_ERROR(citations.Open(from + "/paper.citations"));
-    RelationWriter w(dir, options);
-    w.set_citations({reinterpret_cast<const uint32_t*>(citations.data()), citations.size() / 4});
+  auto from = store->Current("graph");
+  if (!from.ok()) return from.status();
+  if (!*from) return Status::InvalidArgument("the store has no graph yet (run litgraph-ingest)");
+  const GenerationView& view = **from;
+  return InNewGeneration(store, [&](GenerationBuilder* out) -> Status {
+    for (const auto& [name, build] : view.files())
+      if (!IsKeywordFile(name)) LITGRAPH_RETURN_IF_ERROR(out->Inherit(view, name));
+    CheckedFile citations;
+    LITGRAPH_RETURN_IF_ERROR(view.OpenFile("paper.citations", &citations));
+    const uint8_t* c = citations.Read(0, citations.size());
+    if (!c) return citations.status();
+    RelationWriter w(out, options);
+    w.set_citations({reinterpret_cast<const uint32_t*>(c), citations.size() / 4});
     LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, NodeSpace(store), &w));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
-    auto prev = store->GetMeta("graph_info");
-    nlohmann::json info = prev ? nlohmann::json::parse(*prev) : nlohmann::json::object();
+    nlohmann::json info = view.info();
     for (const auto& [name, count] : w.counts().items()) info["relations"][name] = count;
     int64_t edges = 0;  // the total over every relation, the new keyword layer included
     for (const auto& [name, count] : info["relations"].items()) edges += count.get<int64_t>();
     info["edges"] = edges;
-    info["generation"] = gen;
-    CommitGeneration(store, dir, gen, info);
+    info["generation"] = out->number();
+    out->info() = info;
     return Status::Ok();
   });
 }

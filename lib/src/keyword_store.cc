@@ -5,6 +5,7 @@
 #include <chrono>
 #include <unordered_map>
 
+#include "litgraph/generation.h"
 #include "litgraph/graph_build.h"
 #include "litgraph/store.h"
 #include "litgraph/store_write.h"
@@ -61,9 +62,12 @@ Result<PaperText> PaperTextOf(const Json& rec, const std::string& where) {
 }
 
 Status OpenPhraseStats(Store* store, PhraseStats* stats) {
-  int64_t gen = store->Generation("keywords");
-  if (gen == 0) return Status::NotFound("no phrase statistics yet (run litgraph-extract-keywords)");
-  return stats->Open(store->ArtifactDir("keywords", gen) + "/phrase_df");
+  auto view = store->Current("keywords");
+  if (!view.ok()) return view.status();
+  if (!*view) return Status::NotFound("no phrase statistics yet (run litgraph-extract-keywords)");
+  auto id = (*view)->Identity("phrase_df");
+  if (!id.ok()) return id.status();
+  return stats->Open((*view)->Path("phrase_df"), *id);
 }
 
 namespace {
@@ -132,16 +136,19 @@ Status RunKeywordExtraction(
     // Corpus phrase statistics: recounted on a full run, else reused.
     PhraseStats counted, stored;
     const PhraseStats* phrase_stats = nullptr;
-    int64_t new_gen = 0;
+    std::unique_ptr<GenerationBuilder> new_stats;
     bool recount = options.select == KeywordRunOptions::Select::kAll || options.recount ||
                    !OpenPhraseStats(store, &stored).ok();
     if (recount) {
       store->ForEachPaperText([&](int64_t, std::string_view title, std::string_view abstract) {
         counted.AddDocument(title, abstract);
       });
-      auto dir = store->NewArtifactDir("keywords", &new_gen);
-      if (!dir.ok()) return dir.status();
-      LITGRAPH_RETURN_IF_ERROR(counted.Write(dir.value() + "/phrase_df"));
+      auto out = GenerationBuilder::Start(store, "keywords");
+      if (!out.ok()) return out.status();
+      new_stats = std::move(out.value());
+      LITGRAPH_RETURN_IF_ERROR(
+          counted.Write(new_stats->Path("phrase_df"), new_stats->NewFile("phrase_df")));
+      new_stats->info() = {{"documents", counted.num_docs()}, {"phrases", counted.size()}};
       phrase_stats = &counted;
     } else {
       phrase_stats = &stored;
@@ -158,7 +165,7 @@ Status RunKeywordExtraction(
     stats->extract_seconds = std::chrono::duration<double>(Clock::now() - t_extract).count();
     stats->keywords_total = RefreshKeywordCounts(store);
     if (store->Generation("graph") > 0) LITGRAPH_RETURN_IF_ERROR(RebuildKeywordLayer(store, {}));
-    if (new_gen) store->SetGeneration("keywords", new_gen);
+    if (new_stats) LITGRAPH_RETURN_IF_ERROR(new_stats->Commit());
     store->SetMeta("keyword_backend", backend->name());
     txn->Commit();
   } catch (const StatusError& e) {

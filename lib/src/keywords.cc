@@ -567,18 +567,26 @@ void PhraseStats::AddDocument(std::string_view title, std::string_view abstract)
   ++num_docs_;
 }
 
-size_t PhraseStats::size() const { return sorted_keys_ ? sorted_size_ : used_; }
+size_t PhraseStats::size() const { return mapped_ ? sorted_size_ : used_; }
 
 uint32_t PhraseStats::DocFreq(uint64_t h) const {
-  if (sorted_keys_) {
+  if (mapped_) {
     // Hashes are uniform: interpolate, then step to the exact slot.
     if (sorted_size_ == 0) return 0;
     long double frac = static_cast<long double>(h) / 18446744073709551616.0L;
     int64_t lo = 0, hi = static_cast<int64_t>(sorted_size_) - 1;
     int64_t guess = std::clamp<int64_t>(static_cast<int64_t>(frac * sorted_size_), lo, hi);
     while (lo <= hi) {
-      uint64_t k = sorted_keys_[guess];
-      if (k == h) return sorted_counts_[guess];
+      uint64_t k;
+      const uint8_t* kp = file_.Read(keys_at_ + static_cast<uint64_t>(guess) * 8, 8);
+      if (!kp) return 0;
+      std::memcpy(&k, kp, 8);
+      if (k == h) {
+        uint32_t count = 0;
+        if (const uint8_t* cp = file_.Read(counts_at_ + static_cast<uint64_t>(guess) * 4, 4))
+          std::memcpy(&count, cp, 4);
+        return count;
+      }
       if (k < h)
         lo = guess + 1;
       else
@@ -594,12 +602,22 @@ uint32_t PhraseStats::DocFreq(uint64_t h) const {
   return 0;
 }
 
-Status PhraseStats::Write(const std::string& path) const {
+Status PhraseStats::Write(const std::string& path, const FileIdentity& id) const {
   std::vector<std::pair<uint64_t, uint32_t>> kept;
   for (size_t i = 0; i < keys_.size(); ++i)
     if (keys_[i] && counts_[i] >= 2) kept.emplace_back(keys_[i], counts_[i]);
-  for (size_t i = 0; i < sorted_size_; ++i)  // opened from a file
-    if (sorted_counts_[i] >= 2) kept.emplace_back(sorted_keys_[i], sorted_counts_[i]);
+  if (mapped_ && sorted_size_ > 0) {  // opened from a file
+    const uint8_t* k = file_.Read(keys_at_, sorted_size_ * 8);
+    const uint8_t* n = file_.Read(counts_at_, sorted_size_ * 4);
+    if (!k || !n) return file_.status();
+    for (size_t i = 0; i < sorted_size_; ++i) {
+      uint64_t key;
+      uint32_t count;
+      std::memcpy(&key, k + i * 8, 8);
+      std::memcpy(&count, n + i * 4, 4);
+      if (count >= 2) kept.emplace_back(key, count);
+    }
+  }
   std::sort(kept.begin(), kept.end());
   StatsHeader h{};
   std::memcpy(h.magic, kStatsMagic, 8);
@@ -609,21 +627,23 @@ Status PhraseStats::Write(const std::string& path) const {
   out.reserve(sizeof h + kept.size() * 12);
   for (auto& [k, c] : kept) out.append(reinterpret_cast<const char*>(&k), 8);
   for (auto& [k, c] : kept) out.append(reinterpret_cast<const char*>(&c), 4);
-  return WriteFileAtomic(path, out);
+  return WriteCheckedFile(path, id, out);
 }
 
-Status PhraseStats::Open(const std::string& path) {
-  Status st = file_.Open(path);
-  if (!st.ok()) return st;
+Status PhraseStats::Open(const std::string& path, const FileIdentity& id) {
+  LITGRAPH_RETURN_IF_ERROR(file_.Open(path, id));
   StatsHeader h;
-  if (file_.size() < sizeof h) return Status::Corruption(path + ": truncated phrase statistics");
-  std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kStatsMagic, 8) != 0 || file_.size() != sizeof h + h.count * 12)
+  const uint8_t* hp = file_.Read(0, sizeof h);
+  if (!hp) return Status::Corruption(path + ": truncated phrase statistics");
+  std::memcpy(&h, hp, sizeof h);
+  if (std::memcmp(h.magic, kStatsMagic, 8) != 0 || h.count > file_.size() / 12 ||
+      file_.size() != sizeof h + h.count * 12)
     return Status::Corruption(path + ": corrupt phrase statistics");
   num_docs_ = h.num_docs;
   sorted_size_ = h.count;
-  sorted_keys_ = reinterpret_cast<const uint64_t*>(file_.data() + sizeof h);
-  sorted_counts_ = reinterpret_cast<const uint32_t*>(file_.data() + sizeof h + h.count * 8);
+  keys_at_ = sizeof h;
+  counts_at_ = sizeof h + h.count * 8;
+  mapped_ = true;
   return Status::Ok();
 }
 

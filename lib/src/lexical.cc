@@ -130,12 +130,12 @@ void LexicalBuilder::Add(uint32_t doc, std::string_view title, std::string_view 
   doc_range_[doc].length = static_cast<uint32_t>(tids_.size());
 }
 
-Status BuildLexicalIndexes(Store* store, const std::string& dir, LexicalBuildStats* stats) {
+Status BuildLexicalIndexes(Store* store, GenerationBuilder* out, LexicalBuildStats* stats) {
   LexicalBuilders b;
   store->ForEachPaperText([&](int64_t id, std::string_view title, std::string_view abstract) {
     b.Add(static_cast<uint32_t>(id), title, abstract);
   });
-  return b.Write(dir, static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1, stats);
+  return b.Write(out, static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1, stats);
 }
 
 void LexicalBuilders::StartBuild(uint64_t id_space) {
@@ -146,16 +146,15 @@ void LexicalBuilders::StartBuild(uint64_t id_space) {
   });
 }
 
-Status LexicalBuilders::Write(const std::string& dir, uint64_t id_space, LexicalBuildStats* stats) {
+Status LexicalBuilders::Write(GenerationBuilder* out, uint64_t id_space, LexicalBuildStats* stats) {
   if (!build_.valid()) StartBuild(id_space);
   build_.get();
   if (id_space != id_space_)
     return Status::Internal(
         fmt::format("lexical index built for {} ids, not {}", id_space_, id_space));
   LexicalBuildStats title_stats;
-  Status st = text.Write(dir, "", stats);
-  if (!st.ok()) return st;
-  return title.Write(dir, kTitleIndexPrefix, &title_stats);
+  LITGRAPH_RETURN_IF_ERROR(text.Write(out, "", stats));
+  return title.Write(out, kTitleIndexPrefix, &title_stats);
 }
 
 // The build's postings in document order, one per (document, term).
@@ -351,12 +350,13 @@ void LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params) {
   built_.bytes = static_cast<int64_t>(lexicon_.size() + postings_.size());
 }
 
-Status LexicalBuilder::Write(const std::string& dir, const std::string& prefix,
+Status LexicalBuilder::Write(GenerationBuilder* out, const std::string& prefix,
                              LexicalBuildStats* stats) const {
-  Status st = WriteFileAtomic(dir + "/" + prefix + "lexicon", lexicon_);
-  if (!st.ok()) return st;
-  st = WriteFileAtomic(dir + "/" + prefix + "postings", postings_);
-  if (!st.ok()) return st;
+  // Identities are taken on the calling thread (the builder is not thread-safe).
+  const std::string lexicon = prefix + "lexicon", postings = prefix + "postings";
+  LITGRAPH_RETURN_IF_ERROR(WriteCheckedFile(out->Path(lexicon), out->NewFile(lexicon), lexicon_));
+  LITGRAPH_RETURN_IF_ERROR(
+      WriteCheckedFile(out->Path(postings), out->NewFile(postings), postings_));
   *stats = built_;
   return Status::Ok();
 }
@@ -365,41 +365,55 @@ void LexicalIndex::Damaged() const {
   if (status_.ok()) status_ = Status::Corruption(path_ + ": corrupt postings");
 }
 
-Status LexicalIndex::Open(const std::string& dir, const std::string& prefix) {
-  std::string path = dir + "/" + prefix + "lexicon";
-  path_ = dir + "/" + prefix + "postings";
-  if (access(path.c_str(), R_OK) != 0) return Status::NotFound(path + ": no lexical index");
-  Status st = lexicon_.Open(path);
-  if (!st.ok()) return st;
-  st = postings_.Open(dir + "/" + prefix + "postings");
-  if (!st.ok()) return st;
-  if (lexicon_.size() < sizeof(LexHeader)) return Status::Corruption(path + ": truncated");
+Status LexicalIndex::Open(const GenerationView& generation, const std::string& prefix) {
+  const std::string lexicon = prefix + "lexicon", postings = prefix + "postings";
+  if (!generation.Has(lexicon))
+    return Status::NotFound(generation.Path(lexicon) + ": no lexical index");
+  LITGRAPH_RETURN_IF_ERROR(generation.OpenFile(lexicon, &lexicon_));
+  LITGRAPH_RETURN_IF_ERROR(generation.OpenFile(postings, &postings_));
+  const std::string path = generation.Path(lexicon);
+  path_ = generation.Path(postings);
+  const uint8_t* hp = lexicon_.Read(0, sizeof(LexHeader));
+  if (!hp) return Status::Corruption(path + ": truncated");
   LexHeader h;
-  std::memcpy(&h, lexicon_.data(), sizeof h);
+  std::memcpy(&h, hp, sizeof h);
   if (std::memcmp(h.magic, kLexMagic, 8) != 0) return Status::Corruption(path + ": not a lexicon");
   num_terms_ = h.num_terms;
   num_docs_ = h.num_docs;
   id_space_ = h.id_space;
   scale_ = h.scale;
-  size_t need = sizeof h + (num_terms_ + 1) * 16 + num_terms_ * 4 + h.strings_bytes;
-  if (lexicon_.size() != need) return Status::Corruption(path + ": corrupt lexicon");
-  const uint8_t* p = lexicon_.data() + sizeof h;
-  term_offsets_ = reinterpret_cast<const uint64_t*>(p);
-  postings_offsets_ = term_offsets_ + num_terms_ + 1;
-  df_ = reinterpret_cast<const uint32_t*>(postings_offsets_ + num_terms_ + 1);
-  strings_ = reinterpret_cast<const char*>(df_ + num_terms_);
-  if (postings_offsets_[num_terms_] != postings_.size())
-    return Status::Corruption(dir + "/" + prefix + "postings: size does not match the lexicon");
+  if (num_terms_ > lexicon_.size() / 20 ||
+      lexicon_.size() != sizeof h + (num_terms_ + 1) * 16 + num_terms_ * 4 + h.strings_bytes)
+    return Status::Corruption(path + ": corrupt lexicon");
+  term_offsets_at_ = sizeof h;
+  postings_offsets_at_ = term_offsets_at_ + (num_terms_ + 1) * 8;
+  df_at_ = postings_offsets_at_ + (num_terms_ + 1) * 8;
+  strings_at_ = df_at_ + num_terms_ * 4;
+  uint64_t end = 0;
+  const uint8_t* e = lexicon_.Read(postings_offsets_at_ + num_terms_ * 8, 8);
+  if (e) std::memcpy(&end, e, 8);
+  if (!e || end != postings_.size())
+    return Status::Corruption(path_ + ": size does not match the lexicon");
   return Status::Ok();
 }
 
+Status LexicalIndex::status() const {
+  if (!status_.ok()) return status_;
+  LITGRAPH_RETURN_IF_ERROR(lexicon_.status());
+  return postings_.status();
+}
+
 int64_t LexicalIndex::Find(std::string_view term) const {
-  return FindSortedString(term_offsets_, strings_, num_terms_, term);
+  return FindSortedString(lexicon_, term_offsets_at_, strings_at_, num_terms_, term);
 }
 
 uint32_t LexicalIndex::DocFreq(std::string_view term) const {
   int64_t i = Find(term);
-  return i < 0 ? 0 : df_[i];
+  if (i < 0) return 0;
+  uint32_t df = 0;
+  if (const uint8_t* p = lexicon_.Read(df_at_ + static_cast<uint64_t>(i) * 4, 4))
+    std::memcpy(&df, p, 4);
+  return df;
 }
 
 double LexicalIndex::Idf(uint32_t df) const { return IdfOf(num_docs_, df); }
@@ -423,13 +437,16 @@ std::vector<LexicalIndex::Segment> LexicalIndex::Segments(
   for (const QueryTerm& q : terms) {
     int64_t i = Find(q.term);
     if (i < 0 || q.weight <= 0) continue;
-    const uint8_t* p = postings_.data() + postings_offsets_[i];
-    const uint8_t* end = postings_.data() + postings_offsets_[i + 1];
-    if (postings_offsets_[i] > postings_offsets_[i + 1] ||
-        postings_offsets_[i + 1] > postings_.size()) {
+    uint64_t range[2];
+    const uint8_t* o = lexicon_.Read(postings_offsets_at_ + static_cast<uint64_t>(i) * 8, 16);
+    if (o) std::memcpy(range, o, 16);
+    const uint8_t* p =
+        o && range[0] <= range[1] ? postings_.Read(range[0], range[1] - range[0]) : nullptr;
+    if (!p) {
       Damaged();
       return {};
     }
+    const uint8_t* end = p + (range[1] - range[0]);
     uint64_t n;
     if (!GetVarint(&p, end, &n)) {
       Damaged();

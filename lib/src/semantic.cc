@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "litgraph/generation.h"
 #include "litgraph/store.h"
 
 namespace litgraph {
@@ -22,11 +23,8 @@ double Since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-json ReadInfo(Store* store) {
-  auto v = store->GetMeta("vectors_info");
-  if (!v) return json::object();
-  json j = json::parse(*v, nullptr, false);
-  return j.is_object() ? j : json::object();
+json InfoOf(const GenerationView* view) {
+  return view && view->info().is_object() ? view->info() : json::object();
 }
 
 TextColumn ColumnOf(VecField f) {
@@ -56,16 +54,18 @@ struct EmbedRun {
   const EmbedRunOptions& o;
   EmbedRunStats* stats;
   json info;
-  std::string cur_dir, dir;  // the current generation's directory (if any), the new one's
-  bool full = true;          // re-embed everything (no vectors to reuse)
+  const GenerationView* cur;  // the current generation, null when none
+  GenerationBuilder* out;     // the new one
+  bool full = true;           // re-embed everything (no vectors to reuse)
   std::unique_ptr<Embedder> embedder;
 };
 
 // Chooses the model: the HTTP backend, or the built-in model (trained when
 // asked or when there is none, else linked from the current generation).
 // Refuses to mix the vectors of two models unless asked to replace them.
-Status ChooseModel(EmbedRun* r, int64_t cur_gen) {
+Status ChooseModel(EmbedRun* r) {
   const EmbedRunOptions& o = r->o;
+  const bool cur_gen = r->cur != nullptr;
   std::string cur_model = r->info.value("model_id", "");
   if (o.backend == "http") {
     auto http = std::make_unique<HttpEmbedder>(o.http);
@@ -80,15 +80,15 @@ Status ChooseModel(EmbedRun* r, int64_t cur_gen) {
     r->embedder = std::move(http);
     return Status::Ok();
   }
-  bool have_builtin =
-      cur_gen && r->info.value("backend", "") == "builtin" && fs::exists(r->cur_dir + "/model");
+  bool have_builtin = cur_gen && r->info.value("backend", "") == "builtin" && r->cur->Has("model");
   if (cur_gen && !have_builtin && !o.replace && !o.train)
     return Status::InvalidArgument(fmt::format(
         "the store's vectors were made by {}; embedding with the built-in model would mix "
         "models (pass --replace or --train to re-embed everything)",
         cur_model));
   if (o.train || !have_builtin) {
-    LITGRAPH_RETURN_IF_ERROR(TrainLsa(r->store, o.lsa, r->dir + "/model", &r->stats->train));
+    LITGRAPH_RETURN_IF_ERROR(TrainLsa(r->store, o.lsa, r->out->Path("model"),
+                                      r->out->NewFile("model"), &r->stats->train));
     r->stats->trained = true;
     r->full = true;
     r->info = {{"backend", "builtin"},
@@ -97,10 +97,12 @@ Status ChooseModel(EmbedRun* r, int64_t cur_gen) {
                {"terms", r->stats->train.terms},
                {"papers_at_train", r->store->PaperCount()}};
   } else {
-    fs::create_hard_link(r->cur_dir + "/model", r->dir + "/model");
+    LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, "model"));
   }
+  auto id = r->out->Identity("model");
+  if (!id.ok()) return id.status();
   auto lsa = std::make_unique<LsaModel>();
-  LITGRAPH_RETURN_IF_ERROR(lsa->Open(r->dir + "/model"));
+  LITGRAPH_RETURN_IF_ERROR(lsa->Open(r->out->Path("model"), *id));
   r->stats->lexical_weight = lsa->lexical_weight();
   r->embedder = std::move(lsa);
   r->stats->retrain_due =
@@ -149,12 +151,17 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   std::vector<float> data(rows * dim, 0.0f);
   std::vector<char> need(rows, 1);
   VectorFile old;
-  if (!r->full && old.Open(r->cur_dir + "/" + name + ".vec").ok() && old.dim() == dim) {
+  if (!r->full && r->cur->Has(name + ".vec")) {
+    LITGRAPH_RETURN_IF_ERROR(old.Open(*r->cur, name + ".vec"));
+    if (old.dim() != dim)
+      return Status::Corruption(r->cur->Path(name + ".vec") +
+                                ": dimension differs from the model's");
     for (uint64_t i = 0; i < rows && i < old.rows(); ++i)
       if (const float* v = old.Row(i)) {
         std::copy(v, v + dim, data.begin() + i * dim);
         need[i] = 0;
       }
+    LITGRAPH_RETURN_IF_ERROR(old.status());
   }
   std::vector<uint64_t> todo;
   for (uint64_t i = 0; i < rows; ++i)
@@ -163,22 +170,18 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   (f == VecField::kTitle      ? r->stats->titles
    : f == VecField::kAbstract ? r->stats->abstracts
                               : r->stats->keywords) = static_cast<int64_t>(todo.size());
-  LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->dir + "/" + name + ".vec", dim, rows, data.data()));
+  LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, data.data()));
   data = {};
   texts = {};
   auto t_index = Clock::now();
   VectorFile vf;
-  LITGRAPH_RETURN_IF_ERROR(vf.Open(r->dir + "/" + name + ".vec"));
-  std::string old_lib;
-  if (!r->full && fs::exists(r->cur_dir + "/" + name + ".hnswlib")) {
-    old_lib = r->dir + "/" + name + ".base.hnswlib";
-    fs::copy_file(r->cur_dir + "/" + name + ".hnswlib", old_lib);
-  }
+  auto id = r->out->Identity(name + ".vec");
+  if (!id.ok()) return id.status();
+  LITGRAPH_RETURN_IF_ERROR(vf.Open(r->out->Path(name + ".vec"), *id));
   r->o.reporter->Progress(fmt::format("indexing {} vectors", name));
   HnswBuildOptions ho = r->o.hnsw;
   ho.threads = std::max(1, r->o.threads);
-  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->dir + "/" + name, ho, old_lib));
-  if (!old_lib.empty()) fs::remove(old_lib);
+  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, r->full ? nullptr : r->cur));
   *index_seconds += Since(t_index);
   return Status::Ok();
 }
@@ -200,23 +203,13 @@ const char* VecFieldName(VecField f) {
 Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
   auto t0 = Clock::now();
   try {
-    EmbedRun r{store, o, stats, ReadInfo(store), "", "", true, nullptr};
-    int64_t cur_gen = store->Generation("vectors");
-    r.cur_dir = cur_gen ? store->ArtifactDir("vectors", cur_gen) : "";
-    int64_t gen = 0;
-    auto dir_or = store->NewArtifactDir("vectors", &gen);
-    if (!dir_or.ok()) return dir_or.status();
-    r.dir = dir_or.value();
-    struct Cleanup {
-      std::string dir;
-      bool keep = false;
-      ~Cleanup() {
-        std::error_code ec;
-        if (!keep) fs::remove_all(dir, ec);
-      }
-    } cleanup{r.dir};
-    r.full = !o.missing || cur_gen == 0;
-    LITGRAPH_RETURN_IF_ERROR(ChooseModel(&r, cur_gen));
+    auto cur = store->Current("vectors");
+    if (!cur.ok()) return cur.status();
+    auto out = GenerationBuilder::Start(store, "vectors");
+    if (!out.ok()) return out.status();
+    EmbedRun r{store, o, stats, InfoOf(*cur), *cur, out->get(), true, nullptr};
+    r.full = !o.missing || r.cur == nullptr;
+    LITGRAPH_RETURN_IF_ERROR(ChooseModel(&r));
     stats->dim = r.embedder->dim();
     stats->model_id = r.embedder->model_id();
     auto t_embed = Clock::now();
@@ -227,14 +220,11 @@ Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
     stats->embed_seconds = Since(t_embed) - index_seconds;
     r.info["model_id"] = stats->model_id;
     r.info["dim"] = stats->dim;
-    r.info["generation"] = gen;
-    FsyncDir(r.dir);
-    FsyncDir(store->dir());
+    r.info["generation"] = (*out)->number();
+    (*out)->info() = r.info;
     Transaction txn(&store->db(), "IMMEDIATE");
-    store->SetMeta("vectors_info", r.info.dump());
-    store->SetGeneration("vectors", gen);
+    LITGRAPH_RETURN_IF_ERROR((*out)->Commit());
     txn.Commit();
-    cleanup.keep = true;
   } catch (const StatusError& e) {
     return e.status();
   } catch (const fs::filesystem_error& e) {
@@ -246,13 +236,14 @@ Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
 
 Result<std::unique_ptr<SemanticIndex>> SemanticIndex::Open(Store* store,
                                                            const std::string& http_key) {
-  int64_t gen = store->Generation("vectors");
-  if (gen == 0)
+  auto view = store->Current("vectors");
+  if (!view.ok()) return view.status();
+  if (*view == nullptr)
     return Status::NotFound(
         fmt::format("{}: the store has no vectors yet (run litgraph-embed)", store->dir()));
   std::unique_ptr<SemanticIndex> s(new SemanticIndex());
-  s->dir_ = store->ArtifactDir("vectors", gen);
-  json info = ReadInfo(store);
+  s->view_ = *view;
+  json info = InfoOf(s->view_);
   s->model_id_ = info.value("model_id", "");
   if (info.value("backend", "") == "http") {
     HttpEmbedOptions ho;
@@ -261,9 +252,10 @@ Result<std::unique_ptr<SemanticIndex>> SemanticIndex::Open(Store* store,
     ho.http.api_key = http_key;
     s->embedder_ = std::make_unique<HttpEmbedder>(ho);
   } else {
+    auto id = s->view_->Identity("model");
+    if (!id.ok()) return id.status();
     auto lsa = std::make_unique<LsaModel>();
-    Status st = lsa->Open(s->dir_ + "/model");
-    if (!st.ok()) return st;
+    LITGRAPH_RETURN_IF_ERROR(lsa->Open(s->view_->Path("model"), *id));
     s->lsa_ = lsa.get();
     s->lexical_weight_ = lsa->lexical_weight();
     s->embedder_ = std::move(lsa);
@@ -276,21 +268,30 @@ SemanticIndex::Field& SemanticIndex::Get(VecField f) {
   Field& fl = fields_[static_cast<int>(f)];
   if (!fl.opened) {
     fl.opened = true;
-    std::string base = dir_ + "/" + VecFieldName(f);
-    Status st = fl.vec.Open(base + ".vec");
-    if (st.ok() && fs::exists(base + ".hnsw")) {
-      st = fl.hnsw.Open(base + ".hnsw", &fl.vec);
+    const std::string base = VecFieldName(f);
+    Status st = fl.vec.Open(*view_, base + ".vec");
+    if (st.ok() && view_->Has(base + ".hnsw")) {
+      st = fl.hnsw.Open(*view_, base + ".hnsw", &fl.vec);
       fl.has_index = st.ok();
     }
-    if (!st.ok()) {
-      fl.vec = VectorFile();
-      if (status_.ok()) status_ = st;
-    }
+    // A field that failed to open answers nothing (its rows stay 0 or its
+    // index is unused) and status() reports why.
+    if (!st.ok() && status_.ok()) status_ = st;
   }
   return fl;
 }
 
 const VectorFile& SemanticIndex::vectors(VecField f) { return Get(f).vec; }
+
+Status SemanticIndex::status() const {
+  LITGRAPH_RETURN_IF_ERROR(status_);
+  if (lsa_) LITGRAPH_RETURN_IF_ERROR(lsa_->status());
+  for (const Field& fl : fields_) {
+    LITGRAPH_RETURN_IF_ERROR(fl.vec.status());
+    if (fl.has_index) LITGRAPH_RETURN_IF_ERROR(fl.hnsw.status());
+  }
+  return Status::Ok();
+}
 
 std::vector<VectorHit> SemanticIndex::Search(VecField f, const float* query, size_t k, size_t ef) {
   Field& fl = Get(f);

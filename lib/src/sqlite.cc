@@ -107,13 +107,27 @@ void Db::Close() {
   }
 }
 
-Status Db::Open(const std::string& path, bool writable, bool create) {
+Status Db::Open(const std::string& path, bool writable, bool create,
+                const std::string& uri_params) {
   Close();
   path_ = path;
   int flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
   if (create) flags |= SQLITE_OPEN_CREATE;
   flags |= SQLITE_OPEN_NOMUTEX;
-  int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+  std::string name = path;
+  if (!uri_params.empty()) {
+    // A file: URI; '?', '#' and '%' in the path are percent-encoded.
+    name = "file:";
+    for (char c : path) {
+      if (c == '?' || c == '#' || c == '%')
+        name += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+      else
+        name += c;
+    }
+    name += "?" + uri_params;
+    flags |= SQLITE_OPEN_URI;
+  }
+  int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     Close();

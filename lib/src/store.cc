@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "litgraph/fts_tokens.h"
+#include "litgraph/generation.h"
 #include "litgraph/text.h"
 
 namespace litgraph {
@@ -151,6 +152,11 @@ CREATE VIRTUAL TABLE keyword_fts USING fts5(
 CREATE TABLE keyword_extracted(paper_id INTEGER PRIMARY KEY, backend TEXT NOT NULL);
 CREATE TABLE backend_cache(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 )sql",
+    // v4: the store's identity, written into the footer of every derived file
+    // (checked_file.h) so that files from another store are refused.
+    R"sql(
+INSERT OR IGNORE INTO meta(key, value) VALUES('store_id', lower(hex(randomblob(16))));
+)sql",
 };
 
 }  // namespace
@@ -172,6 +178,15 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, Mode mode, bo
 
 Store::~Store() {
   stmts_.clear();  // finalized before the connection closes
+  views_.clear();  // unpinned
+  // A writer removes what its commits left unused (after them: a crash
+  // before a commit must find the previous generation in place).
+  if (mode_ == Mode::kWrite && lock_fd_ >= 0 && db_.is_open()) {
+    try {
+      RemoveUnused();
+    } catch (const StatusError&) {
+    }
+  }
   if (read_txn_ && db_.is_open()) sqlite3_exec(db_.raw(), "COMMIT", nullptr, nullptr, nullptr);
   db_.Close();
   if (lock_fd_ >= 0) close(lock_fd_);
@@ -180,64 +195,145 @@ Store::~Store() {
 Status Store::Init(const std::string& dir, Mode mode, bool create, Reporter* reporter) {
   dir_ = dir;
   mode_ = mode;
-  std::string db_path = dir + "/litgraph.sqlite";
   std::error_code ec;
-  if (!create && !fs::exists(db_path, ec))
+  if (!create && !fs::exists(dir + "/litgraph.sqlite", ec))
     return Status::IoError(
         fmt::format("{}: no litgraph store here (create one with litgraph-ingest)", dir));
-  if (mode == Mode::kRead) {
-    // Read-write handle (without CREATE) so WAL readers can use the shared
-    // memory index; we never write through it.
-    Status st = db_.Open(db_path, access(db_path.c_str(), W_OK) == 0, false);
-    if (!st.ok()) return st;
-    db_.Exec("PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=268435456;");
-    auto version = db_.QueryInt("PRAGMA user_version");
-    int v = version ? static_cast<int>(*version) : 0;
-    if (v > kSchemaVersion)
-      return Status::IoError(
-          fmt::format("{}: store schema version {} is newer than this litgraph "
-                      "({}); upgrade litgraph",
-                      dir, v, kSchemaVersion));
-    if (v < kSchemaVersion)
-      return Status::IoError(
-          fmt::format("{}: store schema version {} needs migrating to {}; run "
-                      "any writing tool (e.g. litgraph-ingest with no input)",
-                      dir, v, kSchemaVersion));
+  return mode == Mode::kRead ? InitReader() : InitWriter(reporter);
+}
+
+// A reader opens the database, checks the schema version and starts the one
+// snapshot every query of the process sees, then pins the derived
+// generations that snapshot names (generation.h). A store the user cannot
+// write (another user's, a read-only mount, a container image) opens
+// read-only: sharing the WAL index when its -shm file exists, else as an
+// immutable database (safe as long as nobody writes it).
+Status Store::InitReader() {
+  const std::string db_path = dir_ + "/litgraph.sqlite";
+  const bool writable = access(db_path.c_str(), W_OK) == 0 && access(dir_.c_str(), W_OK) == 0;
+  Status st;
+  for (const char* how : {"rw", "ro", "immutable"}) {
+    if (writable ? std::string(how) != "rw" : std::string(how) == "rw") continue;
+    st = db_.Open(db_path, std::string(how) == "rw", false,
+                  std::string(how) == "immutable" ? "immutable=1" : "");
+    if (!st.ok()) continue;
+    try {
+      db_.Exec("PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=268435456;");
+      db_.QueryInt("SELECT count(*) FROM sqlite_master");
+      break;
+    } catch (const StatusError& e) {
+      st = e.status();
+      db_.Close();
+    }
+  }
+  if (!st.ok()) return st;
+  auto version = db_.QueryInt("PRAGMA user_version");
+  int v = version ? static_cast<int>(*version) : 0;
+  if (v > kSchemaVersion)
+    return Status::IoError(fmt::format(
+        "{}: store schema version {} is newer than this litgraph ({}); upgrade litgraph", dir_, v,
+        kSchemaVersion));
+  if (v < kSchemaVersion)
+    return Status::IoError(
+        fmt::format("{}: store schema version {} needs migrating to {}; run any writing tool (e.g. "
+                    "litgraph-ingest with no input)",
+                    dir_, v, kSchemaVersion));
+  // Snapshot, then pins; a generation removed in between (a writer committed
+  // twice meanwhile) means a new snapshot.
+  for (int attempt = 0;; ++attempt) {
     db_.Exec("BEGIN");
     read_txn_ = true;
     db_.QueryInt("SELECT count(*) FROM meta");  // starts the snapshot
-  } else {
-    fs::create_directories(dir, ec);
-    if (ec)
-      return Status::IoError(
-          fmt::format("{}: cannot create store directory: {}", dir, ec.message()));
-    std::string lock_path = dir + "/LOCK";
-    lock_fd_ = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock_fd_ < 0)
-      return Status::IoError(fmt::format("{}: {}", lock_path, std::strerror(errno)));
-    if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-      reporter->Note(fmt::format("waiting for another writer to finish with {}", dir));
-      if (flock(lock_fd_, LOCK_EX) != 0)
-        return Status::IoError(fmt::format("{}: cannot lock: {}", lock_path, std::strerror(errno)));
+    bool gone = false;
+    LITGRAPH_RETURN_IF_ERROR(PinGenerations(&gone));
+    if (!gone) return Status::Ok();
+    db_.Exec("COMMIT");
+    read_txn_ = false;
+    if (attempt == 50) return Status::IoError(dir_ + ": generations keep changing; try again");
+  }
+}
+
+Status Store::InitWriter(Reporter* reporter) {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec)
+    return Status::IoError(
+        fmt::format("{}: cannot create store directory: {}", dir_, ec.message()));
+  std::string lock_path = dir_ + "/LOCK";
+  lock_fd_ = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) return Status::IoError(fmt::format("{}: {}", lock_path, std::strerror(errno)));
+  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    reporter->Note(fmt::format("waiting for another writer to finish with {}", dir_));
+    if (flock(lock_fd_, LOCK_EX) != 0)
+      return Status::IoError(fmt::format("{}: cannot lock: {}", lock_path, std::strerror(errno)));
+  }
+  LITGRAPH_RETURN_IF_ERROR(db_.Open(dir_ + "/litgraph.sqlite", true, true));
+  // Before any FTS5 table is used on this connection (fts_tokens.h).
+  auto fts = FtsTokens::Install(db_.raw());
+  if (!fts.ok()) return fts.status();
+  fts_tokens_ = fts.value();
+  // 16 KiB pages suit rows carrying an abstract: a bulk load runs ~15%
+  // faster than with 4 KiB pages (bench/results). Only a new file takes it.
+  db_.Exec("PRAGMA page_size=16384;");
+  db_.Exec(
+      "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-524288;"
+      "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824; PRAGMA "
+      "journal_size_limit=67108864;");
+  LITGRAPH_RETURN_IF_ERROR(Migrate());
+  LITGRAPH_RETURN_IF_ERROR(ReadStoreId());
+  RemoveUnused();
+  return Status::Ok();
+}
+
+Status Store::ReadStoreId() {
+  auto hex = GetMeta("store_id");
+  if (!hex || hex->size() != 32) return Status::Corruption(dir_ + ": the store has no valid id");
+  for (size_t i = 0; i < 16; ++i)
+    id_[i] = static_cast<uint8_t>(std::stoi(hex->substr(2 * i, 2), nullptr, 16));
+  return Status::Ok();
+}
+
+Status Store::PinGenerations(bool* gone) {
+  LITGRAPH_RETURN_IF_ERROR(ReadStoreId());
+  views_.clear();
+  for (const char* artifact : kArtifacts) {
+    int64_t n = Generation(artifact);
+    if (n == 0) continue;
+    bool g = false;
+    auto v = GenerationView::Open(dir_, id_, artifact, n, /*pin=*/true, &g);
+    if (g) {
+      *gone = true;
+      return Status::Ok();
     }
-    Status st = db_.Open(db_path, true, true);
-    if (!st.ok()) return st;
-    // Before any FTS5 table is used on this connection (fts_tokens.h).
-    auto fts = FtsTokens::Install(db_.raw());
-    if (!fts.ok()) return fts.status();
-    fts_tokens_ = fts.value();
-    // 16 KiB pages suit rows carrying an abstract: a bulk load runs ~15%
-    // faster than with 4 KiB pages (bench/results). Only a new file takes it.
-    db_.Exec("PRAGMA page_size=16384;");
-    db_.Exec(
-        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-524288;"
-        "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824; PRAGMA "
-        "journal_size_limit=67108864;");
-    st = Migrate();
-    if (!st.ok()) return st;
-    RemoveOrphanGenerations();
+    if (v.ok())
+      views_[artifact] = std::move(v.value());
+    else
+      view_errors_[artifact] = v.status();
   }
   return Status::Ok();
+}
+
+Result<const GenerationView*> Store::Current(const std::string& artifact) {
+  if (mode_ == Mode::kRead) {  // the generations pinned at open
+    if (auto it = views_.find(artifact); it != views_.end()) return it->second.get();
+    if (auto it = view_errors_.find(artifact); it != view_errors_.end()) return it->second;
+    return static_cast<const GenerationView*>(nullptr);
+  }
+  // A writer sees its own commits; views it handed out stay valid.
+  int64_t n = Generation(artifact);
+  if (n == 0) return static_cast<const GenerationView*>(nullptr);
+  auto it = views_.find(artifact);
+  if (it != views_.end() && it->second->number() == n) return it->second.get();
+  bool gone = false;
+  auto v = GenerationView::Open(dir_, id_, artifact, n, /*pin=*/false, &gone);
+  if (!v.ok()) return v.status();
+  if (it != views_.end()) retired_views_.push_back(std::move(it->second));
+  return (views_[artifact] = std::move(v.value())).get();
+}
+
+void Store::RemoveUnused() {
+  for (const char* artifact : kArtifacts)
+    RemoveUnusedGenerations(dir_, artifact, Generation(artifact));
 }
 
 Status Store::Migrate() {
@@ -255,31 +351,6 @@ Status Store::Migrate() {
     txn.Commit();
   }
   return Status::Ok();
-}
-
-void Store::RemoveOrphanGenerations() {
-  for (const char* artifact : {"graph", "vectors", "keywords"}) {
-    int64_t current = Generation(artifact);
-    int64_t keep_prev = 0;
-    std::error_code ec;
-    std::vector<std::pair<int64_t, fs::path>> dirs;
-    for (const auto& e : fs::directory_iterator(dir_, ec)) {
-      std::string name = e.path().filename().string();
-      std::string prefix = std::string(artifact) + ".";
-      if (name.rfind(prefix, 0) != 0) continue;
-      std::string rest = name.substr(prefix.size());
-      char* end = nullptr;
-      long long n = std::strtoll(rest.c_str(), &end, 10);
-      if (end == rest.c_str() || *end != '\0') {
-        fs::remove_all(e.path(), ec);  // graph.5.tmp and the like
-        continue;
-      }
-      dirs.emplace_back(n, e.path());
-      if (n < current && n > keep_prev) keep_prev = n;
-    }
-    for (const auto& [n, path] : dirs)
-      if (n != current && n != keep_prev) fs::remove_all(path, ec);
-  }
 }
 
 std::optional<std::string> Store::GetMeta(const std::string& key) {
@@ -307,22 +378,6 @@ Stmt& Store::CachedStmt(const char* sql) {
 int64_t Store::Generation(const std::string& artifact) {
   auto v = GetMeta(artifact + "_generation");
   return v ? std::strtoll(v->c_str(), nullptr, 10) : 0;
-}
-
-std::string Store::ArtifactDir(const std::string& artifact, int64_t generation) const {
-  return fmt::format("{}/{}.{}", dir_, artifact, generation);
-}
-
-Result<std::string> Store::NewArtifactDir(const std::string& artifact, int64_t* generation) {
-  if (mode_ != Mode::kWrite) return Status::Internal("NewArtifactDir on a read-only store");
-  int64_t g = Generation(artifact) + 1;
-  std::error_code ec;
-  while (fs::exists(ArtifactDir(artifact, g), ec)) ++g;
-  std::string path = ArtifactDir(artifact, g);
-  fs::create_directories(path, ec);
-  if (ec) return Status::IoError(fmt::format("{}: {}", path, ec.message()));
-  *generation = g;
-  return path;
 }
 
 void Store::SetGeneration(const std::string& artifact, int64_t generation) {

@@ -26,8 +26,10 @@
 namespace litgraph {
 namespace {
 
+using litgraph::testing::Payload;
 using litgraph::testing::ReadFile;
 using litgraph::testing::ScopedTempDir;
+using litgraph::testing::TestId;
 using litgraph::testing::WriteFile;
 using nlohmann::json;
 
@@ -585,9 +587,9 @@ TEST(KeywordExtractorTest, SameResultsFromCountedAndStoredStatistics) {
   std::vector<Doc> docs = Corpus();
   PhraseStats counted;
   Count(docs, &counted);
-  ASSERT_TRUE(counted.Write(dir.File("phrase_df")).ok());
+  ASSERT_TRUE(counted.Write(dir.File("phrase_df"), TestId(dir.File("phrase_df"))).ok());
   PhraseStats stored;
-  ASSERT_TRUE(stored.Open(dir.File("phrase_df")).ok());
+  ASSERT_TRUE(stored.Open(dir.File("phrase_df"), TestId(dir.File("phrase_df"))).ok());
   KeywordExtractor a(&counted), b(&stored);
   for (const Doc& d : docs) {
     std::vector<Keyword> x = a.Extract(d.title, d.abstract), y = b.Extract(d.title, d.abstract);
@@ -623,9 +625,9 @@ TEST(PhraseStatsTest, WriteOpenRoundTrip) {
   Count(docs, &counted);
   auto df = CountDf(docs);
   std::string path = dir.File("phrase_df");
-  ASSERT_TRUE(counted.Write(path).ok());
+  ASSERT_TRUE(counted.Write(path, TestId(path)).ok());
   PhraseStats opened;
-  Status st = opened.Open(path);
+  Status st = opened.Open(path, TestId(path));
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(opened.num_docs(), counted.num_docs());
   size_t kept = 0, singletons = 0;
@@ -643,8 +645,8 @@ TEST(PhraseStatsTest, WriteOpenRoundTrip) {
   EXPECT_GT(kept, 20u);
   EXPECT_GT(singletons, 80u);
   EXPECT_EQ(opened.size(), kept);
-  // File size: 32-byte header + 12 bytes per kept phrase.
-  EXPECT_EQ(std::filesystem::file_size(path), 32 + 12 * kept);
+  // Payload size: 32-byte header + 12 bytes per kept phrase.
+  EXPECT_EQ(Payload(path).size(), 32 + 12 * kept);
   // Hashes absent from the corpus, around and between the stored ones.
   for (uint64_t h : {uint64_t{1}, uint64_t{2}, ~uint64_t{0}, uint64_t{1} << 63})
     if (!counted.DocFreq(h)) {
@@ -655,9 +657,9 @@ TEST(PhraseStatsTest, WriteOpenRoundTrip) {
 TEST(PhraseStatsTest, EmptyStatisticsRoundTrip) {
   ScopedTempDir dir;
   PhraseStats empty;
-  ASSERT_TRUE(empty.Write(dir.File("e")).ok());
+  ASSERT_TRUE(empty.Write(dir.File("e"), TestId(dir.File("e"))).ok());
   PhraseStats opened;
-  ASSERT_TRUE(opened.Open(dir.File("e")).ok());
+  ASSERT_TRUE(opened.Open(dir.File("e"), TestId(dir.File("e"))).ok());
   EXPECT_EQ(opened.num_docs(), 0u);
   EXPECT_EQ(opened.size(), 0u);
   EXPECT_EQ(opened.DocFreq(PhraseHash("graph")), 0u);
@@ -670,7 +672,7 @@ TEST(PhraseStatsTest, CorruptFilesFailToOpen) {
   PhraseStats counted;
   Count(Corpus(), &counted);
   std::string good_path = dir.File("good");
-  ASSERT_TRUE(counted.Write(good_path).ok());
+  ASSERT_TRUE(counted.Write(good_path, TestId(good_path)).ok());
   std::string good = ReadFile(good_path);
   ASSERT_GT(good.size(), 64u);
   struct Bad {
@@ -691,10 +693,10 @@ TEST(PhraseStatsTest, CorruptFilesFailToOpen) {
     std::string path = dir.File(b.name);
     WriteFile(path, b.bytes);
     PhraseStats s;
-    EXPECT_FALSE(s.Open(path).ok()) << b.name;
+    EXPECT_FALSE(s.Open(path, TestId(good_path)).ok()) << b.name;
   }
   PhraseStats missing;
-  EXPECT_FALSE(missing.Open(dir.File("does_not_exist")).ok());
+  EXPECT_FALSE(missing.Open(dir.File("does_not_exist"), TestId(dir.File("does_not_exist"))).ok());
 }
 
 // Library limitation (lib/src/keywords.cc, PhraseStats::Write): Write only
@@ -705,11 +707,11 @@ TEST(PhraseStatsTest, WriteOfOpenedStatisticsKeepsPhrases) {
   ScopedTempDir dir;
   PhraseStats counted;
   Count(Corpus(), &counted);
-  ASSERT_TRUE(counted.Write(dir.File("a")).ok());
+  ASSERT_TRUE(counted.Write(dir.File("a"), TestId(dir.File("a"))).ok());
   PhraseStats opened;
-  ASSERT_TRUE(opened.Open(dir.File("a")).ok());
-  ASSERT_TRUE(opened.Write(dir.File("b")).ok());
-  EXPECT_EQ(ReadFile(dir.File("a")), ReadFile(dir.File("b")));
+  ASSERT_TRUE(opened.Open(dir.File("a"), TestId(dir.File("a"))).ok());
+  ASSERT_TRUE(opened.Write(dir.File("b"), TestId(dir.File("b"))).ok());
+  EXPECT_EQ(Payload(dir.File("a")), Payload(dir.File("b")));
 }
 
 // ---- LLM answers ------------------------------------------------------------

@@ -146,7 +146,7 @@ class LexicalIndexTest : public ::testing::Test {
     auto graph = Graph::Open(store_);
     ASSERT_TRUE(graph.ok()) << graph.status().message();
     index_ = new LexicalIndex();
-    st = index_->Open((*graph)->dir());
+    st = index_->Open((*graph)->view());
     ASSERT_TRUE(st.ok()) << st.message();
     brute_ = new BruteForce();
     for (size_t i = 0; i < corpus_->ext_ids.size(); ++i) {
@@ -369,10 +369,11 @@ TEST_F(LexicalIndexTest, EmptyQueriesAndZeroK) {
   EXPECT_TRUE(index_->Search(zero_weight, 10).empty());
 }
 
-TEST(LexicalIndexOpenTest, MissingIndexIsNotFound) {
-  ScopedTempDir tmp;
+TEST_F(LexicalIndexTest, MissingIndexIsNotFound) {
+  auto view = store_->Current("graph");
+  ASSERT_TRUE(view.ok()) << view.status().message();
   LexicalIndex index;
-  Status st = index.Open(tmp.path());
+  Status st = index.Open(**view, "no_such_");
   EXPECT_EQ(st.code(), Code::kNotFound);
 }
 

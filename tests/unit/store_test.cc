@@ -4,6 +4,7 @@
 // temporary directory.
 #include "litgraph/store.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -613,42 +614,66 @@ TEST(IngestTest, SelfAndDuplicateReferencesAndSymmetricRelated) {
   EXPECT_EQ(std::vector<uint32_t>(r2.ids.begin(), r2.ids.end()), std::vector<uint32_t>{d1});
 }
 
-TEST(StoreTest, WriterRemovesOrphanGenerationsAndKeepsThePreviousOne) {
+// A generation a reader uses is never removed, whatever the number of
+// commits since (the reader keeps its snapshot); one nobody uses goes at the
+// next writer, as do the leftovers of killed writers.
+TEST(StoreTest, WritersRemoveUnusedGenerationsButNeverAPinnedOne) {
   ScopedTempDir tmp;
   const std::string dir = tmp.File("db");
-  WriteFile(tmp.File("a.jsonl"), R"({"id": "O1", "title": "one"})"
-                                 "\n");
-  WriteFile(tmp.File("b.jsonl"), R"({"id": "O2", "title": "two"})"
-                                 "\n");
-  int64_t current = 0;
-  {
+  for (int i = 0; i < 5; ++i)
+    WriteFile(tmp.File(std::to_string(i) + ".jsonl"),
+              fmt::format(R"({{"id": "O{}", "title": "paper {}", "references": ["O0"]}})"
+                          "\n",
+                          i, i));
+  auto ingest = [&](int i) {
     auto store = OpenStore(dir, Store::Mode::kWrite);
     ASSERT_TRUE(store);
-    ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("a.jsonl")}).ok());
-    ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("b.jsonl")}).ok());
+    ASSERT_TRUE(IngestFiles(store.get(), {tmp.File(std::to_string(i) + ".jsonl")}).ok());
+  };
+  ingest(0);
+  ingest(1);
+  auto reader = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(reader);
+  const int64_t pinned = reader->Generation("graph");
+  const std::string pinned_dir = dir + "/graph." + std::to_string(pinned);
+  ASSERT_TRUE(std::filesystem::exists(pinned_dir));
+  for (int i = 2; i < 5; ++i) ingest(i);
+  // Three commits later the reader's generation is still there and whole.
+  EXPECT_TRUE(std::filesystem::exists(pinned_dir));
+  EXPECT_EQ(reader->Generation("graph"), pinned);
+  EXPECT_EQ(reader->PaperCount(), 2);
+  {
+    auto g = Graph::Open(reader.get());
+    ASSERT_TRUE(g.ok()) << g.status().message();
+    const uint32_t o0 = static_cast<uint32_t>(*reader->PaperByExtId("O0"));
+    EXPECT_EQ((*g)->adj(Rel::kCitesIn).Neighbours(o0).size(), 1u) << "O1 cites O0";
+    EXPECT_TRUE((*g)->status().ok()) << (*g)->status().message();
+  }
+  int64_t current = 0;
+  {
+    auto store = OpenStore(dir, Store::Mode::kRead);
     current = store->Generation("graph");
   }
-  ASSERT_GE(current, 2);
-  const std::string prev = dir + "/graph." + std::to_string(current - 1);
+  EXPECT_GT(current, pinned);
   const std::string cur = dir + "/graph." + std::to_string(current);
-  ASSERT_TRUE(std::filesystem::exists(prev));
   // What a killed writer leaves behind.
   std::filesystem::create_directories(dir + "/graph." + std::to_string(current + 5));
   std::filesystem::create_directories(dir + "/graph.3.tmp");
   std::filesystem::create_directories(dir + "/vectors.9");
+  reader.reset();  // unpins
   {
     auto store = OpenStore(dir, Store::Mode::kWrite);
     ASSERT_TRUE(store);
   }
   EXPECT_TRUE(std::filesystem::exists(cur));
-  EXPECT_TRUE(std::filesystem::exists(prev));
+  EXPECT_FALSE(std::filesystem::exists(pinned_dir));
   EXPECT_FALSE(std::filesystem::exists(dir + "/graph." + std::to_string(current + 5)));
   EXPECT_FALSE(std::filesystem::exists(dir + "/graph.3.tmp"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/vectors.9"));
-  auto reader = OpenStore(dir, Store::Mode::kRead);
-  ASSERT_TRUE(reader);
-  EXPECT_EQ(reader->Generation("graph"), current);
-  EXPECT_TRUE(Graph::Open(reader.get()).ok());
+  auto again = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->Generation("graph"), current);
+  EXPECT_TRUE(Graph::Open(again.get()).ok());
 }
 
 TEST(IngestTest, ReadOnlyStoreCannotIngest) {

@@ -35,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "litgraph/checked_file.h"
 #include "litgraph/files.h"
 #include "litgraph/status.h"
 
@@ -59,16 +60,18 @@ std::string Singular(std::string_view word);
 std::string KeywordExtId(std::string_view normalized);
 
 // Corpus phrase document frequencies, keyed by a 64-bit hash of the
-// normalized phrase. Built by counting, or opened from the store's file
-// (a sorted array of (hash, df) pairs, memory-mapped: O(1) open).
+// normalized phrase. Built by counting, or opened from the store's file (a
+// checked file of sorted (hash, df) pairs, memory-mapped: O(1) open).
 class PhraseStats {
  public:
   PhraseStats() = default;
   // Counts the candidate phrases of one document.
   void AddDocument(std::string_view title, std::string_view abstract);
   // Writes phrases with df >= 2 (singletons carry no reuse signal).
-  Status Write(const std::string& path) const;
-  Status Open(const std::string& path);
+  Status Write(const std::string& path, const FileIdentity& id) const;
+  Status Open(const std::string& path, const FileIdentity& id);
+  // Damage a lookup met (ok when none).
+  Status status() const { return file_.status(); }
 
   uint32_t DocFreq(uint64_t phrase_hash) const;
   uint64_t num_docs() const { return num_docs_; }
@@ -81,10 +84,10 @@ class PhraseStats {
   std::vector<uint64_t> keys_;
   std::vector<uint32_t> counts_;
   size_t used_ = 0;
-  // Mapped mode.
-  MappedFile file_;
-  const uint64_t* sorted_keys_ = nullptr;
-  const uint32_t* sorted_counts_ = nullptr;
+  // Mapped mode: sorted_size_ hashes at keys_at_, their counts at counts_at_.
+  CheckedFile file_;
+  bool mapped_ = false;
+  uint64_t keys_at_ = 0, counts_at_ = 0;
   size_t sorted_size_ = 0;
   uint64_t num_docs_ = 0;
 };

@@ -25,6 +25,7 @@
 
 namespace litgraph {
 
+class GenerationView;
 class Store;
 
 enum class VecField { kTitle, kAbstract, kKeyword };
@@ -77,8 +78,9 @@ class SemanticIndex {
   // Lazily opened vectors and index of a field (empty when they fail to
   // open: see status()).
   const VectorFile& vectors(VecField f);
-  // The first error a field's files showed, ok when none.
-  const Status& status() const { return status_; }
+  // The first error the model's or a field's files showed (at open or on a
+  // damaged read), ok when none.
+  Status status() const;
   // Dense top-k of the field's index (cosine).
   std::vector<VectorHit> Search(VecField f, const float* query, size_t k, size_t ef);
   // Embeds one text; an empty vector when the text has no term the model
@@ -111,7 +113,8 @@ class SemanticIndex {
     bool has_index = false;
   };
   Field& Get(VecField f);
-  std::string dir_, model_id_;
+  const GenerationView* view_ = nullptr;  // owned by the store
+  std::string model_id_;
   std::unique_ptr<Embedder> embedder_;
   const LsaModel* lsa_ = nullptr;  // the built-in model, when it is the store's
   double lexical_weight_ = 0;

@@ -75,7 +75,9 @@ class Db {
   Db& operator=(const Db&) = delete;
 
   // Opens (read-only, or read-write creating the file when create is true).
-  Status Open(const std::string& path, bool writable, bool create);
+  // `uri_params` ("immutable=1") opens through a file: URI with them.
+  Status Open(const std::string& path, bool writable, bool create,
+              const std::string& uri_params = "");
   void Close();
   bool is_open() const { return db_ != nullptr; }
 

@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "litgraph/checked_file.h"
 #include "litgraph/model.h"
 #include "litgraph/report.h"
 #include "litgraph/sqlite.h"
@@ -44,10 +46,14 @@
 namespace litgraph {
 
 class FtsTokens;
+class GenerationView;
 
 // The schema version this build writes; older stores are migrated on the
 // first write-mode open (read-mode refuses newer or unmigrated stores).
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
+
+// The derived artifacts, each a series of generations (generation.h).
+inline constexpr const char* kArtifacts[] = {"graph", "keywords", "vectors"};
 
 // A paper as tools print it (the common fields of litgraph-json(7)).
 struct PaperSummary {
@@ -142,13 +148,16 @@ class Store {
   Mode mode() const { return mode_; }
 
   // --- Meta and derived generations ---------------------------------------
+  // The store's identity (meta.store_id), in every derived file's footer.
+  const StoreId& id() const { return id_; }
   // Current generation number of a derived artifact ("graph", "keywords",
-  // "vectors"), 0 when none was built; and its directory.
+  // "vectors") in this snapshot, 0 when none was built.
   int64_t Generation(const std::string& artifact);
-  std::string ArtifactDir(const std::string& artifact, int64_t generation) const;
-  // Writer only: a fresh empty directory for the next generation.
-  Result<std::string> NewArtifactDir(const std::string& artifact, int64_t* generation);
-  // Writer only, inside the caller's transaction: makes `generation` current.
+  // That generation, pinned for a reader (generation.h); null when none was
+  // built; an error when its manifest is damaged or from an older format.
+  Result<const GenerationView*> Current(const std::string& artifact);
+  // Writer only, inside the caller's transaction (GenerationBuilder):
+  // makes `generation` current.
   void SetGeneration(const std::string& artifact, int64_t generation);
   std::optional<std::string> GetMeta(const std::string& key);
   void SetMeta(const std::string& key, const std::string& value);
@@ -232,14 +241,22 @@ class Store {
  private:
   Store() = default;
   Status Init(const std::string& dir, Mode mode, bool create, Reporter* reporter);
+  Status InitReader();
+  Status InitWriter(Reporter* reporter);
   Status Migrate();
-  void RemoveOrphanGenerations();
+  Status ReadStoreId();
+  Status PinGenerations(bool* gone);
+  void RemoveUnused();
   std::string dir_;
   Mode mode_ = Mode::kRead;
   Db db_;
   FtsTokens* fts_tokens_ = nullptr;  // owned by db_'s connection
   int lock_fd_ = -1;
   bool read_txn_ = false;
+  StoreId id_{};
+  std::map<std::string, std::unique_ptr<GenerationView>> views_;
+  std::map<std::string, Status> view_errors_;
+  std::vector<std::unique_ptr<GenerationView>> retired_views_;  // a writer's, superseded
   std::unordered_map<const char*, Stmt> stmts_;
 };
 
