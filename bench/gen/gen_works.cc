@@ -1583,6 +1583,427 @@ void RareTerm(uint64_t r, std::string& out, const std::vector<std::string>& syl,
 }
 
 // ---------------------------------------------------------------------------
+// The "hubs" profile's text: synthetic languages. None of their words is an
+// English function word (checked against a superset of litgraph's stopword
+// list after folding diacritics, as litgraph folds them).
+
+enum Script : uint8_t { kLatin, kCyrillic, kGreek, kHan, kKana, kHangul, kArabic, kDevanagari };
+
+struct LangDef {
+  const char* code;  // OpenAlex `language`
+  Script script;
+  double weight;  // share of works whose authors' country does not decide
+  // Alphabetic scripts: syllable = onset + nucleus + coda, ' ' separated, '-'
+  // for none; a language keeps ~170 of the combinations.
+  const char* onsets;
+  const char* nuclei;
+  const char* codas;
+  const char* endings;  // inflections of content words, '-' for none
+  const char* comma;
+  const char* stop;  // sentence end
+  const char* qopen;
+  const char* qclose;
+  bool spaces;         // words separated by spaces (not zh, ja)
+  bool noun_caps;      // German capitalizes nouns
+  bool decimal_comma;  // "12,5 %"
+  bool word_pairs;     // Vietnamese: a content word is two spaced syllables
+};
+
+const LangDef kLangs[] = {
+    {"de", kLatin, 0.08, "b d f g h k l m n p r s t w z sch st sp pf kr tr br gr fl kl schw",
+     "a e i o u ä ö ü ei au ie eu", "- - - n r s t l m ch ck ng nd st rt lt",
+     "- - - - ung ungen keit heit lich lichen isch ische en er es e te", ",", ".",
+     "\xE2\x80\x9E", "\xE2\x80\x9C", true, true, true, false},
+    {"fr", kLatin, 0.08, "b c d f g j l m n p r s t v ch pl tr qu gr br cr fr",
+     "a e i o u é è ê ou ai au eau oi an on in", "- - - r s l n x",
+     "- - - ion ions ité ités ique iques ement ant ante ée és eur eurs aux", ",", ".",
+     "\xC2\xAB\xC2\xA0", "\xC2\xA0\xC2\xBB", true, false, true, false},
+    {"es", kLatin, 0.08, "b c d f g j l m n p r s t v ll ch pr tr gr bl cl fr",
+     "a e i o u á é í ó ú ia ie ue io", "- - - n s r l",
+     "- - - ción ciones idad idades ico ica icos mente ado ada ados ez", ",", ".",
+     "\xE2\x80\x9C", "\xE2\x80\x9D", true, false, true, false},
+    {"pt", kLatin, 0.08, "b c d f g j l m n p r s t v lh nh ch pr tr gr br",
+     "a e i o u ã õ á é ê ó ô ão ei ou", "- - - s r l m",
+     "- - - ção ções dade dades ico ica mente ado ada ões eiro", ",", ".", "\xE2\x80\x9C",
+     "\xE2\x80\x9D", true, false, true, false},
+    {"pl", kLatin, 0.04, "b c d g j k l m n p r s t w z cz sz rz dz ch ł ś ż prz trz st",
+     "a e i o u y ą ę ó ie ia io", "- - - k n s ł ń ć ść w j",
+     "- - - ość ości anie ania owy owa owe ów ach ami ych ej", ",", ".", "\xE2\x80\x9E",
+     "\xE2\x80\x9D", true, false, true, false},
+    {"tr", kLatin, 0.04, "b c ç d f g h k l m n p r s ş t v y z", "a e ı i o ö u ü",
+     "- - n r l k m s t ş z", "- - - ler lar lerin ların de da nin ın sel sal lik lık", ",", ".",
+     "\xE2\x80\x9C", "\xE2\x80\x9D", true, false, true, false},
+    {"vi", kLatin, 0.05, "b c d đ g h k l m n p r s t v x ch gi kh ng nh ph th tr qu",
+     "a à á ả ã ạ ă ắ ằ ặ â ấ ầ ậ e è é ẹ ê ế ề ệ i ì í ị o ò ó ọ ô ố ồ ộ ơ ớ ờ ợ u ù ú ụ ư ứ "
+     "ừ ự y ý",
+     "- - - c m n ng nh p t", "-", ",", ".", "\xE2\x80\x9C", "\xE2\x80\x9D", true, false, true,
+     true},
+    {"ru", kCyrillic, 0.10, "б в г д ж з к л м н п р с т ф х ц ч ш щ пр ст тр кр бл",
+     "а е и о у ы я ю ё э", "- - - н р с т л й в к",
+     "- - - ов ий ая ое ые ых ами ения ение ость ости ого ому ую ский ская", ",", ".",
+     "\xC2\xAB", "\xC2\xBB", true, false, true, false},
+    {"el", kGreek, 0.04, "β γ δ ζ θ κ λ μ ν ξ π ρ σ τ φ χ ψ στ πρ τρ",
+     "α ε η ι ο υ ω ά έ ή ί ό ύ ώ αι ει ου", "- - - ν σ ρ",
+     "- - - ος ης ων ικός ική ισμός ότητα ες ας ία ών", ",", ".", "\xC2\xAB", "\xC2\xBB", true,
+     false, true, false},
+    {"zh", kHan, 0.14, "", "", "", "-", "\xEF\xBC\x8C", "\xE3\x80\x82", "\xE2\x80\x9C",
+     "\xE2\x80\x9D", false, false, false, false},
+    {"ja", kKana, 0.06, "", "", "", "-", "\xE3\x80\x81", "\xE3\x80\x82", "\xE3\x80\x8C",
+     "\xE3\x80\x8D", false, false, false, false},
+    {"ko", kHangul, 0.04, "", "", "", "-", ",", ".", "\xE2\x80\x9C", "\xE2\x80\x9D", true, false,
+     false, false},
+    {"ar", kArabic, 0.04, "ب ت ث ج ح خ د ذ ر ز س ش ص ض ط ظ ع غ ف ق ك ل م ن ه و ي", "- ا و ي",
+     "- - - ن م ر", "- - - ة ات ية ين ي", "\xD8\x8C", ".", "\xC2\xAB", "\xC2\xBB", true, false,
+     false, false},
+    {"fa", kArabic, 0.03, "ب پ ت ج چ خ د ر ز ژ س ش ف ق ک گ ل م ن ه و ی", "- ا و ی",
+     "- - - ن م ر ت", "- - - ها ی ان ه ای", "\xD8\x8C", ".", "\xC2\xAB", "\xC2\xBB", true,
+     false, false, false},
+    {"hi", kDevanagari, 0.03, "क ख ग घ च छ ज झ ट ठ ड ढ ण त थ द ध न प फ ब भ म य र ल व श ष स ह",
+     "- ा ि ी ु ू े ै ो ौ", "- - - ं", "- - - ों ें ता ती ना कर", ",", "\xE0\xA5\xA4",
+     "\xE2\x80\x9C", "\xE2\x80\x9D", true, false, false, false},
+};
+constexpr int kNumLangs = sizeof(kLangs) / sizeof(kLangs[0]);
+
+// Per country (kCountries order): the share of hubs-profile institutions and
+// the language its authors write in when the country decides (-1: none).
+struct HubsCountry {
+  double weight;
+  const char* lang;
+};
+const HubsCountry kHubsCountries[] = {
+    {6, nullptr}, {18, "zh"}, {2, nullptr}, {7, "de"},    {6, "ja"},    {5, "fr"},   {4, "hi"},
+    {2, nullptr}, {1.5, "fr"}, {1, nullptr}, {4, "es"},   {3, "ko"},    {5, "pt"},   {1, nullptr},
+    {0.5, nullptr}, {0.3, nullptr}, {0.3, nullptr}, {0.3, nullptr}, {1, "de"}, {0.7, "de"},
+    {0.7, "fr"}, {9, "ru"},  {3, "pl"},   {1, nullptr},  {3, "tr"},    {3, "fa"},   {1.5, "ar"},
+    {1.5, "ar"}, {1.5, "es"}, {1, "es"},  {0.6, "es"},  {1.5, "pt"},  {0.6, nullptr},
+    {0.4, nullptr}, {0.3, nullptr}, {1.5, "zh"}, {0.4, "zh"}, {0.3, nullptr}, {0.2, nullptr},
+};
+static_assert(sizeof(kHubsCountries) / sizeof(kHubsCountries[0]) == kNumCountries);
+
+// Field shares of the hubs profile (kFields order): physics, medicine and the
+// life sciences dominate, as in a corpus with large collaborations.
+const double kHubsFieldWeights[] = {0.8, 0.3, 2.2, 0.3, 0.4, 1.0, 1.0, 0.2, 1.1,
+                                    0.4, 0.6, 1.2, 0.7, 1.0, 1.0, 0.7, 3.6, 0.9,
+                                    0.2, 0.4, 3.0, 0.6, 0.5, 0.6, 0.3, 0.2};
+static_assert(sizeof(kHubsFieldWeights) / sizeof(kHubsFieldWeights[0]) == kNumFields);
+
+// Author names in native script for a third of the authors of some countries.
+struct NativeNames {
+  const char* country;
+  const char* first;  // ' ' separated
+  const char* last;
+  bool family_first, spaced;
+};
+const NativeNames kNativeNames[] = {
+    {"RU", "Александр Дмитрий Сергей Андрей Алексей Иван Михаил Николай Ольга Елена Наталья Ирина Татьяна Анна Мария Светлана",
+     "Иванов Смирнов Кузнецов Попов Васильев Петров Соколов Михайлов Новиков Фёдоров Морозов Волков Козлов Лебедев",
+     false, true},
+    {"CN", "伟 静 磊 敏 军 洋 勇 艳 杰 涛 明 超 秀英 丽 强 芳 娜 建华 志强 海燕",
+     "王 李 张 刘 陈 杨 黄 赵 吴 周 徐 孙 马 朱 胡 郭 何 林 高 罗", true, false},
+    {"TW", "志明 淑芬 家豪 怡君 俊傑 雅婷 建宏 美玲", "陳 林 黃 張 李 王 吳 劉", true, false},
+    {"JP", "健 翔 大輔 陽子 裕子 直樹 美咲 拓也 恵 誠", "佐藤 鈴木 高橋 田中 渡辺 伊藤 山本 中村 小林 加藤",
+     true, true},
+    {"KR", "민준 서연 지훈 현우 성민 재현 영호 동현 지원 은지", "김 이 박 최 정 강 조 윤 장 임", true, false},
+    {"SA", "محمد أحمد علي عمر خالد يوسف فاطمة مريم نور ليلى", "حسن إبراهيم محمود عبدالله صالح منصور حداد خليل ناصر فاروق",
+     false, true},
+    {"EG", "محمد أحمد مصطفى عمر خالد يوسف فاطمة منى هبة سارة", "حسن إبراهيم محمود عبدالرحمن السيد عثمان سليمان",
+     false, true},
+};
+
+// English function words a synthetic word must never fold to: litgraph's
+// stopword list plus the title minor words, sorted for binary search.
+const char* const kEnglishFunctionWords[] = {
+    "a",        "about",    "above",   "after",      "again",  "against", "all",    "also",
+    "am",       "an",       "and",     "any",        "are",    "as",      "at",     "be",
+    "because",  "been",     "before",  "being",      "below",  "between", "both",   "but",
+    "by",       "can",      "could",   "did",        "do",     "does",    "doing",  "down",
+    "during",   "each",     "either",  "et",         "etc",    "few",     "for",    "from",
+    "further",  "had",      "has",     "have",       "having", "he",      "her",    "here",
+    "hers",     "herself",  "him",     "himself",    "his",    "how",     "however", "i",
+    "if",       "in",       "into",    "is",         "it",     "its",     "itself", "just",
+    "may",      "me",       "might",   "more",       "most",   "must",    "my",     "myself",
+    "no",       "nor",      "not",     "now",        "of",     "off",     "on",     "once",
+    "only",     "or",       "other",   "our",        "ours",   "ourselves", "out",  "over",
+    "own",      "same",     "shall",   "she",        "should", "so",      "some",   "such",
+    "than",     "that",     "the",     "their",      "theirs", "them",    "themselves", "then",
+    "there",    "these",    "they",    "this",       "those",  "through", "thus",   "to",
+    "too",      "under",    "until",   "up",         "upon",   "us",      "very",   "via",
+    "vs",       "was",      "we",      "were",       "what",   "when",    "where",  "whether",
+    "which",    "while",    "who",     "whom",       "why",    "will",    "with",   "within",
+    "without",  "would",    "yet",     "you",        "your",   "yours",   "yourself",
+    "yourselves"};
+
+// Base letters of Latin Extended-A (U+0100-U+017F), as litgraph folds them.
+const char* const kExtAFold[] = {
+    "a", "a", "a", "a", "a", "a", "c", "c", "c", "c", "c", "c", "c", "c", "d", "d",
+    "d", "d", "e", "e", "e", "e", "e", "e", "e", "e", "e", "e", "g", "g", "g", "g",
+    "g", "g", "g", "g", "h", "h", "h", "h", "i", "i", "i", "i", "i", "i", "i", "i",
+    "i", "i", "ij", "ij", "j", "j", "k", "k", "k", "l", "l", "l", "l", "l", "l", "l",
+    "l", "l", "l", "n", "n", "n", "n", "n", "n", "n", "n", "n", "o", "o", "o", "o",
+    "o", "o", "oe", "oe", "r", "r", "r", "r", "r", "r", "s", "s", "s", "s", "s", "s",
+    "s", "s", "t", "t", "t", "t", "t", "t", "u", "u", "u", "u", "u", "u", "u", "u",
+    "u", "u", "u", "u", "w", "w", "y", "y", "y", "z", "z", "z", "z", "z", "z", "s"};
+static_assert(sizeof(kExtAFold) / sizeof(kExtAFold[0]) == 128);
+
+uint32_t DecodeCp(std::string_view s, size_t& i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80 || i + 1 >= s.size()) {
+    ++i;
+    return c;
+  }
+  if (c < 0xE0) {
+    const uint32_t cp = ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3Fu);
+    i += 2;
+    return cp;
+  }
+  if (c < 0xF0 && i + 2 < s.size()) {
+    const uint32_t cp = ((c & 0x0Fu) << 12) |
+                        ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
+                        (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
+    i += 3;
+    return cp;
+  }
+  ++i;
+  return c;
+}
+
+void PutCp(uint32_t cp, std::string& out) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// Upper case of the lowercase letters the languages use; others unchanged.
+// Turkish dotted i becomes U+0130.
+uint32_t UpperCp(uint32_t cp, bool turkish) {
+  if (cp >= 'a' && cp <= 'z') return turkish && cp == 'i' ? 0x130 : cp - 32;
+  if (cp == 0x131) return 'I';                                          // Turkish dotless i
+  if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) return cp - 0x20;         // Latin-1
+  if (cp >= 0x100 && cp <= 0x137) return cp & 1 ? cp - 1 : cp;          // Ext-A, pairs
+  if (cp >= 0x139 && cp <= 0x148) return cp & 1 ? cp : cp - 1;
+  if (cp >= 0x14A && cp <= 0x177) return cp & 1 ? cp - 1 : cp;
+  if (cp >= 0x179 && cp <= 0x17E) return cp & 1 ? cp : cp - 1;
+  if (cp == 0x1A1 || cp == 0x1B0) return cp - 1;                        // Vietnamese o, u horn
+  if (cp >= 0x1EA0 && cp <= 0x1EF9) return cp & 1 ? cp - 1 : cp;        // Vietnamese tones
+  if (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) return cp - 0x20;      // Greek
+  if (cp == 0x3AC) return 0x386;
+  if (cp >= 0x3AD && cp <= 0x3AF) return cp - 0x25;
+  if (cp == 0x3CC) return 0x38C;
+  if (cp == 0x3CD || cp == 0x3CE) return cp - 0x3F;
+  if (cp >= 0x430 && cp <= 0x44F) return cp - 0x20;                     // Cyrillic
+  if (cp >= 0x450 && cp <= 0x45F) return cp - 0x50;
+  return cp;
+}
+
+void CapitalizeFirst(std::string& w, size_t from, bool turkish) {
+  if (from >= w.size()) return;
+  size_t i = from;
+  const uint32_t cp = DecodeCp(w, i);
+  const uint32_t up = UpperCp(cp, turkish);
+  if (up == cp) return;
+  std::string u;
+  PutCp(up, u);
+  w.replace(from, i - from, u);
+}
+
+void UpperAll(std::string& w, bool turkish) {
+  std::string out;
+  for (size_t i = 0; i < w.size();) PutCp(UpperCp(DecodeCp(w, i), turkish), out);
+  w.swap(out);
+}
+
+// Folds w as litgraph's word splitter would see it, for the function-word
+// check: Latin letters (Latin-1, Extended-A, and conservatively Vietnamese
+// tone letters) to lowercase ASCII, letters of other scripts to '#' (they
+// make a word non-English), everything else to ' ' (a separator).
+void FoldForCheck(std::string_view w, std::string& out) {
+  out.clear();
+  for (size_t i = 0; i < w.size();) {
+    const uint32_t cp = DecodeCp(w, i);
+    if (cp >= 'A' && cp <= 'Z') {
+      out.push_back(static_cast<char>(cp + 32));
+    } else if (cp >= 'a' && cp <= 'z') {
+      out.push_back(static_cast<char>(cp));
+    } else if (cp < 0xC0 || cp == 0xD7 || cp == 0xF7) {
+      out.push_back(' ');
+    } else if (cp <= 0xFF) {
+      static const char kL1[] = "aaaaaaaceeeeiiiidnooooo ouuuuyts";
+      const uint32_t k = (cp - 0xC0) & 31;
+      if (k == 6) out += "ae";
+      else if (k == 30) out += "th";
+      else if (cp == 0xDF) out += "ss";
+      else if (cp == 0xFF) out.push_back('y');
+      else out.push_back(kL1[k]);
+    } else if (cp <= 0x17F) {
+      out += kExtAFold[cp - 0x100];
+    } else if (cp == 0x1A0 || cp == 0x1A1) {
+      out.push_back('o');
+    } else if (cp == 0x1AF || cp == 0x1B0) {
+      out.push_back('u');
+    } else if (cp >= 0x1EA0 && cp <= 0x1EF9) {
+      out.push_back(cp < 0x1EB8   ? 'a'
+                    : cp < 0x1EC8 ? 'e'
+                    : cp < 0x1ECC ? 'i'
+                    : cp < 0x1EE4 ? 'o'
+                    : cp < 0x1EF2 ? 'u'
+                                  : 'y');
+    } else if ((cp >= 0x2000 && cp <= 0x206F) || (cp >= 0x3000 && cp <= 0x303F) ||
+               (cp >= 0xFF00 && cp <= 0xFF20) || cp == 0x60C || cp == 0x964) {
+      out.push_back(' ');
+    } else {
+      out.push_back('#');
+    }
+  }
+}
+
+bool IsEnglishFunctionWord(std::string_view w) {
+  return std::binary_search(std::begin(kEnglishFunctionWords), std::end(kEnglishFunctionWords), w,
+                            [](std::string_view a, std::string_view b) { return a < b; });
+}
+
+// True if some word of s, split as litgraph splits (digits split too, to be
+// safe), is an English function word.
+bool HasEnglishFunctionWord(std::string_view s, std::string& scratch) {
+  FoldForCheck(s, scratch);
+  size_t b = 0;
+  for (size_t k = 0; k <= scratch.size(); ++k) {
+    if (k == scratch.size() || scratch[k] == ' ') {
+      if (k > b && IsEnglishFunctionWord(std::string_view(scratch).substr(b, k - b))) return true;
+      b = k + 1;
+    }
+  }
+  return false;
+}
+
+// One language at run time: syllables (alphabetic scripts) or characters,
+// function words (the most frequent ranks) and inflection endings.
+struct Lang {
+  const LangDef* def = nullptr;
+  int index = 0;
+  std::vector<std::string> syl;    // content-word units
+  std::vector<std::string> func;   // function words, most frequent first
+  std::vector<std::string> ends;   // inflection endings ("" = none)
+  std::vector<std::string> kana;   // ja: katakana units; ko/ja: particles in func
+  std::vector<std::string> digits; // native digits (ar, fa, hi), else empty
+  bool turkish = false;
+};
+
+constexpr uint32_t kFuncWords = 48;  // ranks below this are function words
+
+// Builds the units of language l. Deterministic in seed.
+void BuildLang(Lang& L, int l, uint64_t seed) {
+  const LangDef& d = kLangs[l];
+  L.def = &d;
+  L.index = l;
+  L.turkish = std::strcmp(d.code, "tr") == 0;
+  Rng rng(Mix2(seed ^ 0x1A4617, static_cast<uint64_t>(l)));
+  std::string fold;
+  auto shuffle = [&](std::vector<std::string>& v) {
+    for (size_t k = v.size(); k > 1; --k) std::swap(v[k - 1], v[rng.Below(static_cast<uint32_t>(k))]);
+  };
+  auto cp_range = [&](uint32_t base, uint32_t span, uint32_t stride, uint32_t count,
+                      std::vector<std::string>& out, uint32_t offset = 7) {
+    for (uint32_t k = 0; k < count; ++k) {
+      std::string s;
+      PutCp(base + static_cast<uint32_t>((uint64_t{k} * stride + offset) % span), s);
+      out.push_back(s);
+    }
+  };
+  switch (d.script) {
+    case kHan:  // CJK Unified Ideographs U+4E00-U+9FA5
+      cp_range(0x4E00, 20902, 7919, 3000, L.syl);
+      L.func.assign(L.syl.begin(), L.syl.begin() + kFuncWords);
+      break;
+    case kKana: {
+      cp_range(0x4E00, 20902, 6007, 2500, L.syl);   // kanji
+      cp_range(0x30A1, 82, 1, 82, L.kana);          // katakana
+      std::vector<std::string> hira;
+      cp_range(0x3041, 83, 1, 83, hira);
+      shuffle(hira);
+      for (uint32_t k = 0; L.func.size() < kFuncWords; ++k)
+        L.func.push_back(k < 20 ? hira[k] : hira[k % 83] + hira[(k * 7 + 3) % 83]);
+      break;
+    }
+    case kHangul:
+      cp_range(0xAC00, 11172, 389, 1200, L.syl);
+      L.func.assign(L.syl.begin(), L.syl.begin() + kFuncWords);
+      break;
+    default: {
+      const auto on = Split(d.onsets, ' '), nu = Split(d.nuclei, ' '), co = Split(d.codas, ' ');
+      std::vector<std::string> all;
+      for (const auto& o : on)
+        for (const auto& n : nu)
+          for (const auto& c : co) {
+            std::string s = (o == "-" ? "" : o) + (n == "-" ? "" : n) + (c == "-" ? "" : c);
+            if (!s.empty() && std::find(all.begin(), all.end(), s) == all.end()) all.push_back(s);
+          }
+      shuffle(all);
+      // Function words: open syllables (and vowel + coda), safe to stand alone.
+      for (const auto& s : all) {
+        if (L.func.size() >= kFuncWords) break;
+        if (HasEnglishFunctionWord(s, fold)) continue;
+        L.func.push_back(s);
+      }
+      for (const auto& s : all)
+        if (L.syl.size() < 170 && !HasEnglishFunctionWord(s, fold) &&
+            std::find(L.func.begin(), L.func.end(), s) == L.func.end())
+          L.syl.push_back(s);
+    }
+  }
+  for (const auto& e : Split(d.endings, ' ')) L.ends.push_back(e == "-" ? "" : e);
+  if (d.script == kArabic && std::strcmp(d.code, "fa") == 0)
+    cp_range(0x6F0, 10, 1, 10, L.digits, 0);
+  else if (d.script == kArabic)
+    cp_range(0x660, 10, 1, 10, L.digits, 0);
+  else if (d.script == kDevanagari)
+    cp_range(0x966, 10, 1, 10, L.digits, 0);
+}
+
+// The word of rank r in language L (r < kFuncWords: a function word). Content
+// words have at least two units; the rank's digits in base |units| pick them,
+// so frequent words are short. Written into out; never an English function
+// word.
+void LangWord(const Lang& L, uint64_t r, std::string& out, std::string& fold) {
+  out.clear();
+  if (r < kFuncWords) {
+    out = L.func[r];
+    return;
+  }
+  uint64_t x = r - kFuncWords;
+  const Script sc = L.def->script;
+  if (sc == kKana && Mix(x * 31 + 5) % 10 >= 6) {  // katakana loanword, 3+ units
+    const uint64_t n = L.kana.size();
+    x += n * n;
+    do {
+      out += L.kana[x % n];
+      x /= n;
+    } while (x);
+    return;
+  }
+  const uint64_t n = L.syl.size();
+  x += n;
+  bool first = true;
+  do {
+    if (!first && L.def->word_pairs) out.push_back(' ');  // Vietnamese: spaced syllables
+    out += L.syl[x % n];
+    x /= n;
+    first = false;
+  } while (x);
+  if (sc == kGreek && out.size() >= 2 && out.compare(out.size() - 2, 2, "\xCF\x83") == 0)
+    out.replace(out.size() - 2, 2, "\xCF\x82");  // final sigma
+  if (sc == kArabic && std::strcmp(L.def->code, "fa") == 0 && Mix(r) % 12 == 0)
+    out.insert(0, "\xD9\x85\xDB\x8C\xE2\x80\x8C");  // "mi" + zero-width non-joiner
+  if (sc == kLatin && HasEnglishFunctionWord(out, fold)) out += L.syl[r % n];
+}
+
+// ---------------------------------------------------------------------------
 // The world: taxonomy, vocabulary, topics, institutions, sources, authors.
 
 struct PosList {  // words of one part of speech, Zipfian by list order
@@ -1620,20 +2041,48 @@ struct Source {
   bool is_oa = false;
 };
 
-enum WorkType : uint8_t { kArticle, kPreprint, kBookChapter, kDataset, kReview, kNumTypes };
-const char* const kTypeNames[] = {"article", "preprint", "book-chapter", "dataset", "review"};
+// The default profile uses the first five types; the hubs profile all ten.
+enum WorkType : uint8_t {
+  kArticle,
+  kPreprint,
+  kBookChapter,
+  kDataset,
+  kReview,
+  kLetter,
+  kEditorial,
+  kErratum,
+  kParatext,
+  kDissertation,
+  kNumTypes
+};
+const char* const kTypeNames[] = {"article", "preprint", "book-chapter", "dataset",
+                                  "review",  "letter",   "editorial",    "erratum",
+                                  "paratext", "dissertation"};
+static_assert(sizeof(kTypeNames) / sizeof(kTypeNames[0]) == kNumTypes);
 const double kTypeWeights[] = {0.82, 0.07, 0.05, 0.02, 0.04};
 
 constexpr int kFirstYear = 1990, kLastYear = 2025, kNumYears = kLastYear - kFirstYear + 1;
 
 class World {
  public:
-  World(uint64_t n, uint64_t seed) : n_(n), seed_(seed) {}
+  World(uint64_t n, uint64_t seed, bool hubs) : n_(n), seed_(seed), hubs_(hubs) {
+    if (hubs_) {
+      num_topics_ = 2000;
+      topic_id_base_ = 20000;
+      topic_sigma_ = 1.7;
+    }
+  }
 
   void Build() {
     Rng rng(Mix2(seed_, 1));
     BuildVocab(rng);
     BuildTopics(rng);
+    if (hubs_) {
+      BuildLangs();
+      BuildInstitutionsHubs(rng);
+      BuildSourcesHubs(rng);
+      return;
+    }
     BuildInstitutions(rng);
     BuildSources(rng);
   }
@@ -1750,6 +2199,239 @@ class World {
     return s;
   }
 
+  bool PhraseHasFunctionWord(uint32_t p) const {
+    std::string fold;
+    for (uint32_t k = phrase_off_[p]; k < phrase_end_[p]; ++k)
+      if (HasEnglishFunctionWord(vocab_.Word(phrase_words_[k]), fold)) return true;
+    return false;
+  }
+
+  // --- hubs profile: languages, institutions, sources ---------------------
+  void BuildLangs() {
+    langs_.resize(kNumLangs);
+    std::vector<double> w;
+    for (int l = 0; l < kNumLangs; ++l) {
+      BuildLang(langs_[l], l, seed_);
+      w.push_back(kLangs[l].weight);
+    }
+    lang_group_ = aliases_.Add(w);
+    for (int c = 0; c < kNumCountries; ++c) {
+      country_lang_[c] = -1;
+      if (kHubsCountries[c].lang) country_lang_[c] = static_cast<int8_t>(LangIndex(kHubsCountries[c].lang));
+    }
+  }
+
+  static int LangIndex(const char* code) {
+    for (int l = 0; l < kNumLangs; ++l)
+      if (std::strcmp(kLangs[l].code, code) == 0) return l;
+    return -1;
+  }
+
+  // A capitalized content word of language l picked by key (for names).
+  std::string NameWord(int l, uint64_t key) const {
+    std::string w, fold;
+    LangWord(langs_[l], kFuncWords + 100 + Mix(key) % 20000, w, fold);
+    CapitalizeFirst(w, 0, langs_[l].turkish);
+    return w;
+  }
+
+  // Fills a pattern: '%' the place, '#' a word of language l.
+  std::string FillPattern(std::string_view pat, const std::string& place, int l,
+                          uint64_t key) const {
+    std::string out;
+    for (char ch : pat) {
+      if (ch == '%')
+        out += place;
+      else if (ch == '#')
+        out += NameWord(l < 0 ? 0 : l, key++);
+      else
+        out.push_back(ch);
+    }
+    return out;
+  }
+
+  void BuildInstitutionsHubs(Rng& rng) {
+    // Names in the country's language: edu|health|facility|gov|company
+    // patterns, '|' between types and ';' between variants.
+    struct Pat {
+      const char* lang;
+      const char* pats;
+    };
+    static const Pat kPats[] = {
+        {"", "% University;% State University;% Technical University;% Polytechnic|% University "
+             "Hospital;% General Hospital;% Medical Center|% National Laboratory;% Research "
+             "Institute;% Research Center|% Geological Survey;% Public Health Agency|% "
+             "Technologies;% Pharmaceuticals;% Labs"},
+        {"de", "Universität %;Technische Universität %;Hochschule %|Universitätsklinikum "
+               "%;Klinikum %|#-Institut %;Forschungszentrum %|Bundesanstalt # %;Landesamt % #|% "
+               "# GmbH;% AG"},
+        {"fr", "Université de %;École Polytechnique de %;Université % #|CHU de %;Hôpital %|"
+               "Institut # de %;Laboratoire # %|Agence # de %|% SA;% # SAS"},
+        {"es", "Universidad de %;Universidad Nacional de %;Universidad Politécnica de "
+               "%|Hospital Universitario de %;Hospital General de %|Instituto # de %;Centro de "
+               "Investigación # %|Agencia # de %|% S.A.;Laboratorios % S.L."},
+        {"pt", "Universidade de %;Universidade Federal de %;Universidade Estadual de "
+               "%|Hospital das Clínicas de %;Hospital de %|Instituto # de %;Fundação # %|Agência "
+               "# de %|% Ltda.;% S.A."},
+        {"pl", "Uniwersytet %;Politechnika %;Akademia # %|Szpital Uniwersytecki %;Szpital "
+               "%|Instytut # %|Urząd # %|% sp. z o.o."},
+        {"tr", "% Üniversitesi;% Teknik Üniversitesi|% Eğitim ve Araştırma Hastanesi|% # "
+               "Enstitüsü|% # Müdürlüğü|% A.Ş."},
+        {"ru", "% государственный университет;Университет %;% политехнический "
+               "университет|Клиническая больница %|Институт # %;НИИ # %|Агентство # %|ООО «%»"},
+        {"zh", "%大学;%理工大学;%师范大学|%人民医院;%大学附属医院|中国科学院%研究所;%研究院|%环境保护局|%"
+               "科技有限公司"},
+        {"ja", "%大学;%工業大学|%大学病院|%研究所|%庁|%株式会社"},
+        {"ko", "%대학교;%과학기술원|%대학교병원|%연구원|%청|%주식회사"},
+        {"ar", "جامعة %;جامعة % التقنية|مستشفى %|معهد % #|هيئة %|شركة %"},
+        {"fa", "دانشگاه %;دانشگاه صنعتی %|بیمارستان %|پژوهشگاه %|سازمان %|شرکت %"},
+        {"hi", "% विश्वविद्यालय;भारतीय प्रौद्योगिकी संस्थान %|% चिकित्सालय|% अनुसंधान संस्थान|% "
+               "विभाग|% लिमिटेड"},
+    };
+    const uint64_t count = std::max<uint64_t>(40, n_ / 40);
+    std::vector<double> cw;
+    for (const auto& c : kHubsCountries) cw.push_back(c.weight);
+    const uint32_t country_group = aliases_.Add(cw);
+    const uint32_t type_group = aliases_.Add(std::vector<double>{0.70, 0.12, 0.10, 0.04, 0.04});
+    std::vector<std::vector<std::string>> cities(kNumCountries);
+    for (int c = 0; c < kNumCountries; ++c) cities[c] = Split(kCountries[c].cities, ',');
+    std::vector<uint32_t> city_used(kNumCountries, 0);
+    std::unordered_set<std::string> names;
+    std::vector<double> weight;
+    for (uint64_t k = 0; k < count; ++k) {
+      const int c = static_cast<int>(aliases_.Sample(country_group, rng));
+      const int type = static_cast<int>(aliases_.Sample(type_group, rng));
+      const int l = country_lang_[c];
+      const Pat* pat = &kPats[0];
+      for (const auto& p : kPats)
+        if (l >= 0 && std::strcmp(p.lang, kLangs[l].code) == 0) pat = &p;
+      const auto types = Split(pat->pats, '|');
+      const auto variants = Split(types[type], ';');
+      const std::string& v = variants[rng.Below(static_cast<uint32_t>(variants.size()))];
+      // Latin-script countries use real cities first, then synthetic places;
+      // others a place word of their language.
+      std::string place;
+      const bool native = l >= 0 && kLangs[l].script != kLatin;
+      if (native) {
+        place = NameWord(l, k * 7 + 1);
+      } else if (city_used[c] < cities[c].size() * 2) {
+        place = cities[c][city_used[c]++ % cities[c].size()];
+      } else {
+        place = SyntheticPlace(k, kCountries[c].culture);
+      }
+      std::string name = FillPattern(v, place, l, k * 131);
+      for (uint64_t extra = 1; names.count(name); ++extra)
+        name = FillPattern(v, native ? NameWord(l, k * 7 + 1 + extra * 977)
+                                     : SyntheticPlace(k * 131 + extra, kCountries[c].culture),
+                           l, k * 131 + extra);
+      names.insert(name);
+
+      Institution inst;
+      inst.country = static_cast<uint8_t>(c);
+      std::string& j = inst.json;
+      j = "{\"id\":\"https://openalex.org/I";
+      AppendU64(j, 200000000 + k * 4999);
+      j += "\",\"display_name\":";
+      AppendJsonStr(j, name);
+      j += ",\"ror\":\"https://ror.org/0";
+      static const char kRor[] = "0123456789abcdefghjkmnpqrstvwxyz";
+      uint64_t x = (k * 2654435761ULL + 12345) & ((uint64_t{1} << 30) - 1);
+      for (int d = 0; d < 6; ++d, x >>= 5) j.push_back(kRor[x & 31]);
+      const uint64_t check = Mix(k + 77) % 98 + 1;
+      j.push_back(static_cast<char>('0' + check / 10));
+      j.push_back(static_cast<char>('0' + check % 10));
+      j += "\",\"country_code\":\"";
+      j += kCountries[c].code;
+      j += "\",\"type\":\"";
+      j += kInstTypes[type];
+      j += "\"}";
+      institutions_.push_back(std::move(inst));
+      const double u = 1.0 - rng.Unit();
+      weight.push_back(std::min(20000.0, DetPow(u, -1.0 / 0.9)));
+    }
+    inst_group_ = aliases_.Add(weight);
+  }
+
+  void BuildSourcesHubs(Rng& rng) {
+    static const char* const kJournalPats[kNumLangs] = {
+        "Zeitschrift für #;#-Forschung;Archiv für #;Berichte # #",            // de
+        "Revue de #;Annales de #;Cahiers #;Bulletin # #",                       // fr
+        "Revista de #;Anales de #;Boletín #;Revista Española de #",            // es
+        "Revista Brasileira de #;Revista de #;Cadernos de #;Arquivos de #",    // pt
+        "Przegląd #;Postępy #;Acta #;Kwartalnik #",                             // pl
+        "# Dergisi;Türk # Dergisi;# Bülteni",                                    // tr
+        "Tạp chí #;Tạp chí # Việt Nam",                                          // vi
+        "Вестник #;Журнал #;Известия #;Успехи #",                                // ru
+        "Επιθεώρηση #;Αρχεία #",                                                 // el
+        "#学报;#杂志;中国#;#研究",                                               // zh
+        "#学会誌;#研究;日本#学会誌",                                             // ja
+        "#학회지;한국#학회논문지",                                               // ko
+        "مجلة #;مجلة # العربية",                                                 // ar
+        "مجله #;فصلنامه #",                                                      // fa
+        "# पत्रिका;भारतीय # पत्रिका",                                              // hi
+    };
+    static const char kIntl[] = "Acta #;Annales #;Scientia #;Archivum #;# Letters;# Reviews";
+    const uint64_t count = std::max<uint64_t>(kNumSubfields, n_ / 100);
+    std::unordered_set<std::string> names;
+    std::vector<std::vector<double>> w(kNumSubfields);
+    uint64_t k = 0;
+    for (; k < count; ++k) {
+      const int s = static_cast<int>(k < kNumSubfields ? k : rng.Below(kNumSubfields));
+      const bool intl = rng.Chance(0.3);
+      const int l = static_cast<int>(aliases_.Sample(lang_group_, rng));
+      const auto pats = Split(intl ? kIntl : kJournalPats[l], ';');
+      // International journals are named in a Latin-script language.
+      const int nl = intl ? static_cast<int>(k % 7) : l;
+      std::string name;
+      for (int attempt = 0; attempt < 40 && (name.empty() || names.count(name)); ++attempt) {
+        const std::string& pat = pats[rng.Below(static_cast<uint32_t>(pats.size()))];
+        name = FillPattern(pat, "", nl, uint64_t{static_cast<uint64_t>(s)} * 1000003 + k * 17 + attempt);
+      }
+      while (names.count(name)) name += " " + NameWord(nl, k * 3 + name.size());
+      names.insert(name);
+      const bool oa = rng.Chance(0.35);
+      sub_sources_[s].push_back(AddSource(k, name, "journal", oa, rng.Chance(0.8)));
+      const double u = 1.0 - rng.Unit();
+      w[s].push_back(std::min(50000.0, DetPow(u, -1.0 / 0.8)));
+    }
+    for (int s = 0; s < kNumSubfields; ++s) sub_source_group_[s] = aliases_.Add(w[s]);
+    // Three multidisciplinary mega-journals take 12% of journal articles.
+    mega_journal_[0] = AddSource(k++, "Acta Scientiarum Universalis", "journal", true, true);
+    mega_journal_[1] = AddSource(k++, "Scientia Aperta", "journal", true, true);
+    mega_journal_[2] = AddSource(k++, "Nexus Multidisciplinaris", "journal", true, true);
+    mega_journal_group_ = aliases_.Add(std::vector<double>{6, 3, 1});
+    repo_arxiv_ = AddSource(k++, "arXiv (Cornell University)", "repository", true, false);
+    repo_biorxiv_ =
+        AddSource(k++, "bioRxiv (Cold Spring Harbor Laboratory)", "repository", true, false);
+    repo_medrxiv_ =
+        AddSource(k++, "medRxiv (Cold Spring Harbor Laboratory)", "repository", true, false);
+    repo_ssrn_ = AddSource(k++, "SSRN Electronic Journal", "repository", true, false);
+    repo_zenodo_ = AddSource(k++, "Zenodo (CERN)", "repository", true, false);
+    repo_figshare_ = AddSource(k++, "Figshare", "repository", true, false);
+    // Regional preprint servers for some languages.
+    static const char* const kRegional[][2] = {
+        {"fr", "HAL (Le Centre pour la Communication Scientifique Directe)"},
+        {"ru", "КиберЛенинка"},
+        {"zh", "ChinaXiv"},
+        {"ja", "Jxiv"},
+        {"es", "SciELO Preprints"},
+        {"pt", "SciELO Preprints"}};
+    for (int l = 0; l < kNumLangs; ++l) lang_repo_[l] = -1;
+    std::unordered_map<std::string, int> regional;
+    for (const auto& r : kRegional) {
+      auto it = regional.find(r[1]);
+      if (it == regional.end())
+        it = regional.emplace(r[1], static_cast<int>(AddSource(k++, r[1], "repository", true, false)))
+                 .first;
+      lang_repo_[LangIndex(r[0])] = it->second;
+    }
+    for (int f = 0; f < kNumFields; ++f) {
+      std::string fname = kFields[f].name;
+      for (size_t p; (p = fname.find(" and ")) != std::string::npos;) fname.replace(p, 5, " & ");
+      book_series_[f] = AddSource(k++, "Monographiae: " + fname, "book series", false, true);
+    }
+  }
+
   // --- taxonomy and topics ------------------------------------------------
   void BuildTopics(Rng& rng) {
     for (int s = 0; s < kNumSubfields; ++s) {
@@ -1764,14 +2446,15 @@ class World {
     double total = 0;
     for (int s = 0; s < kNumSubfields; ++s) {
       const int f = sub_field_[s];
-      sub_w[s] = kFields[f].weight / static_cast<double>(field_subs_[f].size()) *
+      sub_w[s] = (hubs_ ? kHubsFieldWeights[f] : kFields[f].weight) /
+                 static_cast<double>(field_subs_[f].size()) *
                  DetExp(0.5 * rng.Normal());
       total += sub_w[s];
     }
     // Topics per subfield: 4 each plus the rest by subfield weight (largest
     // remainder).
     std::vector<int> per_sub(kNumSubfields, 4);
-    const int rest = kNumTopics - 4 * kNumSubfields;
+    const int rest = num_topics_ - 4 * kNumSubfields;
     std::vector<std::pair<double, int>> rem;
     int given = 0;
     for (int s = 0; s < kNumSubfields; ++s) {
@@ -1801,15 +2484,15 @@ class World {
       }
     }
 
-    topics_.resize(kNumTopics);
+    topics_.resize(num_topics_);
     std::unordered_set<std::string> names;
-    for (int t = 0; t < kNumTopics; ++t) {
+    for (int t = 0; t < num_topics_; ++t) {
       Topic& tp = topics_[t];
       const int s = topic_sub[t], f = sub_field_[s];
       tp.subfield = static_cast<uint16_t>(s);
       tp.field = static_cast<uint8_t>(f);
       sub_topics_[s].push_back(static_cast<uint32_t>(t));
-      tp.weight = sub_w[s] / per_sub[s] * DetExp(1.0 * rng.Normal());
+      tp.weight = sub_w[s] / per_sub[s] * DetExp(topic_sigma_ * rng.Normal());
       tp.trend = 0.05 * rng.Normal();
 
       // Terms: real field words (boosted to the top ranks), subfield stems and
@@ -1874,21 +2557,23 @@ class World {
       tp.phrase_off = static_cast<uint32_t>(topic_phrases_.size());
       std::unordered_set<uint32_t> pseen;
       for (auto& kv : pk)
-        if (pseen.insert(kv.second).second) topic_phrases_.push_back(kv.second);
+        if (pseen.insert(kv.second).second && !(hubs_ && PhraseHasFunctionWord(kv.second)))
+          topic_phrases_.push_back(kv.second);
       tp.phrase_n = static_cast<uint32_t>(topic_phrases_.size()) - tp.phrase_off;
       tp.phrase_group = aliases_.Add(ZipfWeights(tp.phrase_n, 0.9, 1.0));
 
       // Name: "<Phrase> and <Phrase>", made unique.
       const uint32_t* ph = &topic_phrases_[tp.phrase_off];
-      std::string name = PhraseTitle(ph[0]) + " and " + PhraseTitle(ph[1]);
+      // (The hubs profile has no English function words, even in names.)
+      std::string name = PhraseTitle(ph[0]) + (hubs_ ? ", " : " and ") + PhraseTitle(ph[1]);
       for (uint32_t k = 2; names.count(name) && k < tp.phrase_n; ++k)
-        name = PhraseTitle(ph[0]) + " in " + PhraseTitle(ph[k]);
+        name = PhraseTitle(ph[0]) + (hubs_ ? ": " : " in ") + PhraseTitle(ph[k]);
       while (names.count(name)) name += " " + title_nouns_[rng.Below(title_nouns_.size())];
       names.insert(name);
       tp.name = name;
 
       tp.json_head = "{\"id\":\"https://openalex.org/T";
-      AppendU64(tp.json_head, 10000 + static_cast<uint64_t>(t));
+      AppendU64(tp.json_head, topic_id_base_ + static_cast<uint64_t>(t));
       tp.json_head += "\",\"display_name\":";
       AppendJsonStr(tp.json_head, name);
       tp.json_head += ",\"score\":";
@@ -2072,6 +2757,10 @@ class World {
         src.slug.push_back('-');
     }
     while (!src.slug.empty() && src.slug.back() == '-') src.slug.pop_back();
+    if (src.slug.empty()) {  // a name without ASCII letters (hubs profile)
+      src.slug = "s";
+      AppendU64(src.slug, k);
+    }
     sources_.push_back(std::move(src));
     return static_cast<uint32_t>(sources_.size() - 1);
   }
@@ -2153,6 +2842,16 @@ class World {
   uint32_t repo_arxiv_ = 0, repo_biorxiv_ = 0, repo_medrxiv_ = 0, repo_ssrn_ = 0, repo_zenodo_ = 0,
            repo_figshare_ = 0;
   uint32_t book_series_[kNumFields] = {};
+  // Hubs profile.
+  bool hubs_ = false;
+  int num_topics_ = kNumTopics;
+  uint64_t topic_id_base_ = 10000;
+  double topic_sigma_ = 1.0;
+  std::vector<Lang> langs_;
+  uint32_t lang_group_ = 0;
+  int8_t country_lang_[kNumCountries] = {};
+  uint32_t mega_journal_[3] = {}, mega_journal_group_ = 0;
+  int lang_repo_[kNumLangs] = {};
 };
 
 // ---------------------------------------------------------------------------
@@ -2195,8 +2894,8 @@ class Corpus {
     for (size_t k = 0; given < n_; ++k, ++given) ++count[rem[k % rem.size()].second];
     uint32_t year_group[kNumYears];
     for (int y = 0; y < kNumYears; ++y) {
-      std::vector<double> tw(kNumTopics);
-      for (int t = 0; t < kNumTopics; ++t)
+      std::vector<double> tw(w_.num_topics_);
+      for (int t = 0; t < w_.num_topics_; ++t)
         tw[t] = w_.topics_[t].weight * DetExp(w_.topics_[t].trend * (kFirstYear + y - 2008));
       year_group[y] = w_.aliases_.Add(tw);
     }
@@ -2212,6 +2911,12 @@ class Corpus {
         type_[i] = ty;
       }
     }
+    BuildCommunityLists();
+  }
+
+  // Lists of works per topic, subfield and field in index order, and each
+  // topic's range of rare terms. Uses no random numbers.
+  void BuildCommunityLists() {
     // Lists by community (counting sort keeps index order).
     auto build = [&](size_t groups, auto key, std::vector<uint32_t>& off,
                      std::vector<uint32_t>& list) {
@@ -2223,7 +2928,7 @@ class Corpus {
       for (uint64_t j = 0; j < n_; ++j) list[fill[key(j)]++] = static_cast<uint32_t>(j);
     };
     build(
-        kNumTopics, [&](uint64_t j) { return topic_[j]; }, topic_off_, topic_list_);
+        w_.num_topics_, [&](uint64_t j) { return topic_[j]; }, topic_off_, topic_list_);
     build(
         kNumSubfields, [&](uint64_t j) { return w_.topics_[topic_[j]].subfield; }, sub_off_,
         sub_list_);
@@ -2232,7 +2937,7 @@ class Corpus {
         field_list_);
     // Each topic owns a range of rare terms proportional to its size.
     uint64_t base = 0;
-    for (int t = 0; t < kNumTopics; ++t) {
+    for (int t = 0; t < w_.num_topics_; ++t) {
       Topic& tp = w_.topics_[t];
       tp.rare_base = base;
       tp.rare_n = std::max<uint32_t>(40, (topic_off_[t + 1] - topic_off_[t]) * 3 / 2);
@@ -2261,10 +2966,10 @@ class Corpus {
     indeg_.assign(n_, 0);
     ref_off_.assign(n_ + 1, 0);
     refs_.reserve(n_ * 26);
-    std::vector<std::vector<uint32_t>> tickets(kNumTopics);
+    std::vector<std::vector<uint32_t>> tickets(w_.num_topics_);
     std::vector<uint64_t> tk_sub(kNumSubfields, 0), tk_field(kNumFields, 0);
     uint64_t tk_total = 0;
-    std::vector<uint32_t> cnt_t(kNumTopics, 0), cnt_s(kNumSubfields, 0), cnt_f(kNumFields, 0);
+    std::vector<uint32_t> cnt_t(w_.num_topics_, 0), cnt_s(kNumSubfields, 0), cnt_f(kNumFields, 0);
     std::vector<uint8_t> is_forward;
 
     // Uniform ticket within a subfield / field / everything: walk the counts
@@ -2781,7 +3486,7 @@ class Writer {
         const auto& l = w_.sub_topics_[subs[rng.Below(subs.size())]];
         cand = l[rng.Below(l.size())];
       } else {
-        cand = rng.Below(kNumTopics);
+        cand = rng.Below(w_.num_topics_);
       }
       bool dup = false;
       for (int k = 0; k < num_topics_; ++k) dup |= topics_[k] == cand;
@@ -3432,7 +4137,8 @@ bool ParseU64(const char* s, uint64_t& v) {
 
 int main(int argc, char** argv) {
   uint64_t n = 0, seed = 1;
-  bool have_n = false;
+  bool have_n = false, hubs = false;
+  std::string profile = "default";
   std::string out_path = "-";
   for (int k = 1; k < argc; ++k) {
     const std::string_view a = argv[k];
@@ -3441,7 +4147,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (a == "--gzip-free") continue;
-    if (a != "--works" && a != "--seed" && a != "--out") {
+    if (a != "--works" && a != "--seed" && a != "--out" && a != "--profile") {
       std::fprintf(stderr, "litgraph-gen-works: error: unknown option '%s'\n", argv[k]);
       Usage(stderr);
       return 2;
@@ -3453,6 +4159,15 @@ int main(int argc, char** argv) {
     const char* v = argv[++k];
     if (a == "--out") {
       out_path = v;
+    } else if (a == "--profile") {
+      profile = v;
+      if (profile != "default" && profile != "hubs") {
+        std::fprintf(stderr,
+                     "litgraph-gen-works: error: --profile: unknown profile '%s' (default, hubs)\n",
+                     v);
+        return 2;
+      }
+      hubs = profile == "hubs";
     } else if (!ParseU64(v, a == "--works" ? n : seed)) {
       std::fprintf(stderr, "litgraph-gen-works: error: %s: not a non-negative integer: '%s'\n",
                    argv[k - 1], v);
@@ -3477,7 +4192,7 @@ int main(int argc, char** argv) {
   }
   const auto start = std::chrono::steady_clock::now();
   Stats st;
-  World world(n, seed);
+  World world(n, seed, hubs);
   world.Build();
   Corpus corpus(world, n, seed);
   corpus.PrePass();
