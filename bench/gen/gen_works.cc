@@ -1893,6 +1893,7 @@ struct Lang {
   std::vector<std::string> kana;   // ja: katakana units; ko/ja: particles in func
   std::vector<std::string> digits; // native digits (ar, fa, hi), else empty
   bool turkish = false;
+  bool al = false;  // Arabic: the article al- on some nouns
 };
 
 constexpr uint32_t kFuncWords = 48;  // ranks below this are function words
@@ -1903,6 +1904,7 @@ void BuildLang(Lang& L, int l, uint64_t seed) {
   L.def = &d;
   L.index = l;
   L.turkish = std::strcmp(d.code, "tr") == 0;
+  L.al = std::strcmp(d.code, "ar") == 0;
   Rng rng(Mix2(seed ^ 0x1A4617, static_cast<uint64_t>(l)));
   std::string fold;
   auto shuffle = [&](std::vector<std::string>& v) {
@@ -1945,7 +1947,18 @@ void BuildLang(Lang& L, int l, uint64_t seed) {
             if (!s.empty() && std::find(all.begin(), all.end(), s) == all.end()) all.push_back(s);
           }
       shuffle(all);
-      // Function words: open syllables (and vowel + coda), safe to stand alone.
+      // Short syllables first (stable: ties keep the shuffled order), so
+      // words are about as long as real ones.
+      auto cps = [](const std::string& x) {
+        size_t k = 0;
+        for (unsigned char ch : x) k += (ch & 0xC0) != 0x80;
+        return k;
+      };
+      std::stable_sort(all.begin(), all.end(),
+                       [&](const std::string& a, const std::string& b) {
+                         return std::min<size_t>(cps(a), 3) < std::min<size_t>(cps(b), 3);
+                       });
+      // Function words: the shortest syllables that are no English word.
       for (const auto& s : all) {
         if (L.func.size() >= kFuncWords) break;
         if (HasEnglishFunctionWord(s, fold)) continue;
@@ -2347,7 +2360,7 @@ class World {
       j += "\"}";
       institutions_.push_back(std::move(inst));
       const double u = 1.0 - rng.Unit();
-      weight.push_back(std::min(20000.0, DetPow(u, -1.0 / 0.9)));
+      weight.push_back(std::min(static_cast<double>(count / 5 + 50), DetPow(u, -1.0)));
     }
     inst_group_ = aliases_.Add(weight);
   }
@@ -2864,6 +2877,8 @@ struct Stats {
   uint64_t refs = 0, inset = 0, dangling = 0, forward = 0;
   uint64_t authorships = 0, distinct_authors = 0, max_author_works = 0;
   uint64_t max_indeg = 0, bytes = 0;
+  uint64_t max_refs = 0, zero_ref_works = 0, max_team = 0, teams_100 = 0, unresolved = 0;
+  uint64_t no_abstract = 0, long_abstracts = 0, max_abstract_words = 0;
 };
 
 class Corpus {
@@ -3086,6 +3101,9 @@ class Corpus {
           break;
         }
       }
+      const uint64_t nr = refs_.size() - first;
+      st.max_refs = std::max(st.max_refs, nr);
+      if (nr == 0) ++st.zero_ref_works;
       for (size_t k = first; k < refs_.size(); ++k) {
         const uint32_t j = refs_[k];
         ++st.refs;
@@ -3198,6 +3216,389 @@ class Corpus {
     return auth_list_[auth_off_[s] + rng.Below(size)];
   }
 
+  // ---- hubs profile --------------------------------------------------------
+  // Years 1950-2025 growing 6% a year; ten work types; topics drift more
+  // slowly than in the default profile but start far earlier.
+  void PrePassHubs() {
+    Rng rng(Mix2(seed_, 2));
+    first_year_ = 1950;
+    num_years_ = kLastYear - first_year_ + 1;
+    const int ny = num_years_;
+    year_.resize(n_);
+    type_.resize(n_);
+    topic_.resize(n_);
+    std::vector<double> yw(ny);
+    double total = 0;
+    for (int y = 0; y < ny; ++y) {
+      yw[y] = DetPow(1.06, y < ny - 1 ? y : y - 1) * (y == ny - 1 ? 0.55 : 1.0);
+      total += yw[y];
+    }
+    std::vector<uint64_t> count(ny);
+    uint64_t given = 0;
+    std::vector<std::pair<double, int>> rem;
+    for (int y = 0; y < ny; ++y) {
+      const double q = static_cast<double>(n_) * yw[y] / total;
+      count[y] = static_cast<uint64_t>(q);
+      given += count[y];
+      rem.emplace_back(q - static_cast<double>(count[y]), y);
+    }
+    std::stable_sort(rem.begin(), rem.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    for (size_t k = 0; given < n_; ++k, ++given) ++count[rem[k % rem.size()].second];
+    static const double kHubsTypeWeights[kNumTypes] = {0.70, 0.06, 0.07, 0.01, 0.05,
+                                                       0.03, 0.03, 0.01, 0.02, 0.02};
+    const uint32_t type_group = w_.aliases_.Add(
+        std::vector<double>(std::begin(kHubsTypeWeights), std::end(kHubsTypeWeights)));
+    uint64_t i = 0;
+    w4_start_ = n_;
+    for (int y = 0; y < ny; ++y) {
+      std::vector<double> tw(w_.num_topics_);
+      for (int t = 0; t < w_.num_topics_; ++t)
+        tw[t] = w_.topics_[t].weight *
+                DetExp(0.5 * w_.topics_[t].trend * (first_year_ + y - 2008));
+      const uint32_t year_group = w_.aliases_.Add(tw);
+      if (first_year_ + y >= 2022 && w4_start_ == n_) w4_start_ = i;
+      for (uint64_t k = 0; k < count[y]; ++k, ++i) {
+        year_[i] = static_cast<uint8_t>(y);
+        topic_[i] = static_cast<uint16_t>(w_.aliases_.Sample(year_group, rng));
+        uint8_t ty = static_cast<uint8_t>(w_.aliases_.Sample(type_group, rng));
+        if ((ty == kPreprint && first_year_ + y < 1995) || (ty == kDataset && first_year_ + y < 2005))
+          ty = kArticle;
+        type_[i] = ty;
+      }
+    }
+    BuildCommunityLists();
+  }
+
+  // References per work: ~20% none (letters, editorials, missing metadata,
+  // more often for old works); otherwise log-normal around a median growing
+  // from 8 to 34, and for 6% of works (60% of reviews) a Pareto tail from 80
+  // up to 3,000.
+  uint32_t RefCountHubs(Rng& rng, uint64_t i) const {
+    const int ty = type_[i];
+    const double age = static_cast<double>(year_[i]) / (num_years_ - 1);  // 0 old .. 1 new
+    if (ty >= kLetter && ty <= kParatext) return rng.Chance(0.8) ? 0 : 1 + rng.Below(8);
+    if (ty == kDataset) return rng.Chance(0.6) ? 0 : 1 + rng.Below(10);
+    if (rng.Chance(0.12 + 0.25 * (1.0 - age))) return 0;
+    const double big_p = ty == kReview ? 0.6 : ty == kDissertation ? 0.5 : 0.06;
+    if (rng.Chance(big_p)) {
+      const double u = 1.0 - rng.Unit();
+      return static_cast<uint32_t>(std::min(3000.0, 80.0 * DetPow(u, -1.0 / 1.35)));
+    }
+    const double median = 8.0 + 26.0 * age;
+    const double x = median * DetExp(0.75 * rng.Normal());
+    return std::min<uint32_t>(400, static_cast<uint32_t>(x + 0.5));
+  }
+
+  // Citation graph of the hubs profile. Differs from BuildGraph in: 28%
+  // dangling references; more picks across the whole corpus; 92% preferential
+  // picks whose tickets carry a per-work fitness multiplicity (1, 2, 4 or 8);
+  // and 100 old "classics" (methods papers) that take 0.5% of in-set
+  // references, Zipf-weighted, so a few works collect tens of thousands of
+  // citations. Duplicates are found with stamps, as lists reach thousands.
+  void BuildGraphHubs(Stats& st) {
+    Rng rng(Mix2(seed_, 3));
+    ext_count_ = std::min<uint64_t>(std::max<uint64_t>(1000, 4 * n_), 900000000);
+    ext_stride_ = std::max<uint64_t>(1, 900000000 / ext_count_);
+    const double ext_top = ZipfTop(ext_count_, 1.05);
+    indeg_.assign(n_, 0);
+    ref_off_.assign(n_ + 1, 0);
+    refs_.reserve(n_ * 36);
+    const int nt = w_.num_topics_;
+    std::vector<std::vector<uint32_t>> tickets(nt);
+    std::vector<uint64_t> tk_sub(kNumSubfields, 0), tk_field(kNumFields, 0);
+    uint64_t tk_total = 0;
+    std::vector<uint32_t> cnt_t(nt, 0), cnt_s(kNumSubfields, 0), cnt_f(kNumFields, 0);
+    std::vector<uint8_t> is_forward;
+    std::vector<uint32_t> stamp(n_, 0), ext_stamp(ext_count_, 0);
+
+    constexpr int kClassics = 100;
+    const uint64_t classic_range = std::max<uint64_t>(1, n_ / 5);
+    uint32_t classics[kClassics];
+    for (int k = 0; k < kClassics; ++k)
+      classics[k] = static_cast<uint32_t>(Mix2(seed_ ^ 0xC1A55, static_cast<uint64_t>(k)) % classic_range);
+    const uint32_t classic_group = w_.aliases_.Add(ZipfWeights(kClassics, 1.3, 0));
+    auto multiplicity = [&](uint32_t j) -> int {
+      const uint64_t h = Mix2(seed_ ^ 0xF177, j) % 100;
+      return h < 85 ? 1 : h < 95 ? 2 : h < 99 ? 4 : 8;
+    };
+
+    auto pick_in_sub = [&](int s, uint64_t x) -> uint32_t {
+      for (uint32_t u : w_.sub_topics_[s]) {
+        if (x < tickets[u].size()) return tickets[u][x];
+        x -= tickets[u].size();
+      }
+      return UINT32_MAX;
+    };
+    auto pick_in_field = [&](int f, uint64_t x) -> uint32_t {
+      for (uint16_t s : w_.field_subs_[f]) {
+        if (x < tk_sub[s]) return pick_in_sub(s, x);
+        x -= tk_sub[s];
+      }
+      return UINT32_MAX;
+    };
+
+    constexpr double kPaShare = 0.92;
+    constexpr int kTournament = 4;
+    for (uint64_t i = 0; i < n_; ++i) {
+      const uint32_t t = topic_[i];
+      const int s = w_.topics_[t].subfield, f = w_.topics_[t].field;
+      const uint32_t pos_t = cnt_t[t], pos_s = cnt_s[s], pos_f = cnt_f[f];
+      const uint32_t tsize = topic_off_[t + 1] - topic_off_[t];
+      const uint32_t* tlist = &topic_list_[topic_off_[t]];
+      const uint32_t nref = RefCountHubs(rng, i);
+      const size_t first = refs_.size();
+      const uint32_t mark = static_cast<uint32_t>(i + 1);
+      is_forward.clear();
+      for (uint32_t r = 0; r < nref; ++r) {
+        const double u = rng.Unit();
+        const bool external = u < 0.28 || i == 0;
+        const bool later = !external && u < 0.31;
+        const bool classic = !external && !later && u < 0.3136;  // 0.5% of in-set slots
+        for (int attempt = 0; attempt < 6; ++attempt) {
+          uint32_t target = UINT32_MAX;
+          bool fwd = false;
+          if (external) {
+            target = kExternal | static_cast<uint32_t>(ZipfDraw(rng, ext_count_, 1.05, ext_top));
+          } else if (later && attempt < 3) {
+            const uint32_t k = pos_t + 1 + rng.Below(20);
+            if (k < tsize && year_[tlist[k]] <= year_[i] + 1) {
+              target = tlist[k];
+              fwd = true;
+            }
+          } else if (classic && attempt < 3) {
+            const uint32_t c = classics[w_.aliases_.Sample(classic_group, rng)];
+            if (c < i) target = c;
+          }
+          if (target == UINT32_MAX) {
+            const double v = rng.Unit();
+            int level = v < 0.45 ? 0 : v < 0.62 ? 1 : v < 0.75 ? 2 : 3;
+            const uint64_t avail[4] = {pos_t, pos_s, pos_f, i};
+            while (avail[level] == 0) ++level;
+            const uint64_t tk[4] = {tickets[t].size(), tk_sub[s], tk_field[f], tk_total};
+            if (tk[level] > 0 && rng.Chance(kPaShare)) {
+              const uint64_t x = rng.Below64(tk[level]);
+              if (level == 0) {
+                target = tickets[t][x];
+              } else if (level == 1) {
+                target = pick_in_sub(s, x);
+              } else if (level == 2) {
+                target = pick_in_field(f, x);
+              } else {
+                uint64_t y = x;
+                for (int g = 0; g < kNumFields; ++g) {
+                  if (y < tk_field[g]) {
+                    target = pick_in_field(g, y);
+                    break;
+                  }
+                  y -= tk_field[g];
+                }
+              }
+            } else {
+              const uint64_t nav = avail[level];
+              uint64_t best_fit = 0;
+              for (int c = 0; c < kTournament; ++c) {
+                const double q = rng.Unit();
+                uint64_t d = static_cast<uint64_t>(static_cast<double>(nav) * q * q);
+                if (d >= nav) d = nav - 1;
+                const uint64_t k = nav - 1 - d;
+                uint32_t cand;
+                if (level == 0)
+                  cand = tlist[k];
+                else if (level == 1)
+                  cand = sub_list_[sub_off_[s] + k];
+                else if (level == 2)
+                  cand = field_list_[field_off_[f] + k];
+                else
+                  cand = static_cast<uint32_t>(k);
+                const uint64_t fit = Mix2(seed_ ^ 0xF17, cand);
+                if (c == 0 || fit > best_fit) {
+                  best_fit = fit;
+                  target = cand;
+                }
+              }
+            }
+          }
+          if (target == UINT32_MAX || target == i) continue;
+          uint32_t& st_slot =
+              target & kExternal ? ext_stamp[target & ~kExternal] : stamp[target];
+          if (st_slot == mark) continue;
+          st_slot = mark;
+          refs_.push_back(target);
+          is_forward.push_back(fwd);
+          break;
+        }
+      }
+      const uint64_t nr = refs_.size() - first;
+      st.max_refs = std::max(st.max_refs, nr);
+      if (nr == 0) ++st.zero_ref_works;
+      for (size_t k = first; k < refs_.size(); ++k) {
+        const uint32_t j = refs_[k];
+        ++st.refs;
+        if (j & kExternal) {
+          ++st.dangling;
+          continue;
+        }
+        ++st.inset;
+        ++indeg_[j];
+        if (is_forward[k - first]) {
+          ++st.forward;
+          continue;
+        }
+        const uint32_t tj = topic_[j];
+        const int m = multiplicity(j);
+        for (int c = 0; c < m; ++c) tickets[tj].push_back(j);
+        tk_sub[w_.topics_[tj].subfield] += m;
+        tk_field[w_.topics_[tj].field] += m;
+        tk_total += m;
+      }
+      ref_off_[i + 1] = refs_.size();
+      ++cnt_t[t];
+      ++cnt_s[s];
+      ++cnt_f[f];
+    }
+    for (uint32_t d : indeg_) st.max_indeg = std::max<uint64_t>(st.max_indeg, d);
+  }
+
+  // Authors of the hubs profile: 1.1 N, heavier productivity (Pareto 1.1, up
+  // to 20,000 draws weight), labs of 3-25; big collaborations (N/20,000 of
+  // them, 100-5,000 members, in physics, medicine, the life and earth
+  // sciences and computer science); 30 "conflated" authors that recur in ~8%
+  // of works, as badly disambiguated author ids do.
+  void BuildAuthorsHubs() {
+    Rng rng(Mix2(seed_, 4));
+    const uint64_t na = std::max<uint64_t>(10, n_ * 11 / 10);
+    std::vector<double> sw(kNumSubfields);
+    for (int s = 0; s < kNumSubfields; ++s) sw[s] = sub_off_[s + 1] - sub_off_[s] + 0.01;
+    const uint32_t sub_group = w_.aliases_.Add(sw);
+    author_sub_.resize(na);
+    author_inst_.resize(na);
+    std::vector<double> weight(na);
+    for (uint64_t a = 0; a < na; ++a) {
+      author_sub_[a] = static_cast<uint16_t>(w_.aliases_.Sample(sub_group, rng));
+      author_inst_[a] = w_.aliases_.Sample(w_.inst_group_, rng);
+      const double u = 1.0 - rng.Unit();
+      weight[a] = std::min(20000.0, DetPow(u, -1.0 / 1.1));
+    }
+    auth_off_.assign(kNumSubfields + 1, 0);
+    for (uint64_t a = 0; a < na; ++a) ++auth_off_[author_sub_[a] + 1];
+    for (int s = 0; s < kNumSubfields; ++s) auth_off_[s + 1] += auth_off_[s];
+    auth_list_.resize(na);
+    {
+      std::vector<uint32_t> fill(auth_off_.begin(), auth_off_.end() - 1);
+      for (uint64_t a = 0; a < na; ++a)
+        auth_list_[fill[author_sub_[a]]++] = static_cast<uint32_t>(a);
+    }
+    for (int s = 0; s < kNumSubfields; ++s) {
+      std::vector<double> w;
+      for (uint32_t k = auth_off_[s]; k < auth_off_[s + 1]; ++k) w.push_back(weight[auth_list_[k]]);
+      auth_group_[s] = w_.aliases_.Add(w);
+    }
+    std::vector<uint32_t> lab_of(na), lab_off = {0}, lab_members;
+    for (int s = 0; s < kNumSubfields; ++s) {
+      std::vector<uint32_t> l(auth_list_.begin() + auth_off_[s],
+                              auth_list_.begin() + auth_off_[s + 1]);
+      for (size_t k = l.size(); k > 1; --k) std::swap(l[k - 1], l[rng.Below(k)]);
+      for (size_t k = 0; k < l.size();) {
+        const size_t end = std::min(l.size(), k + 3 + rng.Below(23));
+        for (; k < end; ++k) {
+          lab_of[l[k]] = static_cast<uint32_t>(lab_off.size() - 1);
+          lab_members.push_back(l[k]);
+        }
+        lab_off.push_back(static_cast<uint32_t>(lab_members.size()));
+      }
+    }
+    circle_off_.assign(na + 1, 0);
+    for (uint64_t a = 0; a < na; ++a) {
+      const uint32_t lab = lab_of[a];
+      for (uint32_t k = lab_off[lab]; k < lab_off[lab + 1]; ++k)
+        if (lab_members[k] != a) circle_.push_back(lab_members[k]);
+      if (rng.Chance(0.5)) {
+        const int s = author_sub_[a];
+        const uint32_t m = auth_list_[auth_off_[s] + w_.aliases_.Sample(auth_group_[s], rng)];
+        if (m != a && lab_of[m] != lab) circle_.push_back(m);
+      }
+      circle_off_[a + 1] = circle_.size();
+    }
+    for (int c = 0; c < kNumCultures; ++c) {
+      first_names_[c] = Split(kCultures[c].first, ',');
+      last_names_[c] = Split(kCultures[c].last, ',');
+    }
+    for (const auto& nn : kNativeNames) {
+      native_first_.push_back(Split(nn.first, ' '));
+      native_last_.push_back(Split(nn.last, ' '));
+    }
+
+    // Collaborations: field (by OpenAlex field id), share of the field's
+    // works written by collaborations.
+    static const int kCollabFields[] = {31, 27, 13, 19, 17};
+    static const double kCollabShare[] = {0.5, 0.2, 0.15, 0.1, 0.05};
+    static const double kCollabWorkP[] = {0.10, 0.02, 0.03, 0.04, 0.01};
+    const uint32_t ncollab = static_cast<uint32_t>(std::max<uint64_t>(5, n_ / 20000));
+    const uint32_t cf_group = w_.aliases_.Add(std::vector<double>(std::begin(kCollabShare), std::end(kCollabShare)));
+    std::vector<uint32_t> mark(na, 0);
+    collab_off_.assign(1, 0);
+    std::vector<std::vector<uint32_t>> field_collabs(kNumFields);
+    for (uint32_t c = 0; c < ncollab; ++c) {
+      const int ci = c < 5 ? static_cast<int>(c) : static_cast<int>(w_.aliases_.Sample(cf_group, rng));
+      int f = 0;
+      while (kFields[f].id != kCollabFields[ci]) ++f;
+      field_collabs[f].push_back(c);
+      // Field authors: the authors of its subfields, concatenated.
+      uint64_t nf = 0;
+      for (uint16_t s : w_.field_subs_[f]) nf += auth_off_[s + 1] - auth_off_[s];
+      const double u = rng.Unit();
+      uint64_t size = static_cast<uint64_t>(100.0 * DetPow(50.0, u * u * u));
+      size = std::min<uint64_t>(size, nf / 2);
+      for (uint64_t tries = 0; collab_members_.size() - collab_off_.back() < size && tries < 4 * size;
+           ++tries) {
+        uint64_t x = rng.Below64(nf);
+        uint32_t a = 0;
+        for (uint16_t s : w_.field_subs_[f]) {
+          const uint32_t sz = auth_off_[s + 1] - auth_off_[s];
+          if (x < sz) {
+            a = auth_list_[auth_off_[s] + x];
+            break;
+          }
+          x -= sz;
+        }
+        if (mark[a] == c + 1) continue;
+        mark[a] = c + 1;
+        collab_members_.push_back(a);
+      }
+      collab_off_.push_back(collab_members_.size());
+    }
+    for (int f = 0; f < kNumFields; ++f) {
+      collab_p_[f] = 0;
+      if (field_collabs[f].empty()) continue;
+      for (int k = 0; k < 5; ++k)
+        if (kFields[f].id == kCollabFields[k]) collab_p_[f] = kCollabWorkP[k];
+      field_collabs_[f] = field_collabs[f];
+      collab_group_[f] = w_.aliases_.Add(ZipfWeights(field_collabs[f].size(), 1.0, 0.5));
+    }
+    for (int k = 0; k < kMegaAuthors; ++k)
+      mega_authors_[k] = static_cast<uint32_t>(Mix2(seed_ ^ 0x3E6A, static_cast<uint64_t>(k)) % na);
+    mega_group_ = w_.aliases_.Add(ZipfWeights(kMegaAuthors, 1.1, 0));
+  }
+
+  // Work ids: W2000000000 + 3i before 2022 and W4300000000 + 11i after, so
+  // ids cross 2^32 as real OpenAlex ids do; the default profile keeps
+  // W1000000000 + 7i.
+  uint64_t WorkId(uint64_t j) const {
+    if (!w_.hubs_) return kWorkIdBase + j * kWorkIdStep;
+    return j < w4_start_ ? 2000000000ULL + j * 3 : 4300000000ULL + (j - w4_start_) * 11;
+  }
+
+  int first_year_ = kFirstYear, num_years_ = kNumYears;
+  uint64_t w4_start_ = 0;
+  static constexpr int kMegaAuthors = 30;
+  uint32_t mega_authors_[kMegaAuthors] = {}, mega_group_ = 0;
+  std::vector<uint64_t> collab_off_;
+  std::vector<uint32_t> collab_members_;
+  std::vector<uint32_t> field_collabs_[kNumFields];
+  uint32_t collab_group_[kNumFields] = {};
+  double collab_p_[kNumFields] = {};
+  std::vector<std::vector<std::string>> native_first_, native_last_;
+
   World& w_;
   uint64_t n_, seed_;
   std::vector<uint8_t> year_, type_;
@@ -3291,7 +3692,17 @@ class Writer {
         seed_(seed),
         st_(st),
         titles_(c.n_),
-        author_works_(c.NumAuthors(), 0) {}
+        author_works_(c.NumAuthors(), 0) {
+    if (w.hubs_) {
+      team_mark_.assign(c.NumAuthors(), 0);
+      inst_mark_.assign(w.institutions_.size(), 0);
+      top_gen_ = ZipfTop(kGenVocab, 1.1);
+      top_title_gen_ = ZipfTop(20000, 0.9);
+      top_topic_ = ZipfTop(2500, 0.95);
+      top_sub_ = ZipfTop(4000, 0.9);
+      top_field_ = ZipfTop(8000, 0.9);
+    }
+  }
 
   void Finish() {
     for (uint32_t k : author_works_) {
@@ -3301,6 +3712,10 @@ class Writer {
   }
 
   void Work(uint64_t i) {
+    if (w_.hubs_) {
+      WorkHubs(i);
+      return;
+    }
     Rng rng(Mix2(seed_ ^ 0x5EED5EED5EEDULL, i));
     const uint32_t t = c_.topic_[i];
     const Topic& tp = w_.topics_[t];
@@ -3467,6 +3882,718 @@ class Writer {
     uint32_t n;
     uint32_t score;  // 1/10^4
   };
+
+  // ---- hubs profile: one work ---------------------------------------------
+  void WorkHubs(uint64_t i) {
+    Rng rng(Mix2(seed_ ^ 0x5EED5EED5EEDULL, i));
+    const uint32_t t = c_.topic_[i];
+    const Topic& tp = w_.topics_[t];
+    const int year = c_.first_year_ + c_.year_[i];
+    const int type = c_.type_[i];
+    const uint64_t wid = c_.WorkId(i);
+    cur_topic_ = t;
+
+    PickTopics(rng, t);
+    PickKeywords(rng, tp);
+    PickTeamHubs(rng, tp, year, i);
+    // The senior author's country decides the language 65% of the time.
+    const int home = w_.country_lang_[w_.institutions_[c_.author_inst_[senior_]].country];
+    const int lang = home >= 0 && rng.Chance(0.65)
+                         ? home
+                         : static_cast<int>(w_.aliases_.Sample(w_.lang_group_, rng));
+    const Lang& L = w_.langs_[lang];
+    BuildTitleHubs(rng, i, tp, type, L);
+
+    // --- identity, dates: 22% have no DOI, 1% a SICI-style one ---
+    doi_.clear();
+    const double du = rng.Unit();
+    if (du >= 0.22) {
+      doi_ = "https://doi.org/";
+      if (du < 0.23) {
+        doi_ += "10.1002/(sici)1097-4636(";
+        AppendU64(doi_, static_cast<uint64_t>(year));
+        doi_ += ")";
+        AppendU64(doi_, 10 + i % 90);
+        doi_ += ":";
+        AppendU64(doi_, 1 + i % 4);
+        doi_ += "<";
+        AppendU64(doi_, 1 + i % 997);
+        doi_ += "::aid-hub";
+        AppendU64(doi_, i);
+        doi_ += ">3.0.co;2-";
+        doi_.push_back("0123456789x"[rng.Below(11)]);
+      } else {
+        doi_ += "10.4444/hubs.";
+        AppendU64(doi_, static_cast<uint64_t>(year));
+        doi_.push_back('.');
+        AppendU64(doi_, i);
+      }
+    }
+    out_.Lit("{\"id\":");
+    out_.IdStr("https://openalex.org/W", wid);
+    out_.Lit(",\"doi\":");
+    if (doi_.empty())
+      out_.Null();
+    else
+      out_.JsonStr(doi_);
+    out_.Lit(",\"title\":");
+    out_.JsonStr(title_);
+    out_.Lit(",\"display_name\":");
+    out_.JsonStr(title_);
+    out_.Lit(",\"publication_year\":");
+    out_.U64(year);
+    out_.Lit(",\"publication_date\":\"");
+    PutDate(rng, year);
+    out_.Lit("\",\"ids\":{\"openalex\":");
+    out_.IdStr("https://openalex.org/W", wid);
+    if (!doi_.empty()) {
+      out_.Lit(",\"doi\":");
+      out_.JsonStr(doi_);
+    }
+    // Language: 1.5% unknown, 2% misdetected.
+    out_.Lit("},\"language\":");
+    const double lu = rng.Unit();
+    if (lu < 0.015) {
+      out_.Null();
+    } else {
+      const int shown = lu < 0.035 ? static_cast<int>(rng.Below(kNumLangs)) : lang;
+      out_.Ch('"');
+      out_.Raw(kLangs[shown].code, std::strlen(kLangs[shown].code));
+      out_.Ch('"');
+    }
+
+    // --- venue: regional preprint servers, mega-journals, 3% unknown ---
+    int src = -1;
+    const int dom = kFields[tp.field].domain;
+    if (type == kPreprint) {
+      if (w_.lang_repo_[lang] >= 0 && rng.Chance(0.6))
+        src = w_.lang_repo_[lang];
+      else
+        src = static_cast<int>(dom == 3   ? w_.repo_arxiv_
+                               : dom == 1 ? w_.repo_biorxiv_
+                               : dom == 4 ? w_.repo_medrxiv_
+                                          : w_.repo_ssrn_);
+    } else if (type == kDataset) {
+      src = static_cast<int>(rng.Chance(0.6) ? w_.repo_zenodo_ : w_.repo_figshare_);
+    } else if (type == kBookChapter) {
+      src = static_cast<int>(w_.book_series_[tp.field]);
+    } else if (type == kDissertation || rng.Chance(0.03)) {
+      src = -1;
+    } else if (type == kArticle && rng.Chance(0.12)) {
+      src = static_cast<int>(w_.mega_journal_[w_.aliases_.Sample(w_.mega_journal_group_, rng)]);
+    } else {
+      const auto& list = w_.sub_sources_[tp.subfield];
+      src = static_cast<int>(list[w_.aliases_.Sample(w_.sub_source_group_[tp.subfield], rng)]);
+    }
+    const Source* so = src >= 0 ? &w_.sources_[src] : nullptr;
+    const char* status = "closed";
+    const char* license = nullptr;
+    bool pdf = false;
+    if (type == kPreprint || type == kDataset) {
+      status = "green";
+      pdf = true;
+      license = "cc-by";
+    } else if (so && so->is_oa) {
+      const bool diamond = rng.Chance(0.4);
+      status = diamond ? "diamond" : "gold";
+      license = diamond ? "cc-by-nc-nd" : "cc-by";
+      pdf = true;
+    } else if (rng.Chance(0.1 + 0.3 * (year - c_.first_year_) / (c_.num_years_ - 1))) {
+      const double u = rng.Unit();
+      status = u < 0.3 ? "hybrid" : u < 0.6 ? "bronze" : "green";
+      if (u < 0.3) license = "cc-by";
+      pdf = so != nullptr && u < 0.6;
+    }
+    const bool is_oa = status[0] != 'c';
+    out_.Lit(",\"primary_location\":{\"is_oa\":");
+    out_.Bool(pdf);
+    out_.Lit(",\"landing_page_url\":");
+    if (!doi_.empty()) {
+      out_.JsonStr(doi_);
+    } else {
+      out_.IdStr("https://hubs.example.org/record/", i);
+    }
+    out_.Lit(",\"pdf_url\":");
+    if (pdf)
+      PutPdfUrl(*so, i);
+    else
+      out_.Null();
+    out_.Lit(",\"source\":");
+    if (so)
+      out_.Raw(so->json);
+    else
+      out_.Null();
+    out_.Lit(",\"license\":");
+    if (license) {
+      out_.Ch('"');
+      out_.Raw(license, std::strlen(license));
+      out_.Ch('"');
+    } else {
+      out_.Null();
+    }
+    out_.Lit(",\"version\":");
+    if (type == kPreprint)
+      out_.Lit("\"submittedVersion\"");
+    else if (so)
+      out_.Lit("\"publishedVersion\"");
+    else
+      out_.Null();
+    out_.Lit("},\"type\":\"");
+    out_.Raw(kTypeNames[type], std::strlen(kTypeNames[type]));
+    out_.Lit("\",\"open_access\":{\"is_oa\":");
+    out_.Bool(is_oa);
+    out_.Lit(",\"oa_status\":\"");
+    out_.Raw(status, std::strlen(status));
+    out_.Lit("\",\"oa_url\":");
+    if (pdf) {
+      PutPdfUrl(*so, i);
+    } else if (is_oa) {
+      out_.Lit("\"https://repository.example.org/record/");
+      out_.U64(i);
+      out_.Lit("/files/paper.pdf\"");
+    } else {
+      out_.Null();
+    }
+    out_.Ch('}');
+
+    PutAuthorshipsHubs(rng);
+
+    // --- citations count, topics, keywords ---
+    const uint32_t indeg = c_.indeg_[i];
+    const double f = rng.Unit();
+    uint64_t cited = static_cast<uint64_t>(indeg * (1.0 + 2.0 * f * f));
+    if (rng.Chance(0.3)) cited += 1 + rng.Below(3);
+    out_.Lit(",\"cited_by_count\":");
+    out_.U64(cited);
+    out_.Lit(",\"primary_topic\":");
+    PutTopic(0);
+    out_.Lit(",\"topics\":[");
+    for (int k = 0; k < num_topics_; ++k) {
+      if (k) out_.Ch(',');
+      PutTopic(k);
+    }
+    out_.Lit("],\"keywords\":[");
+    for (int k = 0; k < num_kw_; ++k) {
+      if (k) out_.Ch(',');
+      PutKeyword(kw_[k]);
+    }
+    out_.Ch(']');
+
+    // --- references and related works ---
+    ids_.clear();
+    for (uint64_t k = c_.ref_off_[i]; k < c_.ref_off_[i + 1]; ++k) {
+      const uint32_t j = c_.refs_[k];
+      ids_.push_back(j & kExternal ? c_.ExternalId(j & ~kExternal) : c_.WorkId(j));
+    }
+    std::sort(ids_.begin(), ids_.end());
+    out_.Lit(",\"referenced_works_count\":");
+    out_.U64(ids_.size());
+    out_.Lit(",\"referenced_works\":[");
+    for (size_t k = 0; k < ids_.size(); ++k) {
+      if (k) out_.Ch(',');
+      out_.IdStr("https://openalex.org/W", ids_[k]);
+    }
+    out_.Lit("],\"related_works\":[");
+    PickRelated(rng, i, t);
+    for (size_t k = 0; k < ids_.size(); ++k) {
+      if (k) out_.Ch(',');
+      out_.IdStr("https://openalex.org/W", ids_[k]);
+    }
+    out_.Ch(']');
+
+    // --- abstract: 7% none, 1% empty, 2.5% of 1,000-8,000 words, 0.3% one
+    // of 16 boilerplate texts, 5% in two languages ---
+    const double au = rng.Unit();
+    const bool minor = type >= kLetter && type <= kParatext;
+    if ((minor && rng.Chance(0.7)) || au < 0.07) {
+      ++st_.no_abstract;
+      out_.Lit(",\"abstract_inverted_index\":null");
+    } else if (au < 0.08) {
+      ++st_.no_abstract;
+      out_.Lit(",\"abstract_inverted_index\":{}");
+    } else {
+      tok_.clear();
+      spans_.clear();
+      abstract_words_ = 0;
+      size_t target;
+      if (au < 0.105)
+        target = static_cast<size_t>(1000.0 * DetPow(8.0, rng.Unit()));
+      else
+        target = static_cast<size_t>(
+            std::clamp(static_cast<int>(150.0 * DetExp(0.5 * rng.Normal())), 15, 900));
+      if (rng.Chance(0.003)) {  // boilerplate shared by many works
+        const uint32_t b = rng.Below(16);
+        Rng brng(Mix2(seed_ ^ 0xB011E7, b));
+        cur_topic_ = (b * 97) % static_cast<uint32_t>(w_.num_topics_);
+        BuildAbstractHubs(brng, b, w_.topics_[cur_topic_], w_.langs_[b % kNumLangs],
+                          60 + 10 * b);
+        cur_topic_ = t;
+      } else if (rng.Chance(0.05)) {
+        const int l2 = static_cast<int>(w_.aliases_.Sample(w_.lang_group_, rng));
+        BuildAbstractHubs(rng, i, tp, L, target / 2 + 1);
+        BuildAbstractHubs(rng, i, tp, w_.langs_[l2], target / 2 + 1);
+      } else {
+        BuildAbstractHubs(rng, i, tp, L, target);
+      }
+      if (abstract_words_ >= 1000) ++st_.long_abstracts;
+      st_.max_abstract_words = std::max<uint64_t>(st_.max_abstract_words, abstract_words_);
+      PutInvertedIndex();
+    }
+    out_.Lit(",\"updated_date\":\"2025-01-01T00:00:00.000000\"}\n");
+  }
+
+  // ---- hubs profile: authors ----
+  void PickTeamHubs(Rng& rng, const Topic& tp, int year, uint64_t i) {
+    team_.clear();
+    team_unres_.clear();
+    const uint32_t mark = static_cast<uint32_t>(i + 1);
+    auto add = [&](uint32_t a) {
+      if (team_mark_[a] == mark) return false;
+      team_mark_[a] = mark;
+      team_.push_back(a);
+      return true;
+    };
+    const int f = tp.field;
+    big_collab_ = false;
+    senior_ = c_.AuthorInSub(tp.subfield, rng);
+    if (c_.collab_p_[f] > 0 && rng.Chance(c_.collab_p_[f])) {
+      big_collab_ = true;
+      const auto& fc = c_.field_collabs_[f];
+      const uint32_t c = fc[w_.aliases_.Sample(c_.collab_group_[f], rng)];
+      const double keep = 0.85 + 0.15 * rng.Unit();
+      for (uint64_t k = c_.collab_off_[c]; k < c_.collab_off_[c + 1]; ++k)
+        if (rng.Chance(keep)) add(c_.collab_members_[k]);
+      if (team_.empty()) add(senior_);
+      senior_ = team_[0];
+    } else {
+      uint32_t n;
+      if (rng.Chance(0.025)) {
+        n = 20 + rng.Below(80);  // consortium papers
+      } else {
+        const double age = static_cast<double>(year - c_.first_year_) / (c_.num_years_ - 1);
+        const double mean = 1.0 + 4.0 * age;
+        const double u1 = 1.0 - rng.Unit(), u2 = 1.0 - rng.Unit();
+        const double x = -0.5 * mean * DetLog(u1 * u2);
+        n = std::min<uint32_t>(40, 1 + static_cast<uint32_t>(x + 0.5));
+      }
+      add(senior_);
+      const int s = tp.subfield;
+      for (uint32_t tries = 0; team_.size() < n && tries < 4 * n + 20; ++tries) {
+        const double u = rng.Unit();
+        uint32_t a;
+        if (u < (n >= 20 ? 0.3 : 0.7)) {
+          const uint32_t anchor = rng.Chance(0.85) ? senior_ : team_[rng.Below(team_.size())];
+          const uint64_t b = c_.circle_off_[anchor], e = c_.circle_off_[anchor + 1];
+          if (b == e) continue;
+          a = c_.circle_[b + rng.Below64(e - b)];
+        } else if (u < 0.86) {
+          a = c_.AuthorInSub(s, rng);
+        } else if (u < 0.96) {
+          a = c_.AuthorUniformInSub(s, rng);
+        } else {
+          a = static_cast<uint32_t>(rng.Below64(c_.NumAuthors()));
+        }
+        add(a);
+      }
+      if (team_.size() > 1 && rng.Chance(0.6)) std::rotate(team_.begin(), team_.begin() + 1, team_.end());
+    }
+    if (rng.Chance(0.085)) {  // a conflated author id
+      const uint32_t m = c_.mega_authors_[w_.aliases_.Sample(c_.mega_group_, rng)];
+      if (add(m)) std::swap(team_.back(), team_[rng.Below(team_.size())]);
+    }
+    for (size_t k = 0; k < team_.size(); ++k) team_unres_.push_back(rng.Chance(0.04));
+    // Corresponding authors: the senior one, and for large teams a few more.
+    corr_.clear();
+    for (size_t k = 0; k < team_.size(); ++k)
+      if (team_[k] == senior_) corr_.push_back(static_cast<uint32_t>(k));
+    if (team_.size() >= 10 && rng.Chance(0.3)) {
+      const uint32_t extra = 1 + rng.Below(3);
+      for (uint32_t k = 0; k < extra; ++k) {
+        const uint32_t p = rng.Below(team_.size());
+        if (std::find(corr_.begin(), corr_.end(), p) == corr_.end()) corr_.push_back(p);
+      }
+    }
+    st_.max_team = std::max<uint64_t>(st_.max_team, team_.size());
+    if (team_.size() >= 100) ++st_.teams_100;
+  }
+
+  void AuthorNameHubs(uint32_t a, std::string& display, std::string& raw, bool& orcid,
+                      std::string& orcid_str) {
+    AuthorName(a, display, raw, orcid, orcid_str);
+    const uint64_t h = Mix2(seed_ ^ 0x4A71BE, a);
+    if (h % 3 != 0) return;
+    const char* cc = kCountries[w_.institutions_[c_.author_inst_[a]].country].code;
+    for (size_t k = 0; k < std::size(kNativeNames); ++k) {
+      const NativeNames& nn = kNativeNames[k];
+      if (std::strcmp(nn.country, cc) != 0) continue;
+      const auto& fn = c_.native_first_[k];
+      const auto& ln = c_.native_last_[k];
+      const std::string& first = fn[(h >> 8) % fn.size()];
+      const std::string& last = ln[(h >> 24) % ln.size()];
+      display = nn.family_first ? last : first;
+      if (nn.spaced) display.push_back(' ');
+      display += nn.family_first ? first : last;
+      raw = display;
+      return;
+    }
+  }
+
+  void PutAuthorshipsHubs(Rng& rng) {
+    const uint64_t mark = ++authorship_mark_;
+    size_t ninst = 0, ncountry = 0;
+    out_.Lit(",\"authorships\":[");
+    for (size_t k = 0; k < team_.size(); ++k) {
+      const uint32_t a = team_[k];
+      const bool unresolved = team_unres_[k];
+      ++st_.authorships;
+      if (unresolved)
+        ++st_.unresolved;
+      else
+        ++author_works_[a];
+      if (k) out_.Ch(',');
+      out_.Lit("{\"author_position\":\"");
+      if (k == 0)
+        out_.Lit("first");
+      else if (k + 1 == team_.size())
+        out_.Lit("last");
+      else
+        out_.Lit("middle");
+      out_.Lit("\",\"author\":{\"id\":");
+      if (unresolved)
+        out_.Null();
+      else
+        out_.IdStr("https://openalex.org/A", 5000000000ULL + uint64_t{a} * 11);
+      bool orcid = false;
+      AuthorNameHubs(a, name_, raw_name_, orcid, orcid_);
+      out_.Lit(",\"display_name\":");
+      out_.JsonStr(name_);
+      out_.Lit(",\"orcid\":");
+      if (orcid && !unresolved)
+        out_.JsonStr(orcid_);
+      else
+        out_.Null();
+      out_.Lit("},\"institutions\":[");
+      uint32_t inst[3];
+      int ni = 0;
+      const double u = rng.Unit();
+      if (u >= 0.03) {
+        inst[ni++] = u < 0.10 ? w_.aliases_.Sample(w_.inst_group_, rng) : c_.author_inst_[a];
+        const double extra = big_collab_ ? 0.5 : 0.08;
+        for (int e = 0; e < 2 && ni < 3 && rng.Chance(e == 0 ? extra : 0.3); ++e) {
+          const uint32_t more = w_.aliases_.Sample(w_.inst_group_, rng);
+          bool dup = false;
+          for (int j = 0; j < ni; ++j) dup |= inst[j] == more;
+          if (!dup) inst[ni++] = more;
+        }
+      }
+      for (int j = 0; j < ni; ++j) {
+        if (j) out_.Ch(',');
+        out_.Raw(w_.institutions_[inst[j]].json);
+        if (inst_mark_[inst[j]] != mark) {
+          inst_mark_[inst[j]] = mark;
+          ++ninst;
+        }
+      }
+      out_.Lit("],\"countries\":[");
+      int shown[3], ns = 0;
+      for (int j = 0; j < ni; ++j) {
+        const int cc = w_.institutions_[inst[j]].country;
+        bool dup = false;
+        for (int q = 0; q < ns; ++q) dup |= shown[q] == cc;
+        if (dup) continue;
+        if (ns) out_.Ch(',');
+        shown[ns++] = cc;
+        out_.Ch('"');
+        out_.Raw(kCountries[cc].code, 2);
+        out_.Ch('"');
+        if (country_mark_[cc] != mark) {
+          country_mark_[cc] = mark;
+          ++ncountry;
+        }
+      }
+      out_.Lit("],\"is_corresponding\":");
+      out_.Bool(std::find(corr_.begin(), corr_.end(), k) != corr_.end());
+      out_.Lit(",\"raw_author_name\":");
+      out_.JsonStr(raw_name_);
+      out_.Ch('}');
+    }
+    out_.Lit("],\"institutions_distinct_count\":");
+    out_.U64(ninst);
+    out_.Lit(",\"countries_distinct_count\":");
+    out_.U64(ncountry);
+    out_.Lit(",\"corresponding_author_ids\":[");
+    bool any = false;
+    for (uint32_t k : corr_) {
+      if (team_unres_[k]) continue;
+      if (any) out_.Ch(',');
+      any = true;
+      out_.IdStr("https://openalex.org/A", 5000000000ULL + uint64_t{team_[k]} * 11);
+    }
+    out_.Ch(']');
+  }
+
+  // ---- hubs profile: text ----
+  enum HKind { kHGeneral, kHTopic, kHTopic2, kHSub, kHField, kHRare, kHLatin, kHNumber, kHFunc };
+  static constexpr uint64_t kGenVocab = 400000, kTermBase = kFuncWords + 30000,
+                            kTermRange = 3000000;
+
+  static int HKindDraw(Rng& rng, bool title) {
+    const double u = rng.Unit();
+    if (title)
+      return u < 0.12   ? kHGeneral
+             : u < 0.62 ? kHTopic
+             : u < 0.76 ? kHSub
+             : u < 0.84 ? kHField
+             : u < 0.86 ? kHRare
+             : u < 0.93 ? kHLatin
+             : u < 0.96 ? kHNumber
+                        : kHFunc;
+    return u < 0.47    ? kHGeneral
+           : u < 0.74  ? kHTopic
+           : u < 0.76  ? kHTopic2
+           : u < 0.85  ? kHSub
+           : u < 0.91  ? kHField
+           : u < 0.94  ? kHRare
+           : u < 0.975 ? kHLatin
+                       : kHNumber;
+  }
+
+  // A word of the given kind into word_. Returns true for a word of the
+  // language L, false for a Latin-script insert or a number.
+  bool HWord(Rng& rng, int kind, const Topic& tp, const Lang& L, uint64_t i, bool title) {
+    uint64_t r = 0;
+    bool term = true;
+    switch (kind) {
+      case kHGeneral:
+        term = false;
+        r = title ? kFuncWords + ZipfDraw(rng, 20000, 0.9, top_title_gen_)
+                  : ZipfDraw(rng, kGenVocab, 1.1, top_gen_);
+        break;
+      case kHFunc:
+        term = false;
+        r = rng.Below(kFuncWords);
+        break;
+      case kHTopic:
+      case kHTopic2: {
+        const uint32_t tt =
+            kind == kHTopic2 && num_topics_ > 1 ? topics_[1 + rng.Below(num_topics_ - 1)] : cur_topic_;
+        const uint64_t k = ZipfDraw(rng, 2500, 0.95, top_topic_);
+        r = kTermBase + Mix2(0x70C1C000000ULL + tt, k) % kTermRange;
+        break;
+      }
+      case kHSub: {
+        const uint64_t k = ZipfDraw(rng, 4000, 0.9, top_sub_);
+        r = kTermBase + Mix2(0x5B0000000ULL + tp.subfield, k) % kTermRange;
+        break;
+      }
+      case kHField: {
+        const uint64_t k = ZipfDraw(rng, 8000, 0.9, top_field_);
+        r = kTermBase + Mix2(0xF1E1D0000ULL + tp.field, k) % kTermRange;
+        break;
+      }
+      case kHRare:
+        r = kTermBase + kTermRange + Mix2(i, rng.Next()) % (uint64_t{1} << 36);
+        break;
+      case kHLatin:
+        LatinInsert(rng, tp);
+        return false;
+      default:
+        NumberWord(rng, L);
+        return false;
+    }
+    LangWord(L, r, word_, fold_);
+    if (r < kFuncWords) return true;
+    const Script sc = L.def->script;
+    if (sc == kKana || sc == kHangul) {
+      if (rng.Chance(0.45)) word_ += L.func[rng.Below(12)];  // particle
+    } else if (rng.Chance(0.45)) {
+      const std::string& e = L.ends[rng.Below(static_cast<uint32_t>(L.ends.size()))];
+      if (!e.empty()) {
+        if (sc == kGreek && word_.size() >= 2 && word_.compare(word_.size() - 2, 2, "\xCF\x82") == 0)
+          word_.replace(word_.size() - 2, 2, "\xCF\x83");  // sigma before an ending
+        word_ += e;
+        if (sc == kLatin && HasEnglishFunctionWord(word_, fold_)) word_ += L.syl[0];
+      }
+    }
+    if (sc == kArabic && L.al && rng.Chance(0.35))
+      word_.insert(0, "\xD8\xA7\xD9\x84");  // the article al-
+    if (L.def->noun_caps) {
+      const bool noun = term ? (Mix(r) & 3) != 0 : (Mix(r) & 3) == 0;
+      if (term && kind == kHTopic && rng.Chance(0.1)) {  // a compound noun
+        const uint64_t k = ZipfDraw(rng, 2500, 0.95, top_topic_);
+        LangWord(L, kTermBase + Mix2(0x70C1C000000ULL + cur_topic_, k) % kTermRange, scratch_,
+                 fold_);
+        word_ += scratch_;
+      }
+      if (noun) CapitalizeFirst(word_, 0, false);
+    }
+    return true;
+  }
+
+  // An English technical term, an acronym or a code: the Latin-script words
+  // that real non-English abstracts carry.
+  void LatinInsert(Rng& rng, const Topic& tp) {
+    const double u = rng.Unit();
+    if (u < 0.45) {
+      word_ = w_.vocab_.Word(w_.topic_terms_[tp.term_off + w_.aliases_.Sample(tp.term_group, rng)]);
+      if (!HasEnglishFunctionWord(word_, fold_)) return;
+    }
+    if (u < 0.8) {
+      const uint32_t p = w_.topic_phrases_[tp.phrase_off + w_.aliases_.Sample(tp.phrase_group, rng)];
+      word_.clear();
+      for (uint32_t k = w_.phrase_off_[p]; k < w_.phrase_end_[p]; ++k) {
+        const char c = w_.vocab_.Word(w_.phrase_words_[k])[0];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) word_.push_back(Upper(c));
+      }
+      if (word_.size() < 2 || HasEnglishFunctionWord(word_, fold_)) word_.push_back('X');
+      return;
+    }
+    word_.clear();
+    const uint64_t x = rng.Next();
+    const int letters = 2 + static_cast<int>(x % 3);
+    for (int k = 0; k < letters; ++k) word_.push_back(static_cast<char>('A' + (x >> (8 + 5 * k)) % 26));
+    if (x & (uint64_t{1} << 40)) word_.push_back('-');
+    AppendU64(word_, 1 + (x >> 44) % 99);
+  }
+
+  void NumberWord(Rng& rng, const Lang& L) {
+    word_.clear();
+    const uint32_t v = rng.Below(10);
+    const char dec = L.def->decimal_comma ? ',' : '.';
+    if (v < 3) {
+      AppendU64(word_, 2 + rng.Below(998));
+    } else if (v < 6) {
+      AppendU64(word_, rng.Below(10));
+      word_.push_back(dec);
+      AppendU64(word_, 10 + rng.Below(90));
+    } else if (v < 8) {
+      AppendU64(word_, 1 + rng.Below(99));
+      word_.push_back(dec);
+      AppendU64(word_, rng.Below(10));
+      // "12,5 %" with a no-break space where the typography asks for one.
+      const char* c = L.def->code;
+      if (!std::strcmp(c, "de") || !std::strcmp(c, "fr") || !std::strcmp(c, "ru") ||
+          !std::strcmp(c, "pl"))
+        word_ += "\xC2\xA0%";
+      else
+        word_.push_back('%');
+    } else {
+      AppendU64(word_, 1950 + rng.Below(76));
+    }
+    if (!L.digits.empty() && rng.Chance(0.4)) {  // native digits
+      std::string out;
+      for (char ch : word_) {
+        if (ch >= '0' && ch <= '9')
+          out += L.digits[ch - '0'];
+        else if (ch == '.' && L.def->script == kArabic)
+          out += "\xD9\xAB";  // Arabic decimal separator
+        else
+          out.push_back(ch);
+      }
+      word_.swap(out);
+    }
+  }
+
+  // Appends word w as tokens (split at spaces: Vietnamese); with glue, its
+  // first part extends the previous token (scripts written without spaces).
+  void HTok(std::string_view w, bool glue) {
+    size_t b = 0;
+    for (size_t k = 0; k <= w.size(); ++k) {
+      if (k < w.size() && w[k] != ' ') continue;
+      if (k > b) {
+        const uint32_t len = static_cast<uint32_t>(k - b);
+        if (glue && !spans_.empty()) {
+          tok_.append(w.data() + b, len);
+          spans_.back().len += len;
+        } else {
+          spans_.push_back({static_cast<uint32_t>(tok_.size()), len});
+          tok_.append(w.data() + b, len);
+        }
+      }
+      glue = false;
+      b = k + 1;
+    }
+  }
+
+  // Sentences of `target` words in language L, appended to tok_/spans_.
+  // zh and ja are written without spaces: a run of native words is one
+  // token, broken only by Latin inserts and numbers (a quarter of their
+  // abstracts have none and are a single token). 2% of sentences run on for
+  // 60-200 words without a comma.
+  void BuildAbstractHubs(Rng& rng, uint64_t i, const Topic& tp, const Lang& L, size_t target) {
+    const bool cjk = !L.def->spaces;
+    const bool pure = cjk && rng.Chance(0.25);
+    const Script sc = L.def->script;
+    const bool caps = sc == kLatin || sc == kCyrillic || sc == kGreek;
+    bool prev_native = false;
+    for (size_t words = 0; words < target;) {
+      const bool runon = rng.Chance(0.02);
+      const size_t len =
+          runon ? 60 + rng.Below(141)
+                : static_cast<size_t>(std::clamp(static_cast<int>(17.0 * DetExp(0.45 * rng.Normal())), 4, 60));
+      int paren = 0, quote = 0;
+      for (size_t w = 0; w < len; ++w, ++words) {
+        int kind = HKindDraw(rng, false);
+        if (pure && (kind == kHLatin || kind == kHNumber)) kind = kHGeneral;
+        const bool native = HWord(rng, kind, tp, L, i, false);
+        if (w == 0 && caps && native) CapitalizeFirst(word_, 0, L.turkish);
+        if (w > 0 && paren == 0 && quote == 0 && rng.Chance(0.015)) {
+          word_.insert(0, cjk ? "\xEF\xBC\x88" : "(");
+          paren = 1 + static_cast<int>(rng.Below(3));
+        } else if (w > 0 && paren == 0 && quote == 0 && rng.Chance(0.008)) {
+          word_.insert(0, L.def->qopen);
+          quote = 1 + static_cast<int>(rng.Below(2));
+        }
+        const bool last = w + 1 == len;
+        if (paren > 0 && (--paren == 0 || last)) {
+          word_ += cjk ? "\xEF\xBC\x89" : ")";
+          paren = 0;
+        }
+        if (quote > 0 && (--quote == 0 || last)) {
+          word_ += L.def->qclose;
+          quote = 0;
+        }
+        if (last)
+          word_ += L.def->stop;
+        else if (!runon && rng.Chance(0.075))
+          word_ += L.def->comma;
+        HTok(word_, cjk && native && prev_native);
+        prev_native = native;
+      }
+      abstract_words_ += len;
+    }
+  }
+
+  void BuildTitleHubs(Rng& rng, uint64_t i, const Topic& tp, int type, const Lang& L) {
+    title_.clear();
+    const bool cjk = !L.def->spaces;
+    const Script sc = L.def->script;
+    const bool caps = sc == kLatin || sc == kCyrillic || sc == kGreek;
+    if ((type >= kLetter && type <= kParatext && rng.Chance(0.5)) || rng.Chance(0.002)) {
+      // Generic titles ("Editorial", "Erratum") repeat across works.
+      LangWord(L, kFuncWords + 7 + rng.Below(3), title_, fold_);
+      CapitalizeFirst(title_, 0, L.turkish);
+      return;
+    }
+    const size_t n =
+        static_cast<size_t>(std::clamp(static_cast<int>(9.0 * DetExp(0.4 * rng.Normal())), 2, 24));
+    const size_t colon = n >= 4 && rng.Chance(0.2) ? 1 + rng.Below(static_cast<uint32_t>(n - 2)) : n;
+    bool prev_native = false;
+    for (size_t w = 0; w < n; ++w) {
+      const bool native = HWord(rng, HKindDraw(rng, true), tp, L, i, true);
+      if ((w == 0 || w == colon + 1) && caps && native) CapitalizeFirst(word_, 0, L.turkish);
+      if (w > 0 && !(cjk && native && prev_native)) title_.push_back(' ');
+      title_ += word_;
+      if (w == colon) title_ += cjk ? "\xEF\xBC\x9A" : ":";
+      prev_native = native;
+    }
+    if (caps && rng.Chance(0.01)) UpperAll(title_, L.turkish);
+    while (!titles_.Insert(HashBytes(title_.data(), title_.size()))) {
+      HWord(rng, kHRare, tp, L, i, true);
+      if (!cjk) title_.push_back(' ');
+      title_ += word_;
+    }
+  }
 
   // ---- topics and keywords ----
   void PickTopics(Rng& rng, uint32_t t) {
@@ -3849,6 +4976,8 @@ class Writer {
       out_.JsonStr(raw_name_);
       out_.Ch('}');
     }
+    st_.max_team = std::max<uint64_t>(st_.max_team, team_.size());
+    if (team_.size() >= 100) ++st_.teams_100;
     out_.Lit("],\"institutions_distinct_count\":");
     out_.U64(insts_seen_.size());
     out_.Lit(",\"countries_distinct_count\":");
@@ -3874,7 +5003,7 @@ class Writer {
       else
         j = rng.Below64(c_.n_);
       if (j == i) continue;
-      const uint64_t id = kWorkIdBase + j * kWorkIdStep;
+      const uint64_t id = c_.WorkId(j);
       if (std::find(ids_.begin(), ids_.end(), id) != ids_.end()) continue;
       ids_.push_back(id);
     }
@@ -4041,14 +5170,17 @@ class Writer {
     const size_t n = spans_.size();
     uniq_.clear();
     next_.assign(n, -1);
-    std::memset(table_, 0xFF, sizeof(table_));
+    size_t tsize = kTable;  // 1024 for every default-profile abstract
+    while (tsize < 2 * n) tsize <<= 1;
+    table_.assign(tsize, -1);
+    const uint32_t tmask = static_cast<uint32_t>(tsize - 1);
     for (size_t p = 0; p < n; ++p) {
       const Span sp = spans_[p];
       const char* s = tok_.data() + sp.off;
       uint32_t h = 2166136261u;
       for (uint32_t k = 0; k < sp.len; ++k) h = (h ^ static_cast<unsigned char>(s[k])) * 16777619u;
-      uint32_t slot = h & (kTable - 1);
-      for (;; slot = (slot + 1) & (kTable - 1)) {
+      uint32_t slot = h & tmask;
+      for (;; slot = (slot + 1) & tmask) {
         const int32_t u = table_[slot];
         if (u < 0) {
           table_[slot] = static_cast<int32_t>(uniq_.size());
@@ -4099,7 +5231,17 @@ class Writer {
   std::vector<Span> spans_;
   std::vector<Uniq> uniq_;
   std::vector<int32_t> next_;
-  int32_t table_[kTable];
+  std::vector<int32_t> table_;
+  // Hubs profile.
+  uint32_t cur_topic_ = 0, senior_ = 0;
+  bool big_collab_ = false;
+  std::vector<uint8_t> team_unres_;
+  std::vector<uint32_t> corr_, team_mark_;
+  std::vector<uint64_t> inst_mark_;
+  uint64_t country_mark_[kNumCountries] = {}, authorship_mark_ = 0;
+  std::string doi_, word_, fold_;
+  uint64_t abstract_words_ = 0;
+  double top_gen_ = 1, top_title_gen_ = 1, top_topic_ = 1, top_sub_ = 1, top_field_ = 1;
   std::vector<uint32_t> team_, insts_seen_;
   std::vector<int> countries_seen_;
   bool senior_last_ = false;
@@ -4195,9 +5337,15 @@ int main(int argc, char** argv) {
   World world(n, seed, hubs);
   world.Build();
   Corpus corpus(world, n, seed);
-  corpus.PrePass();
-  if (n > 0) corpus.BuildGraph(st);
-  corpus.BuildAuthors();
+  if (hubs) {
+    corpus.PrePassHubs();
+    if (n > 0) corpus.BuildGraphHubs(st);
+    corpus.BuildAuthorsHubs();
+  } else {
+    corpus.PrePass();
+    if (n > 0) corpus.BuildGraph(st);
+    corpus.BuildAuthors();
+  }
   const double setup_secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Out out(f);
@@ -4220,13 +5368,20 @@ int main(int argc, char** argv) {
                "dangling_refs=%llu "
                "later_refs=%llu max_in_degree=%llu authors_pool=%llu authors_used=%llu "
                "authorships=%llu max_works_per_author=%llu bytes=%llu "
-               "setup_seconds=%.2f seconds=%.2f\n",
+               "setup_seconds=%.2f seconds=%.2f profile=%s max_refs_per_work=%llu "
+               "works_without_refs=%llu max_authors_per_work=%llu works_100plus_authors=%llu "
+               "authorships_without_id=%llu works_without_abstract=%llu "
+               "abstracts_1000plus_words=%llu max_abstract_words=%llu\n",
                (unsigned long long)n, (unsigned long long)st.refs, (unsigned long long)st.inset,
                (unsigned long long)st.dangling, (unsigned long long)st.forward,
                (unsigned long long)st.max_indeg, (unsigned long long)corpus.NumAuthors(),
                (unsigned long long)st.distinct_authors, (unsigned long long)st.authorships,
                (unsigned long long)st.max_author_works, (unsigned long long)st.bytes, setup_secs,
-               secs);
+               secs, profile.c_str(), (unsigned long long)st.max_refs,
+               (unsigned long long)st.zero_ref_works, (unsigned long long)st.max_team,
+               (unsigned long long)st.teams_100, (unsigned long long)st.unresolved,
+               (unsigned long long)st.no_abstract, (unsigned long long)st.long_abstracts,
+               (unsigned long long)st.max_abstract_words);
   if (!ok) {
     std::fprintf(stderr, "litgraph-gen-works: error: write failed: %s\n", std::strerror(errno));
     return 1;
