@@ -3290,11 +3290,13 @@ class Corpus {
   }
 
   // Citation graph of the hubs profile. Differs from BuildGraph in: 28%
-  // dangling references; more picks across the whole corpus; 92% preferential
-  // picks whose tickets carry a per-work fitness multiplicity (1, 2, 4 or 8);
-  // and 100 old "classics" (methods papers) that take 0.5% of in-set
-  // references, Zipf-weighted, so a few works collect tens of thousands of
-  // citations. Duplicates are found with stamps, as lists reach thousands.
+  // dangling references; 12% of picks across the whole corpus (default 7%);
+  // 85% preferential picks whose tickets carry a per-work fitness
+  // multiplicity (1, 2 or 4); and 100 old "classics" (methods papers) that
+  // take 0.5% of in-set references, Zipf-weighted. Field-founding early works
+  // and the top classics end up cited by a large share of their topic or
+  // field (max ~49,000 at 1M works). Tuned at 1M. Duplicates are found with
+  // stamps, as lists reach thousands.
   void BuildGraphHubs(Stats& st) {
     Rng rng(Mix2(seed_, 3));
     ext_count_ = std::min<uint64_t>(std::max<uint64_t>(1000, 4 * n_), 900000000);
@@ -3319,7 +3321,7 @@ class Corpus {
     const uint32_t classic_group = w_.aliases_.Add(ZipfWeights(kClassics, 1.3, 0));
     auto multiplicity = [&](uint32_t j) -> int {
       const uint64_t h = Mix2(seed_ ^ 0xF177, j) % 100;
-      return h < 85 ? 1 : h < 95 ? 2 : h < 99 ? 4 : 8;
+      return h < 88 ? 1 : h < 97 ? 2 : 4;
     };
 
     auto pick_in_sub = [&](int s, uint64_t x) -> uint32_t {
@@ -3337,7 +3339,7 @@ class Corpus {
       return UINT32_MAX;
     };
 
-    constexpr double kPaShare = 0.92;
+    constexpr double kPaShare = 0.85;
     constexpr int kTournament = 4;
     for (uint64_t i = 0; i < n_; ++i) {
       const uint32_t t = topic_[i];
@@ -3371,7 +3373,7 @@ class Corpus {
           }
           if (target == UINT32_MAX) {
             const double v = rng.Unit();
-            int level = v < 0.45 ? 0 : v < 0.62 ? 1 : v < 0.75 ? 2 : 3;
+            int level = v < 0.45 ? 0 : v < 0.62 ? 1 : v < 0.88 ? 2 : 3;
             const uint64_t avail[4] = {pos_t, pos_s, pos_f, i};
             while (avail[level] == 0) ++level;
             const uint64_t tk[4] = {tickets[t].size(), tk_sub[s], tk_field[f], tk_total};
@@ -3538,6 +3540,15 @@ class Corpus {
     std::vector<uint32_t> mark(na, 0);
     collab_off_.assign(1, 0);
     std::vector<std::vector<uint32_t>> field_collabs(kNumFields);
+    // Sizes 120-5,000 (median ~190), ascending: within a field the smaller
+    // collaborations publish more (Zipf by index), so papers average ~200
+    // authors and a few hundred have thousands.
+    std::vector<double> sizes(ncollab);
+    for (auto& z : sizes) {
+      const double u = rng.Unit();
+      z = std::min(5000.0, 120.0 * DetPow(50.0, u * u * u));
+    }
+    std::sort(sizes.begin(), sizes.end());
     for (uint32_t c = 0; c < ncollab; ++c) {
       const int ci = c < 5 ? static_cast<int>(c) : static_cast<int>(w_.aliases_.Sample(cf_group, rng));
       int f = 0;
@@ -3546,9 +3557,7 @@ class Corpus {
       // Field authors: the authors of its subfields, concatenated.
       uint64_t nf = 0;
       for (uint16_t s : w_.field_subs_[f]) nf += auth_off_[s + 1] - auth_off_[s];
-      const double u = rng.Unit();
-      uint64_t size = static_cast<uint64_t>(100.0 * DetPow(50.0, u * u * u));
-      size = std::min<uint64_t>(size, nf / 2);
+      const uint64_t size = std::min<uint64_t>(static_cast<uint64_t>(sizes[c]), nf / 2);
       for (uint64_t tries = 0; collab_members_.size() - collab_off_.back() < size && tries < 4 * size;
            ++tries) {
         uint64_t x = rng.Below64(nf);
@@ -3698,9 +3707,9 @@ class Writer {
       inst_mark_.assign(w.institutions_.size(), 0);
       top_gen_ = ZipfTop(kGenVocab, 1.1);
       top_title_gen_ = ZipfTop(20000, 0.9);
-      top_topic_ = ZipfTop(2500, 0.95);
-      top_sub_ = ZipfTop(4000, 0.9);
-      top_field_ = ZipfTop(8000, 0.9);
+      top_topic_ = ZipfTop(1500, 1.1);
+      top_sub_ = ZipfTop(4000, 1.1);
+      top_field_ = ZipfTop(15000, 1.1);
     }
   }
 
@@ -4167,7 +4176,7 @@ class Writer {
       senior_ = team_[0];
     } else {
       uint32_t n;
-      if (rng.Chance(0.025)) {
+      if (rng.Chance(0.015)) {
         n = 20 + rng.Below(80);  // consortium papers
       } else {
         const double age = static_cast<double>(year - c_.first_year_) / (c_.num_years_ - 1);
@@ -4278,7 +4287,7 @@ class Writer {
       const double u = rng.Unit();
       if (u >= 0.03) {
         inst[ni++] = u < 0.10 ? w_.aliases_.Sample(w_.inst_group_, rng) : c_.author_inst_[a];
-        const double extra = big_collab_ ? 0.5 : 0.08;
+        const double extra = big_collab_ ? 0.25 : 0.08;
         for (int e = 0; e < 2 && ni < 3 && rng.Chance(e == 0 ? extra : 0.3); ++e) {
           const uint32_t more = w_.aliases_.Sample(w_.inst_group_, rng);
           bool dup = false;
@@ -4334,8 +4343,23 @@ class Writer {
 
   // ---- hubs profile: text ----
   enum HKind { kHGeneral, kHTopic, kHTopic2, kHSub, kHField, kHRare, kHLatin, kHNumber, kHFunc };
-  static constexpr uint64_t kGenVocab = 400000, kTermBase = kFuncWords + 30000,
-                            kTermRange = 3000000;
+  static constexpr uint64_t kGenVocab = 100000, kTermBase = kFuncWords + 30000,
+                            kTermRange = 300000;
+
+  // Technical terms nest as real vocabularies do: a field uses 15,000 of
+  // a language's 300,000 technical terms (fields overlap), a subfield 4,000
+  // of its field's and a topic 1,500 of its subfield's; term k of each is its
+  // k-th most frequent. The same rank in two languages is the same concept.
+  static uint64_t FieldTerm(int f, uint64_t k) {
+    return kTermBase + Mix2(0xF1E1D0000ULL + static_cast<uint64_t>(f), k) % kTermRange;
+  }
+  uint64_t SubTerm(int s, uint64_t k) const {
+    return FieldTerm(kSubfieldField(s), Mix2(0x5B0000000ULL + static_cast<uint64_t>(s), k) % 15000);
+  }
+  uint64_t TopicTerm(uint32_t t, uint64_t k) const {
+    return SubTerm(w_.topics_[t].subfield, Mix2(0x70C1C000000ULL + t, k) % 4000);
+  }
+  int kSubfieldField(int s) const { return w_.sub_field_[s]; }
 
   static int HKindDraw(Rng& rng, bool title) {
     const double u = rng.Unit();
@@ -4348,11 +4372,11 @@ class Writer {
              : u < 0.93 ? kHLatin
              : u < 0.96 ? kHNumber
                         : kHFunc;
-    return u < 0.47    ? kHGeneral
-           : u < 0.74  ? kHTopic
-           : u < 0.76  ? kHTopic2
-           : u < 0.85  ? kHSub
-           : u < 0.91  ? kHField
+    return u < 0.48    ? kHGeneral
+           : u < 0.75  ? kHTopic
+           : u < 0.77  ? kHTopic2
+           : u < 0.86  ? kHSub
+           : u < 0.92  ? kHField
            : u < 0.94  ? kHRare
            : u < 0.975 ? kHLatin
                        : kHNumber;
@@ -4377,20 +4401,15 @@ class Writer {
       case kHTopic2: {
         const uint32_t tt =
             kind == kHTopic2 && num_topics_ > 1 ? topics_[1 + rng.Below(num_topics_ - 1)] : cur_topic_;
-        const uint64_t k = ZipfDraw(rng, 2500, 0.95, top_topic_);
-        r = kTermBase + Mix2(0x70C1C000000ULL + tt, k) % kTermRange;
+        r = TopicTerm(tt, ZipfDraw(rng, 1500, 1.1, top_topic_));
         break;
       }
-      case kHSub: {
-        const uint64_t k = ZipfDraw(rng, 4000, 0.9, top_sub_);
-        r = kTermBase + Mix2(0x5B0000000ULL + tp.subfield, k) % kTermRange;
+      case kHSub:
+        r = SubTerm(tp.subfield, ZipfDraw(rng, 4000, 1.1, top_sub_));
         break;
-      }
-      case kHField: {
-        const uint64_t k = ZipfDraw(rng, 8000, 0.9, top_field_);
-        r = kTermBase + Mix2(0xF1E1D0000ULL + tp.field, k) % kTermRange;
+      case kHField:
+        r = FieldTerm(tp.field, ZipfDraw(rng, 15000, 1.1, top_field_));
         break;
-      }
       case kHRare:
         r = kTermBase + kTermRange + Mix2(i, rng.Next()) % (uint64_t{1} << 36);
         break;
@@ -4405,8 +4424,8 @@ class Writer {
     if (r < kFuncWords) return true;
     const Script sc = L.def->script;
     if (sc == kKana || sc == kHangul) {
-      if (rng.Chance(0.45)) word_ += L.func[rng.Below(12)];  // particle
-    } else if (rng.Chance(0.45)) {
+      if (rng.Chance(0.35)) word_ += L.func[rng.Below(12)];  // particle
+    } else if (rng.Chance(0.3)) {
       const std::string& e = L.ends[rng.Below(static_cast<uint32_t>(L.ends.size()))];
       if (!e.empty()) {
         if (sc == kGreek && word_.size() >= 2 && word_.compare(word_.size() - 2, 2, "\xCF\x82") == 0)
@@ -4419,10 +4438,8 @@ class Writer {
       word_.insert(0, "\xD8\xA7\xD9\x84");  // the article al-
     if (L.def->noun_caps) {
       const bool noun = term ? (Mix(r) & 3) != 0 : (Mix(r) & 3) == 0;
-      if (term && kind == kHTopic && rng.Chance(0.1)) {  // a compound noun
-        const uint64_t k = ZipfDraw(rng, 2500, 0.95, top_topic_);
-        LangWord(L, kTermBase + Mix2(0x70C1C000000ULL + cur_topic_, k) % kTermRange, scratch_,
-                 fold_);
+      if (term && kind == kHTopic && rng.Chance(0.05)) {  // a compound noun
+        LangWord(L, TopicTerm(cur_topic_, ZipfDraw(rng, 1500, 1.1, top_topic_)), scratch_, fold_);
         word_ += scratch_;
       }
       if (noun) CapitalizeFirst(word_, 0, false);
@@ -4438,7 +4455,7 @@ class Writer {
       word_ = w_.vocab_.Word(w_.topic_terms_[tp.term_off + w_.aliases_.Sample(tp.term_group, rng)]);
       if (!HasEnglishFunctionWord(word_, fold_)) return;
     }
-    if (u < 0.8) {
+    if (u < 0.88) {
       const uint32_t p = w_.topic_phrases_[tp.phrase_off + w_.aliases_.Sample(tp.phrase_group, rng)];
       word_.clear();
       for (uint32_t k = w_.phrase_off_[p]; k < w_.phrase_end_[p]; ++k) {
@@ -4452,6 +4469,7 @@ class Writer {
     const uint64_t x = rng.Next();
     const int letters = 2 + static_cast<int>(x % 3);
     for (int k = 0; k < letters; ++k) word_.push_back(static_cast<char>('A' + (x >> (8 + 5 * k)) % 26));
+    if (HasEnglishFunctionWord(word_, fold_)) word_.push_back('Q');  // "AN" -> "ANQ"
     if (x & (uint64_t{1} << 40)) word_.push_back('-');
     AppendU64(word_, 1 + (x >> 44) % 99);
   }
