@@ -7,11 +7,23 @@
 // log/exp built from + - * / only -- never <random> or libm's transcendental
 // functions, whose results differ between standard libraries.
 //
-//   litgraph-gen-works --works N [--seed S] [--out FILE|-] [--gzip-free]
+//   litgraph-gen-works --works N [--seed S] [--profile default|hubs]
+//                      [--out FILE|-] [--gzip-free]
 //
 // Exit status: 0 success, 1 I/O error, 2 usage error.
 //
-// The world (scaled with N):
+// Two profiles. "default" (below) is the corpus the benchmarks were tuned on;
+// its output never changes. "hubs" is deliberately different on every axis
+// (see the hubs sections further down and bench/gen/README.md): no English
+// function word anywhere in titles or abstracts, 15 synthetic languages in 8
+// scripts (zh and ja without spaces), abstracts from none to 8,000 words,
+// ~43 references per work with 23% none and some 500-3,000, 28-29% dangling,
+// citation hubs cited by tens of thousands at 1M, collaborations of
+// 120-5,000 authors on ~2% of works, conflated author ids with ~20,000 works,
+// authors without ids, 2,000 topics, N/100 venues with mega-journals, ids
+// that cross 2^32. Same discipline: own PRNG, alias tables, DetLog/DetExp.
+//
+// The default world (scaled with N):
 //   - 4 domains, the 26 real OpenAlex fields, 252 real subfield names, 4,500
 //     topics; a topic always has the same subfield, field and domain.
 //   - Text: abstracts (80-250 words) are built from ~50 sentence templates
@@ -1612,16 +1624,16 @@ struct LangDef {
 const LangDef kLangs[] = {
     {"de", kLatin, 0.08, "b d f g h k l m n p r s t w z sch st sp pf kr tr br gr fl kl schw",
      "a e i o u ä ö ü ei au ie eu", "- - - n r s t l m ch ck ng nd st rt lt",
-     "- - - - ung ungen keit heit lich lichen isch ische en er es e te", ",", ".",
-     "\xE2\x80\x9E", "\xE2\x80\x9C", true, true, true, false},
+     "- - - - ung ungen keit heit lich lichen isch ische en er es e te", ",", ".", "\xE2\x80\x9E",
+     "\xE2\x80\x9C", true, true, true, false},
     {"fr", kLatin, 0.08, "b c d f g j l m n p r s t v ch pl tr qu gr br cr fr",
      "a e i o u é è ê ou ai au eau oi an on in", "- - - r s l n x",
      "- - - ion ions ité ités ique iques ement ant ante ée és eur eurs aux", ",", ".",
      "\xC2\xAB\xC2\xA0", "\xC2\xA0\xC2\xBB", true, false, true, false},
     {"es", kLatin, 0.08, "b c d f g j l m n p r s t v ll ch pr tr gr bl cl fr",
      "a e i o u á é í ó ú ia ie ue io", "- - - n s r l",
-     "- - - ción ciones idad idades ico ica icos mente ado ada ados ez", ",", ".",
-     "\xE2\x80\x9C", "\xE2\x80\x9D", true, false, true, false},
+     "- - - ción ciones idad idades ico ica icos mente ado ada ados ez", ",", ".", "\xE2\x80\x9C",
+     "\xE2\x80\x9D", true, false, true, false},
     {"pt", kLatin, 0.08, "b c d f g j l m n p r s t v lh nh ch pr tr gr br",
      "a e i o u ã õ á é ê ó ô ão ei ou", "- - - s r l m",
      "- - - ção ções dade dades ico ica mente ado ada ões eiro", ",", ".", "\xE2\x80\x9C",
@@ -1640,8 +1652,8 @@ const LangDef kLangs[] = {
      true},
     {"ru", kCyrillic, 0.10, "б в г д ж з к л м н п р с т ф х ц ч ш щ пр ст тр кр бл",
      "а е и о у ы я ю ё э", "- - - н р с т л й в к",
-     "- - - ов ий ая ое ые ых ами ения ение ость ости ого ому ую ский ская", ",", ".",
-     "\xC2\xAB", "\xC2\xBB", true, false, true, false},
+     "- - - ов ий ая ое ые ых ами ения ение ость ости ого ому ую ский ская", ",", ".", "\xC2\xAB",
+     "\xC2\xBB", true, false, true, false},
     {"el", kGreek, 0.04, "β γ δ ζ θ κ λ μ ν ξ π ρ σ τ φ χ ψ στ πρ τρ",
      "α ε η ι ο υ ω ά έ ή ί ό ύ ώ αι ει ου", "- - - ν σ ρ",
      "- - - ος ης ων ικός ική ισμός ότητα ες ας ία ών", ",", ".", "\xC2\xAB", "\xC2\xBB", true,
@@ -1655,12 +1667,11 @@ const LangDef kLangs[] = {
     {"ar", kArabic, 0.04, "ب ت ث ج ح خ د ذ ر ز س ش ص ض ط ظ ع غ ف ق ك ل م ن ه و ي", "- ا و ي",
      "- - - ن م ر", "- - - ة ات ية ين ي", "\xD8\x8C", ".", "\xC2\xAB", "\xC2\xBB", true, false,
      false, false},
-    {"fa", kArabic, 0.03, "ب پ ت ج چ خ د ر ز ژ س ش ف ق ک گ ل م ن ه و ی", "- ا و ی",
-     "- - - ن م ر ت", "- - - ها ی ان ه ای", "\xD8\x8C", ".", "\xC2\xAB", "\xC2\xBB", true,
-     false, false, false},
+    {"fa", kArabic, 0.03, "ب پ ت ج چ خ د ر ز ژ س ش ف ق ک گ ل م ن ه و ی", "- ا و ی", "- - - ن م ر ت",
+     "- - - ها ی ان ه ای", "\xD8\x8C", ".", "\xC2\xAB", "\xC2\xBB", true, false, false, false},
     {"hi", kDevanagari, 0.03, "क ख ग घ च छ ज झ ट ठ ड ढ ण त थ द ध न प फ ब भ म य र ल व श ष स ह",
-     "- ा ि ी ु ू े ै ो ौ", "- - - ं", "- - - ों ें ता ती ना कर", ",", "\xE0\xA5\xA4",
-     "\xE2\x80\x9C", "\xE2\x80\x9D", true, false, false, false},
+     "- ा ि ी ु ू े ै ो ौ", "- - - ं", "- - - ों ें ता ती ना कर", ",", "\xE0\xA5\xA4", "\xE2\x80\x9C",
+     "\xE2\x80\x9D", true, false, false, false},
 };
 constexpr int kNumLangs = sizeof(kLangs) / sizeof(kLangs[0]);
 
@@ -1671,12 +1682,13 @@ struct HubsCountry {
   const char* lang;
 };
 const HubsCountry kHubsCountries[] = {
-    {6, nullptr}, {18, "zh"}, {2, nullptr}, {7, "de"},    {6, "ja"},    {5, "fr"},   {4, "hi"},
-    {2, nullptr}, {1.5, "fr"}, {1, nullptr}, {4, "es"},   {3, "ko"},    {5, "pt"},   {1, nullptr},
-    {0.5, nullptr}, {0.3, nullptr}, {0.3, nullptr}, {0.3, nullptr}, {1, "de"}, {0.7, "de"},
-    {0.7, "fr"}, {9, "ru"},  {3, "pl"},   {1, nullptr},  {3, "tr"},    {3, "fa"},   {1.5, "ar"},
-    {1.5, "ar"}, {1.5, "es"}, {1, "es"},  {0.6, "es"},  {1.5, "pt"},  {0.6, nullptr},
-    {0.4, nullptr}, {0.3, nullptr}, {1.5, "zh"}, {0.4, "zh"}, {0.3, nullptr}, {0.2, nullptr},
+    {6, nullptr}, {18, "zh"},     {2, nullptr},   {7, "de"},      {6, "ja"},      {5, "fr"},
+    {4, "hi"},    {2, nullptr},   {1.5, "fr"},    {1, nullptr},   {4, "es"},      {3, "ko"},
+    {5, "pt"},    {1, nullptr},   {0.5, nullptr}, {0.3, nullptr}, {0.3, nullptr}, {0.3, nullptr},
+    {1, "de"},    {0.7, "de"},    {0.7, "fr"},    {9, "ru"},      {3, "pl"},      {1, nullptr},
+    {3, "tr"},    {3, "fa"},      {1.5, "ar"},    {1.5, "ar"},    {1.5, "es"},    {1, "es"},
+    {0.6, "es"},  {1.5, "pt"},    {0.6, nullptr}, {0.4, nullptr}, {0.3, nullptr}, {1.5, "zh"},
+    {0.4, "zh"},  {0.3, nullptr}, {0.2, nullptr},
 };
 static_assert(sizeof(kHubsCountries) / sizeof(kHubsCountries[0]) == kNumCountries);
 
@@ -1695,54 +1707,57 @@ struct NativeNames {
   bool family_first, spaced;
 };
 const NativeNames kNativeNames[] = {
-    {"RU", "Александр Дмитрий Сергей Андрей Алексей Иван Михаил Николай Ольга Елена Наталья Ирина Татьяна Анна Мария Светлана",
-     "Иванов Смирнов Кузнецов Попов Васильев Петров Соколов Михайлов Новиков Фёдоров Морозов Волков Козлов Лебедев",
+    {"RU",
+     "Александр Дмитрий Сергей Андрей Алексей Иван Михаил Николай Ольга Елена Наталья Ирина "
+     "Татьяна Анна Мария Светлана",
+     "Иванов Смирнов Кузнецов Попов Васильев Петров Соколов Михайлов Новиков Фёдоров Морозов "
+     "Волков Козлов Лебедев",
      false, true},
     {"CN", "伟 静 磊 敏 军 洋 勇 艳 杰 涛 明 超 秀英 丽 强 芳 娜 建华 志强 海燕",
      "王 李 张 刘 陈 杨 黄 赵 吴 周 徐 孙 马 朱 胡 郭 何 林 高 罗", true, false},
     {"TW", "志明 淑芬 家豪 怡君 俊傑 雅婷 建宏 美玲", "陳 林 黃 張 李 王 吳 劉", true, false},
-    {"JP", "健 翔 大輔 陽子 裕子 直樹 美咲 拓也 恵 誠", "佐藤 鈴木 高橋 田中 渡辺 伊藤 山本 中村 小林 加藤",
-     true, true},
-    {"KR", "민준 서연 지훈 현우 성민 재현 영호 동현 지원 은지", "김 이 박 최 정 강 조 윤 장 임", true, false},
-    {"SA", "محمد أحمد علي عمر خالد يوسف فاطمة مريم نور ليلى", "حسن إبراهيم محمود عبدالله صالح منصور حداد خليل ناصر فاروق",
-     false, true},
-    {"EG", "محمد أحمد مصطفى عمر خالد يوسف فاطمة منى هبة سارة", "حسن إبراهيم محمود عبدالرحمن السيد عثمان سليمان",
-     false, true},
+    {"JP", "健 翔 大輔 陽子 裕子 直樹 美咲 拓也 恵 誠",
+     "佐藤 鈴木 高橋 田中 渡辺 伊藤 山本 中村 小林 加藤", true, true},
+    {"KR", "민준 서연 지훈 현우 성민 재현 영호 동현 지원 은지", "김 이 박 최 정 강 조 윤 장 임",
+     true, false},
+    {"SA", "محمد أحمد علي عمر خالد يوسف فاطمة مريم نور ليلى",
+     "حسن إبراهيم محمود عبدالله صالح منصور حداد خليل ناصر فاروق", false, true},
+    {"EG", "محمد أحمد مصطفى عمر خالد يوسف فاطمة منى هبة سارة",
+     "حسن إبراهيم محمود عبدالرحمن السيد عثمان سليمان", false, true},
 };
 
 // English function words a synthetic word must never fold to: litgraph's
 // stopword list plus the title minor words, sorted for binary search.
 const char* const kEnglishFunctionWords[] = {
-    "a",        "about",    "above",   "after",      "again",  "against", "all",    "also",
-    "am",       "an",       "and",     "any",        "are",    "as",      "at",     "be",
-    "because",  "been",     "before",  "being",      "below",  "between", "both",   "but",
-    "by",       "can",      "could",   "did",        "do",     "does",    "doing",  "down",
-    "during",   "each",     "either",  "et",         "etc",    "few",     "for",    "from",
-    "further",  "had",      "has",     "have",       "having", "he",      "her",    "here",
-    "hers",     "herself",  "him",     "himself",    "his",    "how",     "however", "i",
-    "if",       "in",       "into",    "is",         "it",     "its",     "itself", "just",
-    "may",      "me",       "might",   "more",       "most",   "must",    "my",     "myself",
-    "no",       "nor",      "not",     "now",        "of",     "off",     "on",     "once",
-    "only",     "or",       "other",   "our",        "ours",   "ourselves", "out",  "over",
-    "own",      "same",     "shall",   "she",        "should", "so",      "some",   "such",
-    "than",     "that",     "the",     "their",      "theirs", "them",    "themselves", "then",
-    "there",    "these",    "they",    "this",       "those",  "through", "thus",   "to",
-    "too",      "under",    "until",   "up",         "upon",   "us",      "very",   "via",
-    "vs",       "was",      "we",      "were",       "what",   "when",    "where",  "whether",
-    "which",    "while",    "who",     "whom",       "why",    "will",    "with",   "within",
-    "without",  "would",    "yet",     "you",        "your",   "yours",   "yourself",
-    "yourselves"};
+    "a",       "about",   "above",  "after",   "again",  "against",   "all",        "also",
+    "am",      "an",      "and",    "any",     "are",    "as",        "at",         "be",
+    "because", "been",    "before", "being",   "below",  "between",   "both",       "but",
+    "by",      "can",     "could",  "did",     "do",     "does",      "doing",      "down",
+    "during",  "each",    "either", "et",      "etc",    "few",       "for",        "from",
+    "further", "had",     "has",    "have",    "having", "he",        "her",        "here",
+    "hers",    "herself", "him",    "himself", "his",    "how",       "however",    "i",
+    "if",      "in",      "into",   "is",      "it",     "its",       "itself",     "just",
+    "may",     "me",      "might",  "more",    "most",   "must",      "my",         "myself",
+    "no",      "nor",     "not",    "now",     "of",     "off",       "on",         "once",
+    "only",    "or",      "other",  "our",     "ours",   "ourselves", "out",        "over",
+    "own",     "same",    "shall",  "she",     "should", "so",        "some",       "such",
+    "than",    "that",    "the",    "their",   "theirs", "them",      "themselves", "then",
+    "there",   "these",   "they",   "this",    "those",  "through",   "thus",       "to",
+    "too",     "under",   "until",  "up",      "upon",   "us",        "very",       "via",
+    "vs",      "was",     "we",     "were",    "what",   "when",      "where",      "whether",
+    "which",   "while",   "who",    "whom",    "why",    "will",      "with",       "within",
+    "without", "would",   "yet",    "you",     "your",   "yours",     "yourself",   "yourselves"};
 
 // Base letters of Latin Extended-A (U+0100-U+017F), as litgraph folds them.
 const char* const kExtAFold[] = {
-    "a", "a", "a", "a", "a", "a", "c", "c", "c", "c", "c", "c", "c", "c", "d", "d",
-    "d", "d", "e", "e", "e", "e", "e", "e", "e", "e", "e", "e", "g", "g", "g", "g",
-    "g", "g", "g", "g", "h", "h", "h", "h", "i", "i", "i", "i", "i", "i", "i", "i",
+    "a", "a", "a",  "a",  "a", "a", "c", "c", "c", "c", "c", "c", "c", "c", "d", "d",
+    "d", "d", "e",  "e",  "e", "e", "e", "e", "e", "e", "e", "e", "g", "g", "g", "g",
+    "g", "g", "g",  "g",  "h", "h", "h", "h", "i", "i", "i", "i", "i", "i", "i", "i",
     "i", "i", "ij", "ij", "j", "j", "k", "k", "k", "l", "l", "l", "l", "l", "l", "l",
-    "l", "l", "l", "n", "n", "n", "n", "n", "n", "n", "n", "n", "o", "o", "o", "o",
+    "l", "l", "l",  "n",  "n", "n", "n", "n", "n", "n", "n", "n", "o", "o", "o", "o",
     "o", "o", "oe", "oe", "r", "r", "r", "r", "r", "r", "s", "s", "s", "s", "s", "s",
-    "s", "s", "t", "t", "t", "t", "t", "t", "u", "u", "u", "u", "u", "u", "u", "u",
-    "u", "u", "u", "u", "w", "w", "y", "y", "y", "z", "z", "z", "z", "z", "z", "s"};
+    "s", "s", "t",  "t",  "t", "t", "t", "t", "u", "u", "u", "u", "u", "u", "u", "u",
+    "u", "u", "u",  "u",  "w", "w", "y", "y", "y", "z", "z", "z", "z", "z", "z", "s"};
 static_assert(sizeof(kExtAFold) / sizeof(kExtAFold[0]) == 128);
 
 uint32_t DecodeCp(std::string_view s, size_t& i) {
@@ -1784,20 +1799,20 @@ void PutCp(uint32_t cp, std::string& out) {
 // Turkish dotted i becomes U+0130.
 uint32_t UpperCp(uint32_t cp, bool turkish) {
   if (cp >= 'a' && cp <= 'z') return turkish && cp == 'i' ? 0x130 : cp - 32;
-  if (cp == 0x131) return 'I';                                          // Turkish dotless i
-  if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) return cp - 0x20;         // Latin-1
-  if (cp >= 0x100 && cp <= 0x137) return cp & 1 ? cp - 1 : cp;          // Ext-A, pairs
+  if (cp == 0x131) return 'I';                                   // Turkish dotless i
+  if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) return cp - 0x20;  // Latin-1
+  if (cp >= 0x100 && cp <= 0x137) return cp & 1 ? cp - 1 : cp;   // Ext-A, pairs
   if (cp >= 0x139 && cp <= 0x148) return cp & 1 ? cp : cp - 1;
   if (cp >= 0x14A && cp <= 0x177) return cp & 1 ? cp - 1 : cp;
   if (cp >= 0x179 && cp <= 0x17E) return cp & 1 ? cp : cp - 1;
-  if (cp == 0x1A1 || cp == 0x1B0) return cp - 1;                        // Vietnamese o, u horn
-  if (cp >= 0x1EA0 && cp <= 0x1EF9) return cp & 1 ? cp - 1 : cp;        // Vietnamese tones
-  if (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) return cp - 0x20;      // Greek
+  if (cp == 0x1A1 || cp == 0x1B0) return cp - 1;                    // Vietnamese o, u horn
+  if (cp >= 0x1EA0 && cp <= 0x1EF9) return cp & 1 ? cp - 1 : cp;    // Vietnamese tones
+  if (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) return cp - 0x20;  // Greek
   if (cp == 0x3AC) return 0x386;
   if (cp >= 0x3AD && cp <= 0x3AF) return cp - 0x25;
   if (cp == 0x3CC) return 0x38C;
   if (cp == 0x3CD || cp == 0x3CE) return cp - 0x3F;
-  if (cp >= 0x430 && cp <= 0x44F) return cp - 0x20;                     // Cyrillic
+  if (cp >= 0x430 && cp <= 0x44F) return cp - 0x20;  // Cyrillic
   if (cp >= 0x450 && cp <= 0x45F) return cp - 0x50;
   return cp;
 }
@@ -1836,11 +1851,16 @@ void FoldForCheck(std::string_view w, std::string& out) {
     } else if (cp <= 0xFF) {
       static const char kL1[] = "aaaaaaaceeeeiiiidnooooo ouuuuyts";
       const uint32_t k = (cp - 0xC0) & 31;
-      if (k == 6) out += "ae";
-      else if (k == 30) out += "th";
-      else if (cp == 0xDF) out += "ss";
-      else if (cp == 0xFF) out.push_back('y');
-      else out.push_back(kL1[k]);
+      if (k == 6)
+        out += "ae";
+      else if (k == 30)
+        out += "th";
+      else if (cp == 0xDF)
+        out += "ss";
+      else if (cp == 0xFF)
+        out.push_back('y');
+      else
+        out.push_back(kL1[k]);
     } else if (cp <= 0x17F) {
       out += kExtAFold[cp - 0x100];
     } else if (cp == 0x1A0 || cp == 0x1A1) {
@@ -1887,11 +1907,11 @@ bool HasEnglishFunctionWord(std::string_view s, std::string& scratch) {
 struct Lang {
   const LangDef* def = nullptr;
   int index = 0;
-  std::vector<std::string> syl;    // content-word units
-  std::vector<std::string> func;   // function words, most frequent first
-  std::vector<std::string> ends;   // inflection endings ("" = none)
-  std::vector<std::string> kana;   // ja: katakana units; ko/ja: particles in func
-  std::vector<std::string> digits; // native digits (ar, fa, hi), else empty
+  std::vector<std::string> syl;     // content-word units
+  std::vector<std::string> func;    // function words, most frequent first
+  std::vector<std::string> ends;    // inflection endings ("" = none)
+  std::vector<std::string> kana;    // ja: katakana units; ko/ja: particles in func
+  std::vector<std::string> digits;  // native digits (ar, fa, hi), else empty
   bool turkish = false;
   bool al = false;  // Arabic: the article al- on some nouns
 };
@@ -1908,7 +1928,8 @@ void BuildLang(Lang& L, int l, uint64_t seed) {
   Rng rng(Mix2(seed ^ 0x1A4617, static_cast<uint64_t>(l)));
   std::string fold;
   auto shuffle = [&](std::vector<std::string>& v) {
-    for (size_t k = v.size(); k > 1; --k) std::swap(v[k - 1], v[rng.Below(static_cast<uint32_t>(k))]);
+    for (size_t k = v.size(); k > 1; --k)
+      std::swap(v[k - 1], v[rng.Below(static_cast<uint32_t>(k))]);
   };
   auto cp_range = [&](uint32_t base, uint32_t span, uint32_t stride, uint32_t count,
                       std::vector<std::string>& out, uint32_t offset = 7) {
@@ -1924,8 +1945,8 @@ void BuildLang(Lang& L, int l, uint64_t seed) {
       L.func.assign(L.syl.begin(), L.syl.begin() + kFuncWords);
       break;
     case kKana: {
-      cp_range(0x4E00, 20902, 6007, 2500, L.syl);   // kanji
-      cp_range(0x30A1, 82, 1, 82, L.kana);          // katakana
+      cp_range(0x4E00, 20902, 6007, 2500, L.syl);  // kanji
+      cp_range(0x30A1, 82, 1, 82, L.kana);         // katakana
       std::vector<std::string> hira;
       cp_range(0x3041, 83, 1, 83, hira);
       shuffle(hira);
@@ -1954,10 +1975,9 @@ void BuildLang(Lang& L, int l, uint64_t seed) {
         for (unsigned char ch : x) k += (ch & 0xC0) != 0x80;
         return k;
       };
-      std::stable_sort(all.begin(), all.end(),
-                       [&](const std::string& a, const std::string& b) {
-                         return std::min<size_t>(cps(a), 3) < std::min<size_t>(cps(b), 3);
-                       });
+      std::stable_sort(all.begin(), all.end(), [&](const std::string& a, const std::string& b) {
+        return std::min<size_t>(cps(a), 3) < std::min<size_t>(cps(b), 3);
+      });
       // Function words: the shortest syllables that are no English word.
       for (const auto& s : all) {
         if (L.func.size() >= kFuncWords) break;
@@ -2068,8 +2088,8 @@ enum WorkType : uint8_t {
   kDissertation,
   kNumTypes
 };
-const char* const kTypeNames[] = {"article", "preprint", "book-chapter", "dataset",
-                                  "review",  "letter",   "editorial",    "erratum",
+const char* const kTypeNames[] = {"article",  "preprint",    "book-chapter", "dataset",
+                                  "review",   "letter",      "editorial",    "erratum",
                                   "paratext", "dissertation"};
 static_assert(sizeof(kTypeNames) / sizeof(kTypeNames[0]) == kNumTypes);
 const double kTypeWeights[] = {0.82, 0.07, 0.05, 0.02, 0.04};
@@ -2230,7 +2250,8 @@ class World {
     lang_group_ = aliases_.Add(w);
     for (int c = 0; c < kNumCountries; ++c) {
       country_lang_[c] = -1;
-      if (kHubsCountries[c].lang) country_lang_[c] = static_cast<int8_t>(LangIndex(kHubsCountries[c].lang));
+      if (kHubsCountries[c].lang)
+        country_lang_[c] = static_cast<int8_t>(LangIndex(kHubsCountries[c].lang));
     }
   }
 
@@ -2271,35 +2292,45 @@ class World {
       const char* pats;
     };
     static const Pat kPats[] = {
-        {"", "% University;% State University;% Technical University;% Polytechnic|% University "
-             "Hospital;% General Hospital;% Medical Center|% National Laboratory;% Research "
-             "Institute;% Research Center|% Geological Survey;% Public Health Agency|% "
-             "Technologies;% Pharmaceuticals;% Labs"},
-        {"de", "Universität %;Technische Universität %;Hochschule %|Universitätsklinikum "
-               "%;Klinikum %|#-Institut %;Forschungszentrum %|Bundesanstalt # %;Landesamt % #|% "
-               "# GmbH;% AG"},
-        {"fr", "Université de %;École Polytechnique de %;Université % #|CHU de %;Hôpital %|"
-               "Institut # de %;Laboratoire # %|Agence # de %|% SA;% # SAS"},
-        {"es", "Universidad de %;Universidad Nacional de %;Universidad Politécnica de "
-               "%|Hospital Universitario de %;Hospital General de %|Instituto # de %;Centro de "
-               "Investigación # %|Agencia # de %|% S.A.;Laboratorios % S.L."},
-        {"pt", "Universidade de %;Universidade Federal de %;Universidade Estadual de "
-               "%|Hospital das Clínicas de %;Hospital de %|Instituto # de %;Fundação # %|Agência "
-               "# de %|% Ltda.;% S.A."},
-        {"pl", "Uniwersytet %;Politechnika %;Akademia # %|Szpital Uniwersytecki %;Szpital "
-               "%|Instytut # %|Urząd # %|% sp. z o.o."},
-        {"tr", "% Üniversitesi;% Teknik Üniversitesi|% Eğitim ve Araştırma Hastanesi|% # "
-               "Enstitüsü|% # Müdürlüğü|% A.Ş."},
-        {"ru", "% государственный университет;Университет %;% политехнический "
-               "университет|Клиническая больница %|Институт # %;НИИ # %|Агентство # %|ООО «%»"},
-        {"zh", "%大学;%理工大学;%师范大学|%人民医院;%大学附属医院|中国科学院%研究所;%研究院|%环境保护局|%"
-               "科技有限公司"},
+        {"",
+         "% University;% State University;% Technical University;% Polytechnic|% University "
+         "Hospital;% General Hospital;% Medical Center|% National Laboratory;% Research "
+         "Institute;% Research Center|% Geological Survey;% Public Health Agency|% "
+         "Technologies;% Pharmaceuticals;% Labs"},
+        {"de",
+         "Universität %;Technische Universität %;Hochschule %|Universitätsklinikum "
+         "%;Klinikum %|#-Institut %;Forschungszentrum %|Bundesanstalt # %;Landesamt % #|% "
+         "# GmbH;% AG"},
+        {"fr",
+         "Université de %;École Polytechnique de %;Université % #|CHU de %;Hôpital %|"
+         "Institut # de %;Laboratoire # %|Agence # de %|% SA;% # SAS"},
+        {"es",
+         "Universidad de %;Universidad Nacional de %;Universidad Politécnica de "
+         "%|Hospital Universitario de %;Hospital General de %|Instituto # de %;Centro de "
+         "Investigación # %|Agencia # de %|% S.A.;Laboratorios % S.L."},
+        {"pt",
+         "Universidade de %;Universidade Federal de %;Universidade Estadual de "
+         "%|Hospital das Clínicas de %;Hospital de %|Instituto # de %;Fundação # %|Agência "
+         "# de %|% Ltda.;% S.A."},
+        {"pl",
+         "Uniwersytet %;Politechnika %;Akademia # %|Szpital Uniwersytecki %;Szpital "
+         "%|Instytut # %|Urząd # %|% sp. z o.o."},
+        {"tr",
+         "% Üniversitesi;% Teknik Üniversitesi|% Eğitim ve Araştırma Hastanesi|% # "
+         "Enstitüsü|% # Müdürlüğü|% A.Ş."},
+        {"ru",
+         "% государственный университет;Университет %;% политехнический "
+         "университет|Клиническая больница %|Институт # %;НИИ # %|Агентство # %|ООО «%»"},
+        {"zh",
+         "%大学;%理工大学;%师范大学|%人民医院;%大学附属医院|中国科学院%研究所;%研究院|%环境保护局|%"
+         "科技有限公司"},
         {"ja", "%大学;%工業大学|%大学病院|%研究所|%庁|%株式会社"},
         {"ko", "%대학교;%과학기술원|%대학교병원|%연구원|%청|%주식회사"},
         {"ar", "جامعة %;جامعة % التقنية|مستشفى %|معهد % #|هيئة %|شركة %"},
         {"fa", "دانشگاه %;دانشگاه صنعتی %|بیمارستان %|پژوهشگاه %|سازمان %|شرکت %"},
-        {"hi", "% विश्वविद्यालय;भारतीय प्रौद्योगिकी संस्थान %|% चिकित्सालय|% अनुसंधान संस्थान|% "
-               "विभाग|% लिमिटेड"},
+        {"hi",
+         "% विश्वविद्यालय;भारतीय प्रौद्योगिकी संस्थान %|% चिकित्सालय|% अनुसंधान संस्थान|% "
+         "विभाग|% लिमिटेड"},
     };
     const uint64_t count = std::max<uint64_t>(40, n_ / 40);
     std::vector<double> cw;
@@ -2334,8 +2365,9 @@ class World {
       }
       std::string name = FillPattern(v, place, l, k * 131);
       for (uint64_t extra = 1; names.count(name); ++extra)
-        name = FillPattern(v, native ? NameWord(l, k * 7 + 1 + extra * 977)
-                                     : SyntheticPlace(k * 131 + extra, kCountries[c].culture),
+        name = FillPattern(v,
+                           native ? NameWord(l, k * 7 + 1 + extra * 977)
+                                  : SyntheticPlace(k * 131 + extra, kCountries[c].culture),
                            l, k * 131 + extra);
       names.insert(name);
 
@@ -2367,21 +2399,21 @@ class World {
 
   void BuildSourcesHubs(Rng& rng) {
     static const char* const kJournalPats[kNumLangs] = {
-        "Zeitschrift für #;#-Forschung;Archiv für #;Berichte # #",            // de
-        "Revue de #;Annales de #;Cahiers #;Bulletin # #",                       // fr
-        "Revista de #;Anales de #;Boletín #;Revista Española de #",            // es
-        "Revista Brasileira de #;Revista de #;Cadernos de #;Arquivos de #",    // pt
-        "Przegląd #;Postępy #;Acta #;Kwartalnik #",                             // pl
-        "# Dergisi;Türk # Dergisi;# Bülteni",                                    // tr
-        "Tạp chí #;Tạp chí # Việt Nam",                                          // vi
-        "Вестник #;Журнал #;Известия #;Успехи #",                                // ru
-        "Επιθεώρηση #;Αρχεία #",                                                 // el
-        "#学报;#杂志;中国#;#研究",                                               // zh
-        "#学会誌;#研究;日本#学会誌",                                             // ja
-        "#학회지;한국#학회논문지",                                               // ko
-        "مجلة #;مجلة # العربية",                                                 // ar
-        "مجله #;فصلنامه #",                                                      // fa
-        "# पत्रिका;भारतीय # पत्रिका",                                              // hi
+        "Zeitschrift für #;#-Forschung;Archiv für #;Berichte # #",           // de
+        "Revue de #;Annales de #;Cahiers #;Bulletin # #",                    // fr
+        "Revista de #;Anales de #;Boletín #;Revista Española de #",          // es
+        "Revista Brasileira de #;Revista de #;Cadernos de #;Arquivos de #",  // pt
+        "Przegląd #;Postępy #;Acta #;Kwartalnik #",                          // pl
+        "# Dergisi;Türk # Dergisi;# Bülteni",                                // tr
+        "Tạp chí #;Tạp chí # Việt Nam",                                      // vi
+        "Вестник #;Журнал #;Известия #;Успехи #",                            // ru
+        "Επιθεώρηση #;Αρχεία #",                                             // el
+        "#学报;#杂志;中国#;#研究",                                           // zh
+        "#学会誌;#研究;日本#学会誌",                                         // ja
+        "#학회지;한국#학회논문지",                                           // ko
+        "مجلة #;مجلة # العربية",                                             // ar
+        "مجله #;فصلنامه #",                                                  // fa
+        "# पत्रिका;भारतीय # पत्रिका",                                          // hi
     };
     static const char kIntl[] = "Acta #;Annales #;Scientia #;Archivum #;# Letters;# Reviews";
     const uint64_t count = std::max<uint64_t>(kNumSubfields, n_ / 100);
@@ -2398,7 +2430,8 @@ class World {
       std::string name;
       for (int attempt = 0; attempt < 40 && (name.empty() || names.count(name)); ++attempt) {
         const std::string& pat = pats[rng.Below(static_cast<uint32_t>(pats.size()))];
-        name = FillPattern(pat, "", nl, uint64_t{static_cast<uint64_t>(s)} * 1000003 + k * 17 + attempt);
+        name = FillPattern(pat, "", nl,
+                           uint64_t{static_cast<uint64_t>(s)} * 1000003 + k * 17 + attempt);
       }
       while (names.count(name)) name += " " + NameWord(nl, k * 3 + name.size());
       names.insert(name);
@@ -2434,7 +2467,8 @@ class World {
     for (const auto& r : kRegional) {
       auto it = regional.find(r[1]);
       if (it == regional.end())
-        it = regional.emplace(r[1], static_cast<int>(AddSource(k++, r[1], "repository", true, false)))
+        it = regional
+                 .emplace(r[1], static_cast<int>(AddSource(k++, r[1], "repository", true, false)))
                  .first;
       lang_repo_[LangIndex(r[0])] = it->second;
     }
@@ -2460,8 +2494,7 @@ class World {
     for (int s = 0; s < kNumSubfields; ++s) {
       const int f = sub_field_[s];
       sub_w[s] = (hubs_ ? kHubsFieldWeights[f] : kFields[f].weight) /
-                 static_cast<double>(field_subs_[f].size()) *
-                 DetExp(0.5 * rng.Normal());
+                 static_cast<double>(field_subs_[f].size()) * DetExp(0.5 * rng.Normal());
       total += sub_w[s];
     }
     // Topics per subfield: 4 each plus the rest by subfield weight (largest
@@ -3253,15 +3286,15 @@ class Corpus {
     for (int y = 0; y < ny; ++y) {
       std::vector<double> tw(w_.num_topics_);
       for (int t = 0; t < w_.num_topics_; ++t)
-        tw[t] = w_.topics_[t].weight *
-                DetExp(0.5 * w_.topics_[t].trend * (first_year_ + y - 2008));
+        tw[t] = w_.topics_[t].weight * DetExp(0.5 * w_.topics_[t].trend * (first_year_ + y - 2008));
       const uint32_t year_group = w_.aliases_.Add(tw);
       if (first_year_ + y >= 2022 && w4_start_ == n_) w4_start_ = i;
       for (uint64_t k = 0; k < count[y]; ++k, ++i) {
         year_[i] = static_cast<uint8_t>(y);
         topic_[i] = static_cast<uint16_t>(w_.aliases_.Sample(year_group, rng));
         uint8_t ty = static_cast<uint8_t>(w_.aliases_.Sample(type_group, rng));
-        if ((ty == kPreprint && first_year_ + y < 1995) || (ty == kDataset && first_year_ + y < 2005))
+        if ((ty == kPreprint && first_year_ + y < 1995) ||
+            (ty == kDataset && first_year_ + y < 2005))
           ty = kArticle;
         type_[i] = ty;
       }
@@ -3317,7 +3350,8 @@ class Corpus {
     const uint64_t classic_range = std::max<uint64_t>(1, n_ / 5);
     uint32_t classics[kClassics];
     for (int k = 0; k < kClassics; ++k)
-      classics[k] = static_cast<uint32_t>(Mix2(seed_ ^ 0xC1A55, static_cast<uint64_t>(k)) % classic_range);
+      classics[k] =
+          static_cast<uint32_t>(Mix2(seed_ ^ 0xC1A55, static_cast<uint64_t>(k)) % classic_range);
     const uint32_t classic_group = w_.aliases_.Add(ZipfWeights(kClassics, 1.3, 0));
     auto multiplicity = [&](uint32_t j) -> int {
       const uint64_t h = Mix2(seed_ ^ 0xF177, j) % 100;
@@ -3421,8 +3455,7 @@ class Corpus {
             }
           }
           if (target == UINT32_MAX || target == i) continue;
-          uint32_t& st_slot =
-              target & kExternal ? ext_stamp[target & ~kExternal] : stamp[target];
+          uint32_t& st_slot = target & kExternal ? ext_stamp[target & ~kExternal] : stamp[target];
           if (st_slot == mark) continue;
           st_slot = mark;
           refs_.push_back(target);
@@ -3536,7 +3569,8 @@ class Corpus {
     static const double kCollabShare[] = {0.5, 0.2, 0.15, 0.1, 0.05};
     static const double kCollabWorkP[] = {0.10, 0.02, 0.03, 0.04, 0.01};
     const uint32_t ncollab = static_cast<uint32_t>(std::max<uint64_t>(5, n_ / 20000));
-    const uint32_t cf_group = w_.aliases_.Add(std::vector<double>(std::begin(kCollabShare), std::end(kCollabShare)));
+    const uint32_t cf_group =
+        w_.aliases_.Add(std::vector<double>(std::begin(kCollabShare), std::end(kCollabShare)));
     std::vector<uint32_t> mark(na, 0);
     collab_off_.assign(1, 0);
     std::vector<std::vector<uint32_t>> field_collabs(kNumFields);
@@ -3550,7 +3584,8 @@ class Corpus {
     }
     std::sort(sizes.begin(), sizes.end());
     for (uint32_t c = 0; c < ncollab; ++c) {
-      const int ci = c < 5 ? static_cast<int>(c) : static_cast<int>(w_.aliases_.Sample(cf_group, rng));
+      const int ci =
+          c < 5 ? static_cast<int>(c) : static_cast<int>(w_.aliases_.Sample(cf_group, rng));
       int f = 0;
       while (kFields[f].id != kCollabFields[ci]) ++f;
       field_collabs[f].push_back(c);
@@ -3558,8 +3593,8 @@ class Corpus {
       uint64_t nf = 0;
       for (uint16_t s : w_.field_subs_[f]) nf += auth_off_[s + 1] - auth_off_[s];
       const uint64_t size = std::min<uint64_t>(static_cast<uint64_t>(sizes[c]), nf / 2);
-      for (uint64_t tries = 0; collab_members_.size() - collab_off_.back() < size && tries < 4 * size;
-           ++tries) {
+      for (uint64_t tries = 0;
+           collab_members_.size() - collab_off_.back() < size && tries < 4 * size; ++tries) {
         uint64_t x = rng.Below64(nf);
         uint32_t a = 0;
         for (uint16_t s : w_.field_subs_[f]) {
@@ -4134,8 +4169,7 @@ class Writer {
         const uint32_t b = rng.Below(16);
         Rng brng(Mix2(seed_ ^ 0xB011E7, b));
         cur_topic_ = (b * 97) % static_cast<uint32_t>(w_.num_topics_);
-        BuildAbstractHubs(brng, b, w_.topics_[cur_topic_], w_.langs_[b % kNumLangs],
-                          60 + 10 * b);
+        BuildAbstractHubs(brng, b, w_.topics_[cur_topic_], w_.langs_[b % kNumLangs], 60 + 10 * b);
         cur_topic_ = t;
       } else if (rng.Chance(0.05)) {
         const int l2 = static_cast<int>(w_.aliases_.Sample(w_.lang_group_, rng));
@@ -4204,7 +4238,8 @@ class Writer {
         }
         add(a);
       }
-      if (team_.size() > 1 && rng.Chance(0.6)) std::rotate(team_.begin(), team_.begin() + 1, team_.end());
+      if (team_.size() > 1 && rng.Chance(0.6))
+        std::rotate(team_.begin(), team_.begin() + 1, team_.end());
     }
     if (rng.Chance(0.085)) {  // a conflated author id
       const uint32_t m = c_.mega_authors_[w_.aliases_.Sample(c_.mega_group_, rng)];
@@ -4343,8 +4378,7 @@ class Writer {
 
   // ---- hubs profile: text ----
   enum HKind { kHGeneral, kHTopic, kHTopic2, kHSub, kHField, kHRare, kHLatin, kHNumber, kHFunc };
-  static constexpr uint64_t kGenVocab = 100000, kTermBase = kFuncWords + 30000,
-                            kTermRange = 300000;
+  static constexpr uint64_t kGenVocab = 100000, kTermBase = kFuncWords + 30000, kTermRange = 300000;
 
   // Technical terms nest as real vocabularies do: a field uses 15,000 of
   // a language's 300,000 technical terms (fields overlap), a subfield 4,000
@@ -4399,8 +4433,9 @@ class Writer {
         break;
       case kHTopic:
       case kHTopic2: {
-        const uint32_t tt =
-            kind == kHTopic2 && num_topics_ > 1 ? topics_[1 + rng.Below(num_topics_ - 1)] : cur_topic_;
+        const uint32_t tt = kind == kHTopic2 && num_topics_ > 1
+                                ? topics_[1 + rng.Below(num_topics_ - 1)]
+                                : cur_topic_;
         r = TopicTerm(tt, ZipfDraw(rng, 1500, 1.1, top_topic_));
         break;
       }
@@ -4428,7 +4463,8 @@ class Writer {
     } else if (rng.Chance(0.3)) {
       const std::string& e = L.ends[rng.Below(static_cast<uint32_t>(L.ends.size()))];
       if (!e.empty()) {
-        if (sc == kGreek && word_.size() >= 2 && word_.compare(word_.size() - 2, 2, "\xCF\x82") == 0)
+        if (sc == kGreek && word_.size() >= 2 &&
+            word_.compare(word_.size() - 2, 2, "\xCF\x82") == 0)
           word_.replace(word_.size() - 2, 2, "\xCF\x83");  // sigma before an ending
         word_ += e;
         if (sc == kLatin && HasEnglishFunctionWord(word_, fold_)) word_ += L.syl[0];
@@ -4456,7 +4492,8 @@ class Writer {
       if (!HasEnglishFunctionWord(word_, fold_)) return;
     }
     if (u < 0.88) {
-      const uint32_t p = w_.topic_phrases_[tp.phrase_off + w_.aliases_.Sample(tp.phrase_group, rng)];
+      const uint32_t p =
+          w_.topic_phrases_[tp.phrase_off + w_.aliases_.Sample(tp.phrase_group, rng)];
       word_.clear();
       for (uint32_t k = w_.phrase_off_[p]; k < w_.phrase_end_[p]; ++k) {
         const char c = w_.vocab_.Word(w_.phrase_words_[k])[0];
@@ -4468,7 +4505,8 @@ class Writer {
     word_.clear();
     const uint64_t x = rng.Next();
     const int letters = 2 + static_cast<int>(x % 3);
-    for (int k = 0; k < letters; ++k) word_.push_back(static_cast<char>('A' + (x >> (8 + 5 * k)) % 26));
+    for (int k = 0; k < letters; ++k)
+      word_.push_back(static_cast<char>('A' + (x >> (8 + 5 * k)) % 26));
     if (HasEnglishFunctionWord(word_, fold_)) word_.push_back('Q');  // "AN" -> "ANQ"
     if (x & (uint64_t{1} << 40)) word_.push_back('-');
     AppendU64(word_, 1 + (x >> 44) % 99);
@@ -4546,9 +4584,9 @@ class Writer {
     bool prev_native = false;
     for (size_t words = 0; words < target;) {
       const bool runon = rng.Chance(0.02);
-      const size_t len =
-          runon ? 60 + rng.Below(141)
-                : static_cast<size_t>(std::clamp(static_cast<int>(17.0 * DetExp(0.45 * rng.Normal())), 4, 60));
+      const size_t len = runon ? 60 + rng.Below(141)
+                               : static_cast<size_t>(std::clamp(
+                                     static_cast<int>(17.0 * DetExp(0.45 * rng.Normal())), 4, 60));
       int paren = 0, quote = 0;
       for (size_t w = 0; w < len; ++w, ++words) {
         int kind = HKindDraw(rng, false);
@@ -4595,7 +4633,8 @@ class Writer {
     }
     const size_t n =
         static_cast<size_t>(std::clamp(static_cast<int>(9.0 * DetExp(0.4 * rng.Normal())), 2, 24));
-    const size_t colon = n >= 4 && rng.Chance(0.2) ? 1 + rng.Below(static_cast<uint32_t>(n - 2)) : n;
+    const size_t colon =
+        n >= 4 && rng.Chance(0.2) ? 1 + rng.Below(static_cast<uint32_t>(n - 2)) : n;
     bool prev_native = false;
     for (size_t w = 0; w < n; ++w) {
       const bool native = HWord(rng, HKindDraw(rng, true), tp, L, i, true);
@@ -5270,12 +5309,14 @@ class Writer {
 
 void Usage(FILE* f) {
   std::fputs(
-      "usage: litgraph-gen-works --works N [--seed S] [--out FILE|-] "
+      "usage: litgraph-gen-works --works N [--seed S] [--profile NAME] [--out FILE|-] "
       "[--gzip-free]\n"
-      "Writes N synthetic OpenAlex works as JSON lines; same N and seed, same "
-      "bytes.\n"
+      "Writes N synthetic OpenAlex works as JSON lines; same N, seed and profile, "
+      "same bytes.\n"
       "  --works N     number of works (required)\n"
       "  --seed S      random seed (default 1)\n"
+      "  --profile P   default (the tuned corpus) or hubs (multilingual, no English\n"
+      "                function words, heavy citation hubs, huge author lists)\n"
       "  --out FILE    output file, '-' for stdout (default)\n"
       "  --gzip-free   accepted for compatibility; output is always "
       "uncompressed\n",
