@@ -107,7 +107,9 @@ Status Filter(Tool& tool, const Options& o) {
   if (auto s = Store::Open(tool.common().db, Store::Mode::kRead); s.ok())
     store = std::move(s.value());
   PhraseStats stats;
-  const bool have_stats = store && OpenPhraseStats(store.get(), &stats).ok();
+  Status opened = store ? OpenPhraseStats(store.get(), &stats) : Status::NotFound("");
+  if (!opened.ok() && opened.code() != Code::kNotFound) return opened;  // damaged, not absent
+  const bool have_stats = opened.ok();
   std::unique_ptr<KeywordBackend> extractor =
       o.backend == "llm"
           ? MakeLlmKeywordBackend(o.llm, nullptr)

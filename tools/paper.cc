@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
     }
     PaperFinder finder(store->get());
     Graph* graph = finder.graph();
+    LITGRAPH_RETURN_IF_ERROR(finder.status());  // a damaged graph is an error, not "no graph"
     Output out(tool.common().format);
     const bool list_mode = references || cited_by || co_cited || coupled;
     if (list_mode) {

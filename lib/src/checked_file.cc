@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace litgraph {
@@ -80,7 +81,15 @@ Status CheckedFile::Open(const std::string& path, const FileIdentity& expect) {
   return Status::Ok();
 }
 
+// LITGRAPH_VERIFY_PAGES=0 turns the page check off: for measuring what it
+// costs (bench/results/2026-11-23-reliability), never for use.
+static const bool kVerifyPages = [] {
+  const char* v = std::getenv("LITGRAPH_VERIFY_PAGES");
+  return !(v && std::string_view(v) == "0");
+}();
+
 bool CheckedFile::VerifyPage(uint64_t page) const {
+  if (!kVerifyPages) return true;
   std::atomic<uint64_t>& word = verified_[page / 64];
   const uint64_t bit = uint64_t{1} << (page % 64);
   if (word.load(std::memory_order_relaxed) & bit) return true;

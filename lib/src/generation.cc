@@ -77,10 +77,21 @@ Result<std::unique_ptr<GenerationView>> GenerationView::Open(const std::string& 
   if (!j.is_object() || j.value("format", 0) != kDerivedFormat || !j.contains("files") ||
       !j["files"].is_object())
     return Status::Corruption(v->dir_ + "/MANIFEST: not a litgraph manifest");
-  for (const auto& [name, build] : j["files"].items()) {
-    if (!build.is_number_unsigned())
+  for (const auto& [name, entry] : j["files"].items()) {
+    if (!entry.is_array() || entry.size() != 2 || !entry[0].is_number_unsigned() ||
+        !entry[1].is_number_unsigned())
       return Status::Corruption(v->dir_ + "/MANIFEST: bad entry " + name);
-    v->files_[name] = build.get<uint64_t>();
+    v->files_[name] = entry[0].get<uint64_t>();
+    // A missing, truncated or extended file is an error at once, whichever
+    // query would need it (a stat per file: open time stays independent of
+    // the store's size).
+    struct stat sb;
+    if (stat(v->Path(name).c_str(), &sb) != 0)
+      return Status::Corruption(fmt::format("{}: {} (listed in the generation's MANIFEST)",
+                                            v->Path(name), std::strerror(errno)));
+    if (static_cast<uint64_t>(sb.st_size) != entry[1].get<uint64_t>())
+      return Status::Corruption(fmt::format("{}: {} bytes, its generation's MANIFEST says {}",
+                                            v->Path(name), sb.st_size, entry[1].get<uint64_t>()));
   }
   if (j.contains("info")) v->info_ = j["info"];
   return v;
@@ -153,7 +164,12 @@ Status GenerationBuilder::Inherit(const GenerationView& from, const std::string&
 Status GenerationBuilder::Commit() {
   std::lock_guard<std::mutex> l(mu_);
   nlohmann::json files = nlohmann::json::object();
-  for (const auto& [name, build] : files_) files[name] = build;
+  for (const auto& [name, build] : files_) {
+    std::error_code ec;
+    const uint64_t bytes = fs::file_size(Path(name), ec);
+    if (ec) return Status::IoError(fmt::format("{}: {}", Path(name), ec.message()));
+    files[name] = {build, bytes};
+  }
   nlohmann::json j = {{"format", kDerivedFormat},
                       {"artifact", artifact_},
                       {"generation", number_},

@@ -115,9 +115,10 @@ Status Adjacency::Open(const std::string& path, const FileIdentity& id) {
   return Status::Ok();
 }
 
+// A damaged page first: what decoding then found wrong is its consequence.
 Status Adjacency::status() const {
-  if (!status_.ok()) return status_;
-  return file_.status();
+  LITGRAPH_RETURN_IF_ERROR(file_.status());
+  return status_;
 }
 
 uint32_t* Adjacency::Generation::Allocate(size_t words) {
@@ -402,9 +403,10 @@ Status RankedLists::Open(const std::string& path, const FileIdentity& id) {
   return Status::Ok();
 }
 
+// A damaged page first: what decoding then found wrong is its consequence.
 Status RankedLists::status() const {
-  if (!status_.ok()) return status_;
-  return file_.status();
+  LITGRAPH_RETURN_IF_ERROR(file_.status());
+  return status_;
 }
 
 void RankedLists::Damaged(const char* what) const {

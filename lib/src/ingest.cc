@@ -412,7 +412,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
   WriteCounts counts;
   try {
     std::unique_ptr<BulkLoad> bulk;
-    if (store->IsEmpty()) bulk = std::make_unique<BulkLoad>(store);
+    if (store->IsEmpty()) bulk = std::make_unique<BulkLoad>(store, options.reporter);
     Transaction txn(&store->db(), "IMMEDIATE");
     // Into an empty store the lexical indexes are tokenized on a thread of
     // their own during the load, and built while SQLite builds its indexes.

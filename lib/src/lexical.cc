@@ -374,7 +374,8 @@ Status LexicalIndex::Open(const GenerationView& generation, const std::string& p
   const std::string path = generation.Path(lexicon);
   path_ = generation.Path(postings);
   const uint8_t* hp = lexicon_.Read(0, sizeof(LexHeader));
-  if (!hp) return Status::Corruption(path + ": truncated");
+  if (!hp)
+    return lexicon_.status().ok() ? Status::Corruption(path + ": truncated") : lexicon_.status();
   LexHeader h;
   std::memcpy(&h, hp, sizeof h);
   if (std::memcmp(h.magic, kLexMagic, 8) != 0) return Status::Corruption(path + ": not a lexicon");
@@ -391,16 +392,19 @@ Status LexicalIndex::Open(const GenerationView& generation, const std::string& p
   strings_at_ = df_at_ + num_terms_ * 4;
   uint64_t end = 0;
   const uint8_t* e = lexicon_.Read(postings_offsets_at_ + num_terms_ * 8, 8);
-  if (e) std::memcpy(&end, e, 8);
-  if (!e || end != postings_.size())
+  if (!e) return lexicon_.status();
+  std::memcpy(&end, e, 8);
+  if (end != postings_.size())
     return Status::Corruption(path_ + ": size does not match the lexicon");
   return Status::Ok();
 }
 
+// A damaged page (the files' own status) comes first: what the format then
+// found wrong is its consequence.
 Status LexicalIndex::status() const {
-  if (!status_.ok()) return status_;
   LITGRAPH_RETURN_IF_ERROR(lexicon_.status());
-  return postings_.status();
+  LITGRAPH_RETURN_IF_ERROR(postings_.status());
+  return status_;
 }
 
 int64_t LexicalIndex::Find(std::string_view term) const {

@@ -265,7 +265,9 @@ std::string AbstractOf(const std::string& text) {
 
 TriSearch::TriSearch(Store* store, SearchParams params, std::unique_ptr<KeywordBackend> backend)
     : store_(store), p_(std::move(params)), finder_(store), kw_backend_(std::move(backend)) {
-  have_stats_ = OpenPhraseStats(store_, &phrase_stats_).ok();
+  stats_status_ = OpenPhraseStats(store_, &phrase_stats_);
+  have_stats_ = stats_status_.ok();
+  if (stats_status_.code() == Code::kNotFound) stats_status_ = Status::Ok();  // none built yet
 }
 
 TriSearch::~TriSearch() = default;
@@ -319,6 +321,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   SearchTrace local;
   if (!trace) trace = &local;
   State s(q, trace);
+  LITGRAPH_RETURN_IF_ERROR(stats_status_);  // damaged phrase statistics
   s.graph = finder_.graph();
   if (!s.graph) {
     LITGRAPH_RETURN_IF_ERROR(finder_.status());
@@ -328,6 +331,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   s.pool_mode = !q.candidates.empty();
   s.pool.insert(q.candidates.begin(), q.candidates.end());
   LITGRAPH_RETURN_IF_ERROR(Timed(&trace->t_keywords, [&] { return KeywordPath(&s); }));
+  if (have_stats_) LITGRAPH_RETURN_IF_ERROR(phrase_stats_.status());
   LITGRAPH_RETURN_IF_ERROR(Timed(&trace->t_semantic, [&] { return SemanticPath(&s); }));
   Timed(&trace->t_title, [&] { TitlePath(&s); });
   Timed(&trace->t_merge, [&] { Merge(&s); });

@@ -226,6 +226,10 @@ Status Store::InitReader() {
       db_.Close();
     }
   }
+  if (!st.ok() && st.message().find("database is locked") != std::string::npos)
+    return Status::IoError(dir_ +
+                           ": locked by its first bulk load (litgraph-ingest into an empty store) "
+                           "for longer than the 10 s a reader waits; try again when it finishes");
   if (!st.ok()) return st;
   auto version = db_.QueryInt("PRAGMA user_version");
   int v = version ? static_cast<int>(*version) : 0;

@@ -402,13 +402,35 @@ RecordWriter::RecordWriter(Store* store, WriteCounts* counts,
 RecordWriter::~RecordWriter() = default;
 void RecordWriter::Apply(Record& record, const WorkKeys& keys) { impl_->Apply(record, keys); }
 
-BulkLoad::BulkLoad(Store* store) : store_(store) {
-  store_->db().Exec("PRAGMA journal_mode=DELETE; PRAGMA cache_size=-1048576;");
+BulkLoad::BulkLoad(Store* store, Reporter* reporter) : store_(store) {
+  Db& db = store_->db();
+  // Leaving WAL needs the only connection; with a reader open the load
+  // stays in WAL (slower, as safe) rather than failing.
+  std::string mode;
+  try {
+    Stmt q = db.Prepare("PRAGMA journal_mode=DELETE");
+    if (q.Step()) mode = q.Str(0);
+  } catch (const StatusError&) {
+  }
+  if (mode != "delete") {
+    reporter->Note(
+        "readers have the store open: loading through the WAL (slower than the "
+        "first-load path, equally safe)");
+    return;
+  }
+  // In the rollback journal a reader's lock would hold up the commit and
+  // the cache spills (and fail the load after the busy timeout): the load
+  // keeps the database to itself. Readers meanwhile wait, then are told the
+  // store is being loaded.
+  db.Exec("PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-1048576;");
+  rollback_journal_ = true;
 }
 
 BulkLoad::~BulkLoad() {
-  sqlite3_exec(store_->db().raw(), "PRAGMA journal_mode=WAL; PRAGMA cache_size=-524288;", nullptr,
-               nullptr, nullptr);
+  if (!rollback_journal_) return;
+  sqlite3_exec(store_->db().raw(),
+               "PRAGMA locking_mode=NORMAL; PRAGMA journal_mode=WAL; PRAGMA cache_size=-524288;",
+               nullptr, nullptr, nullptr);
 }
 
 void BulkLoad::DropSecondaryIndexes() {

@@ -1497,7 +1497,10 @@ def main():
     ap.add_argument("--regenerate", action="store_true")
     ap.add_argument("-k", dest="filter", default="")
     args = ap.parse_args()
-    cases = [(n[5:], f) for n, f in sorted(globals().items()) if n.startswith("case_")]
+    import reliability  # more cases, in a module of their own
+    found = dict(globals())
+    found.update(vars(reliability))
+    cases = [(n[5:], f) for n, f in sorted(found.items()) if n.startswith("case_")]
     failed = []
     with tempfile.TemporaryDirectory(prefix="litgraph-cli-") as tmp:
         ctx = Ctx(args, tmp)

@@ -4,7 +4,8 @@
 //
 //   <artifact>.<N>/MANIFEST  a checked file (checked_file.h, build N) whose
 //                            payload is JSON: {"format": 2, "artifact",
-//                            "generation": N, "files": {name: build, ...},
+//                            "generation": N, "files": {name: [build,
+//                            bytes], ...},
 //                            "info": {...}}
 //   <artifact>.<N>/PIN       an empty file readers hold a shared flock on
 //   <artifact>.<N>/<name>    the files, each a checked file

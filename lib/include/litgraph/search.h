@@ -165,6 +165,7 @@ class TriSearch {
   PaperFinder finder_;
   std::unique_ptr<KeywordBackend> kw_backend_;
   PhraseStats phrase_stats_;
+  Status stats_status_;  // opening the phrase statistics, NotFound excepted
   bool have_stats_ = false;
   Subgraph subgraph_;
   std::vector<Seed> seeds_;

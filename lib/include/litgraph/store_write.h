@@ -57,14 +57,16 @@ class RecordWriter {
 
 // Loading into an empty store. A rollback journal replaces the WAL for the
 // load (new pages are written once, and the journal holds only the few pages
-// that existed, so a crash still rolls back to the empty store); the WAL
-// returns when this object goes. Secondary indexes (every explicit CREATE
-// INDEX) serve queries, not the load, which looks nodes up by ext_id: they
-// are dropped and re-created after it by a sort, in the same transaction.
+// that existed, so a crash still rolls back to the empty store), with the
+// database locked exclusively so that no reader can make the commit fail;
+// the WAL returns when this object goes. When readers already have the
+// store open the load stays in WAL (the reporter hears why). Secondary indexes (every explicit
+// CREATE INDEX) serve queries, not the load, which looks nodes up by ext_id: they are dropped and
+// re-created after it by a sort, in the same transaction.
 class BulkLoad {
  public:
   // Before the load's transaction begins.
-  explicit BulkLoad(Store* store);
+  BulkLoad(Store* store, Reporter* reporter);
   ~BulkLoad();
   // Inside the transaction, before and after the load.
   void DropSecondaryIndexes();
@@ -72,6 +74,7 @@ class BulkLoad {
 
  private:
   Store* store_;
+  bool rollback_journal_ = false;
   std::vector<std::string> deferred_;
 };
 
