@@ -175,10 +175,11 @@ Status Run(Tool& tool, Options& opt) {
        {"embed_seconds", s.embed_seconds},
        {"index_seconds", s.index_seconds},
        {"seconds", s.seconds},
-       {"retrain_due", s.retrain_due}});
-  if (s.retrain_due)
-    tool.Note(
-        "the store has grown by more than half since the model was trained: run with --train");
+       {"unknown_words_new", s.unknown_words_new < 0 ? Json() : Json(s.unknown_words_new)},
+       {"unknown_words_old", s.unknown_words_old < 0 ? Json() : Json(s.unknown_words_old)},
+       {"retrain_due", s.retrain_due},
+       {"retrain_reason", s.retrain_reason.empty() ? Json() : Json(s.retrain_reason)}});
+  if (s.retrain_due) tool.Note(s.retrain_reason + ": run with --train");
   return Status::Ok();
 }
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "litgraph/generation.h"
+#include "litgraph/lexical.h"
 #include "litgraph/store.h"
 
 namespace litgraph {
@@ -105,9 +106,44 @@ Status ChooseModel(EmbedRun* r) {
   LITGRAPH_RETURN_IF_ERROR(lsa->Open(r->out->Path("model"), *id));
   r->stats->lexical_weight = lsa->lexical_weight();
   r->embedder = std::move(lsa);
-  r->stats->retrain_due =
-      !r->stats->trained && r->store->PaperCount() > 1.5 * r->info.value("papers_at_train", 0.0);
+  if (!r->stats->trained && r->store->PaperCount() > 1.5 * r->info.value("papers_at_train", 0.0)) {
+    r->stats->retrain_due = true;
+    r->stats->retrain_reason = "the store has over 1.5x the papers the model was trained on";
+  }
   return Status::Ok();
+}
+
+// The share of the words of up to 1,000 of `rows` (evenly spaced) that
+// `model` does not know; -1 when they have fewer than 50 words.
+double UnknownWords(const LsaModel& model, const std::vector<std::string>& texts,
+                    const std::vector<uint64_t>& rows) {
+  const size_t step = std::max<size_t>(1, rows.size() / 1000);
+  int64_t words = 0, unknown = 0;
+  for (size_t i = 0; i < rows.size(); i += step)
+    for (const std::string& t : AnalyzeTerms(texts[rows[i]])) {
+      ++words;
+      unknown += model.Find(t) < 0;
+    }
+  return words < 50 ? -1 : static_cast<double>(unknown) / words;
+}
+
+// Vocabulary drift of an incremental run: new abstracts against old ones.
+void MeasureDrift(EmbedRun* r, const std::vector<std::string>& texts, const std::vector<char>& need,
+                  const std::vector<uint64_t>& todo) {
+  const auto* lsa = dynamic_cast<const LsaModel*>(r->embedder.get());
+  if (!lsa || r->full || todo.empty()) return;
+  std::vector<uint64_t> old;
+  for (uint64_t i = 0; i < need.size(); ++i)
+    if (!need[i] && !texts[i].empty()) old.push_back(i);
+  r->stats->unknown_words_new = UnknownWords(*lsa, texts, todo);
+  r->stats->unknown_words_old = UnknownWords(*lsa, texts, old);
+  if (r->stats->unknown_words_new >= 0 && r->stats->unknown_words_old >= 0 &&
+      r->stats->unknown_words_new > r->stats->unknown_words_old + 0.10 && !r->stats->retrain_due) {
+    r->stats->retrain_due = true;
+    r->stats->retrain_reason = fmt::format(
+        "{:.0f}% of the new abstracts' words are unknown to the model ({:.0f}% of the older ones)",
+        100 * r->stats->unknown_words_new, 100 * r->stats->unknown_words_old);
+  }
 }
 
 // Computes the vectors of rows `todo` into data (rows x dim).
@@ -166,6 +202,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   std::vector<uint64_t> todo;
   for (uint64_t i = 0; i < rows; ++i)
     if (need[i] && !texts[i].empty()) todo.push_back(i);
+  if (f == VecField::kAbstract) MeasureDrift(r, texts, need, todo);
   LITGRAPH_RETURN_IF_ERROR(EmbedRows(r, name, texts, todo, &data));
   (f == VecField::kTitle      ? r->stats->titles
    : f == VecField::kAbstract ? r->stats->abstracts

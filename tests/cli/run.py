@@ -1497,9 +1497,11 @@ def main():
     ap.add_argument("--regenerate", action="store_true")
     ap.add_argument("-k", dest="filter", default="")
     args = ap.parse_args()
-    import reliability  # more cases, in a module of their own
+    import growth  # more cases, in modules of their own
+    import reliability
     found = dict(globals())
     found.update(vars(reliability))
+    found.update(vars(growth))
     cases = [(n[5:], f) for n, f in sorted(found.items()) if n.startswith("case_")]
     failed = []
     with tempfile.TemporaryDirectory(prefix="litgraph-cli-") as tmp:

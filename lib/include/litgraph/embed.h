@@ -114,9 +114,11 @@ class LsaModel : public Embedder {
   bool EmbedOne(std::string_view text, float* out) const;
   uint64_t train_docs() const { return train_docs_; }
   uint32_t terms() const { return terms_; }
+  // A term's id in the vocabulary (an analyzed term, lexical.h); -1 when the
+  // model does not know it.
+  int64_t Find(std::string_view term) const;
 
  private:
-  int64_t Find(std::string_view term) const;
   float Idf(uint32_t term) const;
   const float* TermVector(uint32_t term) const;  // null when damaged
   // (term id, sublinear tf x idf) of the text's known terms, ascending ids.

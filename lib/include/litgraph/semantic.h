@@ -51,7 +51,14 @@ struct EmbedRunStats {
   LsaTrainStats train;
   int64_t titles = 0, abstracts = 0, keywords = 0;  // vectors computed in this run
   double embed_seconds = 0, index_seconds = 0, seconds = 0;
+  // Vocabulary drift (built-in model, --missing runs): the share of the
+  // words of newly embedded abstracts (and, for reference, of abstracts
+  // embedded before) that the model does not know; -1 when not measured.
+  double unknown_words_new = -1, unknown_words_old = -1;
+  // Papers grew by half since training, or new text has 10 points more
+  // unknown words than the old: the model no longer describes the corpus.
   bool retrain_due = false;
+  std::string retrain_reason;
 };
 
 Status RunEmbed(Store* store, const EmbedRunOptions& options, EmbedRunStats* stats);

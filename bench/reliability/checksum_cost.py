@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""What verifying checked-file pages costs queries (issue 20).
+
+  checksum_cost.py --bin BUILD --db STORE [--queries 40] [--repeat 3] [--out FILE.json]
+
+Runs one query set against STORE with page verification on (the default) and
+off (LITGRAPH_VERIFY_PAGES=0, a switch that exists for this measurement only),
+alternating on/off query by query so both see the same machine load. Every
+query is a fresh process, so each pays its first-touch verification in full
+(the worst case: a long-lived process verifies a page once). Reports per kind
+of query the p50 and p90 wall time of each mode and the p50 change.
+
+Queries, from papers spread over the store's id range: find-paper with the
+whole abstract (lexical), paper --cited-by, rwr-rank from 60 seeds (a
+find-paper --limit 60 result), lineage --descendants, and tri-search when the
+store has keywords and vectors.
+"""
+import argparse
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import time
+
+
+def timed(cmd, env, stdin=None):
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, input=stdin, capture_output=True, env=env)
+    dt = (time.perf_counter() - t0) * 1000
+    if p.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr.decode()[:500]}")
+    return dt, p.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--queries", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    tool = lambda name: os.path.join(a.bin, "litgraph-" + name)
+    con = sqlite3.connect(f"file:{a.db}/litgraph.sqlite?mode=ro", uri=True)
+    max_id = con.execute("SELECT max(id) FROM paper").fetchone()[0]
+    step = max(1, max_id // a.queries)
+    rows = con.execute("SELECT ext_id, title, abstract FROM paper WHERE id % ? = ? % ? AND "
+                       "length(abstract) > 50 ORDER BY id LIMIT ?",
+                       (step, 7, step, a.queries)).fetchall()
+    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    con.close()
+    semantic = int(meta.get("vectors_generation", 0) or 0) > 0
+    base = dict(os.environ, LITGRAPH_DB=a.db)
+    envs = {"on": dict(base, LITGRAPH_VERIFY_PAGES="1"), "off": dict(base, LITGRAPH_VERIFY_PAGES="0")}
+    queries = []
+    for ext, title, abstract in rows:
+        queries.append(("find_abstract", [tool("find-paper"), "--format", "jsonl", abstract[:3000]], None))
+        queries.append(("cited_by", [tool("paper"), "--format", "jsonl", "--cited-by", ext], None))
+        seeds = subprocess.run([tool("find-paper"), "--format", "jsonl", "--limit", "60", title],
+                               capture_output=True, env=base).stdout
+        queries.append(("rwr_60_seeds", [tool("rwr-rank"), "--format", "jsonl"], seeds))
+        queries.append(("lineage_tree", [tool("lineage"), "--format", "jsonl", "--descendants",
+                                         ext], None))
+        if semantic:
+            queries.append(("tri_search", [tool("tri-search"), "--format", "jsonl", title], None))
+    times = {}
+    for r in range(a.repeat):
+        for kind, cmd, stdin in queries:
+            order = ("on", "off") if r % 2 == 0 else ("off", "on")
+            outs = {}
+            for mode in order:
+                dt, outs[mode] = timed(cmd, envs[mode], stdin)
+                times.setdefault(kind, {}).setdefault(mode, []).append(dt)
+            assert outs["on"] == outs["off"], f"{kind}: outputs differ with and without checks"
+    report = {"db": a.db, "queries_per_kind": len(rows), "repeat": a.repeat,
+              "load_average": os.getloadavg(), "kinds": {}}
+    print(f"{'query':16} {'n':>4} {'p50 on':>9} {'p50 off':>9} {'change':>8} {'p90 on':>9} {'p90 off':>9}")
+    for kind, m in times.items():
+        p50 = {k: statistics.median(v) for k, v in m.items()}
+        p90 = {k: statistics.quantiles(v, n=10)[-1] for k, v in m.items()}
+        change = (p50["on"] / p50["off"] - 1) * 100
+        report["kinds"][kind] = {"n": len(m["on"]), "p50_on_ms": round(p50["on"], 2),
+                                 "p50_off_ms": round(p50["off"], 2),
+                                 "p50_change_pct": round(change, 2),
+                                 "p90_on_ms": round(p90["on"], 2), "p90_off_ms": round(p90["off"], 2)}
+        print(f"{kind:16} {len(m['on']):>4} {p50['on']:>9.2f} {p50['off']:>9.2f} {change:>+7.1f}% "
+              f"{p90['on']:>9.2f} {p90['off']:>9.2f}")
+    if a.out:
+        with open(a.out, "w") as f:
+            json.dump(report, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

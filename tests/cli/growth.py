@@ -1,0 +1,39 @@
+"""End-to-end cases of a growing store (issue 13): what the cron recipe in
+README.md (ingest, extract-keywords --missing, embed --missing) leaves
+findable, and what it says about the model. Imported by run.py.
+"""
+import json
+
+from run import lines, native, write
+
+
+def case_embed_missing_says_when_new_words_call_for_a_retrain(c):
+    """New papers in a vocabulary the model never saw: embed --missing says a retrain is due."""
+    db = c.path("drift.db")
+    c.run("ingest", "--db", db, "-q", *c.fixtures())
+    c.run("embed", "--db", db, "-q")
+    # Same-vocabulary papers: no drift.
+    same = [native(f"S{i}", "Open access citation advantage",
+                   abstract="Open access articles receive more citations than closed access "
+                            "articles in many scholarly journals and disciplines, according to "
+                            "large-scale analyses of citation data and altmetrics.")
+            for i in range(3)]
+    c.run("ingest", "--db", db, "-q", write(c.path("same.jsonl"), "\n".join(same) + "\n"))
+    out, _, _ = c.run("embed", "--db", db, "--missing", "--stats")
+    s = json.loads(out.strip().splitlines()[-1])
+    assert s["abstracts"] == 3 and s["retrain_due"] is False, s
+    assert s["unknown_words_new"] is not None and s["unknown_words_old"] is not None, s
+    # Papers whose words the model has never seen.
+    words = ["zorblat", "quindex", "fentrap", "morvane", "glistor", "prandel", "votrick",
+             "sembrix", "ulkator", "draxen", "pellium", "ostravy"]
+    new = [native(f"N{i}", f"{words[i]} {words[i + 1]} {words[i + 2]}",
+                  abstract=" ".join(words[(i + k) % len(words)] for k in range(40)))
+           for i in range(5)]
+    c.run("ingest", "--db", db, "-q", write(c.path("new.jsonl"), "\n".join(new) + "\n"))
+    out, err, _ = c.run("embed", "--db", db, "--missing", "--stats")
+    s = json.loads(out.strip().splitlines()[-1])
+    assert s["abstracts"] == 5, s
+    assert s["retrain_due"] is True, s
+    assert s["unknown_words_new"] > 0.9, s
+    assert "unknown to the model" in s["retrain_reason"], s
+    assert "run with --train" in err, err
