@@ -9,201 +9,440 @@
 #include <unordered_set>
 
 #include "litgraph/intern.h"
-#include "litgraph/lexical.h"
 #include "litgraph/text.h"
 
 namespace litgraph {
 
 namespace {
 
-// Words that end a candidate phrase: reporting verbs, auxiliaries and other
-// function words beyond the stopword list, and paper self-reference.
-const std::unordered_set<std::string_view>& BreakWords() {
-  static const std::unordered_set<std::string_view> kWords = {
-      "propose", "proposes", "proposed", "present", "presents", "presented", "show", "shows",
-      "showed", "shown", "demonstrate", "demonstrates", "demonstrated", "achieve", "achieves",
-      "achieved", "use", "uses", "used", "using", "based", "obtain", "obtains", "obtained",
-      "provide", "provides", "provided", "investigate", "investigates", "investigated",
-      "consider", "considers", "considered", "describe", "describes", "described", "introduce",
-      "introduces", "introduced", "compare", "compares", "compared", "find", "finds", "found",
-      "suggest", "suggests", "suggested", "indicate", "indicates", "indicated", "reveal",
-      "reveals", "revealed", "allow", "allows", "allowed", "enable", "enables", "enabled",
-      "require", "requires", "required", "improve", "improves", "improved", "increase",
-      "increases", "increased", "reduce", "reduces", "reduced", "outperform", "outperforms",
-      "perform", "performs", "performed", "apply", "applies", "applied", "evaluate",
-      "evaluates", "evaluated", "develop", "develops", "developed", "report", "reports",
-      "reported", "discuss", "discusses", "discussed", "examine", "examines", "examined",
-      "explore", "explores", "explored", "address", "addresses", "addressed", "focus",
-      "focuses", "aim", "aims", "make", "makes", "made", "take", "takes", "taken", "give",
-      "gives", "given", "lead", "leads", "led", "yield", "yields", "help", "helps", "need",
-      "needs", "can", "cannot", "also", "well", "however", "thus", "therefore", "furthermore",
-      "moreover", "respectively", "although", "though", "since", "hence", "whereas", "paper",
-      "article", "et", "al", "ie", "eg", "etc", "vs", "per", "among", "across", "toward",
-      "towards", "around", "without", "according", "here", "still", "even", "often", "usually",
-      "much", "many", "any", "each", "every", "all", "some", "such", "first", "second",
-      "third", "one", "two", "three", "four", "five", "six", "ten", "least", "like", "whose",
-      "every", "able", "unable", "often", "yet", "rather", "quite", "less", "fewer", "least",
-      "despite", "unlike", "including", "regarding", "concerning", "besides", "beyond",
-      "throughout", "amid", "amongst", "alongside", "whilst", "unless", "whereby", "via",
-      "except", "along", "onto", "inside", "outside", "behind", "beside", "near", "per"};
-  return kWords;
-}
+// Bounds that keep the cost of one paper linear in its length and small:
+// text beyond kMaxTokens tokens (title and abstract each) is not read, a
+// "word" longer than kMaxWordBytes (an unsegmented script, a URL, base64)
+// separates phrases like punctuation, and phrases have at most 4 words.
+constexpr size_t kMaxTokens = 20000;
+constexpr size_t kMaxWordBytes = 64;
+constexpr size_t kMaxPhraseWords = 4;
 
-// Evaluative or vague adjectives: a keyword neither starts nor ends with them.
-const std::unordered_set<std::string_view>& VagueAdjectives() {
-  static const std::unordered_set<std::string_view> kWords = {
-      "novel", "new", "different", "various", "several", "existing", "recent", "current",
-      "important", "significant", "main", "key", "specific", "overall", "further", "certain",
-      "particular", "potential", "possible", "other", "same", "whole", "good", "better",
-      "best", "effective", "efficient", "promising", "powerful", "simple", "generic",
-      "typical", "traditional", "conventional", "previous", "prior", "related", "relevant",
-      "great", "major", "minor", "basic", "usual", "proposed", "improved", "accurate",
-      "robust", "fast", "due", "total", "full", "final", "initial", "additional",
-      "extensive", "comprehensive", "detailed", "experimental", "empirical", "superior",
-      "remarkable", "substantial", "considerable", "competitive", "challenging", "successful",
-      "useful", "interesting", "crucial", "critical", "essential", "fundamental", "unique",
-      "appropriate", "suitable", "reasonable", "similar", "various", "numerous", "multiple",
-      "respective", "corresponding", "original", "resulting", "underlying", "given", "whole",
-      "art", "state"};
-  return kWords;
-}
+// ---- Lexicon -----------------------------------------------------------------
+//
+// A tagger without a model: closed-class words and common verbs are listed,
+// the rest is guessed from suffixes and then from the neighbours (TagTokens).
 
-// Filler heads: "a hybrid approach", "our method" name no concept by
-// themselves, so a keyword does not end with them.
-const std::unordered_set<std::string_view>& FillerHeads() {
-  static const std::unordered_set<std::string_view> kWords = {
-      "approach", "approaches", "method", "methods", "methodology", "technique", "techniques",
-      "framework", "frameworks", "result", "results", "work", "works", "way", "ways", "kind",
-      "kinds", "type", "types", "aspect", "aspects", "issue", "issues", "number", "numbers",
-      "part", "parts", "paper", "experiment", "experiments", "finding", "findings", "manner",
-      "fashion", "respect", "term", "terms", "order", "basis", "attempt", "effort", "efforts",
-      "scheme", "schemes", "strategy", "strategies", "solution", "solutions", "procedure",
-      "procedures", "tool", "tools", "mechanism", "mechanisms", "variety", "range", "amount",
-      "lot", "set", "sets", "use", "usage", "need", "needs", "goal", "goals", "purpose"};
-  return kWords;
-}
+enum LexFlag : uint32_t {
+  kFunction = 1u << 0,      // closed-class words, numerals: never in a keyword
+  kVerbForm = 1u << 1,      // a verb in any context ("propose", "using", "found")
+  kVerbIng = 1u << 2,       // -ing of a verb: participle modifier or verb, by context
+  kAmbiguous = 1u << 3,     // noun or verb ("model", "tests"), by context
+  kNounLike = 1u << 4,      // -ing/-ed/-ly words that are nouns ("learning", "speed")
+  kVague = 1u << 5,         // evaluative adjectives: no keyword starts with one
+  kGeneric = 1u << 6,       // too generic to be a keyword alone ("method", "paper")
+  kSubject = 1u << 7,       // a verb follows ("we", "which")
+  kVerbNext = 1u << 8,      // an infinitive or finite verb follows ("to", "can", "not")
+  kAuxiliary = 1u << 9,     // be/have: a following -ed form is a verb
+  kArticle = 1u << 10,      // "the", "a", "an"
+  kNounPhraseOpen = 1u << 11,  // a noun phrase follows ("the", "its", "these")
+  kPreposition = 1u << 12,  // an -ing form after it heads a clause ("for solving")
+};
 
-// Single words too vague to be a keyword alone even when they pass the df test.
-const std::unordered_set<std::string_view>& GenericUnigrams() {
-  static const std::unordered_set<std::string_view> kWords = {
-      "method", "approach", "result", "paper", "study", "analysis", "model", "system", "data",
-      "problem", "task", "work", "performance", "framework", "technique", "algorithm",
-      "application", "process", "effect", "case", "level", "type", "number", "set", "time",
-      "way", "part", "field", "area", "research", "development", "information", "structure",
-      "function", "property", "feature", "experiment", "evaluation", "accuracy", "quality",
-      "design", "measure", "measurement", "parameter", "condition", "factor", "rate", "change",
-      "increase", "difference", "relationship", "group", "sample", "test", "tool", "network",
-      "image", "mechanism", "strategy", "review", "survey", "implementation", "solution",
-      "scheme", "dataset", "benchmark", "baseline", "component", "module", "stage", "step",
-      "phase", "context", "domain", "scale", "state", "art", "term", "order", "form", "view",
-      "point", "ability", "role", "impact", "use", "value", "range", "degree", "basis",
-      "aspect", "issue", "challenge", "need", "goal", "purpose", "idea", "concept", "insight",
-      "understanding", "knowledge", "evidence", "finding", "outcome", "output", "input",
-      "article", "publication", "proposal", "version", "example", "instance", "item",
-      "object", "element", "unit", "size", "length", "amount", "total", "average", "mean",
-      "year", "day", "period", "people", "person", "user", "individual", "author", "reader",
-      "http", "https", "www", "doi", "url", "january", "february", "march", "april", "june",
-      "july", "august", "september", "october", "november", "december", "contribute",
-      "contribution", "comment", "post", "section", "chapter", "conclusion", "introduction",
-      "overview", "guide", "option", "experience", "far", "iii", "ii", "iv"};
-  return kWords;
-}
+struct TransparentHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using Lexicon = std::unordered_map<std::string, uint32_t, TransparentHash, std::equal_to<>>;
 
-bool IsDigits(std::string_view w) {
-  return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-bool IsAdverb(std::string_view w) {
-  static const std::unordered_set<std::string_view> kNotAdverbs = {
-      "family", "supply", "assembly", "anomaly", "italy", "poly", "reply", "monopoly",
-      "butterfly", "ally", "rally", "belly", "jelly", "bully", "fly", "firefly", "holy"};
-  return w.size() > 4 && w.substr(w.size() - 2) == "ly" && !kNotAdverbs.count(w);
-}
-
-// Past participles and past tenses ("called", "limited") are verbs or
-// adjectives, never a concept's head; the few -ed nouns are listed.
-bool IsEdForm(std::string_view w) {
-  static const std::unordered_set<std::string_view> kNouns = {
-      "speed", "seed", "bed", "feed", "breed", "shed", "red", "hundred", "weed", "creed",
-      "greed", "reed", "embed", "bred", "sled", "shred", "deed"};
-  return w.size() > 4 && w.substr(w.size() - 2) == "ed" && !kNouns.count(w);
-}
-
-// -ing forms that commonly name a field or process and may start a phrase
-// ("learning rate", "training data"); other -ing words only end one.
-bool IsIngNoun(std::string_view w) {
-  static const std::unordered_set<std::string_view> kNouns = {
-      "learning", "computing", "processing", "training", "mining", "modeling", "modelling",
-      "programming", "engineering", "planning", "clustering", "sampling", "reasoning",
-      "parsing", "tagging", "ranking", "matching", "testing", "imaging", "sensing", "caching",
-      "routing", "scheduling", "tracking", "labeling", "labelling", "marketing", "banking",
-      "accounting", "manufacturing", "nursing", "building", "housing", "funding", "teaching",
-      "writing", "reading", "signaling", "signalling", "screening", "monitoring",
-      "forecasting", "filtering", "coding", "encoding", "decoding", "hashing", "indexing",
-      "pricing", "trading", "lending", "farming", "fishing", "mapping", "printing",
-      "recycling", "smoking", "drinking", "spelling", "meaning", "wellbeing", "offspring",
-      "spring", "string", "ring", "king", "thing", "morning", "ceiling", "wing", "swing",
-      "earning", "warning", "setting", "rating", "voting", "polling", "crowdsourcing",
-      "outsourcing", "shipping", "packaging", "tutoring", "counseling", "counselling",
-      "mentoring", "parenting", "caregiving", "policing", "sentencing", "dating", "timing",
-      "scaling", "pooling", "padding", "embedding", "bidding", "auctioning", "licensing"};
-  return kNouns.count(w) > 0;
-}
-
-bool IsIngForm(std::string_view w) { return w.size() > 5 && w.substr(w.size() - 3) == "ing"; }
-
-bool IsBreak(std::string_view w) {
-  return w.size() < 2 || IsDigits(w) || IsStopword(w) || BreakWords().count(w) ||
-         IsAdverb(w) || IsEdForm(w);
-}
-
-// Calls fn(word, break_before, sentence) for the folded words of text;
-// break_before is set when clause punctuation separates the word from the
-// previous one; sentence counts sentence ends seen so far.
-template <typename Fn>
-void ScanWords(std::string_view text, Fn&& fn) {
-  std::string word;
-  bool pending_break = false;
-  size_t sentence = 0;
-  bool sentence_end = false;
-  auto emit = [&] {
-    if (word.empty()) return;
-    if (sentence_end) {
-      ++sentence;
-      sentence_end = false;
-    }
-    fn(std::string_view(word), pending_break, sentence);
-    pending_break = false;
-    word.clear();
-  };
+void AddWords(Lexicon* lex, std::string_view words, uint32_t flag) {
   size_t i = 0;
-  while (i < text.size()) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      ++i;
-      if (c >= 'A' && c <= 'Z') {
-        word.push_back(static_cast<char>(c - 'A' + 'a'));
-      } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-        word.push_back(static_cast<char>(c));
-      } else {
-        emit();
-        if (c == '-' || c == '\'' || c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
-        pending_break = true;
-        if (c == '.' || c == '!' || c == '?') sentence_end = true;
+  while (i < words.size()) {
+    size_t j = words.find_first_of(" \n", i);
+    if (j == std::string_view::npos) j = words.size();
+    if (j > i) (*lex)[std::string(words.substr(i, j - i))] |= flag;
+    i = j + 1;
+  }
+}
+
+// The third person, -ing and doubled-consonant -ing forms of a base verb.
+std::vector<std::string> VerbForms(std::string_view base) {
+  std::string b(base);
+  std::vector<std::string> out = {b};
+  auto ends = [&](std::string_view s) { return b.size() >= s.size() && b.compare(b.size() - s.size(), s.size(), s) == 0; };
+  auto vowel = [](char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; };
+  if (ends("s") || ends("x") || ends("z") || ends("ch") || ends("sh")) {
+    out.push_back(b + "es");
+  } else if (ends("y") && b.size() > 1 && !vowel(b[b.size() - 2])) {
+    out.push_back(b.substr(0, b.size() - 1) + "ies");
+  } else {
+    out.push_back(b + "s");
+  }
+  std::string ing;
+  if (ends("ie")) {
+    ing = b.substr(0, b.size() - 2) + "ying";
+  } else if (ends("e") && !ends("ee") && !ends("ye") && !ends("oe")) {
+    ing = b.substr(0, b.size() - 1) + "ing";
+  } else {
+    ing = b + "ing";
+  }
+  out.push_back(ing);
+  size_t n = b.size();
+  if (n >= 3 && std::strchr("bdgklmnprt", b[n - 1]) && vowel(b[n - 2]) && !vowel(b[n - 3]))
+    out.push_back(b + b[n - 1] + "ing");
+  return out;
+}
+
+void AddVerbs(Lexicon* lex, std::string_view bases, uint32_t flag) {
+  size_t i = 0;
+  while (i < bases.size()) {
+    size_t j = bases.find_first_of(" \n", i);
+    if (j == std::string_view::npos) j = bases.size();
+    if (j > i) {
+      for (std::string& f : VerbForms(bases.substr(i, j - i))) {
+        bool ing = f.size() > 3 && f.compare(f.size() - 3, 3, "ing") == 0;
+        uint32_t& e = (*lex)[f];
+        if (flag == kVerbForm) {
+          e |= ing ? kVerbIng : kVerbForm;
+        } else if (!(e & (kVerbForm | kVerbIng))) {
+          e |= flag;  // "model checking", "power sharing": nouns unless a verb's context
+        }
       }
-    } else {
-      size_t before = word.size();
+    }
+    i = j + 1;
+  }
+}
+
+const Lexicon& Lex() {
+  static const Lexicon kLex = [] {
+    Lexicon lex;
+    AddWords(&lex,
+             "a about above after again against all also am an and any are as at be because been "
+             "before being below between both but by can could did do does doing down during each "
+             "either et etc few for from further had has have having he her here hers herself him "
+             "himself his how however i if in into is it its itself just may me might more most must "
+             "my myself no nor not now of off on once only or other our ours ourselves out over own "
+             "same shall she should so some such than that the their theirs them themselves then "
+             "there these they this those through thus to too under until up upon us very via was "
+             "we were what when where whether which while who whom why will with within without "
+             "would yet you your yours yourself yourselves well therefore furthermore moreover "
+             "respectively although though since hence whereas al ie eg vs per among across toward "
+             "towards around according still even often usually much many every least like whose "
+             "able unable rather quite less fewer despite unlike including regarding concerning "
+             "besides beyond throughout amid amongst alongside whilst unless whereby except along "
+             "onto inside outside behind beside near another one two three four five six seven "
+             "eight nine ten first second third last next several various numerous wherein therein "
+             "thereby herein cannot s t fig figs eq eqs cf pp vol ii iii iv today yesterday tomorrow "
+             "ago already always never sometimes almost nearly namely especially",
+             kFunction);
+    // Verb forms that are verbs wherever they stand.
+    AddWords(&lex,
+             "propose proposes proposed present presents presented show shows showed shown "
+             "demonstrated achieved uses used using based obtained provided investigated considered "
+             "described introduced compared find finds found suggested indicated revealed allowed "
+             "enabled required outperform outperforms performed applied evaluated developed reported "
+             "discussed examined explored addressed focused aims made taken give gives given lead "
+             "leads led yields helps become becomes became included contained involved represented "
+             "established determined derived analyzed analysed studied employed exhibited produced "
+             "generated offered supported defined illustrated verified solved proved highlighted "
+             "remained appeared seemed tended occurred called known seen get gets got let lets says "
+             "said tell told tried wanted kept began carried outlined reviewed extended implemented "
+             "constructed formulated combined integrated predicted estimated measured identified "
+             "assessed characterized computed calculated simulated tested validated confirmed "
+             "explained depended dealt related concerned arose argued noted observed expected held "
+             "does did doing done",
+             kVerbForm);
+    AddVerbs(&lex,
+             "accelerate accept accommodate accomplish achieve acquire adapt add adjust adopt "
+             "allocate allow alter analyze apply argue arise assess assign assist associate assume "
+             "attach attain attract avoid become begin believe belong bring calculate carry "
+             "characterize choose classify collect combine compare compete compile comprise compute "
+             "concentrate conclude confirm connect consider consist constitute constrain construct "
+             "contain continue contribute correspond create decide declare decompose deduce define "
+             "degrade deliver demonstrate denote depend deploy derive describe detect determine "
+             "develop devise differ discover discuss distinguish distribute divide dominate draw "
+             "emerge emphasize employ enable encounter encourage enhance ensure enter establish "
+             "evaluate examine exceed exhibit exist expand expect explain exploit explore express "
+             "extend facilitate fail fall find follow formulate generalize generate get give govern "
+             "grow highlight identify ignore illustrate implement imply impose improve include "
+             "incorporate indicate induce infer inform integrate intend interact interpret "
+             "introduce investigate involve isolate keep know let lie locate maintain make manage "
+             "manipulate maximize meet minimize modify motivate obtain observe occur optimize "
+             "outperform overcome participate perform possess predict prefer prepare preserve "
+             "prevent produce promote propose protect prove provide publish pursue put quantify "
+             "raise realize receive recognize recommend reconstruct recover reduce refer reflect "
+             "regard relate rely remain remove render replace represent reproduce require resolve "
+             "respond retain retrieve reveal satisfy say see seek seem select send separate serve "
+             "show simplify simulate solve specify spend submit succeed suffer suggest summarize "
+             "suppose take tend treat try undergo understand undertake utilize validate vary verify "
+             "want reach utilise emphasise summarise recognise realise characterise generalise "
+             "optimise minimise maximise",
+             kVerbForm);
+    AddVerbs(&lex,
+             "address advance aggregate aid aim answer approach attempt balance benefit build "
+             "capture cause change check claim complement conduct control convert deal decline "
+             "decrease design display drive estimate extract feature fit focus force form gain "
+             "guarantee handle help increase influence lack lead limit link list map measure model "
+             "monitor move need note offer outline permit place plan play present record release "
+             "report result review run schedule set share start state store study supply support "
+             "survey test turn update use view yield access process work learn train match analyse",
+             kAmbiguous);
+    // Nouns the suffix rules would take for verbs, participles or adverbs.
+    AddWords(&lex,
+             "learning computing processing training mining modeling modelling programming "
+             "engineering planning clustering sampling reasoning parsing tagging ranking matching "
+             "testing imaging sensing caching routing scheduling tracking labeling labelling "
+             "marketing banking accounting manufacturing nursing building housing funding teaching "
+             "writing reading signaling signalling screening monitoring forecasting filtering coding "
+             "encoding decoding hashing indexing pricing trading lending farming fishing mapping "
+             "printing recycling smoking drinking spelling meaning wellbeing offspring spring string "
+             "ring king thing morning ceiling wing swing earning warning setting rating voting "
+             "polling crowdsourcing outsourcing shipping packaging tutoring counseling counselling "
+             "mentoring parenting caregiving policing sentencing dating timing scaling pooling "
+             "padding embedding bidding auctioning licensing sliding switching coupling operating "
+             "rendering bonding positioning damping firing orienting overlapping advertising "
+             "publishing recording watermarking queueing queuing drilling sorting searching heating "
+             "networking crossing lighting speed seed bed feed breed shed red hundred weed creed "
+             "greed reed embed bred sled shred deed need family supply assembly anomaly italy poly "
+             "reply monopoly butterfly ally rally belly jelly bully fly firefly holy analyses",
+             kNounLike);
+    AddWords(&lex,
+             "novel new proposed existing recent various several different important significant "
+             "main specific certain particular possible other same good better best promising "
+             "powerful simple typical previous prior relevant great usual additional extensive "
+             "comprehensive detailed superior remarkable substantial considerable challenging "
+             "successful useful interesting crucial essential appropriate suitable reasonable "
+             "similar numerous respective corresponding original resulting underlying given further "
+             "whole latter former present presented such own well-known so-called state-of-the-art",
+             kVague);
+    AddWords(&lex,
+             "method approach result paper study analysis model system data problem task work "
+             "performance framework technique algorithm application process effect case level type "
+             "number set time way part field area research development information structure "
+             "function property feature experiment evaluation accuracy quality design measure "
+             "measurement parameter condition factor rate change increase difference relationship "
+             "group sample test tool network image mechanism strategy review survey implementation "
+             "solution scheme dataset benchmark baseline component module stage step phase context "
+             "domain scale state art term order form view point ability role impact use value range "
+             "degree basis aspect issue challenge need goal purpose idea concept insight "
+             "understanding knowledge evidence finding outcome output input article publication "
+             "proposal version example instance item object element unit size length amount total "
+             "average mean year day period people person user individual author reader",
+             kGeneric);
+    AddWords(&lex, "we it they which who i also", kSubject);
+    AddWords(&lex, "to can could will would may might must shall should not cannot", kVerbNext);
+    AddWords(&lex, "is are was were be been being has have had", kAuxiliary);
+    AddWords(&lex, "the a an", kArticle);
+    AddWords(&lex, "the a an its their our these", kNounPhraseOpen);
+    AddWords(&lex,
+             "in for by of with on from to through without after before when while into at as via "
+             "about upon within during over under between among against towards toward",
+             kPreposition);
+    return lex;
+  }();
+  return kLex;
+}
+
+uint32_t LexFlags(std::string_view w) {
+  const Lexicon& lex = Lex();
+  auto it = lex.find(w);
+  return it == lex.end() ? 0 : it->second;
+}
+
+bool EndsWith(std::string_view w, std::string_view s) {
+  return w.size() >= s.size() && w.compare(w.size() - s.size(), s.size(), s) == 0;
+}
+
+// ---- Tokens --------------------------------------------------------------------
+
+// A word (folded: lowercase, diacritics removed, inner hyphens kept) or one
+// punctuation character.
+struct Token {
+  uint32_t begin = 0, size = 0;  // in the folded buffer
+  char punct = 0;                // 0 for words; the ASCII character, or '*' for others
+  bool capitalized = false;      // the source word starts with an uppercase letter
+  uint8_t uppercase = 0;         // uppercase letters in the source word (saturating)
+};
+
+bool IsHyphen(uint32_t cp) { return cp == '-' || cp == 0x2010 || cp == 0x2011; }
+
+bool IsSpace(uint32_t cp) {
+  return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v' ||
+         cp == 0xA0 || (cp >= 0x2000 && cp <= 0x200B) || cp == 0x202F || cp == 0x205F ||
+         cp == 0x3000 || cp == 0xFEFF;
+}
+
+bool IsUpper(uint32_t cp) {
+  return (cp >= 'A' && cp <= 'Z') || (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) ||
+         (cp >= 0x391 && cp <= 0x3A9) || (cp >= 0x400 && cp <= 0x42F);
+}
+
+class TokenText {
+ public:
+  // Tokenizes at most kMaxTokens tokens of text; words longer than
+  // kMaxWordBytes become separators unless keep_long_words.
+  explicit TokenText(std::string_view text, bool keep_long_words = false)
+      : keep_long_words_(keep_long_words) {
+    Scan(text);
+  }
+  size_t size() const { return tokens_.size(); }
+  const Token& token(size_t i) const { return tokens_[i]; }
+  std::string_view word(size_t i) const {
+    const Token& t = tokens_[i];
+    return std::string_view(buf_.data() + t.begin, t.size);
+  }
+  bool is_word(size_t i) const { return tokens_[i].punct == 0; }
+  // The word, or "" for punctuation and positions outside the text.
+  std::string_view word_at(ptrdiff_t i) const {
+    if (i < 0 || static_cast<size_t>(i) >= tokens_.size() || !is_word(i)) return {};
+    return word(i);
+  }
+  char punct_at(ptrdiff_t i) const {
+    if (i < 0 || static_cast<size_t>(i) >= tokens_.size()) return '.';
+    return tokens_[i].punct;
+  }
+
+ private:
+  void Scan(std::string_view text) {
+    buf_.reserve(text.size());
+    Token cur;
+    bool in_word = false;
+    auto end_word = [&] {
+      if (!in_word) return;
+      in_word = false;
+      cur.size = static_cast<uint32_t>(buf_.size() - cur.begin);
+      if (cur.size > kMaxWordBytes && !keep_long_words_) {
+        buf_.resize(cur.begin);
+        cur = Token{};
+        cur.begin = static_cast<uint32_t>(buf_.size());
+        cur.punct = '*';
+      }
+      tokens_.push_back(cur);
+    };
+    auto punct = [&](char c) {
+      end_word();
+      Token t;
+      t.begin = static_cast<uint32_t>(buf_.size());
+      t.punct = c;
+      tokens_.push_back(t);
+    };
+    size_t i = 0;
+    while (i < text.size() && (keep_long_words_ || tokens_.size() < kMaxTokens)) {
       uint32_t cp = DecodeUtf8(text, &i);
-      if (cp >= 0x300 && cp <= 0x36F) continue;
+      if (cp >= 0x300 && cp <= 0x36F) continue;  // combining mark: part of the letter
+      size_t before = buf_.size();
       bool other = false;
-      if (!FoldLetter(cp, &word, &other)) {
-        word.resize(before);
-        emit();
-        if (cp != 0xA0 && cp != 0x2010 && cp != 0x2011 && cp != 0x2019) pending_break = true;
+      if (FoldLetter(cp, &buf_, &other)) {
+        if (!in_word) {
+          in_word = true;
+          cur = Token{};
+          cur.begin = static_cast<uint32_t>(before);
+          cur.capitalized = IsUpper(cp);
+        }
+        if (IsUpper(cp) && cur.uppercase < 255) ++cur.uppercase;
+        continue;
       }
+      buf_.resize(before);
+      if (IsHyphen(cp) && in_word && i < text.size()) {
+        // Inside a compound ("closed-loop") when a letter or digit follows.
+        size_t j = i;
+        uint32_t next = DecodeUtf8(text, &j);
+        std::string probe;
+        bool o = false;
+        if (FoldLetter(next, &probe, &o)) {
+          buf_.push_back('-');
+          continue;
+        }
+      }
+      if (IsSpace(cp)) {
+        end_word();
+        continue;
+      }
+      if (cp < 0x80) {
+        punct(static_cast<char>(cp));
+      } else {
+        punct('*');
+      }
+    }
+    end_word();
+  }
+
+  bool keep_long_words_;
+  std::string buf_;
+  std::vector<Token> tokens_;
+};
+
+// ---- Tags ----------------------------------------------------------------------
+
+enum Tag : uint8_t {
+  kPunct,     // punctuation, too-long words
+  kFunc,      // function words, numbers
+  kVerb,      // verbs, adverbs
+  kNoun,      // nouns and adjectives: may end a keyword
+  kModifier,  // participles before a noun ("distributed", "sliding"): may not end one
+  kIng,       // -ing form, before context
+  kEd,        // -ed form, before context
+  kAmbig,     // noun or verb, before context
+};
+
+bool AllDigits(std::string_view w) {
+  return std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+Tag LexicalTag(std::string_view w, uint32_t flags) {
+  if (flags & kFunction) return kFunc;
+  if (AllDigits(w)) return kFunc;
+  if (w.find('-') != std::string_view::npos) return kNoun;
+  if (flags & kNounLike) return kNoun;
+  if (flags & kVerbForm) return kVerb;
+  if (flags & kVerbIng) return kIng;
+  if (flags & kAmbiguous) return kAmbig;
+  if (w.size() > 4 && EndsWith(w, "ly")) return kVerb;  // adverbs end phrases like verbs
+  if (w.size() > 4 && EndsWith(w, "ed")) return kEd;
+  if (w.size() > 5 && EndsWith(w, "ing")) return kIng;
+  return kNoun;
+}
+
+// Tags of the tokens: a lexical guess, then the context decides ambiguous
+// words (a noun/verb word after "we" or before "the" is a verb) and
+// participles (a modifier only right before a noun or another modifier, and
+// not after a preposition or an auxiliary: "for solving", "is bounded"; an
+// -ing form right after a noun heads a compound unless an article follows:
+// "protein folding" but "examples illustrating the").
+std::vector<Tag> TagTokens(const TokenText& t, std::vector<uint32_t>* flags_out) {
+  size_t n = t.size();
+  std::vector<Tag> tags(n, kPunct);
+  std::vector<uint32_t>& flags = *flags_out;
+  flags.assign(n, 0);
+  for (size_t j = 0; j < n; ++j) {
+    if (!t.is_word(j)) continue;
+    flags[j] = LexFlags(t.word(j));
+    tags[j] = LexicalTag(t.word(j), flags[j]);
+  }
+  auto flag_at = [&](ptrdiff_t j) -> uint32_t {
+    return j >= 0 && static_cast<size_t>(j) < n ? flags[j] : 0;
+  };
+  for (size_t j = 0; j < n; ++j) {
+    ptrdiff_t p = static_cast<ptrdiff_t>(j) - 1, q = static_cast<ptrdiff_t>(j) + 1;
+    if (tags[j] == kAmbig) {
+      bool verb = (flag_at(p) & (kSubject | kVerbNext)) || (flag_at(q) & kNounPhraseOpen);
+      tags[j] = verb ? kVerb : kNoun;
+    } else if (tags[j] == kNoun && (flag_at(q) & kArticle) &&
+               t.word(j).find('-') == std::string_view::npos) {
+      tags[j] = kVerb;  // "motivates the", "reach a"
     }
   }
-  emit();
+  for (size_t k = n; k-- > 0;) {
+    if (tags[k] != kIng && tags[k] != kEd) continue;
+    Tag next = k + 1 < n ? tags[k + 1] : kPunct;
+    bool before_noun = next == kNoun || next == kModifier;
+    uint32_t prev = flag_at(static_cast<ptrdiff_t>(k) - 1);
+    bool blocked = tags[k] == kIng ? (prev & kPreposition) : (prev & kAuxiliary);
+    if (before_noun && !blocked) {
+      tags[k] = kModifier;
+    } else if (tags[k] == kIng && k > 0 && tags[k - 1] == kNoun &&
+               !(flag_at(static_cast<ptrdiff_t>(k) + 1) & kNounPhraseOpen)) {
+      tags[k] = kNoun;  // a gerund heading a compound: "protein folding", "model checking"
+    } else {
+      tags[k] = kVerb;
+    }
+  }
+  return tags;
 }
 
 }  // namespace
@@ -257,15 +496,337 @@ std::string Singular(std::string_view w) {
   return std::string(w);
 }
 
-std::string NormalizeKeyword(std::string_view text) {
-  std::vector<std::string> words = Words(text);
-  if (words.empty()) return "";
-  words.back() = Singular(words.back());
-  std::string out;
-  for (const auto& w : words) {
-    if (!out.empty()) out += ' ';
-    out += w;
+
+namespace {
+
+// ---- Chunks and candidates -----------------------------------------------------
+
+// Calls fn(t, tags, flags, begin, end) for each noun-phrase chunk of text: a
+// maximal run of nouns, adjectives and participle modifiers, without a
+// leading evaluative adjective ("novel", "proposed") and ending in a noun.
+template <typename Fn>
+void ForEachChunk(const TokenText& t, Fn&& fn) {
+  std::vector<uint32_t> flags;
+  std::vector<Tag> tags = TagTokens(t, &flags);
+  size_t n = t.size();
+  size_t start = 0;
+  for (size_t j = 0; j <= n; ++j) {
+    if (j < n && (tags[j] == kNoun || tags[j] == kModifier)) continue;
+    size_t s = start, e = j;
+    start = j + 1;
+    while (s < e && (flags[s] & kVague)) ++s;
+    while (e > s && tags[e - 1] != kNoun) --e;
+    if (s < e) fn(tags, flags, s, e);
   }
+}
+
+// Calls fn(a, b, phrase) for the candidate phrases inside chunk words
+// [s, e) of t: every span of 1-4 words that ends in a noun and does not start
+// with an evaluative adjective; single words only when specific (not
+// "method", at least 3 letters). phrase is the normalized text.
+template <typename Fn>
+void ForEachSpan(const TokenText& t, const std::vector<Tag>& tags,
+                 const std::vector<uint32_t>& flags, size_t s, size_t e, Fn&& fn) {
+  std::string phrase;
+  for (size_t a = s; a < e; ++a) {
+    if (flags[a] & kVague) continue;
+    for (size_t b = a + 1; b <= e && b - a <= kMaxPhraseWords; ++b) {
+      if (tags[b - 1] != kNoun) continue;
+      std::string head = Singular(t.word(b - 1));
+      if (b - a == 1 && (t.word(a).size() < 3 || (LexFlags(head) & kGeneric))) continue;
+      phrase.clear();
+      for (size_t k = a; k + 1 < b; ++k) {
+        phrase.append(t.word(k));
+        phrase.push_back(' ');
+      }
+      phrase += head;
+      fn(a, b, phrase);
+    }
+  }
+}
+
+uint64_t WordHash(std::string_view word) {
+  uint64_t h = PhraseHash(word) ^ 0x9e3779b97f4a7c15ull;  // apart from phrase keys
+  return h == 0 ? 1 : h;
+}
+
+// The candidates of one paper with what is known about their occurrences.
+struct Candidate {
+  std::string text;
+  std::vector<std::string> words;  // of text (the last one singular)
+  int tf = 0;                      // occurrences, inside longer chunks too
+  int whole = 0;                   // occurrences as a whole chunk
+  int suffix = 0, prefix = 0, middle = 0;  // occurrences at the end, start, inside a chunk
+  int after_article = 0, after_of = 0, before_of = 0;
+  int chunk_words = 0;             // longest chunk it occurs in
+  int supersets = 0;               // longer candidates of the paper containing it
+  size_t first = 0;                // token position of the first occurrence
+  bool in_title = false, acronym = false, capitalized = false;
+};
+
+struct WordStat {
+  int tf = 0;
+  double position_weight = 0;  // sum of 1 / (1 + token position)
+  bool in_title = false;
+};
+
+struct PaperCandidates {
+  std::vector<Candidate> cands;
+  std::unordered_map<std::string, uint32_t> index;
+  std::unordered_map<std::string, WordStat> words;  // chunk words, singular
+  size_t tokens = 0;
+};
+
+void CollectCandidates(std::string_view title, std::string_view abstract, PaperCandidates* out) {
+  size_t offset = 0;
+  for (int field = 0; field < 2; ++field) {
+    bool is_title = field == 0;
+    TokenText t(is_title ? title : abstract);
+    ForEachChunk(t, [&](const std::vector<Tag>& tags, const std::vector<uint32_t>& flags,
+                        size_t s, size_t e) {
+      size_t len = e - s;
+      // "model predictive control (MPC)": a defined term.
+      bool acronym = t.punct_at(e) == '(' && t.punct_at(e + 2) == ')' &&
+                     t.is_word(e + 1) && t.token(e + 1).uppercase >= 2;
+      std::string_view before = t.word_at(static_cast<ptrdiff_t>(s) - 1);
+      std::string_view after = t.word_at(e);
+      bool article = (LexFlags(before) & kArticle) != 0;
+      std::vector<bool> caps(len, false);
+      for (size_t k = s; k < e; ++k) {
+        WordStat& w = out->words[Singular(t.word(k))];
+        ++w.tf;
+        w.position_weight += 1.0 / static_cast<double>(offset + k + 1);
+        if (is_title) w.in_title = true;
+        // A capital inside an abstract sentence: a name or an acronym.
+        char p = t.punct_at(static_cast<ptrdiff_t>(k) - 1);
+        caps[k - s] = !is_title && k > 0 && t.token(k).capitalized && p != '.' && p != '!' &&
+                      p != '?';
+      }
+      ForEachSpan(t, tags, flags, s, e, [&](size_t a, size_t b, const std::string& phrase) {
+        auto [it, added] = out->index.emplace(phrase, static_cast<uint32_t>(out->cands.size()));
+        if (added) {
+          Candidate c;
+          c.text = phrase;
+          for (size_t k = a; k < b; ++k)
+            c.words.emplace_back(k + 1 < b ? std::string(t.word(k)) : Singular(t.word(k)));
+          c.first = offset + a;
+          out->cands.push_back(std::move(c));
+        }
+        Candidate& c = out->cands[it->second];
+        ++c.tf;
+        bool at_start = a == s, at_end = b == e;
+        if (at_start && at_end) ++c.whole;
+        else if (at_end) ++c.suffix;
+        else if (at_start) ++c.prefix;
+        else ++c.middle;
+        if (at_start && article) ++c.after_article;
+        if (at_start && before == "of") ++c.after_of;
+        if (at_end && after == "of") ++c.before_of;
+        if (at_end && acronym) c.acronym = true;
+        for (size_t k = a; k < b; ++k)
+          if (caps[k - s]) c.capitalized = true;
+        if (is_title) c.in_title = true;
+        c.chunk_words = std::max(c.chunk_words, static_cast<int>(len));
+      });
+    });
+    offset += t.size() + 1;
+  }
+  out->tokens = offset;
+  // Supersets: "value problem" inside "boundary value problem".
+  std::string sub;
+  for (const Candidate& c : out->cands) {
+    size_t n = c.words.size();
+    for (size_t a = 0; a < n; ++a) {
+      for (size_t b = a + 1; b <= n; ++b) {
+        if (b - a == n) continue;
+        sub.clear();
+        for (size_t k = a; k + 1 < b; ++k) {
+          sub += c.words[k];
+          sub.push_back(' ');
+        }
+        sub += Singular(c.words[b - 1]);
+        auto it = out->index.find(sub);
+        if (it != out->index.end()) ++out->cands[it->second].supersets;
+      }
+    }
+  }
+}
+
+// ---- Features and the model ---------------------------------------------------
+
+enum Feature : int {
+  kBias, kOneWord, kTwoWords, kThreeWords, kFourWords,
+  kWhole, kLogWhole, kLogTf, kInTitle, kFirstPosition,
+  kUnigramIdf, kLogDf, kCommonPhrase, kWordIdfMean, kWordIdfMin, kWordIdfMax,
+  kWordTfMean, kWordTfMax, kLogSupersets, kAdjectiveHead, kStartsIng, kStartsEd,
+  kHyphen, kTitleWordShare, kWordPositionMean, kWordPositionMax, kShared,
+  kSuffixShare, kPrefixShare, kMiddleShare, kAcronym, kCapitalized,
+  kAfterArticleShare, kAfterOfShare, kBeforeOfShare, kChunkWords,
+  kNumBase
+};
+// Base features from kWhole on are also crossed with "one word" and "3+ words".
+constexpr int kCrossFrom = kWhole;
+constexpr int kNumCrossed = kNumBase - kCrossFrom;
+constexpr int kNumFeatures = kNumBase + 2 * kNumCrossed;
+
+const char* const kBaseNames[kNumBase] = {
+    "bias", "one_word", "two_words", "three_words", "four_words",
+    "whole", "log_whole", "log_tf", "in_title", "first_position",
+    "unigram_idf", "log_df", "common_phrase", "word_idf_mean", "word_idf_min", "word_idf_max",
+    "word_tf_mean", "word_tf_max", "log_supersets", "adjective_head", "starts_ing", "starts_ed",
+    "hyphen", "title_word_share", "word_position_mean", "word_position_max", "shared",
+    "suffix_share", "prefix_share", "middle_share", "acronym", "capitalized",
+    "after_article_share", "after_of_share", "before_of_share", "chunk_words"};
+
+// ---- The model -------------------------------------------------------------------
+// Logistic regression over the features above, fitted on the 1,000 training
+// abstracts of Inspec (bench/eval/keyphrase_fit.py prints this block; doc/keywords.md).
+
+// Papers a store needs before its statistics are used.
+constexpr uint64_t kMinCorpusDocs = 50;
+// Logit bonus per unit of ln(df) for multi-word phrases (reusable nodes).
+constexpr double kReuseWeight = 0.5;
+// Logit bonus of phrases that are Keyword nodes already (query mode).
+constexpr double kKnownBoost = 0.5;
+// BEGIN GENERATED WEIGHTS
+constexpr double kCorpusWeights[kNumFeatures] = {
+    -3.86354, -0.980356, 0.562636, 0.954563, 0.646379, 0.846389, 1.52842, -0.0716384, 0.367441,
+    -0.369535, 0.0926685, 0.193818, -0.813971, 0.457314, -0.0192822, 0.80402, -0.137454,
+    0.0512152, -0.353431, -0.303069, -0.346336, -0.430772, 0.280574, -0.130256, 0.411819,
+    -0.0235989, 0.205993, 0.303675, -0.321512, -0.440502, -0.366426, -0.352863, -0.0782691,
+    0.394384, -0.301914, -0.038831, -0.490423, -0.192278, 0.031627, 0.19067, 0.220584, 0.0926685,
+    0, 0, 0.117467, 0.117467, 0.117467, -0.0857504, -0.0857504, 0.127449, -0.419305, 0.801487,
+    -0.951741, -0.391655, 0.16662, -0.0520087, -0.0520087, 0, -0.518532, 0.207193, -0.323793,
+    -0.896035, 0.99645, -0.0505917, -0.00980457, -0.481835, -0.00900016, 0.0962842, 1.35311,
+    -0.638485, 0.293376, -0.174174, 0, -0.220084, 0, -0.755719, 0.0101713, -0.936785, 0.110396,
+    -0.168284, 0.208728, 0.00050165, -0.616112, 0.607349, -0.218773, -0.104323, -1.13732,
+    0.534594, 0.477731, 0.894866, 1.29006, 0.390494, 0.947627, 0.220614, 0.312823, 0.181484,
+    0.0982907, 0.0318635,
+};
+constexpr double kTextWeights[kNumFeatures] = {
+    -2.95797, -0.765528, 0.601721, 0.472891, 0.207645, 0.85407, 1.53191, -0.0448531, 0.37167,
+    -0.3836, 0, 0, 0, 0, 0, 0, -0.152132, 0.0366932, -0.321174, -0.292701, -0.297927, -0.388308,
+    0.408231, -0.0873333, 0.400304, -0.0243377, 0, 0.302959, -0.306663, -0.409467, -0.314806,
+    -0.23638, -0.078018, 0.401121, -0.332075, -0.0571543, -0.432742, -0.124711, -0.0142704,
+    0.182027, 0.249592, 0, 0, 0, 0, 0, 0, -0.0977845, -0.0977845, 0.0937487, -0.440739, 0.769712,
+    -0.97068, -0.19186, 0.165476, -0.0446898, -0.0446898, 0, -0.444248, 0.292325, -0.272442,
+    -1.05454, 1.16742, -0.0874043, -0.0149258, -0.526292, 0.000165985, -0.0902272, 1.01519,
+    -0.43016, 0.279495, -0.21715, 0, 0, 0, 0, 0, 0, 0.130612, -0.166086, 0.199209, -0.0185469,
+    -0.692414, 0.535163, -0.406217, -0.135682, -1.32637, 0.615381, 0, 0.57242, 0.933671, 0.133506,
+    1.02471, 0.0741098, 0.309958, 0.181895, 0.129112, -0.0205,
+};
+// END GENERATED WEIGHTS
+
+bool AdjectiveSuffix(std::string_view w) {
+  for (std::string_view s : {"al", "ive", "ic", "ous", "able", "ible", "ful", "less", "ary", "ar"})
+    if (EndsWith(w, s)) return true;
+  return false;
+}
+
+// Features of c; corpus features stay 0 without statistics (n = 0).
+void Features(const Candidate& c, const PaperCandidates& paper, const PhraseStats* stats,
+              double n, uint32_t df, float* f) {
+  std::fill(f, f + kNumFeatures, 0.0f);
+  const size_t words = c.words.size();
+  const double tf = c.tf;
+  f[kBias] = 1;
+  f[kOneWord] = words == 1;
+  f[kTwoWords] = words == 2;
+  f[kThreeWords] = words == 3;
+  f[kFourWords] = words >= 4;
+  f[kWhole] = c.whole > 0;
+  f[kLogWhole] = static_cast<float>(std::log1p(c.whole));
+  f[kLogTf] = static_cast<float>(std::log(tf));
+  f[kInTitle] = c.in_title;
+  f[kFirstPosition] = static_cast<float>(c.first / std::max<double>(1, paper.tokens));
+  double tf_sum = 0, tf_max = 0, pos_sum = 0, pos_max = 0, in_title = 0;
+  for (const std::string& w : c.words) {
+    auto it = paper.words.find(Singular(w));
+    if (it == paper.words.end()) continue;
+    double l = std::log(std::max(1, it->second.tf));
+    tf_sum += l;
+    tf_max = std::max(tf_max, l);
+    pos_sum += it->second.position_weight;
+    pos_max = std::max(pos_max, it->second.position_weight);
+    in_title += it->second.in_title;
+  }
+  f[kWordTfMean] = static_cast<float>(tf_sum / words);
+  f[kWordTfMax] = static_cast<float>(tf_max);
+  f[kWordPositionMean] = static_cast<float>(pos_sum / words);
+  f[kWordPositionMax] = static_cast<float>(pos_max);
+  f[kTitleWordShare] = static_cast<float>(in_title / words);
+  f[kLogSupersets] = static_cast<float>(std::log1p(c.supersets));
+  f[kAdjectiveHead] = AdjectiveSuffix(c.words.back());
+  f[kStartsIng] = EndsWith(c.words.front(), "ing");
+  f[kStartsEd] = EndsWith(c.words.front(), "ed");
+  f[kHyphen] = c.text.find('-') != std::string::npos;
+  f[kSuffixShare] = static_cast<float>(c.suffix / tf);
+  f[kPrefixShare] = static_cast<float>(c.prefix / tf);
+  f[kMiddleShare] = static_cast<float>(c.middle / tf);
+  f[kAcronym] = c.acronym;
+  f[kCapitalized] = c.capitalized;
+  f[kAfterArticleShare] = static_cast<float>(c.after_article / tf);
+  f[kAfterOfShare] = static_cast<float>(c.after_of / tf);
+  f[kBeforeOfShare] = static_cast<float>(c.before_of / tf);
+  f[kChunkWords] = static_cast<float>(std::min(c.chunk_words, 6));
+  if (stats) {
+    // Smoothed specificity, not a filter: a phrase of one paper scores like
+    // any other; very common phrases and words are penalized.
+    const double log_n = std::log(n + 1);
+    const double idf = std::log((n + 1) / (df + 0.5));
+    if (words == 1) f[kUnigramIdf] = static_cast<float>(idf / log_n);
+    if (words >= 2) {
+      f[kLogDf] = static_cast<float>(std::log(df));
+      f[kCommonPhrase] = static_cast<float>(std::max(0.0, std::log(df / n / 0.01)));
+      f[kShared] = df >= 2;
+    }
+    double sum = 0, lo = 1e9, hi = 0;
+    for (const std::string& w : c.words) {
+      uint32_t wdf = std::max<uint32_t>(1, stats->DocFreq(WordHash(Singular(w))));
+      double v = std::log((n + 1) / (wdf + 0.5)) / log_n;
+      sum += v;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    f[kWordIdfMean] = static_cast<float>(sum / words);
+    f[kWordIdfMin] = static_cast<float>(lo);
+    f[kWordIdfMax] = static_cast<float>(hi);
+  }
+  for (int i = 0; i < kNumCrossed; ++i) {
+    f[kNumBase + i] = f[kCrossFrom + i] * f[kOneWord];
+    f[kNumBase + kNumCrossed + i] = f[kCrossFrom + i] * (f[kThreeWords] + f[kFourWords]);
+  }
+}
+
+double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// Does phrase big contain small as whole words?
+bool ContainsWords(std::string_view big, std::string_view small) {
+  if (big.size() <= small.size()) return false;
+  for (size_t p = big.find(small); p != std::string_view::npos; p = big.find(small, p + 1)) {
+    bool left = p == 0 || big[p - 1] == ' ';
+    bool right = p + small.size() == big.size() || big[p + small.size()] == ' ';
+    if (left && right) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string NormalizeKeyword(std::string_view text) {
+  TokenText t(text, /*keep_long_words=*/true);
+  std::string out;
+  size_t last = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (!t.is_word(i)) continue;
+    if (!out.empty()) out.push_back(' ');
+    last = out.size();
+    out.append(t.word(i));
+  }
+  if (out.empty()) return out;
+  std::string head = Singular(std::string_view(out).substr(last));
+  out.resize(last);
+  out += head;
   return out;
 }
 
@@ -278,55 +839,34 @@ uint64_t PhraseHash(std::string_view normalized) {
 
 void ForEachCandidate(std::string_view text,
                       const std::function<void(const std::string&, int, size_t, bool)>& fn) {
-  std::vector<std::string> run;
-  std::vector<size_t> run_sentence;
-  const auto& vague = VagueAdjectives();
-  const auto& filler = FillerHeads();
-  const auto& generic = GenericUnigrams();
-  std::string phrase;
-  auto flush = [&] {
-    size_t n = run.size();
-    for (size_t i = 0; i < n; ++i) {
-      if (vague.count(run[i])) continue;  // cannot start here
-      bool ing_start = IsIngForm(run[i]) && !IsIngNoun(run[i]);
-      for (size_t len = 1; len <= 4 && i + len <= n; ++len) {
-        const std::string& last = run[i + len - 1];
-        if (vague.count(last) || filler.count(last)) continue;  // cannot end here
-        if (ing_start && len > 1) break;  // "measuring prominence"
-        phrase.clear();
-        for (size_t k = i; k + 1 < i + len; ++k) {
-          phrase += run[k];
-          phrase += ' ';
-        }
-        std::string head = Singular(last);
-        if (len == 1 && (generic.count(head) || head.size() < 3 ||
-                         (IsIngForm(head) && !IsIngNoun(head))))
-          continue;  // "exploring", "addressing": verbs, not concepts
-        phrase += head;
-        // Heads of English noun phrases end their run; a phrase always
-        // followed by another content word is usually a modifier.
-        fn(phrase, static_cast<int>(len), run_sentence[i], i + len == n);
-      }
+  TokenText t(text);
+  size_t scanned = 0, sentence = 0;
+  ForEachChunk(t, [&](const std::vector<Tag>& tags, const std::vector<uint32_t>& flags, size_t s,
+                      size_t e) {
+    for (; scanned < s; ++scanned) {
+      char p = t.token(scanned).punct;
+      if (p == '.' || p == '!' || p == '?') ++sentence;
     }
-    run.clear();
-    run_sentence.clear();
-  };
-  ScanWords(text, [&](std::string_view w, bool brk, size_t sentence) {
-    if (brk) flush();
-    if (IsBreak(w)) {
-      flush();
-      return;
-    }
-    run.emplace_back(w);
-    run_sentence.push_back(sentence);
+    ForEachSpan(t, tags, flags, s, e, [&](size_t a, size_t b, const std::string& phrase) {
+      fn(phrase, static_cast<int>(b - a), sentence, b == e);
+    });
   });
-  flush();
+}
+
+const std::vector<std::string>& KeywordFeatureNames() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names(kBaseNames, kBaseNames + kNumBase);
+    for (int i = kCrossFrom; i < kNumBase; ++i) names.push_back(std::string("one_word*") + kBaseNames[i]);
+    for (int i = kCrossFrom; i < kNumBase; ++i) names.push_back(std::string("3+_words*") + kBaseNames[i]);
+    return names;
+  }();
+  return kNames;
 }
 
 // ---- PhraseStats -------------------------------------------------------------
 
 namespace {
-constexpr char kStatsMagic[8] = {'L', 'G', 'P', 'H', 'R', 0, 0, 1};
+constexpr char kStatsMagic[8] = {'L', 'G', 'P', 'H', 'R', 0, 0, 2};
 struct StatsHeader {
   char magic[8];
   uint64_t num_docs;
@@ -362,11 +902,14 @@ void PhraseStats::Bump(uint64_t h) {
   ++counts_[j];
 }
 
+
 void PhraseStats::AddDocument(std::string_view title, std::string_view abstract) {
+  PaperCandidates paper;
+  CollectCandidates(title, abstract, &paper);
   std::vector<uint64_t> seen;
-  auto add = [&](const std::string& p, int, size_t, bool) { seen.push_back(PhraseHash(p)); };
-  ForEachCandidate(title, add);
-  ForEachCandidate(abstract, add);
+  seen.reserve(paper.cands.size() + paper.words.size());
+  for (const Candidate& c : paper.cands) seen.push_back(PhraseHash(c.text));
+  for (const auto& [w, stat] : paper.words) seen.push_back(WordHash(w));
   std::sort(seen.begin(), seen.end());
   seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
   for (uint64_t h : seen) Bump(h);
@@ -422,7 +965,9 @@ Status PhraseStats::Open(const std::string& path) {
   StatsHeader h;
   if (file_.size() < sizeof h) return Status::Io(path + ": truncated phrase statistics");
   std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kStatsMagic, 8) != 0 || file_.size() != sizeof h + h.count * 12)
+  // count is checked by division: a corrupt count must not wrap the product.
+  if (std::memcmp(h.magic, kStatsMagic, 8) != 0 || (file_.size() - sizeof h) % 12 != 0 ||
+      h.count != (file_.size() - sizeof h) / 12)
     return Status::Io(path + ": corrupt phrase statistics");
   num_docs_ = h.num_docs;
   sorted_size_ = h.count;
@@ -431,107 +976,112 @@ Status PhraseStats::Open(const std::string& path) {
   return Status::Ok();
 }
 
+
 // ---- KeywordExtractor ------------------------------------------------------
+
+namespace {
+
+struct Scored {
+  uint32_t cand;
+  double logit;
+};
+
+// Scores every candidate of paper; features too when out_features is set
+// (kNumFeatures floats per candidate, in candidate order). Best first, ties
+// by text, so that different phrases never tie in the ranking.
+std::vector<Scored> ScoreCandidates(const PaperCandidates& paper, const PhraseStats* stats,
+                                    const std::function<bool(const std::string&)>& known,
+                                    std::vector<float>* out_features) {
+  // Under kMinCorpusDocs papers, document frequencies say little about
+  // specificity: the text-only model scores then.
+  const bool use_stats = stats && stats->num_docs() >= kMinCorpusDocs;
+  const double n = use_stats ? static_cast<double>(stats->num_docs()) : 0;
+  const double* weights = use_stats ? kCorpusWeights : kTextWeights;
+  std::vector<float> local(kNumFeatures);
+  if (out_features) out_features->assign(paper.cands.size() * kNumFeatures, 0.0f);
+  std::vector<Scored> scored;
+  scored.reserve(paper.cands.size());
+  for (uint32_t i = 0; i < paper.cands.size(); ++i) {
+    const Candidate& c = paper.cands[i];
+    // The paper itself counts when it is not part of the counted corpus.
+    uint32_t df = use_stats ? std::max<uint32_t>(1, stats->DocFreq(PhraseHash(c.text))) : 0;
+    float* f = out_features ? out_features->data() + static_cast<size_t>(i) * kNumFeatures
+                            : local.data();
+    Features(c, paper, use_stats ? stats : nullptr, n, df, f);
+    double logit = 0;
+    for (int k = 0; k < kNumFeatures; ++k) logit += weights[k] * f[k];
+    // Reusability prior: a multi-word phrase other papers use too is a
+    // better graph node (the fitted weights are indifferent to it on Inspec).
+    if (use_stats && c.words.size() >= 2) logit += kReuseWeight * std::log(df);
+    if (known && known(c.text)) logit += kKnownBoost;
+    scored.push_back({i, logit});
+  }
+  std::sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
+    if (a.logit != b.logit) return a.logit > b.logit;
+    return paper.cands[a.cand].text < paper.cands[b.cand].text;
+  });
+  return scored;
+}
+
+}  // namespace
 
 KeywordExtractor::KeywordExtractor(const PhraseStats* stats,
                                    std::function<bool(const std::string&)> known)
     : stats_(stats), known_(std::move(known)) {}
 
+std::vector<KeywordCandidate> KeywordExtractor::Candidates(std::string_view title,
+                                                           std::string_view abstract) const {
+  PaperCandidates paper;
+  CollectCandidates(title, abstract, &paper);
+  std::vector<float> features;
+  std::vector<Scored> scored = ScoreCandidates(paper, stats_, known_, &features);
+  std::vector<KeywordCandidate> out;
+  out.reserve(scored.size());
+  for (const Scored& s : scored) {
+    const float* f = features.data() + static_cast<size_t>(s.cand) * kNumFeatures;
+    out.push_back({paper.cands[s.cand].text, std::vector<float>(f, f + kNumFeatures), s.logit});
+  }
+  return out;
+}
+
 std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::string_view abstract,
                                                const ExtractOptions& options) const {
-  struct Cand {
-    int words = 0;
-    int tf = 0;
-    bool in_title = false, early = false, head_final = false;
-    uint64_t hash = 0;
-    uint32_t df = 0;
-    double score = 0;
-  };
-  std::unordered_map<std::string, Cand> cands;
-  auto add = [&](bool is_title) {
-    return [&, is_title](const std::string& p, int words, size_t sentence, bool final) {
-      Cand& c = cands[p];
-      c.words = words;
-      ++c.tf;
-      if (final) c.head_final = true;
-      if (is_title) c.in_title = true;
-      else if (sentence == 0) c.early = true;
-    };
-  };
-  ForEachCandidate(title, add(true));
-  ForEachCandidate(abstract, add(false));
-  if (cands.empty()) return {};
-  const double n = stats_ ? static_cast<double>(stats_->num_docs()) : 0;
-  const bool use_df = stats_ && n >= 50;
-  static const double kLengthPrior[5] = {0, 0.6, 1.25, 1.25, 0.85};
-  std::vector<std::pair<const std::string*, Cand*>> ranked;
-  for (auto& [text, c] : cands) {
-    c.hash = PhraseHash(text);
-    if (!c.head_final && c.words == 1) continue;  // a modifier ("scientific work")
-    double spec = 1.0, reuse = 1.0;
-    if (use_df) {
-      // The document itself is part of a stored corpus, or adds one use.
-      c.df = std::max<uint32_t>(stats_->DocFreq(c.hash), 1);
-      double share = c.df / n;
-      if (c.df < 2) continue;                                 // used by one paper only
-      if (share > (c.words == 1 ? 0.15 : 0.30)) continue;     // too generic
-      spec = std::log((n + 1) / (c.df + 0.5));
-      reuse = std::log(1.0 + c.df);
-    }
-    double salience = 1.0 + std::log(static_cast<double>(c.tf));
-    c.score = salience * spec * reuse * kLengthPrior[c.words] * (c.in_title ? 1.8 : 1.0) *
-              (c.early ? 1.2 : 1.0) * (c.head_final ? 1.0 : 0.6) * (known_ && known_(text) ? 1.3 : 1.0);
-    if (c.score > 0) ranked.emplace_back(&text, &c);
-  }
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    return a.second->score != b.second->score ? a.second->score > b.second->score
-                                              : *a.first < *b.first;
-  });
-  auto contains_words = [](const std::string& big, const std::string& small) {
-    if (big.size() <= small.size()) return false;
-    size_t p = big.find(small);
-    while (p != std::string::npos) {
-      bool left = p == 0 || big[p - 1] == ' ';
-      bool right = p + small.size() == big.size() || big[p + small.size()] == ' ';
-      if (left && right) return true;
-      p = big.find(small, p + 1);
-    }
-    return false;
-  };
-  // A fragment: a phrase that (almost) only occurs inside a longer candidate
-  // of this paper, "graph neural" inside "graph neural network". In the
-  // corpus: df(sub) < 1.5 df(longer); without statistics: every occurrence
-  // here is inside the longer phrase.
-  std::unordered_set<const std::string*> fragment;
-  for (auto& [sub, cs] : ranked)
-    for (auto& [sup, cl] : ranked)
-      if (sub != sup && contains_words(*sup, *sub) &&
-          (use_df ? cs->df < 1.5 * cl->df : cs->tf <= cl->tf)) {
-        fragment.insert(sub);
-        break;
-      }
+  PaperCandidates paper;
+  CollectCandidates(title, abstract, &paper);
+  std::vector<Scored> scored = ScoreCandidates(paper, stats_, known_, nullptr);
   std::vector<Keyword> out;
-  std::vector<std::pair<const std::string*, const Cand*>> chosen;
-  double best = 0;
-  for (auto& [text, c] : ranked)
-    if (!fragment.count(text)) {
-      best = c->score;
-      break;
+  if (scored.empty()) return out;
+  const double best = Sigmoid(scored.front().logit);
+  std::vector<const Candidate*> chosen;
+  std::vector<double> probability;
+  for (const Scored& s : scored) {
+    if (chosen.size() >= options.max_keywords) break;
+    const Candidate& c = paper.cands[s.cand];
+    // A fragment of a chosen phrase that never stands alone in the paper
+    // ("value problem" of "boundary value problem") adds nothing.
+    bool fragment = false;
+    for (const Candidate* o : chosen)
+      if (c.whole == 0 && ContainsWords(o->text, c.text)) fragment = true;
+    if (fragment) continue;
+    const double p = Sigmoid(s.logit);
+    if (chosen.size() >= options.min_keywords && p < options.keep_ratio * best) break;
+    chosen.push_back(&c);
+    probability.push_back(p);
+  }
+  // Importance: 10 x the probability relative to the best, made strictly
+  // decreasing over the first ten ranks (as close to that as the ranks
+  // allow), so that the integers stored keep the ranking; 1 beyond.
+  const int ranked = static_cast<int>(std::min<size_t>(chosen.size(), 10));
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    int importance = std::clamp(static_cast<int>(std::lround(10.0 * probability[i] / best)), 1, 10);
+    int rank = static_cast<int>(i);
+    if (rank < ranked) {
+      if (i > 0) importance = std::min(importance, out.back().score - 1);
+      importance = std::max(importance, ranked - rank);
+    } else {
+      importance = 1;
     }
-  for (auto& [text, c] : ranked) {
-    if (out.size() >= options.max_keywords) break;
-    if (fragment.count(text)) continue;
-    if (out.size() >= options.min_keywords && c->score < options.keep_ratio * best) break;
-    bool redundant = false;
-    for (auto& [t2, c2] : chosen) {
-      // An extension of a chosen phrase that nearly always comes with it.
-      if (contains_words(*text, *t2) && use_df && 3 * c->df >= 2 * c2->df) redundant = true;
-      if (redundant) break;
-    }
-    if (redundant) continue;
-    chosen.emplace_back(text, c);
-    int imp = static_cast<int>(std::lround(10.0 * c->score / best));
-    out.push_back({*text, std::clamp(imp, 1, 10)});
+    out.push_back({chosen[i]->text, importance});
   }
   return out;
 }

@@ -47,6 +47,18 @@ struct Keyword {
   int score = 0;     // importance 1..10
 };
 
+// A candidate phrase of a paper as the extractor sees it (analysis, and the
+// input of bench/eval/keyphrase_fit.py, which fits the model's weights).
+struct KeywordCandidate {
+  std::string text;             // normalized
+  std::vector<float> features;  // KeywordFeatureNames() order
+  double score = 0;             // the model's logit, reusability prior included
+};
+
+// Names of the features of KeywordCandidate, in order: the per-phrase
+// features, then the same features times "one word" and times "3+ words".
+const std::vector<std::string>& KeywordFeatureNames();
+
 // Canonical keyword text: lowercase, diacritics folded, hyphens and other
 // punctuation as single spaces, the last word singular ("Graph Neural
 // Networks" -> "graph neural network", "pre-training" -> "pre training").
@@ -106,6 +118,10 @@ class KeywordExtractor {
                             std::function<bool(const std::string&)> known_keyword = {});
   std::vector<Keyword> Extract(std::string_view title, std::string_view abstract,
                                const ExtractOptions& options = {}) const;
+  // Every candidate of the paper with its features and score, best first
+  // (ties broken by text), before selection.
+  std::vector<KeywordCandidate> Candidates(std::string_view title,
+                                           std::string_view abstract) const;
 
  private:
   const PhraseStats* stats_;
