@@ -17,6 +17,12 @@ rules of KeywordExtractor::Extract included, with up to 20 keywords), so that ch
 judged without looking at the validation split. --write replaces the generated block of
 keywords.cc (between "BEGIN GENERATED WEIGHTS" and "END GENERATED WEIGHTS").
 
+--sweep-reuse 0,0.5,1 --shared-corpus RECORDS.jsonl...: for each value of the reusability prior
+(kReuseWeight, a logit bonus per unit of ln df for multi-word phrases; not fitted, as Inspec's
+labels are indifferent to it), the cross-validated Inspec F1 and, on each further corpus, the
+share of keyword links (at most 8 a paper, the default) whose keyword is chosen for >= 2 papers
+(shared_share of keywords_eval.py), with the corpus model fitted on all of train.
+
 Needs /usr/bin/python3 with nltk and numpy (Debian: python3-nltk pulls python3-numpy).
 """
 import argparse
@@ -144,6 +150,33 @@ def cross_validate(names, docs, gold, kp, l2, reuse):
     return np.mean(res, axis=0)
 
 
+def shared_share(docs, names, w, reuse):
+    whole_i, logdf_i = names.index("whole"), names.index("log_df")
+    links, users = [], {}
+    for d in docs:
+        F = np.array([c[2] for c in d["candidates"]], dtype=np.float64).reshape(-1, len(names))
+        logits = list(F @ w + reuse * F[:, logdf_i]) if len(F) else []
+        kws = select([c[0] for c in d["candidates"]], logits,
+                     [c[2][whole_i] > 0 for c in d["candidates"]], max_kw=8)
+        links.append(kws)
+        for k in kws:
+            users[k] = users.get(k, 0) + 1
+    total = sum(len(k) for k in links)
+    return sum(1 for ks in links for k in ks if users[k] >= 2) / max(1, total)
+
+
+def sweep(a, binary, records, gold, kp):
+    names, docs = load_features(binary, records, True)
+    X, y, _ = matrices(docs, gold, kp)
+    w = fit(X, y, a.l2)
+    others = [(os.path.basename(p), load_features(binary, p, True)[1]) for p in a.shared_corpus]
+    for reuse in (float(x) for x in a.sweep_reuse.split(",")):
+        f5, f10 = cross_validate(names, docs, gold, kp, a.l2, reuse)
+        shares = " ".join(f"{n} {shared_share(d, names, w, reuse):.3f}" for n, d in others)
+        print(f"reuse {reuse:g}: Inspec train CV F1@5 {f5:.2f} F1@10 {f10:.2f}; shared_share {shares}")
+    return 0
+
+
 def cpp_array(name, w):
     vals = [f"{v:.6g}" for v in w]
     lines, cur = [], "   "
@@ -162,6 +195,8 @@ def main():
     ap.add_argument("--data", default=DEFAULT_DATA)
     ap.add_argument("--l2", type=float, default=1e-3)
     ap.add_argument("--write", help="keywords.cc to update in place")
+    ap.add_argument("--sweep-reuse", help="comma-separated reusability weights to compare")
+    ap.add_argument("--shared-corpus", nargs="*", default=[], help="records.jsonl for shared_share")
     a = ap.parse_args()
     sys.path.insert(0, a.data)
     import kp_eval as kp  # noqa: E402  (the scorer's own tokenization and stemming)
@@ -173,6 +208,8 @@ def main():
     src = a.write or os.path.join(HERE, "..", "..", "lib", "src", "keywords.cc")
     with open(src) as f:
         reuse = float(REUSE_WEIGHT_RE.search(f.read()).group(1))
+    if a.sweep_reuse:
+        return sweep(a, binary, records, gold, kp)
     blocks = []
     for stats, cname in ((True, "kCorpusWeights"), (False, "kTextWeights")):
         names, docs = load_features(binary, records, stats)

@@ -42,6 +42,8 @@ enum LexFlag : uint32_t {
   kArticle = 1u << 10,      // "the", "a", "an"
   kNounPhraseOpen = 1u << 11,  // a noun phrase follows ("the", "its", "these")
   kPreposition = 1u << 12,  // an -ing form after it heads a clause ("for solving")
+  kFillerHead = 1u << 13,   // heads that name no concept ("urgent need", "past decade")
+  kAdjectiveNoun = 1u << 14,  // nouns with an adjective suffix ("variable", "wireless")
 };
 
 struct TransparentHash {
@@ -128,7 +130,8 @@ const Lexicon& Lex() {
              "onto inside outside behind beside near another one two three four five six seven "
              "eight nine ten first second third last next several various numerous wherein therein "
              "thereby herein cannot s t fig figs eq eqs cf pp vol ii iii iv today yesterday tomorrow "
-             "ago already always never sometimes almost nearly namely especially",
+             "ago already always never sometimes almost nearly namely especially due together "
+             "instead enough else thereof",
              kFunction);
     // Verb forms that are verbs wherever they stand.
     AddWords(&lex,
@@ -208,7 +211,12 @@ const Lexicon& Lex() {
              "comprehensive detailed superior remarkable substantial considerable challenging "
              "successful useful interesting crucial essential appropriate suitable reasonable "
              "similar numerous respective corresponding original resulting underlying given further "
-             "whole latter former present presented such own well-known so-called state-of-the-art",
+             "whole latter former present presented such own well-known so-called state-of-the-art "
+             "past urgent increasing actual desired basic practical larger entire complicated "
+             "preliminary modern successive popular available traditional efficient standard "
+             "special future current theoretical major alternative conventional improved unknown "
+             "realistic potential experimental small contemporary full general key fast common "
+             "proper",
              kVague);
     AddWords(&lex,
              "method approach result paper study analysis model system data problem task work "
@@ -224,6 +232,24 @@ const Lexicon& Lex() {
              "proposal version example instance item object element unit size length amount total "
              "average mean year day period people person user individual author reader",
              kGeneric);
+    AddWords(&lex,
+             "need needs decade decades century centuries way ways kind kinds lot lots variety "
+             "amount amounts aspect example examples instance instances end fact facts sort sorts "
+             "couple bunch",
+             kFillerHead);
+    AddWords(&lex,
+             "variable cable table timetable wireless executable deliverable vegetable syllable "
+             "fable constable turntable signal interval material journal terminal potential proposal "
+             "approval arrival trial removal retrieval survival capital hospital animal metal "
+             "integral polynomial individual residual tutorial manual festival fractal crystal "
+             "mineral portal rival criminal ritual principal chemical logic topic traffic music "
+             "clinic arithmetic heuristic metric graphic mechanic fabric rhetoric epidemic plastic "
+             "objective derivative alternative initiative representative executive directive "
+             "narrative incentive perspective archive detective explosive adhesive additive "
+             "primitive secretary library boundary dictionary summary vocabulary diary salary "
+             "glossary commentary anniversary adversary beneficiary seminar calendar grammar radar "
+             "scholar collar cellar pillar dollar nectar vinegar sugar",
+             kAdjectiveNoun);
     AddWords(&lex, "we it they which who i also", kSubject);
     AddWords(&lex, "to can could will would may might must shall should not cannot", kVerbNext);
     AddWords(&lex, "is are was were be been being has have had", kAuxiliary);
@@ -453,7 +479,7 @@ std::string Singular(std::string_view w) {
       {"syntheses", "synthesis"},   {"diagnoses", "diagnosis"},   {"criteria", "criterion"},
       {"phenomena", "phenomenon"},  {"indices", "index"},         {"matrices", "matrix"},
       {"vertices", "vertex"},       {"appendices", "appendix"},   {"children", "child"},
-      {"people", "person"},         {"women", "woman"},           {"men", "man"},
+      {"women", "woman"},           {"men", "man"},
       {"mice", "mouse"},            {"teeth", "tooth"},           {"feet", "foot"},
       {"data", "data"},             {"media", "media"},           {"bacteria", "bacterium"},
       {"curricula", "curriculum"},  {"spectra", "spectrum"},      {"optima", "optimum"},
@@ -520,10 +546,34 @@ void ForEachChunk(const TokenText& t, Fn&& fn) {
   }
 }
 
+// Words with these suffixes are adjectives ("available", "serious"): never
+// the head of a keyword.
+bool AdjectiveOnly(std::string_view w, uint32_t flags) {
+  if ((flags & kAdjectiveNoun) || w.find('-') != std::string_view::npos) return false;
+  for (std::string_view s : {"ous", "ful", "less", "able", "ible"})
+    if (EndsWith(w, s)) return true;
+  return false;
+}
+
+// Words with these suffixes are mostly adjectives ("optimal", "dynamic",
+// "adaptive", "linear"): not a keyword alone, and not the last word of a
+// span cut out of a longer chunk ("artificial neural" of "artificial neural
+// network").
+bool AdjectiveLike(std::string_view w, uint32_t flags) {
+  if ((flags & kAdjectiveNoun) || w.size() < 5 || w.find('-') != std::string_view::npos)
+    return false;
+  if (AdjectiveOnly(w, flags)) return true;
+  for (std::string_view s : {"al", "ic", "ive", "ary", "ar"})
+    if (EndsWith(w, s)) return true;
+  return false;
+}
+
 // Calls fn(a, b, phrase) for the candidate phrases inside chunk words
-// [s, e) of t: every span of 1-4 words that ends in a noun and does not start
-// with an evaluative adjective; single words only when specific (not
-// "method", at least 3 letters). phrase is the normalized text.
+// [s, e) of t: every span of 1-4 words that ends in a noun (not a filler like
+// "need", not an adjective when the span ends inside the chunk) and does not
+// start with an evaluative adjective; single words only when specific (not
+// "method", not an adjective, at least 3 letters). phrase is the normalized
+// text.
 template <typename Fn>
 void ForEachSpan(const TokenText& t, const std::vector<Tag>& tags,
                  const std::vector<uint32_t>& flags, size_t s, size_t e, Fn&& fn) {
@@ -531,9 +581,14 @@ void ForEachSpan(const TokenText& t, const std::vector<Tag>& tags,
   for (size_t a = s; a < e; ++a) {
     if (flags[a] & kVague) continue;
     for (size_t b = a + 1; b <= e && b - a <= kMaxPhraseWords; ++b) {
-      if (tags[b - 1] != kNoun) continue;
-      std::string head = Singular(t.word(b - 1));
-      if (b - a == 1 && (t.word(a).size() < 3 || (LexFlags(head) & kGeneric))) continue;
+      std::string_view last = t.word(b - 1);
+      if (tags[b - 1] != kNoun || (flags[b - 1] & kFillerHead) || AdjectiveOnly(last, flags[b - 1]))
+        continue;
+      if (b < e && (last.size() < 3 || AdjectiveLike(last, flags[b - 1]))) continue;
+      std::string head = Singular(last);
+      if (b - a == 1 &&
+          (last.size() < 3 || (LexFlags(head) & kGeneric) || AdjectiveLike(last, flags[b - 1])))
+        continue;
       phrase.clear();
       for (size_t k = a; k + 1 < b; ++k) {
         phrase.append(t.word(k));
@@ -685,35 +740,34 @@ const char* const kBaseNames[kNumBase] = {
 // Papers a store needs before its statistics are used.
 constexpr uint64_t kMinCorpusDocs = 50;
 // Logit bonus per unit of ln(df) for multi-word phrases (reusable nodes).
-constexpr double kReuseWeight = 0.5;
+constexpr double kReuseWeight = 1.25;
 // Logit bonus of phrases that are Keyword nodes already (query mode).
 constexpr double kKnownBoost = 0.5;
 // BEGIN GENERATED WEIGHTS
 constexpr double kCorpusWeights[kNumFeatures] = {
-    -3.86354, -0.980356, 0.562636, 0.954563, 0.646379, 0.846389, 1.52842, -0.0716384, 0.367441,
-    -0.369535, 0.0926685, 0.193818, -0.813971, 0.457314, -0.0192822, 0.80402, -0.137454,
-    0.0512152, -0.353431, -0.303069, -0.346336, -0.430772, 0.280574, -0.130256, 0.411819,
-    -0.0235989, 0.205993, 0.303675, -0.321512, -0.440502, -0.366426, -0.352863, -0.0782691,
-    0.394384, -0.301914, -0.038831, -0.490423, -0.192278, 0.031627, 0.19067, 0.220584, 0.0926685,
-    0, 0, 0.117467, 0.117467, 0.117467, -0.0857504, -0.0857504, 0.127449, -0.419305, 0.801487,
-    -0.951741, -0.391655, 0.16662, -0.0520087, -0.0520087, 0, -0.518532, 0.207193, -0.323793,
-    -0.896035, 0.99645, -0.0505917, -0.00980457, -0.481835, -0.00900016, 0.0962842, 1.35311,
-    -0.638485, 0.293376, -0.174174, 0, -0.220084, 0, -0.755719, 0.0101713, -0.936785, 0.110396,
-    -0.168284, 0.208728, 0.00050165, -0.616112, 0.607349, -0.218773, -0.104323, -1.13732,
-    0.534594, 0.477731, 0.894866, 1.29006, 0.390494, 0.947627, 0.220614, 0.312823, 0.181484,
-    0.0982907, 0.0318635,
+    -3.6758, -1.0947, 0.623532, 1.02659, 0.632021, 0.781852, 1.55021, -0.115992, 0.39345,
+    -0.356151, 0.117212, 0.160024, -0.487238, 0.127417, 0.106636, 0.720257, -0.172076, 0.0257049,
+    -0.410659, -0.0254042, -0.39603, -0.428613, 0.259809, -0.137927, 0.52505, -0.095221, 0.221492,
+    0.0714985, -0.308152, -0.527, -0.391198, -0.364968, -0.0339463, 0.379047, -0.25663,
+    0.00685302, -0.409901, -0.1397, -0.0281199, 0.212502, 0.196042, 0.117212, 0, 0, 0.132686,
+    0.132686, 0.132686, -0.0556511, -0.0556511, 0.215267, -0.494734, 0.840869, -0.95811,
+    -0.370513, 0.133765, -0.0609398, -0.0609398, 0, -0.335181, 0.18089, -0.407069, -0.881243,
+    1.01724, -0.0538292, 0.0136747, -0.565097, -0.0303283, 0.0795972, 1.42533, -0.650814,
+    0.281059, -0.220414, 0, -0.309399, 0, -0.916088, 0.0447842, -0.904383, 0.0877269, -0.135576,
+    0.111827, 0.0788068, -0.655371, 0.553328, -0.211275, -0.137888, -1.11898, 0.546101, 0.516299,
+    0.792588, 1.31794, 0.392564, 0.929776, 0.213312, 0.279215, 0.175004, 0.0507793, 0.0546279,
 };
 constexpr double kTextWeights[kNumFeatures] = {
-    -2.95797, -0.765528, 0.601721, 0.472891, 0.207645, 0.85407, 1.53191, -0.0448531, 0.37167,
-    -0.3836, 0, 0, 0, 0, 0, 0, -0.152132, 0.0366932, -0.321174, -0.292701, -0.297927, -0.388308,
-    0.408231, -0.0873333, 0.400304, -0.0243377, 0, 0.302959, -0.306663, -0.409467, -0.314806,
-    -0.23638, -0.078018, 0.401121, -0.332075, -0.0571543, -0.432742, -0.124711, -0.0142704,
-    0.182027, 0.249592, 0, 0, 0, 0, 0, 0, -0.0977845, -0.0977845, 0.0937487, -0.440739, 0.769712,
-    -0.97068, -0.19186, 0.165476, -0.0446898, -0.0446898, 0, -0.444248, 0.292325, -0.272442,
-    -1.05454, 1.16742, -0.0874043, -0.0149258, -0.526292, 0.000165985, -0.0902272, 1.01519,
-    -0.43016, 0.279495, -0.21715, 0, 0, 0, 0, 0, 0, 0.130612, -0.166086, 0.199209, -0.0185469,
-    -0.692414, 0.535163, -0.406217, -0.135682, -1.32637, 0.615381, 0, 0.57242, 0.933671, 0.133506,
-    1.02471, 0.0741098, 0.309958, 0.181895, 0.129112, -0.0205,
+    -2.9581, -0.844061, 0.65626, 0.509708, 0.15356, 0.790886, 1.55191, -0.0857995, 0.399864,
+    -0.365381, 0, 0, 0, 0, 0, 0, -0.186698, 0.0123378, -0.382888, -0.0201079, -0.368878,
+    -0.404125, 0.339013, -0.106388, 0.493801, -0.0784032, 0, 0.0730116, -0.294061, -0.497853,
+    -0.326302, -0.283879, -0.0314215, 0.383575, -0.277402, -0.00923526, -0.348847, -0.058215,
+    -0.0821157, 0.202063, 0.220615, 0, 0, 0, 0, 0, 0, -0.0687712, -0.0687712, 0.17794, -0.569193,
+    0.824691, -0.96853, -0.160804, 0.138252, -0.0503624, -0.0503624, 0, -0.2459, 0.293243,
+    -0.337764, -1.02792, 1.19106, -0.0856193, 0.00831934, -0.613453, -0.0174291, -0.119456,
+    1.0566, -0.417902, 0.260608, -0.26823, 0, 0, 0, 0, 0, 0, 0.117307, -0.134327, 0.0920215,
+    0.0544645, -0.729002, 0.488629, -0.389843, -0.166497, -1.31287, 0.628107, 0, 0.455764,
+    0.933858, 0.122773, 0.995919, 0.0707347, 0.274653, 0.17885, 0.0804894, -0.00265064,
 };
 // END GENERATED WEIGHTS
 
@@ -777,7 +831,9 @@ void Features(const Candidate& c, const PaperCandidates& paper, const PhraseStat
     if (words == 1) f[kUnigramIdf] = static_cast<float>(idf / log_n);
     if (words >= 2) {
       f[kLogDf] = static_cast<float>(std::log(df));
-      f[kCommonPhrase] = static_cast<float>(std::max(0.0, std::log(df / n / 0.01)));
+      // Common: in more than 1% of the papers, and more than 10 of them (a
+      // small store shares few phrases, none of them generic).
+      f[kCommonPhrase] = static_cast<float>(std::max(0.0, std::log(df / std::max(0.01 * n, 10.0))));
       f[kShared] = df >= 2;
     }
     double sum = 0, lo = 1e9, hi = 0;
