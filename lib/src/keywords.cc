@@ -264,14 +264,58 @@ const Lexicon& Lex() {
   return kLex;
 }
 
-uint32_t LexFlags(std::string_view w) {
-  const Lexicon& lex = Lex();
-  auto it = lex.find(w);
-  return it == lex.end() ? 0 : it->second;
+uint64_t PhraseHashOf(std::string_view s);
+
+// The lexicon by PhraseHash of the word (64-bit hashes identify words, as in
+// PhraseStats): open addressing, built once.
+class LexiconByHash {
+ public:
+  LexiconByHash() {
+    const Lexicon& lex = Lex();
+    size_t size = 16;
+    while (size < 4 * lex.size()) size *= 2;
+    keys_.assign(size, 0);
+    flags_.assign(size, 0);
+    for (const auto& [w, f] : lex) {
+      uint64_t h = PhraseHashOf(w);
+      present_[Bit(h) / 64] |= uint64_t{1} << (Bit(h) % 64);
+      size_t j = Slot(h);
+      while (keys_[j] && keys_[j] != h) j = (j + 1) & (keys_.size() - 1);
+      keys_[j] = h;
+      flags_[j] = f;
+    }
+  }
+  uint32_t Find(uint64_t h) const {
+    // Most words are not in the lexicon: a bitmap that fits the L1 cache
+    // says so without touching the table.
+    if (!(present_[Bit(h) / 64] & (uint64_t{1} << (Bit(h) % 64)))) return 0;
+    for (size_t j = Slot(h);; j = (j + 1) & (keys_.size() - 1)) {
+      if (keys_[j] == h) return flags_[j];
+      if (keys_[j] == 0) return 0;
+    }
+  }
+
+ private:
+  static constexpr uint64_t kBits = 1 << 16;
+  static uint64_t Bit(uint64_t h) { return (h >> 40) & (kBits - 1); }
+  size_t Slot(uint64_t h) const { return (h * 0x9e3779b97f4a7c15ull >> 17) & (keys_.size() - 1); }
+  uint64_t present_[kBits / 64] = {};
+  std::vector<uint64_t> keys_;
+  std::vector<uint32_t> flags_;
+};
+
+// Lexicon flags of a word, given its PhraseHash.
+uint32_t LexFlagsOfHash(uint64_t h) {
+  static const LexiconByHash kTable;
+  return kTable.Find(h);
 }
 
 bool EndsWith(std::string_view w, std::string_view s) {
-  return w.size() >= s.size() && w.compare(w.size() - s.size(), s.size(), s) == 0;
+  if (w.size() < s.size()) return false;
+  const char* p = w.data() + w.size() - s.size();
+  for (size_t i = 0; i < s.size(); ++i)
+    if (p[i] != s[i]) return false;
+  return true;
 }
 
 // ---- Tokens --------------------------------------------------------------------
@@ -283,6 +327,7 @@ struct Token {
   char punct = 0;                // 0 for words; the ASCII character, or '*' for others
   bool capitalized = false;      // the source word starts with an uppercase letter
   uint8_t uppercase = 0;         // uppercase letters in the source word (saturating)
+  uint64_t hash = 0;             // PhraseHash of the word
 };
 
 bool IsHyphen(uint32_t cp) { return cp == '-' || cp == 0x2010 || cp == 0x2011; }
@@ -298,12 +343,23 @@ bool IsUpper(uint32_t cp) {
          (cp >= 0x391 && cp <= 0x3A9) || (cp >= 0x400 && cp <= 0x42F);
 }
 
+bool IsAsciiAlnum(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 class TokenText {
  public:
+  TokenText() = default;
   // Tokenizes at most kMaxTokens tokens of text; words longer than
   // kMaxWordBytes become separators unless keep_long_words.
-  explicit TokenText(std::string_view text, bool keep_long_words = false)
-      : keep_long_words_(keep_long_words) {
+  explicit TokenText(std::string_view text, bool keep_long_words = false) {
+    Reset(text, keep_long_words);
+  }
+  // Tokenizes text, reusing the buffers.
+  void Reset(std::string_view text, bool keep_long_words = false) {
+    keep_long_words_ = keep_long_words;
+    buf_.clear();
+    tokens_.clear();
     Scan(text);
   }
   size_t size() const { return tokens_.size(); }
@@ -325,7 +381,6 @@ class TokenText {
 
  private:
   void Scan(std::string_view text) {
-    buf_.reserve(text.size());
     Token cur;
     bool in_word = false;
     auto end_word = [&] {
@@ -337,6 +392,8 @@ class TokenText {
         cur = Token{};
         cur.begin = static_cast<uint32_t>(buf_.size());
         cur.punct = '*';
+      } else {
+        cur.hash = PhraseHash(std::string_view(buf_.data() + cur.begin, cur.size));
       }
       tokens_.push_back(cur);
     };
@@ -347,24 +404,52 @@ class TokenText {
       t.punct = c;
       tokens_.push_back(t);
     };
+    auto start_word = [&](bool upper) {
+      if (in_word) return;
+      in_word = true;
+      cur = Token{};
+      cur.begin = static_cast<uint32_t>(buf_.size());
+      cur.capitalized = upper;
+    };
     size_t i = 0;
-    while (i < text.size() && (keep_long_words_ || tokens_.size() < kMaxTokens)) {
+    const size_t n = text.size();
+    while (i < n && (keep_long_words_ || tokens_.size() < kMaxTokens)) {
+      unsigned char c = static_cast<unsigned char>(text[i]);
+      if (IsAsciiAlnum(c)) {  // the common case: a run of ASCII letters and digits
+        start_word(c >= 'A' && c <= 'Z');
+        size_t j = i;
+        while (j < n && IsAsciiAlnum(static_cast<unsigned char>(text[j]))) ++j;
+        size_t at = buf_.size();
+        buf_.append(text.data() + i, j - i);
+        for (size_t k = at; k < buf_.size(); ++k) {
+          char& ch = buf_[k];
+          if (ch >= 'A' && ch <= 'Z') {
+            ch = static_cast<char>(ch - 'A' + 'a');
+            if (cur.uppercase < 255) ++cur.uppercase;
+          }
+        }
+        i = j;
+        continue;
+      }
+      if (c == ' ') {
+        end_word();
+        ++i;
+        continue;
+      }
       uint32_t cp = DecodeUtf8(text, &i);
       if (cp >= 0x300 && cp <= 0x36F) continue;  // combining mark: part of the letter
       size_t before = buf_.size();
       bool other = false;
       if (FoldLetter(cp, &buf_, &other)) {
-        if (!in_word) {
-          in_word = true;
-          cur = Token{};
-          cur.begin = static_cast<uint32_t>(before);
-          cur.capitalized = IsUpper(cp);
-        }
+        std::string folded = buf_.substr(before);
+        buf_.resize(before);
+        start_word(IsUpper(cp));
+        buf_ += folded;
         if (IsUpper(cp) && cur.uppercase < 255) ++cur.uppercase;
         continue;
       }
       buf_.resize(before);
-      if (IsHyphen(cp) && in_word && i < text.size()) {
+      if (IsHyphen(cp) && in_word && i < n) {
         // Inside a compound ("closed-loop") when a letter or digit follows.
         size_t j = i;
         uint32_t next = DecodeUtf8(text, &j);
@@ -379,16 +464,12 @@ class TokenText {
         end_word();
         continue;
       }
-      if (cp < 0x80) {
-        punct(static_cast<char>(cp));
-      } else {
-        punct('*');
-      }
+      punct(cp < 0x80 ? static_cast<char>(cp) : '*');
     }
     end_word();
   }
 
-  bool keep_long_words_;
+  bool keep_long_words_ = false;
   std::string buf_;
   std::vector<Token> tokens_;
 };
@@ -424,22 +505,18 @@ Tag LexicalTag(std::string_view w, uint32_t flags) {
   return kNoun;
 }
 
-// Tags of the tokens: a lexical guess, then the context decides ambiguous
+// Tags of the tokens (flags: LexFlags of each word): a lexical guess, then
+// the context decides ambiguous
 // words (a noun/verb word after "we" or before "the" is a verb) and
 // participles (a modifier only right before a noun or another modifier, and
 // not after a preposition or an auxiliary: "for solving", "is bounded"; an
 // -ing form right after a noun heads a compound unless an article follows:
 // "protein folding" but "examples illustrating the").
-std::vector<Tag> TagTokens(const TokenText& t, std::vector<uint32_t>* flags_out) {
+std::vector<Tag> TagTokens(const TokenText& t, const std::vector<uint32_t>& flags) {
   size_t n = t.size();
   std::vector<Tag> tags(n, kPunct);
-  std::vector<uint32_t>& flags = *flags_out;
-  flags.assign(n, 0);
-  for (size_t j = 0; j < n; ++j) {
-    if (!t.is_word(j)) continue;
-    flags[j] = LexFlags(t.word(j));
-    tags[j] = LexicalTag(t.word(j), flags[j]);
-  }
+  for (size_t j = 0; j < n; ++j)
+    if (t.is_word(j)) tags[j] = LexicalTag(t.word(j), flags[j]);
   auto flag_at = [&](ptrdiff_t j) -> uint32_t {
     return j >= 0 && static_cast<size_t>(j) < n ? flags[j] : 0;
   };
@@ -473,7 +550,10 @@ std::vector<Tag> TagTokens(const TokenText& t, std::vector<uint32_t>* flags_out)
 
 }  // namespace
 
-std::string Singular(std::string_view w) {
+namespace {
+
+// The singular of w: w itself, a prefix of it, a static string, or *buf.
+std::string_view SingularView(std::string_view w, std::string* buf) {
   static const std::unordered_map<std::string_view, std::string_view> kIrregular = {
       {"analyses", "analysis"},     {"hypotheses", "hypothesis"}, {"theses", "thesis"},
       {"syntheses", "synthesis"},   {"diagnoses", "diagnosis"},   {"criteria", "criterion"},
@@ -490,8 +570,16 @@ std::string Singular(std::string_view w) {
       {"viruses", "virus"},         {"corpora", "corpus"},        {"genera", "genus"},
       {"radii", "radius"},          {"stimuli", "stimulus"},      {"nuclei", "nucleus"},
       {"fungi", "fungus"},          {"loci", "locus"},            {"axes", "axis"}};
+  // Only words ending in these letters have a singular of their own (the
+  // irregular ones included); the rest return at once.
+  if (w.size() <= 3) return w;
+  const char last = w.back();
+  if (last != 's' && last != 'a' && last != 'n' && last != 'e' && last != 'i' && last != 'h' &&
+      last != 't')
+    return w;
   auto it = kIrregular.find(w);
-  if (it != kIrregular.end()) return std::string(it->second);
+  if (it != kIrregular.end()) return it->second;
+  if (last != 's') return w;
   auto ends = [&](std::string_view s) {
     return w.size() > s.size() && w.substr(w.size() - s.size()) == s;
   };
@@ -510,16 +598,27 @@ std::string Singular(std::string_view w) {
       "metrics", "topics", "heuristics", "characteristics", "clinics", "antibiotics", "critics",
       "epidemics", "pandemics", "relics", "lyrics", "biometrics", "diagnostics",
       "comics", "tropics", "logics"};
-  if (w.size() <= 3 || kSNouns.count(w)) return std::string(w);
-  if (kIeNouns.count(w) || kCheNouns.count(w)) return std::string(w.substr(0, w.size() - 1));
-  if (ends("ics")) return kIcsPlurals.count(w) ? std::string(w.substr(0, w.size() - 1)) : std::string(w);
-  if (ends("ss") || ends("us") || ends("is") || ends("ous")) return std::string(w);
-  if (ends("ies") && w.size() > 4) return std::string(w.substr(0, w.size() - 3)) + "y";
+  if ((ends("as") || ends("os") || ends("ns") || ends("es")) && kSNouns.count(w)) return w;
+  if ((ends("ies") && kIeNouns.count(w)) || (ends("ches") && kCheNouns.count(w)))
+    return w.substr(0, w.size() - 1);
+  if (ends("ics")) return kIcsPlurals.count(w) ? w.substr(0, w.size() - 1) : w;
+  if (ends("ss") || ends("us") || ends("is") || ends("ous")) return w;
+  if (ends("ies") && w.size() > 4) {
+    buf->assign(w.substr(0, w.size() - 3));
+    buf->push_back('y');
+    return *buf;
+  }
   if (ends("sses") || ends("ches") || ends("shes") || ends("xes") || ends("zzes"))
-    return std::string(w.substr(0, w.size() - 2));
-  if (ends("oes") && w.size() > 5) return std::string(w.substr(0, w.size() - 2));
-  if (ends("s")) return std::string(w.substr(0, w.size() - 1));
-  return std::string(w);
+    return w.substr(0, w.size() - 2);
+  if (ends("oes") && w.size() > 5) return w.substr(0, w.size() - 2);
+  return w.substr(0, w.size() - 1);
+}
+
+}  // namespace
+
+std::string Singular(std::string_view w) {
+  std::string buf;
+  return std::string(SingularView(w, &buf));
 }
 
 
@@ -527,30 +626,12 @@ namespace {
 
 // ---- Chunks and candidates -----------------------------------------------------
 
-// Calls fn(t, tags, flags, begin, end) for each noun-phrase chunk of text: a
-// maximal run of nouns, adjectives and participle modifiers, without a
-// leading evaluative adjective ("novel", "proposed") and ending in a noun.
-template <typename Fn>
-void ForEachChunk(const TokenText& t, Fn&& fn) {
-  std::vector<uint32_t> flags;
-  std::vector<Tag> tags = TagTokens(t, &flags);
-  size_t n = t.size();
-  size_t start = 0;
-  for (size_t j = 0; j <= n; ++j) {
-    if (j < n && (tags[j] == kNoun || tags[j] == kModifier)) continue;
-    size_t s = start, e = j;
-    start = j + 1;
-    while (s < e && (flags[s] & kVague)) ++s;
-    while (e > s && tags[e - 1] != kNoun) --e;
-    if (s < e) fn(tags, flags, s, e);
-  }
-}
-
 // Words with these suffixes are adjectives ("available", "serious"): never
 // the head of a keyword.
 bool AdjectiveOnly(std::string_view w, uint32_t flags) {
   if ((flags & kAdjectiveNoun) || w.find('-') != std::string_view::npos) return false;
-  for (std::string_view s : {"ous", "ful", "less", "able", "ible"})
+  static constexpr std::string_view kSuffixes[] = {"ous", "ful", "less", "able", "ible"};
+  for (std::string_view s : kSuffixes)
     if (EndsWith(w, s)) return true;
   return false;
 }
@@ -563,123 +644,339 @@ bool AdjectiveLike(std::string_view w, uint32_t flags) {
   if ((flags & kAdjectiveNoun) || w.size() < 5 || w.find('-') != std::string_view::npos)
     return false;
   if (AdjectiveOnly(w, flags)) return true;
-  for (std::string_view s : {"al", "ic", "ive", "ary", "ar"})
+  static constexpr std::string_view kSuffixes[] = {"al", "ic", "ive", "ary", "ar"};
+  for (std::string_view s : kSuffixes)
     if (EndsWith(w, s)) return true;
   return false;
 }
 
-// Calls fn(a, b, phrase) for the candidate phrases inside chunk words
-// [s, e) of t: every span of 1-4 words that ends in a noun (not a filler like
-// "need", not an adjective when the span ends inside the chunk) and does not
-// start with an evaluative adjective; single words only when specific (not
-// "method", not an adjective, at least 3 letters). phrase is the normalized
-// text.
-template <typename Fn>
-void ForEachSpan(const TokenText& t, const std::vector<Tag>& tags,
-                 const std::vector<uint32_t>& flags, size_t s, size_t e, Fn&& fn) {
-  std::string phrase;
-  for (size_t a = s; a < e; ++a) {
-    if (flags[a] & kVague) continue;
-    for (size_t b = a + 1; b <= e && b - a <= kMaxPhraseWords; ++b) {
-      std::string_view last = t.word(b - 1);
-      if (tags[b - 1] != kNoun || (flags[b - 1] & kFillerHead) || AdjectiveOnly(last, flags[b - 1]))
-        continue;
-      if (b < e && (last.size() < 3 || AdjectiveLike(last, flags[b - 1]))) continue;
-      std::string head = Singular(last);
-      if (b - a == 1 &&
-          (last.size() < 3 || (LexFlags(head) & kGeneric) || AdjectiveLike(last, flags[b - 1])))
-        continue;
-      phrase.clear();
-      for (size_t k = a; k + 1 < b; ++k) {
-        phrase.append(t.word(k));
-        phrase.push_back(' ');
+// Any adjective suffix: a feature of the head (nouns like "signal" have one too).
+bool AdjectiveSuffix(std::string_view w) {
+  static constexpr std::string_view kSuffixes[] = {"al",   "ive", "ic",   "ous", "able",
+                                                   "ible", "ful", "less", "ary", "ar"};
+  for (std::string_view s : kSuffixes)
+    if (EndsWith(w, s)) return true;
+  return false;
+}
+
+// The statistics key of a word, from the PhraseHash of the word: apart
+// from the key of the one-word phrase.
+uint64_t WordKey(uint64_t phrase_hash) {
+  uint64_t h = phrase_hash ^ 0x9e3779b97f4a7c15ull;
+  return h == 0 ? 1 : h;
+}
+
+// Nonzero 64-bit keys to uint32 values, open addressing; emptied per paper.
+class FlatIndex {
+ public:
+  void Reset(size_t expected) {
+    size_t want = 16;
+    while (want < 2 * expected) want *= 2;
+    if (keys_.size() != want) {
+      keys_.assign(want, 0);
+      values_.assign(want, 0);
+    } else {
+      std::fill(keys_.begin(), keys_.end(), 0);
+    }
+    used_ = 0;
+  }
+  // The value of key, inserting value when absent; *added tells which.
+  uint32_t Insert(uint64_t key, uint32_t value, bool* added) {
+    if (2 * (used_ + 1) > keys_.size()) Grow();
+    size_t mask = keys_.size() - 1;
+    for (size_t j = Mix(key) & mask;; j = (j + 1) & mask) {
+      if (keys_[j] == key) {
+        *added = false;
+        return values_[j];
       }
-      phrase += head;
-      fn(a, b, phrase);
+      if (keys_[j] == 0) {
+        keys_[j] = key;
+        values_[j] = value;
+        ++used_;
+        *added = true;
+        return value;
+      }
+    }
+  }
+  // The value of key, or UINT32_MAX.
+  uint32_t Find(uint64_t key) const {
+    size_t mask = keys_.size() - 1;
+    for (size_t j = Mix(key) & mask;; j = (j + 1) & mask) {
+      if (keys_[j] == key) return values_[j];
+      if (keys_[j] == 0) return UINT32_MAX;
+    }
+  }
+
+ private:
+  static uint64_t Mix(uint64_t k) { return (k ^ (k >> 29)) * 0xbf58476d1ce4e5b9ull >> 20; }
+  void Grow() {
+    std::vector<uint64_t> keys = std::move(keys_);
+    std::vector<uint32_t> values = std::move(values_);
+    keys_.assign(std::max<size_t>(16, keys.size() * 2), 0);
+    values_.assign(keys_.size(), 0);
+    used_ = 0;
+    bool added;
+    for (size_t i = 0; i < keys.size(); ++i)
+      if (keys[i]) Insert(keys[i], values[i], &added);
+  }
+  std::vector<uint64_t> keys_;
+  std::vector<uint32_t> values_;
+  size_t used_ = 0;
+};
+
+// A text kept in an arena: offsets stay valid when the arena grows.
+struct ArenaText {
+  uint32_t begin = 0, size = 0;
+};
+
+// A distinct word of the paper as written (folded).
+struct DocWord {
+  ArenaText text;
+  uint32_t head = 0;       // index of its singular form in PaperCandidates::heads
+  uint32_t flags = 0;      // LexFlags
+  bool span_end = false;   // may end a span: not a filler ("need"), not an adjective
+  bool adjective_like = false;
+  bool single = false;     // may be a keyword alone
+};
+
+// A distinct singular form of the paper, with its statistics in the paper.
+struct HeadWord {
+  ArenaText text;
+  uint32_t flags = 0;
+  uint64_t hash = 0;           // WordKey
+  bool adjective_suffix = false;
+  int tf = 0;                  // occurrences in chunks
+  double position_weight = 0;  // sum of 1 / (1 + token position)
+  bool in_title = false;
+  int64_t df = -1;             // corpus document frequency; -1 = not looked up
+  double idf = 0;              // normalized idf, once df is known
+};
+
+// A candidate phrase with what is known about its occurrences.
+struct Candidate {
+  ArenaText text;           // normalized
+  uint32_t words[kMaxPhraseWords] = {};  // DocWord ids; the last one's head is the phrase's head
+  uint32_t n = 0;
+  int tf = 0;               // occurrences, inside longer chunks too
+  int whole = 0;            // occurrences as a whole chunk
+  int suffix = 0, prefix = 0, middle = 0;  // occurrences at the end, start, inside a chunk
+  int after_article = 0, after_of = 0, before_of = 0;
+  int chunk_words = 0;      // longest chunk it occurs in
+  int supersets = 0;        // longer candidates of the paper containing it
+  size_t first = 0;         // token position of the first occurrence
+  bool in_title = false, acronym = false, capitalized = false;
+};
+
+// One field (title or abstract) of a paper: its tokens, their DocWord ids,
+// flags and tags.
+struct Field {
+  TokenText t;
+  std::vector<uint32_t> ids, flags;
+  std::vector<Tag> tags;
+};
+
+// The words and candidates of one paper. Reused from paper to paper by a
+// thread, so that the steady state does not allocate.
+struct PaperCandidates {
+  std::string arena;
+  std::vector<DocWord> words;
+  FlatIndex word_index;  // Token::hash -> words
+  std::vector<HeadWord> heads;
+  FlatIndex head_index;  // PhraseHash -> heads
+  std::vector<Candidate> cands;
+  FlatIndex cand_index;  // SpanKey -> cands
+  Field fields[2];
+  size_t tokens = 0;
+  std::string singular_buf;
+
+  void Clear(size_t text_bytes) {
+    arena.clear();
+    words.clear();
+    heads.clear();
+    cands.clear();
+    // About one word in six bytes, a third of them distinct.
+    size_t expected = std::min<size_t>(text_bytes / 16 + 16, 2 * kMaxTokens);
+    word_index.Reset(expected);
+    head_index.Reset(expected);
+    cand_index.Reset(2 * expected);
+    tokens = 0;
+  }
+
+  std::string_view str(ArenaText t) const { return std::string_view(arena.data() + t.begin, t.size); }
+  std::string_view text(const Candidate& c) const { return str(c.text); }
+  ArenaText Store(std::string_view s) {
+    ArenaText t{static_cast<uint32_t>(arena.size()), static_cast<uint32_t>(s.size())};
+    arena.append(s);
+    return t;
+  }
+  const DocWord& word(uint32_t id) const { return words[id]; }
+  HeadWord& head_of(uint32_t word) { return heads[words[word].head]; }
+
+  // hash: PhraseHash(w).
+  uint32_t Head(std::string_view w, uint64_t hash) {
+    bool added;
+    uint32_t id = head_index.Insert(hash, static_cast<uint32_t>(heads.size()), &added);
+    if (!added) return id;
+    HeadWord h;
+    h.text = Store(w);
+    h.flags = LexFlagsOfHash(hash);
+    h.hash = WordKey(hash);
+    h.adjective_suffix = AdjectiveSuffix(w);
+    heads.push_back(h);
+    return id;
+  }
+
+  // The DocWord of token i of t (a word).
+  uint32_t Word(const TokenText& t, size_t i) {
+    bool added;
+    uint32_t id = word_index.Insert(t.token(i).hash, static_cast<uint32_t>(words.size()), &added);
+    if (!added) return id;
+    std::string_view w = t.word(i);
+    DocWord d;
+    d.text = Store(w);
+    d.flags = LexFlagsOfHash(t.token(i).hash);
+    std::string_view singular = SingularView(w, &singular_buf);
+    d.head = singular == w ? Head(w, t.token(i).hash) : Head(singular, PhraseHash(singular));
+    d.span_end = !(d.flags & kFillerHead) && !AdjectiveOnly(w, d.flags);
+    d.adjective_like = AdjectiveLike(w, d.flags);
+    d.single = d.span_end && w.size() >= 3 && !(heads[d.head].flags & kGeneric) &&
+               !d.adjective_like;
+    words.push_back(d);
+    return id;
+  }
+
+  // Tokenizes and tags field k.
+  Field& Load(int k, std::string_view text) {
+    Field& f = fields[k];
+    f.t.Reset(text);
+    f.ids.assign(f.t.size(), 0);
+    f.flags.assign(f.t.size(), 0);
+    for (size_t i = 0; i < f.t.size(); ++i) {
+      if (!f.t.is_word(i)) continue;
+      f.ids[i] = Word(f.t, i);
+      f.flags[i] = words[f.ids[i]].flags;
+    }
+    f.tags = TagTokens(f.t, f.flags);
+    return f;
+  }
+};
+
+// Identity of the span of DocWords w[0..n) inside the paper: 16 bits a
+// word, DocWord ids + 1 before the last, its head id + 1 last (a paper has
+// fewer than 2^16 words: kMaxTokens per field).
+uint64_t SpanKey(const PaperCandidates& p, const uint32_t* w, size_t n) {
+  uint64_t key = 0;
+  for (size_t k = 0; k < n; ++k) {
+    uint64_t id = (k + 1 < n ? w[k] : p.words[w[k]].head) + 1;
+    key |= (id & 0xFFFF) << (16 * k);
+  }
+  return key;
+}
+
+// Calls fn(s, e) for each noun-phrase chunk of the field: a maximal run of
+// nouns, adjectives and participle modifiers, without a leading evaluative
+// adjective ("novel", "proposed") and ending in a noun.
+template <typename Fn>
+void ForEachChunk(const Field& f, Fn&& fn) {
+  size_t n = f.t.size();
+  size_t start = 0;
+  for (size_t j = 0; j <= n; ++j) {
+    if (j < n && (f.tags[j] == kNoun || f.tags[j] == kModifier)) continue;
+    size_t s = start, e = j;
+    start = j + 1;
+    while (s < e && (f.flags[s] & kVague)) ++s;
+    while (e > s && f.tags[e - 1] != kNoun) --e;
+    if (s < e) fn(s, e);
+  }
+}
+
+// Calls fn(a, b, candidate index) for the candidate phrases inside chunk
+// [s, e) of the field, adding new ones to the paper: every span of 1-4 words
+// that ends in a noun (not a filler like "need", not an adjective when the
+// span ends inside the chunk) and does not start with an evaluative
+// adjective; single words only when specific (not "method", not an
+// adjective, at least 3 letters).
+template <typename Fn>
+void ForEachSpan(const Field& f, size_t s, size_t e, PaperCandidates* p, Fn&& fn) {
+  for (size_t a = s; a < e; ++a) {
+    if (f.flags[a] & kVague) continue;
+    for (size_t b = a + 1; b <= e && b - a <= kMaxPhraseWords; ++b) {
+      const DocWord& last = p->word(f.ids[b - 1]);
+      if (f.tags[b - 1] != kNoun || !last.span_end) continue;
+      if (b < e && (last.text.size < 3 || last.adjective_like)) continue;
+      if (b - a == 1 && !last.single) continue;
+      bool added;
+      uint32_t id = p->cand_index.Insert(SpanKey(*p, &f.ids[a], b - a),
+                                         static_cast<uint32_t>(p->cands.size()), &added);
+      if (added) {
+        Candidate c;
+        c.n = static_cast<uint32_t>(b - a);
+        size_t bytes = b - a;  // the parts are copied from the arena itself: no reallocation
+        for (size_t k = a; k < b; ++k) bytes += p->word(f.ids[k]).text.size + last.text.size;
+        p->arena.reserve(p->arena.size() + bytes);
+        c.text.begin = static_cast<uint32_t>(p->arena.size());
+        for (size_t k = a; k < b; ++k) {
+          c.words[k - a] = f.ids[k];
+          if (k > a) p->arena.push_back(' ');
+          ArenaText part = k + 1 < b ? p->word(f.ids[k]).text : p->heads[last.head].text;
+          p->arena.append(p->arena.data() + part.begin, part.size);
+        }
+        c.text.size = static_cast<uint32_t>(p->arena.size() - c.text.begin);
+        p->cands.push_back(c);
+      }
+      fn(a, b, id);
     }
   }
 }
 
-uint64_t WordHash(std::string_view word) {
-  uint64_t h = PhraseHash(word) ^ 0x9e3779b97f4a7c15ull;  // apart from phrase keys
-  return h == 0 ? 1 : h;
-}
-
-// The candidates of one paper with what is known about their occurrences.
-struct Candidate {
-  std::string text;
-  std::vector<std::string> words;  // of text (the last one singular)
-  int tf = 0;                      // occurrences, inside longer chunks too
-  int whole = 0;                   // occurrences as a whole chunk
-  int suffix = 0, prefix = 0, middle = 0;  // occurrences at the end, start, inside a chunk
-  int after_article = 0, after_of = 0, before_of = 0;
-  int chunk_words = 0;             // longest chunk it occurs in
-  int supersets = 0;               // longer candidates of the paper containing it
-  size_t first = 0;                // token position of the first occurrence
-  bool in_title = false, acronym = false, capitalized = false;
-};
-
-struct WordStat {
-  int tf = 0;
-  double position_weight = 0;  // sum of 1 / (1 + token position)
-  bool in_title = false;
-};
-
-struct PaperCandidates {
-  std::vector<Candidate> cands;
-  std::unordered_map<std::string, uint32_t> index;
-  std::unordered_map<std::string, WordStat> words;  // chunk words, singular
-  size_t tokens = 0;
-};
-
-void CollectCandidates(std::string_view title, std::string_view abstract, PaperCandidates* out) {
+// Collects the candidates of a paper. Without details, only what corpus
+// counting needs (the candidates and the words of chunks).
+void CollectCandidates(std::string_view title, std::string_view abstract, bool details,
+                       PaperCandidates* out) {
+  out->Clear(std::min(title.size() + abstract.size(), 2 * kMaxTokens * 8));
   size_t offset = 0;
   for (int field = 0; field < 2; ++field) {
-    bool is_title = field == 0;
-    TokenText t(is_title ? title : abstract);
-    ForEachChunk(t, [&](const std::vector<Tag>& tags, const std::vector<uint32_t>& flags,
-                        size_t s, size_t e) {
-      size_t len = e - s;
-      // "model predictive control (MPC)": a defined term.
-      bool acronym = t.punct_at(e) == '(' && t.punct_at(e + 2) == ')' &&
-                     t.is_word(e + 1) && t.token(e + 1).uppercase >= 2;
-      std::string_view before = t.word_at(static_cast<ptrdiff_t>(s) - 1);
-      std::string_view after = t.word_at(e);
-      bool article = (LexFlags(before) & kArticle) != 0;
-      std::vector<bool> caps(len, false);
-      for (size_t k = s; k < e; ++k) {
-        WordStat& w = out->words[Singular(t.word(k))];
-        ++w.tf;
-        w.position_weight += 1.0 / static_cast<double>(offset + k + 1);
-        if (is_title) w.in_title = true;
-        // A capital inside an abstract sentence: a name or an acronym.
-        char p = t.punct_at(static_cast<ptrdiff_t>(k) - 1);
-        caps[k - s] = !is_title && k > 0 && t.token(k).capitalized && p != '.' && p != '!' &&
-                      p != '?';
+    const bool is_title = field == 0;
+    const Field& f = out->Load(field, is_title ? title : abstract);
+    const TokenText& t = f.t;
+    ForEachChunk(f, [&](size_t s, size_t e) {
+      if (!details) {
+        ForEachSpan(f, s, e, out, [](size_t, size_t, uint32_t) {});
+        for (size_t k = s; k < e; ++k) ++out->head_of(f.ids[k]).tf;
+        return;
       }
-      ForEachSpan(t, tags, flags, s, e, [&](size_t a, size_t b, const std::string& phrase) {
-        auto [it, added] = out->index.emplace(phrase, static_cast<uint32_t>(out->cands.size()));
-        if (added) {
-          Candidate c;
-          c.text = phrase;
-          for (size_t k = a; k < b; ++k)
-            c.words.emplace_back(k + 1 < b ? std::string(t.word(k)) : Singular(t.word(k)));
-          c.first = offset + a;
-          out->cands.push_back(std::move(c));
-        }
-        Candidate& c = out->cands[it->second];
+      const size_t len = e - s;
+      // "model predictive control (MPC)": a defined term.
+      const bool acronym = t.punct_at(e) == '(' && t.punct_at(e + 2) == ')' &&
+                           t.is_word(e + 1) && t.token(e + 1).uppercase >= 2;
+      const bool article = s > 0 && (f.flags[s - 1] & kArticle);
+      const bool of_before = t.word_at(static_cast<ptrdiff_t>(s) - 1) == "of";
+      const bool of_after = t.word_at(e) == "of";
+      for (size_t k = s; k < e; ++k) {
+        HeadWord& h = out->head_of(f.ids[k]);
+        ++h.tf;
+        h.position_weight += 1.0 / static_cast<double>(offset + k + 1);
+        if (is_title) h.in_title = true;
+      }
+      // A capital inside an abstract sentence: a name or an acronym.
+      auto capitalized = [&](size_t k) {
+        char p = t.punct_at(static_cast<ptrdiff_t>(k) - 1);
+        return !is_title && k > 0 && t.token(k).capitalized && p != '.' && p != '!' && p != '?';
+      };
+      ForEachSpan(f, s, e, out, [&](size_t a, size_t b, uint32_t id) {
+        Candidate& c = out->cands[id];
+        if (c.tf == 0) c.first = offset + a;
         ++c.tf;
-        bool at_start = a == s, at_end = b == e;
+        const bool at_start = a == s, at_end = b == e;
         if (at_start && at_end) ++c.whole;
         else if (at_end) ++c.suffix;
         else if (at_start) ++c.prefix;
         else ++c.middle;
         if (at_start && article) ++c.after_article;
-        if (at_start && before == "of") ++c.after_of;
-        if (at_end && after == "of") ++c.before_of;
+        if (at_start && of_before) ++c.after_of;
+        if (at_end && of_after) ++c.before_of;
         if (at_end && acronym) c.acronym = true;
-        for (size_t k = a; k < b; ++k)
-          if (caps[k - s]) c.capitalized = true;
+        for (size_t k = a; k < b && !c.capitalized; ++k) c.capitalized = capitalized(k);
         if (is_title) c.in_title = true;
         c.chunk_words = std::max(c.chunk_words, static_cast<int>(len));
       });
@@ -687,24 +984,23 @@ void CollectCandidates(std::string_view title, std::string_view abstract, PaperC
     offset += t.size() + 1;
   }
   out->tokens = offset;
+  if (!details) return;
   // Supersets: "value problem" inside "boundary value problem".
-  std::string sub;
   for (const Candidate& c : out->cands) {
-    size_t n = c.words.size();
-    for (size_t a = 0; a < n; ++a) {
-      for (size_t b = a + 1; b <= n; ++b) {
-        if (b - a == n) continue;
-        sub.clear();
-        for (size_t k = a; k + 1 < b; ++k) {
-          sub += c.words[k];
-          sub.push_back(' ');
-        }
-        sub += Singular(c.words[b - 1]);
-        auto it = out->index.find(sub);
-        if (it != out->index.end()) ++out->cands[it->second].supersets;
+    for (size_t a = 0; a < c.n; ++a) {
+      for (size_t b = a + 1; b <= c.n; ++b) {
+        if (b - a == c.n) continue;
+        uint32_t id = out->cand_index.Find(SpanKey(*out, c.words + a, b - a));
+        if (id != UINT32_MAX) ++out->cands[id].supersets;
       }
     }
   }
+}
+
+// The thread's scratch tables.
+PaperCandidates& Scratch() {
+  thread_local PaperCandidates paper;
+  return paper;
 }
 
 // ---- Features and the model ---------------------------------------------------
@@ -771,17 +1067,12 @@ constexpr double kTextWeights[kNumFeatures] = {
 };
 // END GENERATED WEIGHTS
 
-bool AdjectiveSuffix(std::string_view w) {
-  for (std::string_view s : {"al", "ive", "ic", "ous", "able", "ible", "ful", "less", "ary", "ar"})
-    if (EndsWith(w, s)) return true;
-  return false;
-}
 
 // Features of c; corpus features stay 0 without statistics (n = 0).
-void Features(const Candidate& c, const PaperCandidates& paper, const PhraseStats* stats,
-              double n, uint32_t df, float* f) {
-  std::fill(f, f + kNumFeatures, 0.0f);
-  const size_t words = c.words.size();
+void Features(const Candidate& c, PaperCandidates* paper, const PhraseStats* stats, double n,
+              uint32_t df, float* f) {
+  std::fill(f, f + kNumBase, 0.0f);
+  const size_t words = c.n;
   const double tf = c.tf;
   f[kBias] = 1;
   f[kOneWord] = words == 1;
@@ -792,28 +1083,29 @@ void Features(const Candidate& c, const PaperCandidates& paper, const PhraseStat
   f[kLogWhole] = static_cast<float>(std::log1p(c.whole));
   f[kLogTf] = static_cast<float>(std::log(tf));
   f[kInTitle] = c.in_title;
-  f[kFirstPosition] = static_cast<float>(c.first / std::max<double>(1, paper.tokens));
+  f[kFirstPosition] = static_cast<float>(c.first / std::max<double>(1, paper->tokens));
   double tf_sum = 0, tf_max = 0, pos_sum = 0, pos_max = 0, in_title = 0;
-  for (const std::string& w : c.words) {
-    auto it = paper.words.find(Singular(w));
-    if (it == paper.words.end()) continue;
-    double l = std::log(std::max(1, it->second.tf));
+  for (size_t k = 0; k < words; ++k) {
+    const HeadWord& h = paper->head_of(c.words[k]);
+    double l = std::log(std::max(1, h.tf));
     tf_sum += l;
     tf_max = std::max(tf_max, l);
-    pos_sum += it->second.position_weight;
-    pos_max = std::max(pos_max, it->second.position_weight);
-    in_title += it->second.in_title;
+    pos_sum += h.position_weight;
+    pos_max = std::max(pos_max, h.position_weight);
+    in_title += h.in_title;
   }
+  const std::string_view first = paper->str(paper->word(c.words[0]).text);
+  const std::string_view text = paper->text(c);
   f[kWordTfMean] = static_cast<float>(tf_sum / words);
   f[kWordTfMax] = static_cast<float>(tf_max);
   f[kWordPositionMean] = static_cast<float>(pos_sum / words);
   f[kWordPositionMax] = static_cast<float>(pos_max);
   f[kTitleWordShare] = static_cast<float>(in_title / words);
   f[kLogSupersets] = static_cast<float>(std::log1p(c.supersets));
-  f[kAdjectiveHead] = AdjectiveSuffix(c.words.back());
-  f[kStartsIng] = EndsWith(c.words.front(), "ing");
-  f[kStartsEd] = EndsWith(c.words.front(), "ed");
-  f[kHyphen] = c.text.find('-') != std::string::npos;
+  f[kAdjectiveHead] = paper->head_of(c.words[words - 1]).adjective_suffix;
+  f[kStartsIng] = EndsWith(first, "ing");
+  f[kStartsEd] = EndsWith(first, "ed");
+  f[kHyphen] = text.find('-') != std::string_view::npos;
   f[kSuffixShare] = static_cast<float>(c.suffix / tf);
   f[kPrefixShare] = static_cast<float>(c.prefix / tf);
   f[kMiddleShare] = static_cast<float>(c.middle / tf);
@@ -837,9 +1129,13 @@ void Features(const Candidate& c, const PaperCandidates& paper, const PhraseStat
       f[kShared] = df >= 2;
     }
     double sum = 0, lo = 1e9, hi = 0;
-    for (const std::string& w : c.words) {
-      uint32_t wdf = std::max<uint32_t>(1, stats->DocFreq(WordHash(Singular(w))));
-      double v = std::log((n + 1) / (wdf + 0.5)) / log_n;
+    for (size_t k = 0; k < words; ++k) {
+      HeadWord& h = paper->head_of(c.words[k]);
+      if (h.df < 0) {
+        h.df = std::max<uint32_t>(1, stats->DocFreq(h.hash));
+        h.idf = std::log((n + 1) / (static_cast<double>(h.df) + 0.5)) / log_n;
+      }
+      double v = h.idf;
       sum += v;
       lo = std::min(lo, v);
       hi = std::max(hi, v);
@@ -848,10 +1144,26 @@ void Features(const Candidate& c, const PaperCandidates& paper, const PhraseStat
     f[kWordIdfMin] = static_cast<float>(lo);
     f[kWordIdfMax] = static_cast<float>(hi);
   }
+}
+
+// The crossed features of a full feature vector whose base part is set.
+void CrossFeatures(float* f) {
   for (int i = 0; i < kNumCrossed; ++i) {
     f[kNumBase + i] = f[kCrossFrom + i] * f[kOneWord];
     f[kNumBase + kNumCrossed + i] = f[kCrossFrom + i] * (f[kThreeWords] + f[kFourWords]);
   }
+}
+
+// The model's logit of the base features f (the crossed ones implied).
+double Logit(const double* w, const float* f) {
+  double x = 0;
+  for (int k = 0; k < kNumBase; ++k) x += w[k] * f[k];
+  const double* cross = f[kOneWord] > 0                       ? w + kNumBase
+                        : f[kThreeWords] + f[kFourWords] > 0 ? w + kNumBase + kNumCrossed
+                                                              : nullptr;
+  if (cross)
+    for (int i = 0; i < kNumCrossed; ++i) x += cross[i] * f[kCrossFrom + i];
+  return x;
 }
 
 double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
@@ -893,17 +1205,24 @@ uint64_t PhraseHash(std::string_view normalized) {
   return h == 0 ? 1 : h;
 }
 
+namespace {
+uint64_t PhraseHashOf(std::string_view s) { return PhraseHash(s); }
+}  // namespace
+
 void ForEachCandidate(std::string_view text,
                       const std::function<void(const std::string&, int, size_t, bool)>& fn) {
-  TokenText t(text);
+  PaperCandidates paper;
+  paper.Clear(text.size());
+  const Field& f = paper.Load(0, text);
   size_t scanned = 0, sentence = 0;
-  ForEachChunk(t, [&](const std::vector<Tag>& tags, const std::vector<uint32_t>& flags, size_t s,
-                      size_t e) {
+  std::string phrase;
+  ForEachChunk(f, [&](size_t s, size_t e) {
     for (; scanned < s; ++scanned) {
-      char p = t.token(scanned).punct;
+      char p = f.t.token(scanned).punct;
       if (p == '.' || p == '!' || p == '?') ++sentence;
     }
-    ForEachSpan(t, tags, flags, s, e, [&](size_t a, size_t b, const std::string& phrase) {
+    ForEachSpan(f, s, e, &paper, [&](size_t a, size_t b, uint32_t id) {
+      phrase = paper.text(paper.cands[id]);
       fn(phrase, static_cast<int>(b - a), sentence, b == e);
     });
   });
@@ -960,12 +1279,13 @@ void PhraseStats::Bump(uint64_t h) {
 
 
 void PhraseStats::AddDocument(std::string_view title, std::string_view abstract) {
-  PaperCandidates paper;
-  CollectCandidates(title, abstract, &paper);
+  PaperCandidates& paper = Scratch();
+  CollectCandidates(title, abstract, /*details=*/false, &paper);
   std::vector<uint64_t> seen;
-  seen.reserve(paper.cands.size() + paper.words.size());
-  for (const Candidate& c : paper.cands) seen.push_back(PhraseHash(c.text));
-  for (const auto& [w, stat] : paper.words) seen.push_back(WordHash(w));
+  seen.reserve(paper.cands.size() + paper.heads.size());
+  for (const Candidate& c : paper.cands) seen.push_back(PhraseHash(paper.text(c)));
+  for (const HeadWord& h : paper.heads)
+    if (h.tf > 0) seen.push_back(h.hash);
   std::sort(seen.begin(), seen.end());
   seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
   for (uint64_t h : seen) Bump(h);
@@ -1045,7 +1365,7 @@ struct Scored {
 // Scores every candidate of paper; features too when out_features is set
 // (kNumFeatures floats per candidate, in candidate order). Best first, ties
 // by text, so that different phrases never tie in the ranking.
-std::vector<Scored> ScoreCandidates(const PaperCandidates& paper, const PhraseStats* stats,
+std::vector<Scored> ScoreCandidates(PaperCandidates& paper, const PhraseStats* stats,
                                     const std::function<bool(const std::string&)>& known,
                                     std::vector<float>* out_features) {
   // Under kMinCorpusDocs papers, document frequencies say little about
@@ -1060,21 +1380,22 @@ std::vector<Scored> ScoreCandidates(const PaperCandidates& paper, const PhraseSt
   for (uint32_t i = 0; i < paper.cands.size(); ++i) {
     const Candidate& c = paper.cands[i];
     // The paper itself counts when it is not part of the counted corpus.
-    uint32_t df = use_stats ? std::max<uint32_t>(1, stats->DocFreq(PhraseHash(c.text))) : 0;
+    const std::string_view text = paper.text(c);
+    uint32_t df = use_stats ? std::max<uint32_t>(1, stats->DocFreq(PhraseHash(text))) : 0;
     float* f = out_features ? out_features->data() + static_cast<size_t>(i) * kNumFeatures
                             : local.data();
-    Features(c, paper, use_stats ? stats : nullptr, n, df, f);
-    double logit = 0;
-    for (int k = 0; k < kNumFeatures; ++k) logit += weights[k] * f[k];
+    Features(c, &paper, use_stats ? stats : nullptr, n, df, f);
+    double logit = Logit(weights, f);
+    if (out_features) CrossFeatures(f);
     // Reusability prior: a multi-word phrase other papers use too is a
     // better graph node (the fitted weights are indifferent to it on Inspec).
-    if (use_stats && c.words.size() >= 2) logit += kReuseWeight * std::log(df);
-    if (known && known(c.text)) logit += kKnownBoost;
+    if (use_stats && c.n >= 2) logit += kReuseWeight * std::log(df);
+    if (known && known(std::string(text))) logit += kKnownBoost;
     scored.push_back({i, logit});
   }
   std::sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
     if (a.logit != b.logit) return a.logit > b.logit;
-    return paper.cands[a.cand].text < paper.cands[b.cand].text;
+    return paper.text(paper.cands[a.cand]) < paper.text(paper.cands[b.cand]);
   });
   return scored;
 }
@@ -1087,23 +1408,24 @@ KeywordExtractor::KeywordExtractor(const PhraseStats* stats,
 
 std::vector<KeywordCandidate> KeywordExtractor::Candidates(std::string_view title,
                                                            std::string_view abstract) const {
-  PaperCandidates paper;
-  CollectCandidates(title, abstract, &paper);
+  PaperCandidates& paper = Scratch();
+  CollectCandidates(title, abstract, /*details=*/true, &paper);
   std::vector<float> features;
   std::vector<Scored> scored = ScoreCandidates(paper, stats_, known_, &features);
   std::vector<KeywordCandidate> out;
   out.reserve(scored.size());
   for (const Scored& s : scored) {
     const float* f = features.data() + static_cast<size_t>(s.cand) * kNumFeatures;
-    out.push_back({paper.cands[s.cand].text, std::vector<float>(f, f + kNumFeatures), s.logit});
+    out.push_back({std::string(paper.text(paper.cands[s.cand])),
+                   std::vector<float>(f, f + kNumFeatures), s.logit});
   }
   return out;
 }
 
 std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::string_view abstract,
                                                const ExtractOptions& options) const {
-  PaperCandidates paper;
-  CollectCandidates(title, abstract, &paper);
+  PaperCandidates& paper = Scratch();
+  CollectCandidates(title, abstract, /*details=*/true, &paper);
   std::vector<Scored> scored = ScoreCandidates(paper, stats_, known_, nullptr);
   std::vector<Keyword> out;
   if (scored.empty()) return out;
@@ -1117,7 +1439,7 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
     // ("value problem" of "boundary value problem") adds nothing.
     bool fragment = false;
     for (const Candidate* o : chosen)
-      if (c.whole == 0 && ContainsWords(o->text, c.text)) fragment = true;
+      if (c.whole == 0 && ContainsWords(paper.text(*o), paper.text(c))) fragment = true;
     if (fragment) continue;
     const double p = Sigmoid(s.logit);
     if (chosen.size() >= options.min_keywords && p < options.keep_ratio * best) break;
@@ -1137,7 +1459,7 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
     } else {
       importance = 1;
     }
-    out.push_back({chosen[i]->text, importance});
+    out.push_back({std::string(paper.text(*chosen[i])), importance});
   }
   return out;
 }
