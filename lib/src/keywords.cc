@@ -44,6 +44,7 @@ enum LexFlag : uint32_t {
   kPreposition = 1u << 12,  // an -ing form after it heads a clause ("for solving")
   kFillerHead = 1u << 13,   // heads that name no concept ("urgent need", "past decade")
   kAdjectiveNoun = 1u << 14,  // nouns with an adjective suffix ("variable", "wireless")
+  kClause = 1u << 15,       // opens a clause: an -ing form before it is a verb ("showing that")
 };
 
 struct TransparentHash {
@@ -131,7 +132,8 @@ const Lexicon& Lex() {
              "eight nine ten first second third last next several various numerous wherein therein "
              "thereby herein cannot s t fig figs eq eqs cf pp vol ii iii iv today yesterday tomorrow "
              "ago already always never sometimes almost nearly namely especially due together "
-             "instead enough else thereof",
+             "instead enough else thereof dozen dozens hundreds thousand thousands million "
+             "millions billion billions",
              kFunction);
     // Verb forms that are verbs wherever they stand.
     AddWords(&lex,
@@ -251,6 +253,7 @@ const Lexicon& Lex() {
              "scholar collar cellar pillar dollar nectar vinegar sugar",
              kAdjectiveNoun);
     AddWords(&lex, "we it they which who i also", kSubject);
+    AddWords(&lex, "that how whether what why where when", kClause);
     AddWords(&lex, "to can could will would may might must shall should not cannot", kVerbNext);
     AddWords(&lex, "is are was were be been being has have had", kAuxiliary);
     AddWords(&lex, "the a an", kArticle);
@@ -510,8 +513,9 @@ Tag LexicalTag(std::string_view w, uint32_t flags) {
 // words (a noun/verb word after "we" or before "the" is a verb) and
 // participles (a modifier only right before a noun or another modifier, and
 // not after a preposition or an auxiliary: "for solving", "is bounded"; an
-// -ing form right after a noun heads a compound unless an article follows:
-// "protein folding" but "examples illustrating the").
+// -ing form of no listed verb right after a noun heads a compound unless an
+// article or a clause follows: "protein folding" but "examples illustrating
+// the", "evidence showing that").
 std::vector<Tag> TagTokens(const TokenText& t, const std::vector<uint32_t>& flags) {
   size_t n = t.size();
   std::vector<Tag> tags(n, kPunct);
@@ -538,8 +542,8 @@ std::vector<Tag> TagTokens(const TokenText& t, const std::vector<uint32_t>& flag
     bool blocked = tags[k] == kIng ? (prev & kPreposition) : (prev & kAuxiliary);
     if (before_noun && !blocked) {
       tags[k] = kModifier;
-    } else if (tags[k] == kIng && k > 0 && tags[k - 1] == kNoun &&
-               !(flag_at(static_cast<ptrdiff_t>(k) + 1) & kNounPhraseOpen)) {
+    } else if (tags[k] == kIng && !(flags[k] & kVerbIng) && k > 0 && tags[k - 1] == kNoun &&
+               !(flag_at(static_cast<ptrdiff_t>(k) + 1) & (kNounPhraseOpen | kClause))) {
       tags[k] = kNoun;  // a gerund heading a compound: "protein folding", "model checking"
     } else {
       tags[k] = kVerb;
@@ -1060,29 +1064,29 @@ constexpr double kReuseWeight = 1.25;
 constexpr double kKnownBoost = 0.5;
 // BEGIN GENERATED WEIGHTS
 constexpr double kCorpusWeights[kNumFeatures] = {
-    -3.68718, -1.10835, 0.628297, 1.02207, 0.621264, 0.768909, 1.55662, -0.118719, 0.395508,
-    -0.357315, 0.114196, 0.157508, -0.481469, 0.129923, 0.115939, 0.71146, -0.173741, 0.0249256,
-    -0.41114, -0.0272507, -0.393839, -0.429933, 0.289608, -0.141567, 0.524451, -0.0914896,
-    0.225757, 0.0563593, -0.286265, -0.531307, -0.397242, -0.366968, -0.0337431, 0.377137,
-    -0.257783, 0.0140288, -0.395464, -0.113776, -0.0264815, 0.215218, 0.194439, 0.114196, 0, 0,
-    0.134389, 0.134389, 0.134389, -0.0638023, -0.0638023, 0.227934, -0.470511, 0.882995,
-    -0.407156, -0.148593, 0.13421, -0.0797736, -0.0797736, 0, -0.339042, 0.181855, -0.403792,
-    -0.875117, 0.996684, -0.0565859, 0.002983, -0.568, -0.0298805, 0.0753361, 1.43087, -0.655621,
-    0.281523, -0.218936, 0, -0.321976, 0, -0.914545, 0.0471273, -0.905948, 0.0852554, -0.134556,
-    0.108731, 0.0772319, -0.658907, 0.549697, -0.230356, -0.131279, -1.11173, 0.540041, 0.535402,
-    0.791142, 1.29921, 0.399037, 0.933699, 0.213558, 0.280476, 0.174745, 0.0504958, 0.055508,
+    -3.73079, -1.09126, 0.631221, 0.991076, 0.577314, 0.785298, 1.56326, -0.120493, 0.389387,
+    -0.360465, 0.123684, 0.167257, -0.504279, 0.171866, 0.104893, 0.711529, -0.183268, 0.0267354,
+    -0.415374, -0.0365639, -0.408041, -0.436408, 0.286477, -0.133729, 0.509464, -0.0876409,
+    0.213211, 0.0730585, -0.320276, -0.552441, -0.402585, -0.380989, -0.0362196, 0.37559,
+    -0.256885, 0.0218346, -0.423497, -0.105253, -0.0243522, 0.213382, 0.198015, 0.123684, 0, 0,
+    0.12616, 0.12616, 0.12616, -0.0635533, -0.0635533, 0.225806, -0.458853, 0.937568, -0.4026,
+    -0.153423, 0.130614, -0.0751026, -0.0751026, 0, -0.340993, 0.218163, -0.379961, -0.871699,
+    1.0093, -0.0555068, 0.00622179, -0.558353, -0.0322938, 0.0975289, 1.44399, -0.663432, 0.28812,
+    -0.225673, 0, -0.327649, 0, -0.906761, 0.0691877, -0.934354, 0.0880619, -0.134795, 0.068901,
+    0.069869, -0.635303, 0.552444, -0.229064, -0.144223, -1.17592, 0.564569, 0.532858, 0.839812,
+    1.33311, 0.480212, 0.93715, 0.224519, 0.288265, 0.189556, 0.0636054, 0.0585062,
 };
 constexpr double kTextWeights[kNumFeatures] = {
-    -2.97222, -0.855586, 0.662585, 0.506852, 0.143774, 0.778135, 1.55867, -0.0885006, 0.40202,
-    -0.366488, 0, 0, 0, 0, 0, 0, -0.188442, 0.011428, -0.384399, -0.0211306, -0.366886, -0.405571,
-    0.366976, -0.110107, 0.492367, -0.0737766, 0, 0.0585975, -0.271285, -0.501369, -0.331432,
-    -0.286293, -0.0311918, 0.381944, -0.278469, -0.00162478, -0.334122, -0.0311968, -0.082212,
-    0.204651, 0.217715, 0, 0, 0, 0, 0, 0, -0.0769383, -0.0769383, 0.190354, -0.54006, 0.851067,
-    -0.478029, 0.0768324, 0.139336, -0.0684831, -0.0684831, 0, -0.248601, 0.297182, -0.333313,
-    -1.01974, 1.1702, -0.0881484, -0.0032, -0.616838, -0.0160866, -0.122246, 1.06419, -0.424508,
-    0.260874, -0.266758, 0, 0, 0, 0, 0, 0, 0.116154, -0.133841, 0.0943317, 0.0530547, -0.732043,
-    0.485539, -0.408513, -0.160167, -1.31129, 0.623992, 0, 0.455405, 0.915259, 0.124694, 1.0007,
-    0.0720301, 0.275118, 0.178404, 0.080525, -0.00283285,
+    -2.99636, -0.838942, 0.666297, 0.474766, 0.0980859, 0.794348, 1.56469, -0.0903345, 0.396294,
+    -0.36973, 0, 0, 0, 0, 0, 0, -0.197941, 0.0127901, -0.38819, -0.0287429, -0.378399, -0.409377,
+    0.36814, -0.10205, 0.477879, -0.0707417, 0, 0.0736774, -0.304972, -0.522597, -0.33728,
+    -0.296453, -0.0337921, 0.380616, -0.278015, 0.00590658, -0.361084, -0.0235663, -0.0820022,
+    0.202583, 0.221142, 0, 0, 0, 0, 0, 0, -0.0754951, -0.0754951, 0.188048, -0.530923, 0.895155,
+    -0.473599, 0.0721647, 0.136416, -0.0638349, -0.0638349, 0, -0.252763, 0.332755, -0.310316,
+    -1.01625, 1.18274, -0.0873649, -0.00124634, -0.608607, -0.0185232, -0.0979784, 1.07122,
+    -0.427592, 0.266391, -0.273085, 0, 0, 0, 0, 0, 0, 0.119351, -0.135436, 0.0565779, 0.0453507,
+    -0.709965, 0.486282, -0.409906, -0.172015, -1.38042, 0.650323, 0, 0.500194, 0.946864,
+    0.200699, 0.999863, 0.0815439, 0.282857, 0.193308, 0.0955806, -0.000282305,
 };
 // END GENERATED WEIGHTS
 
