@@ -214,7 +214,7 @@ const Lexicon& Lex() {
              "successful useful interesting crucial essential appropriate suitable reasonable "
              "similar numerous respective corresponding original resulting underlying given further "
              "whole latter former present presented such own well-known so-called state-of-the-art "
-             "past urgent increasing actual desired basic practical larger entire complicated "
+             "past urgent increasing effective actual desired basic practical larger entire complicated "
              "preliminary modern successive popular available traditional efficient standard "
              "special future current theoretical major alternative conventional improved unknown "
              "realistic potential experimental small contemporary full general key fast common "
@@ -490,13 +490,18 @@ enum Tag : uint8_t {
   kAmbig,     // noun or verb, before context
 };
 
-bool AllDigits(std::string_view w) {
-  return std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
+// Numbers and ordinals ("2019", "1st", "3rd").
+bool Numeral(std::string_view w) {
+  size_t digits = 0;
+  while (digits < w.size() && w[digits] >= '0' && w[digits] <= '9') ++digits;
+  if (digits == w.size()) return true;
+  std::string_view rest = w.substr(digits);
+  return digits > 0 && (rest == "st" || rest == "nd" || rest == "rd" || rest == "th");
 }
 
 Tag LexicalTag(std::string_view w, uint32_t flags) {
   if (flags & kFunction) return kFunc;
-  if (AllDigits(w)) return kFunc;
+  if (Numeral(w)) return kFunc;
   if (w.find('-') != std::string_view::npos) return kNoun;
   if (flags & kNounLike) return kNoun;
   if (flags & kVerbForm) return kVerb;
@@ -1064,29 +1069,29 @@ constexpr double kReuseWeight = 1.25;
 constexpr double kKnownBoost = 0.5;
 // BEGIN GENERATED WEIGHTS
 constexpr double kCorpusWeights[kNumFeatures] = {
-    -3.73079, -1.09126, 0.631221, 0.991076, 0.577314, 0.785298, 1.56326, -0.120493, 0.389387,
-    -0.360465, 0.123684, 0.167257, -0.504279, 0.171866, 0.104893, 0.711529, -0.183268, 0.0267354,
-    -0.415374, -0.0365639, -0.408041, -0.436408, 0.286477, -0.133729, 0.509464, -0.0876409,
-    0.213211, 0.0730585, -0.320276, -0.552441, -0.402585, -0.380989, -0.0362196, 0.37559,
-    -0.256885, 0.0218346, -0.423497, -0.105253, -0.0243522, 0.213382, 0.198015, 0.123684, 0, 0,
-    0.12616, 0.12616, 0.12616, -0.0635533, -0.0635533, 0.225806, -0.458853, 0.937568, -0.4026,
-    -0.153423, 0.130614, -0.0751026, -0.0751026, 0, -0.340993, 0.218163, -0.379961, -0.871699,
-    1.0093, -0.0555068, 0.00622179, -0.558353, -0.0322938, 0.0975289, 1.44399, -0.663432, 0.28812,
-    -0.225673, 0, -0.327649, 0, -0.906761, 0.0691877, -0.934354, 0.0880619, -0.134795, 0.068901,
-    0.069869, -0.635303, 0.552444, -0.229064, -0.144223, -1.17592, 0.564569, 0.532858, 0.839812,
-    1.33311, 0.480212, 0.93715, 0.224519, 0.288265, 0.189556, 0.0636054, 0.0585062,
+    -3.73488, -1.0892, 0.629705, 0.990593, 0.581105, 0.786163, 1.56983, -0.126414, 0.390543,
+    -0.361726, 0.126622, 0.165137, -0.503131, 0.169337, 0.105258, 0.701426, -0.183584, 0.0275155,
+    -0.420653, -0.0370092, -0.408892, -0.437447, 0.287027, -0.13485, 0.516273, -0.0929114,
+    0.212451, 0.0549096, -0.315092, -0.580987, -0.399901, -0.379012, -0.0360683, 0.371971,
+    -0.258774, 0.0281838, -0.427636, -0.112805, -0.0223772, 0.213299, 0.198262, 0.126622, 0, 0,
+    0.129134, 0.129134, 0.129134, -0.0617806, -0.0617806, 0.227106, -0.458112, 0.938635,
+    -0.400785, -0.154243, 0.13056, -0.0753578, -0.0753578, 0, -0.32786, 0.207933, -0.357567,
+    -0.8737, 1.00678, -0.0539509, 0.0110165, -0.556653, -0.0350614, 0.0883053, 1.44273, -0.667574,
+    0.294917, -0.223521, 0, -0.314765, 0, -0.909845, 0.0770876, -0.942412, 0.086642, -0.131583,
+    0.0946042, 0.0698, -0.635436, 0.549156, -0.229284, -0.152182, -1.17008, 0.56481, 0.514368,
+    0.81498, 1.29879, 0.472015, 0.935725, 0.223699, 0.290927, 0.197393, 0.0708831, 0.0591632,
 };
 constexpr double kTextWeights[kNumFeatures] = {
-    -2.99636, -0.838942, 0.666297, 0.474766, 0.0980859, 0.794348, 1.56469, -0.0903345, 0.396294,
-    -0.36973, 0, 0, 0, 0, 0, 0, -0.197941, 0.0127901, -0.38819, -0.0287429, -0.378399, -0.409377,
-    0.36814, -0.10205, 0.477879, -0.0707417, 0, 0.0736774, -0.304972, -0.522597, -0.33728,
-    -0.296453, -0.0337921, 0.380616, -0.278015, 0.00590658, -0.361084, -0.0235663, -0.0820022,
-    0.202583, 0.221142, 0, 0, 0, 0, 0, 0, -0.0754951, -0.0754951, 0.188048, -0.530923, 0.895155,
-    -0.473599, 0.0721647, 0.136416, -0.0638349, -0.0638349, 0, -0.252763, 0.332755, -0.310316,
-    -1.01625, 1.18274, -0.0873649, -0.00124634, -0.608607, -0.0185232, -0.0979784, 1.07122,
-    -0.427592, 0.266391, -0.273085, 0, 0, 0, 0, 0, 0, 0.119351, -0.135436, 0.0565779, 0.0453507,
-    -0.709965, 0.486282, -0.409906, -0.172015, -1.38042, 0.650323, 0, 0.500194, 0.946864,
-    0.200699, 0.999863, 0.0815439, 0.282857, 0.193308, 0.0955806, -0.000282305,
+    -3.00584, -0.832365, 0.661381, 0.471057, 0.0984587, 0.795677, 1.57066, -0.0964116, 0.397611,
+    -0.370959, 0, 0, 0, 0, 0, 0, -0.19833, 0.0138707, -0.393533, -0.0295409, -0.380182, -0.411286,
+    0.367014, -0.103818, 0.485128, -0.0763939, 0, 0.0556484, -0.299439, -0.551315, -0.335382,
+    -0.295894, -0.0335739, 0.376812, -0.27987, 0.0122373, -0.36424, -0.0294543, -0.0804618,
+    0.20265, 0.221622, 0, 0, 0, 0, 0, 0, -0.0739371, -0.0739371, 0.189281, -0.529726, 0.89732,
+    -0.470884, 0.0736882, 0.136605, -0.0639474, -0.0639474, 0, -0.237653, 0.323949, -0.285531,
+    -1.01754, 1.18209, -0.0858863, 0.00390778, -0.606997, -0.0211022, -0.108445, 1.06645,
+    -0.428611, 0.272196, -0.271135, 0, 0, 0, 0, 0, 0, 0.118357, -0.132732, 0.0818457, 0.0456423,
+    -0.710036, 0.483501, -0.410689, -0.179147, -1.3742, 0.65067, 0, 0.471408, 0.908957, 0.189762,
+    0.998616, 0.0810518, 0.284921, 0.201093, 0.103304, -4.15956e-05,
 };
 // END GENERATED WEIGHTS
 
@@ -1383,6 +1388,7 @@ namespace {
 struct Scored {
   uint32_t cand;
   double logit;
+  bool known;  // a Keyword node already (query mode)
 };
 
 // Scores every candidate of paper; features too when out_features is set
@@ -1413,8 +1419,9 @@ std::vector<Scored> ScoreCandidates(PaperCandidates& paper, const PhraseStats* s
     // Reusability prior: a multi-word phrase other papers use too is a
     // better graph node (the fitted weights are indifferent to it on Inspec).
     if (use_stats && c.n >= 2) logit += kReuseWeight * std::log(df);
-    if (known && known(std::string(text))) logit += kKnownBoost;
-    scored.push_back({i, logit});
+    const bool is_known = known && known(std::string(text));
+    if (is_known) logit += kKnownBoost;
+    scored.push_back({i, logit, is_known});
   }
   std::sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
     if (a.logit != b.logit) return a.logit > b.logit;
@@ -1459,10 +1466,13 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
     if (chosen.size() >= options.max_keywords) break;
     const Candidate& c = paper.cands[s.cand];
     // A fragment of a chosen phrase that never stands alone in the paper
-    // ("value problem" of "boundary value problem") adds nothing.
+    // ("value problem" of "boundary value problem") adds nothing, unless it
+    // is a Keyword node (query mode: "open access" of "open access article"
+    // is what links the query to the graph).
     bool fragment = false;
     for (const Candidate* o : chosen)
-      if (c.whole == 0 && ContainsWords(paper.text(*o), paper.text(c))) fragment = true;
+      if (c.whole == 0 && !s.known && ContainsWords(paper.text(*o), paper.text(c)))
+        fragment = true;
     if (fragment) continue;
     const double p = Sigmoid(s.logit);
     if (chosen.size() >= options.min_keywords && p < options.keep_ratio * best) break;
