@@ -47,11 +47,7 @@ enum LexFlag : uint32_t {
   kClause = 1u << 15,       // opens a clause: an -ing form before it is a verb ("showing that")
 };
 
-struct TransparentHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-using Lexicon = std::unordered_map<std::string, uint32_t, TransparentHash, std::equal_to<>>;
+using Lexicon = std::unordered_map<std::string, uint32_t>;
 
 void AddWords(Lexicon* lex, std::string_view words, uint32_t flag) {
   size_t i = 0;
