@@ -39,9 +39,9 @@ bool ReadRecords(const std::string& path, std::vector<Paper>* out) {
     auto str = [&](const char* k) {
       return r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : std::string();
     };
-    std::string id = r.contains("id") ? (r["id"].is_string() ? r["id"].get<std::string>()
-                                                             : r["id"].dump())
-                                      : std::string();
+    std::string id = r.contains("id")
+                         ? (r["id"].is_string() ? r["id"].get<std::string>() : r["id"].dump())
+                         : std::string();
     out->push_back({id, str("title"), str("abstract")});
   }
   return true;

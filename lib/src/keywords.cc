@@ -29,22 +29,22 @@ constexpr size_t kMaxPhraseWords = 4;
 // the rest is guessed from suffixes and then from the neighbours (TagTokens).
 
 enum LexFlag : uint32_t {
-  kFunction = 1u << 0,      // closed-class words, numerals: never in a keyword
-  kVerbForm = 1u << 1,      // a verb in any context ("propose", "using", "found")
-  kVerbIng = 1u << 2,       // -ing of a verb: participle modifier or verb, by context
-  kAmbiguous = 1u << 3,     // noun or verb ("model", "tests"), by context
-  kNounLike = 1u << 4,      // -ing/-ed/-ly words that are nouns ("learning", "speed")
-  kVague = 1u << 5,         // evaluative adjectives: no keyword starts with one
-  kGeneric = 1u << 6,       // too generic to be a keyword alone ("method", "paper")
-  kSubject = 1u << 7,       // a verb follows ("we", "which")
-  kVerbNext = 1u << 8,      // an infinitive or finite verb follows ("to", "can", "not")
-  kAuxiliary = 1u << 9,     // be/have: a following -ed form is a verb
-  kArticle = 1u << 10,      // "the", "a", "an"
+  kFunction = 1u << 0,         // closed-class words, numerals: never in a keyword
+  kVerbForm = 1u << 1,         // a verb in any context ("propose", "using", "found")
+  kVerbIng = 1u << 2,          // -ing of a verb: participle modifier or verb, by context
+  kAmbiguous = 1u << 3,        // noun or verb ("model", "tests"), by context
+  kNounLike = 1u << 4,         // -ing/-ed/-ly words that are nouns ("learning", "speed")
+  kVague = 1u << 5,            // evaluative adjectives: no keyword starts with one
+  kGeneric = 1u << 6,          // too generic to be a keyword alone ("method", "paper")
+  kSubject = 1u << 7,          // a verb follows ("we", "which")
+  kVerbNext = 1u << 8,         // an infinitive or finite verb follows ("to", "can", "not")
+  kAuxiliary = 1u << 9,        // be/have: a following -ed form is a verb
+  kArticle = 1u << 10,         // "the", "a", "an"
   kNounPhraseOpen = 1u << 11,  // a noun phrase follows ("the", "its", "these")
-  kPreposition = 1u << 12,  // an -ing form after it heads a clause ("for solving")
-  kFillerHead = 1u << 13,   // heads that name no concept ("urgent need", "past decade")
-  kAdjectiveNoun = 1u << 14,  // nouns with an adjective suffix ("variable", "wireless")
-  kClause = 1u << 15,       // opens a clause: an -ing form before it is a verb ("showing that")
+  kPreposition = 1u << 12,     // an -ing form after it heads a clause ("for solving")
+  kFillerHead = 1u << 13,      // heads that name no concept ("urgent need", "past decade")
+  kAdjectiveNoun = 1u << 14,   // nouns with an adjective suffix ("variable", "wireless")
+  kClause = 1u << 15,          // opens a clause: an -ing form before it is a verb ("showing that")
 };
 
 using Lexicon = std::unordered_map<std::string, uint32_t>;
@@ -63,7 +63,9 @@ void AddWords(Lexicon* lex, std::string_view words, uint32_t flag) {
 std::vector<std::string> VerbForms(std::string_view base) {
   std::string b(base);
   std::vector<std::string> out = {b};
-  auto ends = [&](std::string_view s) { return b.size() >= s.size() && b.compare(b.size() - s.size(), s.size(), s) == 0; };
+  auto ends = [&](std::string_view s) {
+    return b.size() >= s.size() && b.compare(b.size() - s.size(), s.size(), s) == 0;
+  };
   auto vowel = [](char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; };
   if (ends("s") || ends("x") || ends("z") || ends("ch") || ends("sh")) {
     out.push_back(b + "es");
@@ -110,70 +112,73 @@ void AddVerbs(Lexicon* lex, std::string_view bases, uint32_t flag) {
 const Lexicon& Lex() {
   static const Lexicon kLex = [] {
     Lexicon lex;
-    AddWords(&lex,
-             "a about above after again against all also am an and any are as at be because been "
-             "before being below between both but by can could did do does doing down during each "
-             "either et etc few for from further had has have having he her here hers herself him "
-             "himself his how however i if in into is it its itself just may me might more most must "
-             "my myself no nor not now of off on once only or other our ours ourselves out over own "
-             "same shall she should so some such than that the their theirs them themselves then "
-             "there these they this those through thus to too under until up upon us very via was "
-             "we were what when where whether which while who whom why will with within without "
-             "would yet you your yours yourself yourselves well therefore furthermore moreover "
-             "respectively although though since hence whereas al ie eg vs per among across toward "
-             "towards around according still even often usually much many every least like whose "
-             "able unable rather quite less fewer despite unlike including regarding concerning "
-             "besides beyond throughout amid amongst alongside whilst unless whereby except along "
-             "onto inside outside behind beside near another one two three four five six seven "
-             "eight nine ten first second third last next several various numerous wherein therein "
-             "thereby herein cannot s t fig figs eq eqs cf pp vol ii iii iv today yesterday tomorrow "
-             "ago already always never sometimes almost nearly namely especially due together "
-             "instead enough else thereof dozen dozens hundreds thousand thousands million "
-             "millions billion billions",
-             kFunction);
+    AddWords(
+        &lex,
+        "a about above after again against all also am an and any are as at be because been "
+        "before being below between both but by can could did do does doing down during each "
+        "either et etc few for from further had has have having he her here hers herself him "
+        "himself his how however i if in into is it its itself just may me might more most must "
+        "my myself no nor not now of off on once only or other our ours ourselves out over own "
+        "same shall she should so some such than that the their theirs them themselves then "
+        "there these they this those through thus to too under until up upon us very via was "
+        "we were what when where whether which while who whom why will with within without "
+        "would yet you your yours yourself yourselves well therefore furthermore moreover "
+        "respectively although though since hence whereas al ie eg vs per among across toward "
+        "towards around according still even often usually much many every least like whose "
+        "able unable rather quite less fewer despite unlike including regarding concerning "
+        "besides beyond throughout amid amongst alongside whilst unless whereby except along "
+        "onto inside outside behind beside near another one two three four five six seven "
+        "eight nine ten first second third last next several various numerous wherein therein "
+        "thereby herein cannot s t fig figs eq eqs cf pp vol ii iii iv today yesterday tomorrow "
+        "ago already always never sometimes almost nearly namely especially due together "
+        "instead enough else thereof dozen dozens hundreds thousand thousands million "
+        "millions billion billions",
+        kFunction);
     // Verb forms that are verbs wherever they stand.
-    AddWords(&lex,
-             "propose proposes proposed present presents presented show shows showed shown "
-             "demonstrated achieved uses used using based obtained provided investigated considered "
-             "described introduced compared find finds found suggested indicated revealed allowed "
-             "enabled required outperform outperforms performed applied evaluated developed reported "
-             "discussed examined explored addressed focused aims made taken give gives given lead "
-             "leads led yields helps become becomes became included contained involved represented "
-             "established determined derived analyzed analysed studied employed exhibited produced "
-             "generated offered supported defined illustrated verified solved proved highlighted "
-             "remained appeared seemed tended occurred called known seen get gets got let lets says "
-             "said tell told tried wanted kept began carried outlined reviewed extended implemented "
-             "constructed formulated combined integrated predicted estimated measured identified "
-             "assessed characterized computed calculated simulated tested validated confirmed "
-             "explained depended dealt related concerned arose argued noted observed expected held "
-             "does did doing done",
-             kVerbForm);
-    AddVerbs(&lex,
-             "accelerate accept accommodate accomplish achieve acquire adapt add adjust adopt "
-             "allocate allow alter analyze apply argue arise assess assign assist associate assume "
-             "attach attain attract avoid become begin believe belong bring calculate carry "
-             "characterize choose classify collect combine compare compete compile comprise compute "
-             "concentrate conclude confirm connect consider consist constitute constrain construct "
-             "contain continue contribute correspond create decide declare decompose deduce define "
-             "degrade deliver demonstrate denote depend deploy derive describe detect determine "
-             "develop devise differ discover discuss distinguish distribute divide dominate draw "
-             "emerge emphasize employ enable encounter encourage enhance ensure enter establish "
-             "evaluate examine exceed exhibit exist expand expect explain exploit explore express "
-             "extend facilitate fail fall find follow formulate generalize generate get give govern "
-             "grow highlight identify ignore illustrate implement imply impose improve include "
-             "incorporate indicate induce infer inform integrate intend interact interpret "
-             "introduce investigate involve isolate keep know let lie locate maintain make manage "
-             "manipulate maximize meet minimize modify motivate obtain observe occur optimize "
-             "outperform overcome participate perform possess predict prefer prepare preserve "
-             "prevent produce promote propose protect prove provide publish pursue put quantify "
-             "raise realize receive recognize recommend reconstruct recover reduce refer reflect "
-             "regard relate rely remain remove render replace represent reproduce require resolve "
-             "respond retain retrieve reveal satisfy say see seek seem select send separate serve "
-             "show simplify simulate solve specify spend submit succeed suffer suggest summarize "
-             "suppose take tend treat try undergo understand undertake utilize validate vary verify "
-             "want reach utilise emphasise summarise recognise realise characterise generalise "
-             "optimise minimise maximise",
-             kVerbForm);
+    AddWords(
+        &lex,
+        "propose proposes proposed present presents presented show shows showed shown "
+        "demonstrated achieved uses used using based obtained provided investigated considered "
+        "described introduced compared find finds found suggested indicated revealed allowed "
+        "enabled required outperform outperforms performed applied evaluated developed reported "
+        "discussed examined explored addressed focused aims made taken give gives given lead "
+        "leads led yields helps become becomes became included contained involved represented "
+        "established determined derived analyzed analysed studied employed exhibited produced "
+        "generated offered supported defined illustrated verified solved proved highlighted "
+        "remained appeared seemed tended occurred called known seen get gets got let lets says "
+        "said tell told tried wanted kept began carried outlined reviewed extended implemented "
+        "constructed formulated combined integrated predicted estimated measured identified "
+        "assessed characterized computed calculated simulated tested validated confirmed "
+        "explained depended dealt related concerned arose argued noted observed expected held "
+        "does did doing done",
+        kVerbForm);
+    AddVerbs(
+        &lex,
+        "accelerate accept accommodate accomplish achieve acquire adapt add adjust adopt "
+        "allocate allow alter analyze apply argue arise assess assign assist associate assume "
+        "attach attain attract avoid become begin believe belong bring calculate carry "
+        "characterize choose classify collect combine compare compete compile comprise compute "
+        "concentrate conclude confirm connect consider consist constitute constrain construct "
+        "contain continue contribute correspond create decide declare decompose deduce define "
+        "degrade deliver demonstrate denote depend deploy derive describe detect determine "
+        "develop devise differ discover discuss distinguish distribute divide dominate draw "
+        "emerge emphasize employ enable encounter encourage enhance ensure enter establish "
+        "evaluate examine exceed exhibit exist expand expect explain exploit explore express "
+        "extend facilitate fail fall find follow formulate generalize generate get give govern "
+        "grow highlight identify ignore illustrate implement imply impose improve include "
+        "incorporate indicate induce infer inform integrate intend interact interpret "
+        "introduce investigate involve isolate keep know let lie locate maintain make manage "
+        "manipulate maximize meet minimize modify motivate obtain observe occur optimize "
+        "outperform overcome participate perform possess predict prefer prepare preserve "
+        "prevent produce promote propose protect prove provide publish pursue put quantify "
+        "raise realize receive recognize recommend reconstruct recover reduce refer reflect "
+        "regard relate rely remain remove render replace represent reproduce require resolve "
+        "respond retain retrieve reveal satisfy say see seek seem select send separate serve "
+        "show simplify simulate solve specify spend submit succeed suffer suggest summarize "
+        "suppose take tend treat try undergo understand undertake utilize validate vary verify "
+        "want reach utilise emphasise summarise recognise realise characterise generalise "
+        "optimise minimise maximise",
+        kVerbForm);
     AddVerbs(&lex,
              "address advance aggregate aid aim answer approach attempt balance benefit build "
              "capture cause change check claim complement conduct control convert deal decline "
@@ -184,70 +189,75 @@ const Lexicon& Lex() {
              "survey test turn update use view yield access process work learn train match analyse",
              kAmbiguous);
     // Nouns the suffix rules would take for verbs, participles or adverbs.
-    AddWords(&lex,
-             "learning computing processing training mining modeling modelling programming "
-             "engineering planning clustering sampling reasoning parsing tagging ranking matching "
-             "testing imaging sensing caching routing scheduling tracking labeling labelling "
-             "marketing banking accounting manufacturing nursing building housing funding teaching "
-             "writing reading signaling signalling screening monitoring forecasting filtering coding "
-             "encoding decoding hashing indexing pricing trading lending farming fishing mapping "
-             "printing recycling smoking drinking spelling meaning wellbeing offspring spring string "
-             "ring king thing morning ceiling wing swing earning warning setting rating voting "
-             "polling crowdsourcing outsourcing shipping packaging tutoring counseling counselling "
-             "mentoring parenting caregiving policing sentencing dating timing scaling pooling "
-             "padding embedding bidding auctioning licensing sliding switching coupling operating "
-             "rendering bonding positioning damping firing orienting overlapping advertising "
-             "publishing recording watermarking queueing queuing drilling sorting searching heating "
-             "networking crossing lighting speed seed bed feed breed shed red hundred weed creed "
-             "greed reed embed bred sled shred deed need family supply assembly anomaly italy poly "
-             "reply monopoly butterfly ally rally belly jelly bully fly firefly holy analyses",
-             kNounLike);
-    AddWords(&lex,
-             "novel new proposed existing recent various several different important significant "
-             "main specific certain particular possible other same good better best promising "
-             "powerful simple typical previous prior relevant great usual additional extensive "
-             "comprehensive detailed superior remarkable substantial considerable challenging "
-             "successful useful interesting crucial essential appropriate suitable reasonable "
-             "similar numerous respective corresponding original resulting underlying given further "
-             "whole latter former present presented such own well-known so-called state-of-the-art "
-             "past urgent increasing growing effective actual desired basic practical larger entire complicated "
-             "preliminary modern successive popular available traditional efficient standard "
-             "special future current theoretical major alternative conventional improved unknown "
-             "realistic potential experimental small contemporary full general key fast common "
-             "proper",
-             kVague);
-    AddWords(&lex,
-             "method approach result paper study analysis model system data problem task work "
-             "performance framework technique algorithm application process effect case level type "
-             "number set time way part field area research development information structure "
-             "function property feature experiment evaluation accuracy quality design measure "
-             "measurement parameter condition factor rate change increase difference relationship "
-             "group sample test tool network image mechanism strategy review survey implementation "
-             "solution scheme dataset benchmark baseline component module stage step phase context "
-             "domain scale state art term order form view point ability role impact use value range "
-             "degree basis aspect issue challenge need goal purpose idea concept insight "
-             "understanding knowledge evidence finding outcome output input article publication "
-             "proposal version example instance item object element unit size length amount total "
-             "average mean year day period people person user individual author reader",
-             kGeneric);
+    AddWords(
+        &lex,
+        "learning computing processing training mining modeling modelling programming "
+        "engineering planning clustering sampling reasoning parsing tagging ranking matching "
+        "testing imaging sensing caching routing scheduling tracking labeling labelling "
+        "marketing banking accounting manufacturing nursing building housing funding teaching "
+        "writing reading signaling signalling screening monitoring forecasting filtering coding "
+        "encoding decoding hashing indexing pricing trading lending farming fishing mapping "
+        "printing recycling smoking drinking spelling meaning wellbeing offspring spring string "
+        "ring king thing morning ceiling wing swing earning warning setting rating voting "
+        "polling crowdsourcing outsourcing shipping packaging tutoring counseling counselling "
+        "mentoring parenting caregiving policing sentencing dating timing scaling pooling "
+        "padding embedding bidding auctioning licensing sliding switching coupling operating "
+        "rendering bonding positioning damping firing orienting overlapping advertising "
+        "publishing recording watermarking queueing queuing drilling sorting searching heating "
+        "networking crossing lighting speed seed bed feed breed shed red hundred weed creed "
+        "greed reed embed bred sled shred deed need family supply assembly anomaly italy poly "
+        "reply monopoly butterfly ally rally belly jelly bully fly firefly holy analyses",
+        kNounLike);
+    AddWords(
+        &lex,
+        "novel new proposed existing recent various several different important significant "
+        "main specific certain particular possible other same good better best promising "
+        "powerful simple typical previous prior relevant great usual additional extensive "
+        "comprehensive detailed superior remarkable substantial considerable challenging "
+        "successful useful interesting crucial essential appropriate suitable reasonable "
+        "similar numerous respective corresponding original resulting underlying given further "
+        "whole latter former present presented such own well-known so-called state-of-the-art "
+        "past urgent increasing growing effective actual desired basic practical larger entire "
+        "complicated "
+        "preliminary modern successive popular available traditional efficient standard "
+        "special future current theoretical major alternative conventional improved unknown "
+        "realistic potential experimental small contemporary full general key fast common "
+        "proper",
+        kVague);
+    AddWords(
+        &lex,
+        "method approach result paper study analysis model system data problem task work "
+        "performance framework technique algorithm application process effect case level type "
+        "number set time way part field area research development information structure "
+        "function property feature experiment evaluation accuracy quality design measure "
+        "measurement parameter condition factor rate change increase difference relationship "
+        "group sample test tool network image mechanism strategy review survey implementation "
+        "solution scheme dataset benchmark baseline component module stage step phase context "
+        "domain scale state art term order form view point ability role impact use value range "
+        "degree basis aspect issue challenge need goal purpose idea concept insight "
+        "understanding knowledge evidence finding outcome output input article publication "
+        "proposal version example instance item object element unit size length amount total "
+        "average mean year day period people person user individual author reader",
+        kGeneric);
     AddWords(&lex,
              "need needs decade decades century centuries way ways kind kinds lot lots variety "
              "amount amounts aspect example examples instance instances end fact facts sort sorts "
              "couple bunch paper papers",
              kFillerHead);
-    AddWords(&lex,
-             "variable cable table timetable wireless executable deliverable vegetable syllable "
-             "fable constable turntable signal interval material journal terminal potential proposal "
-             "approval arrival trial removal retrieval survival capital hospital animal metal "
-             "integral polynomial individual residual tutorial manual festival fractal crystal "
-             "mineral portal rival criminal ritual principal chemical logic topic traffic music "
-             "clinic arithmetic heuristic metric graphic mechanic fabric rhetoric epidemic plastic "
-             "objective derivative alternative initiative representative executive directive "
-             "narrative incentive perspective archive detective explosive adhesive additive "
-             "primitive secretary library boundary dictionary summary vocabulary diary salary "
-             "glossary commentary anniversary adversary beneficiary seminar calendar grammar radar "
-             "scholar collar cellar pillar dollar nectar vinegar sugar",
-             kAdjectiveNoun);
+    AddWords(
+        &lex,
+        "variable cable table timetable wireless executable deliverable vegetable syllable "
+        "fable constable turntable signal interval material journal terminal potential proposal "
+        "approval arrival trial removal retrieval survival capital hospital animal metal "
+        "integral polynomial individual residual tutorial manual festival fractal crystal "
+        "mineral portal rival criminal ritual principal chemical logic topic traffic music "
+        "clinic arithmetic heuristic metric graphic mechanic fabric rhetoric epidemic plastic "
+        "objective derivative alternative initiative representative executive directive "
+        "narrative incentive perspective archive detective explosive adhesive additive "
+        "primitive secretary library boundary dictionary summary vocabulary diary salary "
+        "glossary commentary anniversary adversary beneficiary seminar calendar grammar radar "
+        "scholar collar cellar pillar dollar nectar vinegar sugar",
+        kAdjectiveNoun);
     AddWords(&lex, "we it they which who i also", kSubject);
     AddWords(&lex, "that how whether what why where when", kClause);
     AddWords(&lex, "to can could will would may might must shall should not cannot", kVerbNext);
@@ -563,21 +573,50 @@ namespace {
 // The singular of w: w itself, a prefix of it, a static string, or *buf.
 std::string_view SingularView(std::string_view w, std::string* buf) {
   static const std::unordered_map<std::string_view, std::string_view> kIrregular = {
-      {"analyses", "analysis"},     {"hypotheses", "hypothesis"}, {"theses", "thesis"},
-      {"syntheses", "synthesis"},   {"diagnoses", "diagnosis"},   {"criteria", "criterion"},
-      {"phenomena", "phenomenon"},  {"indices", "index"},         {"matrices", "matrix"},
-      {"vertices", "vertex"},       {"appendices", "appendix"},   {"children", "child"},
-      {"women", "woman"},           {"men", "man"},
-      {"mice", "mouse"},            {"teeth", "tooth"},           {"feet", "foot"},
-      {"data", "data"},             {"media", "media"},           {"bacteria", "bacterium"},
-      {"curricula", "curriculum"},  {"spectra", "spectrum"},      {"optima", "optimum"},
-      {"maxima", "maximum"},        {"minima", "minimum"},        {"strata", "stratum"},
-      {"leaves", "leaf"},           {"lives", "life"},            {"halves", "half"},
-      {"series", "series"},         {"species", "species"},       {"news", "news"},
-      {"biases", "bias"},           {"aliases", "alias"},         {"statuses", "status"},
-      {"viruses", "virus"},         {"corpora", "corpus"},        {"genera", "genus"},
-      {"radii", "radius"},          {"stimuli", "stimulus"},      {"nuclei", "nucleus"},
-      {"fungi", "fungus"},          {"loci", "locus"},            {"axes", "axis"}};
+      {"analyses", "analysis"},
+      {"hypotheses", "hypothesis"},
+      {"theses", "thesis"},
+      {"syntheses", "synthesis"},
+      {"diagnoses", "diagnosis"},
+      {"criteria", "criterion"},
+      {"phenomena", "phenomenon"},
+      {"indices", "index"},
+      {"matrices", "matrix"},
+      {"vertices", "vertex"},
+      {"appendices", "appendix"},
+      {"children", "child"},
+      {"women", "woman"},
+      {"men", "man"},
+      {"mice", "mouse"},
+      {"teeth", "tooth"},
+      {"feet", "foot"},
+      {"data", "data"},
+      {"media", "media"},
+      {"bacteria", "bacterium"},
+      {"curricula", "curriculum"},
+      {"spectra", "spectrum"},
+      {"optima", "optimum"},
+      {"maxima", "maximum"},
+      {"minima", "minimum"},
+      {"strata", "stratum"},
+      {"leaves", "leaf"},
+      {"lives", "life"},
+      {"halves", "half"},
+      {"series", "series"},
+      {"species", "species"},
+      {"news", "news"},
+      {"biases", "bias"},
+      {"aliases", "alias"},
+      {"statuses", "status"},
+      {"viruses", "virus"},
+      {"corpora", "corpus"},
+      {"genera", "genus"},
+      {"radii", "radius"},
+      {"stimuli", "stimulus"},
+      {"nuclei", "nucleus"},
+      {"fungi", "fungus"},
+      {"loci", "locus"},
+      {"axes", "axis"}};
   // Only words ending in these letters have a singular of their own (the
   // irregular ones included); the rest return at once.
   if (w.size() <= 3) return w;
@@ -629,7 +668,6 @@ std::string Singular(std::string_view w) {
   return std::string(SingularView(w, &buf));
 }
 
-
 namespace {
 
 // ---- Chunks and candidates -----------------------------------------------------
@@ -648,18 +686,19 @@ bool AdjectiveOnly(std::string_view w, uint32_t flags) {
 // "real-time", "large-scale", "time-varying".
 bool ModifierCompound(std::string_view w) {
   static const std::unordered_set<std::string_view> kModifierParts = {
-      "based", "dimensional", "time", "level", "state", "scale", "order", "term", "dependent",
-      "independent", "free", "line", "up", "like", "loop", "speed", "step", "world", "phase",
-      "linear", "oriented", "off", "end", "driven", "related", "aware", "specific", "grained",
-      "known", "quality", "cost", "art", "date", "type", "size", "wide", "rate", "range",
-      "purpose", "intensive", "friendly", "class", "sensitive", "efficient", "enabled"};
+      "based",     "dimensional", "time",        "level",   "state",     "scale",    "order",
+      "term",      "dependent",   "independent", "free",    "line",      "up",       "like",
+      "loop",      "speed",       "step",        "world",   "phase",     "linear",   "oriented",
+      "off",       "end",         "driven",      "related", "aware",     "specific", "grained",
+      "known",     "quality",     "cost",        "art",     "date",      "type",     "size",
+      "wide",      "rate",        "range",       "purpose", "intensive", "friendly", "class",
+      "sensitive", "efficient",   "enabled"};
   size_t dash = w.rfind('-');
   if (dash == std::string_view::npos) return false;
   std::string_view last = w.substr(dash + 1);
   return kModifierParts.count(last) || EndsWith(last, "ed") || EndsWith(last, "ing") ||
-         last.size() < 2 || std::all_of(last.begin(), last.end(), [](char c) {
-           return c >= '0' && c <= '9';
-         });
+         last.size() < 2 ||
+         std::all_of(last.begin(), last.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // Words with these suffixes are mostly adjectives ("optimal", "dynamic",
@@ -759,38 +798,38 @@ struct ArenaText {
 // A distinct word of the paper as written (folded).
 struct DocWord {
   ArenaText text;
-  uint32_t head = 0;       // index of its singular form in PaperCandidates::heads
-  uint32_t flags = 0;      // LexFlags
-  bool span_end = false;   // may end a span: not a filler ("need"), not an adjective
+  uint32_t head = 0;      // index of its singular form in PaperCandidates::heads
+  uint32_t flags = 0;     // LexFlags
+  bool span_end = false;  // may end a span: not a filler ("need"), not an adjective
   bool adjective_like = false;
-  bool single = false;     // may be a keyword alone
+  bool single = false;  // may be a keyword alone
 };
 
 // A distinct singular form of the paper, with its statistics in the paper.
 struct HeadWord {
   ArenaText text;
   uint32_t flags = 0;
-  uint64_t hash = 0;           // WordKey
+  uint64_t hash = 0;  // WordKey
   bool adjective_suffix = false;
   int tf = 0;                  // occurrences in chunks
   double position_weight = 0;  // sum of 1 / (1 + token position)
   bool in_title = false;
-  int64_t df = -1;             // corpus document frequency; -1 = not looked up
-  double idf = 0;              // normalized idf, once df is known
+  int64_t df = -1;  // corpus document frequency; -1 = not looked up
+  double idf = 0;   // normalized idf, once df is known
 };
 
 // A candidate phrase with what is known about its occurrences.
 struct Candidate {
-  ArenaText text;           // normalized
+  ArenaText text;                        // normalized
   uint32_t words[kMaxPhraseWords] = {};  // DocWord ids; the last one's head is the phrase's head
   uint32_t n = 0;
-  int tf = 0;               // occurrences, inside longer chunks too
-  int whole = 0;            // occurrences as a whole chunk
+  int tf = 0;                              // occurrences, inside longer chunks too
+  int whole = 0;                           // occurrences as a whole chunk
   int suffix = 0, prefix = 0, middle = 0;  // occurrences at the end, start, inside a chunk
   int after_article = 0, after_of = 0, before_of = 0;
-  int chunk_words = 0;      // longest chunk it occurs in
-  int supersets = 0;        // longer candidates of the paper containing it
-  size_t first = 0;         // token position of the first occurrence
+  int chunk_words = 0;  // longest chunk it occurs in
+  int supersets = 0;    // longer candidates of the paper containing it
+  size_t first = 0;     // token position of the first occurrence
   bool in_title = false, acronym = false, capitalized = false;
 };
 
@@ -829,7 +868,9 @@ struct PaperCandidates {
     tokens = 0;
   }
 
-  std::string_view str(ArenaText t) const { return std::string_view(arena.data() + t.begin, t.size); }
+  std::string_view str(ArenaText t) const {
+    return std::string_view(arena.data() + t.begin, t.size);
+  }
   std::string_view text(const Candidate& c) const { return str(c.text); }
   ArenaText Store(std::string_view s) {
     ArenaText t{static_cast<uint32_t>(arena.size()), static_cast<uint32_t>(s.size())};
@@ -866,8 +907,8 @@ struct PaperCandidates {
     d.head = singular == w ? Head(w, t.token(i).hash) : Head(singular, PhraseHash(singular));
     d.span_end = !(d.flags & kFillerHead) && !AdjectiveOnly(w, d.flags);
     d.adjective_like = AdjectiveLike(w, d.flags);
-    d.single = d.span_end && w.size() >= 3 && !(heads[d.head].flags & kGeneric) &&
-               !d.adjective_like;
+    d.single =
+        d.span_end && w.size() >= 3 && !(heads[d.head].flags & kGeneric) && !d.adjective_like;
     words.push_back(d);
     return id;
   }
@@ -974,8 +1015,8 @@ void CollectCandidates(std::string_view title, std::string_view abstract, bool d
       }
       const size_t len = e - s;
       // "model predictive control (MPC)": a defined term.
-      const bool acronym = t.punct_at(e) == '(' && t.punct_at(e + 2) == ')' &&
-                           t.is_word(e + 1) && t.token(e + 1).uppercase >= 2;
+      const bool acronym = t.punct_at(e) == '(' && t.punct_at(e + 2) == ')' && t.is_word(e + 1) &&
+                           t.token(e + 1).uppercase >= 2;
       const bool article = s > 0 && (f.flags[s - 1] & kArticle);
       const bool of_before = t.word_at(static_cast<ptrdiff_t>(s) - 1) == "of";
       const bool of_after = t.word_at(e) == "of";
@@ -995,10 +1036,14 @@ void CollectCandidates(std::string_view title, std::string_view abstract, bool d
         if (c.tf == 0) c.first = offset + a;
         ++c.tf;
         const bool at_start = a == s, at_end = b == e;
-        if (at_start && at_end) ++c.whole;
-        else if (at_end) ++c.suffix;
-        else if (at_start) ++c.prefix;
-        else ++c.middle;
+        if (at_start && at_end)
+          ++c.whole;
+        else if (at_end)
+          ++c.suffix;
+        else if (at_start)
+          ++c.prefix;
+        else
+          ++c.middle;
         if (at_start && article) ++c.after_article;
         if (at_start && of_before) ++c.after_of;
         if (at_end && of_after) ++c.before_of;
@@ -1033,13 +1078,42 @@ PaperCandidates& Scratch() {
 // ---- Features and the model ---------------------------------------------------
 
 enum Feature : int {
-  kBias, kOneWord, kTwoWords, kThreeWords, kFourWords,
-  kWhole, kLogWhole, kLogTf, kInTitle, kFirstPosition,
-  kUnigramIdf, kLogDf, kCommonPhrase, kWordIdfMean, kWordIdfMin, kWordIdfMax,
-  kWordTfMean, kWordTfMax, kLogSupersets, kAdjectiveHead, kStartsIng, kStartsEd,
-  kHyphen, kTitleWordShare, kWordPositionMean, kWordPositionMax, kShared,
-  kSuffixShare, kPrefixShare, kMiddleShare, kAcronym, kCapitalized,
-  kAfterArticleShare, kAfterOfShare, kBeforeOfShare, kChunkWords,
+  kBias,
+  kOneWord,
+  kTwoWords,
+  kThreeWords,
+  kFourWords,
+  kWhole,
+  kLogWhole,
+  kLogTf,
+  kInTitle,
+  kFirstPosition,
+  kUnigramIdf,
+  kLogDf,
+  kCommonPhrase,
+  kWordIdfMean,
+  kWordIdfMin,
+  kWordIdfMax,
+  kWordTfMean,
+  kWordTfMax,
+  kLogSupersets,
+  kAdjectiveHead,
+  kStartsIng,
+  kStartsEd,
+  kHyphen,
+  kTitleWordShare,
+  kWordPositionMean,
+  kWordPositionMax,
+  kShared,
+  kSuffixShare,
+  kPrefixShare,
+  kMiddleShare,
+  kAcronym,
+  kCapitalized,
+  kAfterArticleShare,
+  kAfterOfShare,
+  kBeforeOfShare,
+  kChunkWords,
   kNumBase
 };
 // Base features from kWhole on are also crossed with "one word" and "3+ words".
@@ -1047,14 +1121,42 @@ constexpr int kCrossFrom = kWhole;
 constexpr int kNumCrossed = kNumBase - kCrossFrom;
 constexpr int kNumFeatures = kNumBase + 2 * kNumCrossed;
 
-const char* const kBaseNames[kNumBase] = {
-    "bias", "one_word", "two_words", "three_words", "four_words",
-    "whole", "log_whole", "log_tf", "in_title", "first_position",
-    "unigram_idf", "log_df", "common_phrase", "word_idf_mean", "word_idf_min", "word_idf_max",
-    "word_tf_mean", "word_tf_max", "log_supersets", "adjective_head", "starts_ing", "starts_ed",
-    "hyphen", "title_word_share", "word_position_mean", "word_position_max", "shared",
-    "suffix_share", "prefix_share", "middle_share", "acronym", "capitalized",
-    "after_article_share", "after_of_share", "before_of_share", "chunk_words"};
+const char* const kBaseNames[kNumBase] = {"bias",
+                                          "one_word",
+                                          "two_words",
+                                          "three_words",
+                                          "four_words",
+                                          "whole",
+                                          "log_whole",
+                                          "log_tf",
+                                          "in_title",
+                                          "first_position",
+                                          "unigram_idf",
+                                          "log_df",
+                                          "common_phrase",
+                                          "word_idf_mean",
+                                          "word_idf_min",
+                                          "word_idf_max",
+                                          "word_tf_mean",
+                                          "word_tf_max",
+                                          "log_supersets",
+                                          "adjective_head",
+                                          "starts_ing",
+                                          "starts_ed",
+                                          "hyphen",
+                                          "title_word_share",
+                                          "word_position_mean",
+                                          "word_position_max",
+                                          "shared",
+                                          "suffix_share",
+                                          "prefix_share",
+                                          "middle_share",
+                                          "acronym",
+                                          "capitalized",
+                                          "after_article_share",
+                                          "after_of_share",
+                                          "before_of_share",
+                                          "chunk_words"};
 
 // ---- The model -------------------------------------------------------------------
 // Logistic regression over the features above, fitted on the 1,000 training
@@ -1066,6 +1168,7 @@ constexpr uint64_t kMinCorpusDocs = 50;
 constexpr double kReuseWeight = 1.25;
 // Logit bonus of phrases that are Keyword nodes already (query mode).
 constexpr double kKnownBoost = 0.5;
+// clang-format off
 // BEGIN GENERATED WEIGHTS
 constexpr double kCorpusWeights[kNumFeatures] = {
     -3.749, -1.08803, 0.634746, 0.986509, 0.563398, 0.767169, 1.58728, -0.13054, 0.397908,
@@ -1093,7 +1196,7 @@ constexpr double kTextWeights[kNumFeatures] = {
     0.177463, 1.00476, 0.0833102, 0.286556, 0.20192, 0.103258, -0.000409271,
 };
 // END GENERATED WEIGHTS
-
+// clang-format on
 
 // Features of c; corpus features stay 0 without statistics (n = 0).
 void Features(const Candidate& c, PaperCandidates* paper, const PhraseStats* stats, double n,
@@ -1185,9 +1288,9 @@ void CrossFeatures(float* f) {
 double Logit(const double* w, const float* f) {
   double x = 0;
   for (int k = 0; k < kNumBase; ++k) x += w[k] * f[k];
-  const double* cross = f[kOneWord] > 0                       ? w + kNumBase
+  const double* cross = f[kOneWord] > 0                      ? w + kNumBase
                         : f[kThreeWords] + f[kFourWords] > 0 ? w + kNumBase + kNumCrossed
-                                                              : nullptr;
+                                                             : nullptr;
   if (cross)
     for (int i = 0; i < kNumCrossed; ++i) x += cross[i] * f[kCrossFrom + i];
   return x;
@@ -1258,8 +1361,10 @@ void ForEachCandidate(std::string_view text,
 const std::vector<std::string>& KeywordFeatureNames() {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> names(kBaseNames, kBaseNames + kNumBase);
-    for (int i = kCrossFrom; i < kNumBase; ++i) names.push_back(std::string("one_word*") + kBaseNames[i]);
-    for (int i = kCrossFrom; i < kNumBase; ++i) names.push_back(std::string("3+_words*") + kBaseNames[i]);
+    for (int i = kCrossFrom; i < kNumBase; ++i)
+      names.push_back(std::string("one_word*") + kBaseNames[i]);
+    for (int i = kCrossFrom; i < kNumBase; ++i)
+      names.push_back(std::string("3+_words*") + kBaseNames[i]);
     return names;
   }();
   return kNames;
@@ -1303,7 +1408,6 @@ void PhraseStats::Bump(uint64_t h) {
   }
   ++counts_[j];
 }
-
 
 void PhraseStats::AddDocument(std::string_view title, std::string_view abstract) {
   PaperCandidates& paper = Scratch();
@@ -1379,7 +1483,6 @@ Status PhraseStats::Open(const std::string& path) {
   return Status::Ok();
 }
 
-
 // ---- KeywordExtractor ------------------------------------------------------
 
 namespace {
@@ -1410,8 +1513,8 @@ std::vector<Scored> ScoreCandidates(PaperCandidates& paper, const PhraseStats* s
     // The paper itself counts when it is not part of the counted corpus.
     const std::string_view text = paper.text(c);
     uint32_t df = use_stats ? std::max<uint32_t>(1, stats->DocFreq(PhraseHash(text))) : 0;
-    float* f = out_features ? out_features->data() + static_cast<size_t>(i) * kNumFeatures
-                            : local.data();
+    float* f =
+        out_features ? out_features->data() + static_cast<size_t>(i) * kNumFeatures : local.data();
     Features(c, &paper, use_stats ? stats : nullptr, n, df, f);
     double logit = Logit(weights, f);
     if (out_features) CrossFeatures(f);
@@ -1470,8 +1573,7 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
     // is what links the query to the graph).
     bool fragment = false;
     for (const Candidate* o : chosen)
-      if (c.whole == 0 && !s.known && ContainsWords(paper.text(*o), paper.text(c)))
-        fragment = true;
+      if (c.whole == 0 && !s.known && ContainsWords(paper.text(*o), paper.text(c))) fragment = true;
     if (fragment) continue;
     const double p = Sigmoid(s.logit);
     if (chosen.size() >= options.min_keywords && p < options.keep_ratio * best) break;

@@ -378,9 +378,8 @@ TEST(ForEachCandidateTest, AdjectiveNounTermsKeptWhole) {
   std::set<std::string> p = Phrases(
       "We design a sliding mode control for closed-loop systems using linear matrix "
       "inequalities, and a distributed estimation scheme for weighted graphs.");
-  for (const char* want : {"sliding mode control", "closed-loop system",
-                           "linear matrix inequality", "distributed estimation scheme",
-                           "weighted graph"})
+  for (const char* want : {"sliding mode control", "closed-loop system", "linear matrix inequality",
+                           "distributed estimation scheme", "weighted graph"})
     EXPECT_TRUE(p.count(want)) << want << " in " << ::testing::PrintToString(p);
   EXPECT_FALSE(p.count("loop system")) << "the compound is one word";
   EXPECT_FALSE(p.count("closed-loop")) << "a modifier compound is no keyword alone";
@@ -406,8 +405,8 @@ TEST(ForEachCandidateTest, VerbsAndGenericWordsAreNotKeywords) {
       "tests show that the method is known. Today we say that it is highly efficient.");
   EXPECT_TRUE(p.count("fault detection")) << ::testing::PrintToString(p);
   EXPECT_TRUE(p.count("numerical test")) << ::testing::PrintToString(p);
-  for (const char* no : {"manage fault detection", "model test", "method", "today", "say",
-                         "known", "efficient", "highly efficient"})
+  for (const char* no : {"manage fault detection", "model test", "method", "today", "say", "known",
+                         "efficient", "highly efficient"})
     EXPECT_FALSE(p.count(no)) << no;
 }
 
@@ -737,7 +736,8 @@ TEST(KeywordExtractorTest, RobustOnUnseenText) {
   while (huge.size() < (20u << 20)) huge += Abstracts()[huge.size() % 6].abstract;
   std::string one_word(1u << 20, 'q');
   std::string cjk;
-  for (int i = 0; i < 20000; ++i) cjk += "\xe6\xb7\xb1\xe5\xba\xa6\xe5\xad\xa6\xe4\xb9\xa0";  // 深度学习
+  for (int i = 0; i < 20000; ++i)
+    cjk += "\xe6\xb7\xb1\xe5\xba\xa6\xe5\xad\xa6\xe4\xb9\xa0";  // 深度学习
   std::string binary;
   for (int i = 0; i < 100000; ++i) binary.push_back(static_cast<char>((i * 7919) % 256));
   const std::vector<std::pair<std::string, std::string>> texts = {

@@ -137,8 +137,7 @@ class KeywordExtractor {
                                const ExtractOptions& options = {}) const;
   // Every candidate of the paper with its features and score, best first
   // (ties broken by text), before selection.
-  std::vector<KeywordCandidate> Candidates(std::string_view title,
-                                           std::string_view abstract) const;
+  std::vector<KeywordCandidate> Candidates(std::string_view title, std::string_view abstract) const;
 
  private:
   const PhraseStats* stats_;
