@@ -798,8 +798,11 @@ struct ArenaText {
 // A distinct word of the paper as written (folded).
 struct DocWord {
   ArenaText text;
-  uint32_t head = 0;      // index of its singular form in PaperCandidates::heads
+  uint64_t hash = 0;      // PhraseHash of text
   uint32_t flags = 0;     // LexFlags
+  // The rest only once Resolve()d (words of noun-phrase chunks).
+  bool resolved = false;
+  uint32_t head = 0;      // index of its singular form in PaperCandidates::heads
   bool span_end = false;  // may end a span: not a filler ("need"), not an adjective
   bool adjective_like = false;
   bool single = false;  // may be a keyword alone
@@ -844,7 +847,8 @@ struct Field {
 // The words and candidates of one paper. Reused from paper to paper by a
 // thread, so that the steady state does not allocate.
 struct PaperCandidates {
-  std::string arena;
+  std::string arena;       // words as written, candidate texts
+  std::string head_arena;  // singular forms
   std::vector<DocWord> words;
   FlatIndex word_index;  // Token::hash -> words
   std::vector<HeadWord> heads;
@@ -857,6 +861,7 @@ struct PaperCandidates {
 
   void Clear(size_t text_bytes) {
     arena.clear();
+    head_arena.clear();
     words.clear();
     heads.clear();
     cands.clear();
@@ -870,6 +875,9 @@ struct PaperCandidates {
 
   std::string_view str(ArenaText t) const {
     return std::string_view(arena.data() + t.begin, t.size);
+  }
+  std::string_view head_str(ArenaText t) const {
+    return std::string_view(head_arena.data() + t.begin, t.size);
   }
   std::string_view text(const Candidate& c) const { return str(c.text); }
   ArenaText Store(std::string_view s) {
@@ -886,7 +894,8 @@ struct PaperCandidates {
     uint32_t id = head_index.Insert(hash, static_cast<uint32_t>(heads.size()), &added);
     if (!added) return id;
     HeadWord h;
-    h.text = Store(w);
+    h.text = {static_cast<uint32_t>(head_arena.size()), static_cast<uint32_t>(w.size())};
+    head_arena.append(w);
     h.flags = LexFlagsOfHash(hash);
     h.hash = WordKey(hash);
     h.adjective_suffix = AdjectiveSuffix(w);
@@ -899,18 +908,29 @@ struct PaperCandidates {
     bool added;
     uint32_t id = word_index.Insert(t.token(i).hash, static_cast<uint32_t>(words.size()), &added);
     if (!added) return id;
-    std::string_view w = t.word(i);
     DocWord d;
-    d.text = Store(w);
-    d.flags = LexFlagsOfHash(t.token(i).hash);
-    std::string_view singular = SingularView(w, &singular_buf);
-    d.head = singular == w ? Head(w, t.token(i).hash) : Head(singular, PhraseHash(singular));
-    d.span_end = !(d.flags & kFillerHead) && !AdjectiveOnly(w, d.flags);
-    d.adjective_like = AdjectiveLike(w, d.flags);
-    d.single =
-        d.span_end && w.size() >= 3 && !(heads[d.head].flags & kGeneric) && !d.adjective_like;
+    d.text = Store(t.word(i));
+    d.hash = t.token(i).hash;
+    d.flags = LexFlagsOfHash(d.hash);
     words.push_back(d);
     return id;
+  }
+
+  // Computes the singular form and the span roles of the words of a chunk
+  // (most words of a paper are never in one: function words, verbs).
+  void Resolve(const std::vector<uint32_t>& ids, size_t s, size_t e) {
+    for (size_t k = s; k < e; ++k) {
+      DocWord& d = words[ids[k]];
+      if (d.resolved) continue;
+      d.resolved = true;
+      std::string_view w = str(d.text);  // Head() grows head_arena, not arena
+      std::string_view singular = SingularView(w, &singular_buf);
+      d.head = singular == w ? Head(w, d.hash) : Head(singular, PhraseHash(singular));
+      d.span_end = !(d.flags & kFillerHead) && !AdjectiveOnly(w, d.flags);
+      d.adjective_like = AdjectiveLike(w, d.flags);
+      d.single =
+          d.span_end && w.size() >= 3 && !(heads[d.head].flags & kGeneric) && !d.adjective_like;
+    }
   }
 
   // Tokenizes and tags field k.
@@ -966,6 +986,7 @@ void ForEachChunk(const Field& f, Fn&& fn) {
 // adjective, at least 3 letters).
 template <typename Fn>
 void ForEachSpan(const Field& f, size_t s, size_t e, PaperCandidates* p, Fn&& fn) {
+  p->Resolve(f.ids, s, e);
   for (size_t a = s; a < e; ++a) {
     if (f.flags[a] & kVague) continue;
     for (size_t b = a + 1; b <= e && b - a <= kMaxPhraseWords; ++b) {
@@ -979,15 +1000,20 @@ void ForEachSpan(const Field& f, size_t s, size_t e, PaperCandidates* p, Fn&& fn
       if (added) {
         Candidate c;
         c.n = static_cast<uint32_t>(b - a);
-        size_t bytes = b - a;  // the parts are copied from the arena itself: no reallocation
-        for (size_t k = a; k < b; ++k) bytes += p->word(f.ids[k]).text.size + last.text.size;
+        std::string_view head = p->head_str(p->heads[last.head].text);
+        size_t bytes = b - a + head.size();  // words are copied from the arena itself
+        for (size_t k = a; k + 1 < b; ++k) bytes += p->word(f.ids[k]).text.size;
         p->arena.reserve(p->arena.size() + bytes);
         c.text.begin = static_cast<uint32_t>(p->arena.size());
         for (size_t k = a; k < b; ++k) {
           c.words[k - a] = f.ids[k];
           if (k > a) p->arena.push_back(' ');
-          ArenaText part = k + 1 < b ? p->word(f.ids[k]).text : p->heads[last.head].text;
-          p->arena.append(p->arena.data() + part.begin, part.size);
+          if (k + 1 < b) {
+            ArenaText part = p->word(f.ids[k]).text;
+            p->arena.append(p->arena.data() + part.begin, part.size);
+          } else {
+            p->arena.append(head);
+          }
         }
         c.text.size = static_cast<uint32_t>(p->arena.size() - c.text.begin);
         p->cands.push_back(c);
@@ -1008,6 +1034,7 @@ void CollectCandidates(std::string_view title, std::string_view abstract, bool d
     const Field& f = out->Load(field, is_title ? title : abstract);
     const TokenText& t = f.t;
     ForEachChunk(f, [&](size_t s, size_t e) {
+      out->Resolve(f.ids, s, e);
       if (!details) {
         ForEachSpan(f, s, e, out, [](size_t, size_t, uint32_t) {});
         for (size_t k = s; k < e; ++k) ++out->head_of(f.ids[k]).tf;
@@ -1383,30 +1410,27 @@ struct StatsHeader {
 }  // namespace
 
 void PhraseStats::Grow() {
-  std::vector<uint64_t> keys(std::max<size_t>(1 << 16, keys_.size() * 2), 0);
-  std::vector<uint32_t> counts(keys.size(), 0);
-  size_t mask = keys.size() - 1;
-  for (size_t i = 0; i < keys_.size(); ++i) {
-    if (!keys_[i]) continue;
-    size_t j = keys_[i] & mask;
-    while (keys[j]) j = (j + 1) & mask;
-    keys[j] = keys_[i];
-    counts[j] = counts_[i];
+  std::vector<Slot> slots(std::max<size_t>(1 << 16, slots_.size() * 2), Slot{0, 0});
+  size_t mask = slots.size() - 1;
+  for (const Slot& s : slots_) {
+    if (!s.key) continue;
+    size_t j = s.key & mask;
+    while (slots[j].key) j = (j + 1) & mask;
+    slots[j] = s;
   }
-  keys_.swap(keys);
-  counts_.swap(counts);
+  slots_.swap(slots);
 }
 
 void PhraseStats::Bump(uint64_t h) {
-  if ((used_ + 1) * 2 > keys_.size()) Grow();
-  size_t mask = keys_.size() - 1;
+  if ((used_ + 1) * 2 > slots_.size()) Grow();
+  size_t mask = slots_.size() - 1;
   size_t j = h & mask;
-  while (keys_[j] && keys_[j] != h) j = (j + 1) & mask;
-  if (!keys_[j]) {
-    keys_[j] = h;
+  while (slots_[j].key && slots_[j].key != h) j = (j + 1) & mask;
+  if (!slots_[j].key) {
+    slots_[j].key = h;
     ++used_;
   }
-  ++counts_[j];
+  ++slots_[j].count;
 }
 
 void PhraseStats::AddDocument(std::string_view title, std::string_view abstract) {
@@ -1441,17 +1465,17 @@ uint32_t PhraseStats::DocFreq(uint64_t h) const {
     }
     return 0;
   }
-  if (keys_.empty()) return 0;
-  size_t mask = keys_.size() - 1;
-  for (size_t j = h & mask; keys_[j]; j = (j + 1) & mask)
-    if (keys_[j] == h) return counts_[j];
+  if (slots_.empty()) return 0;
+  size_t mask = slots_.size() - 1;
+  for (size_t j = h & mask; slots_[j].key; j = (j + 1) & mask)
+    if (slots_[j].key == h) return slots_[j].count;
   return 0;
 }
 
 Status PhraseStats::Write(const std::string& path) const {
   std::vector<std::pair<uint64_t, uint32_t>> kept;
-  for (size_t i = 0; i < keys_.size(); ++i)
-    if (keys_[i] && counts_[i] >= 2) kept.emplace_back(keys_[i], counts_[i]);
+  for (const Slot& s : slots_)
+    if (s.key && s.count >= 2) kept.emplace_back(s.key, s.count);
   for (size_t i = 0; i < sorted_size_; ++i)  // opened from a file
     if (sorted_counts_[i] >= 2) kept.emplace_back(sorted_keys_[i], sorted_counts_[i]);
   std::sort(kept.begin(), kept.end());

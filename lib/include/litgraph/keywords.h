@@ -105,8 +105,11 @@ class PhraseStats {
   void Bump(uint64_t h);
   void Grow();
   // Counting mode: open addressing table of (hash, count).
-  std::vector<uint64_t> keys_;
-  std::vector<uint32_t> counts_;
+  struct Slot {  // key and count side by side: one cache miss a lookup
+    uint64_t key;
+    uint32_t count;
+  };
+  std::vector<Slot> slots_;
   size_t used_ = 0;
   // Mapped mode.
   MappedFile file_;
