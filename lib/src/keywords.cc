@@ -798,8 +798,8 @@ struct ArenaText {
 // A distinct word of the paper as written (folded).
 struct DocWord {
   ArenaText text;
-  uint64_t hash = 0;      // PhraseHash of text
-  uint32_t flags = 0;     // LexFlags
+  uint64_t hash = 0;   // PhraseHash of text
+  uint32_t flags = 0;  // LexFlags
   // The rest only once Resolve()d (words of noun-phrase chunks).
   bool resolved = false;
   uint32_t head = 0;      // index of its singular form in PaperCandidates::heads
