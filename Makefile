@@ -5,7 +5,7 @@ BUILD ?= build
 JOBS ?= 2
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build demo test docs install clean
+.PHONY: all deps build demo test test-sanitize docs install clean
 all: build
 
 deps:
@@ -20,6 +20,20 @@ demo: build
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The whole test suite again under AddressSanitizer and
+# UndefinedBehaviorSanitizer (clang; scripts/sanitize-ignore.txt lists what
+# is not instrumented and why).
+SANITIZE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+  -fsanitize-ignorelist=$(CURDIR)/scripts/sanitize-ignore.txt
+test-sanitize: deps
+	CC=clang-14 CXX=clang++-14 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DLITGRAPH_JEMALLOC=OFF -DLITGRAPH_BUILD_BENCH=OFF \
+	  -DCMAKE_C_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+	cmake --build build-sanitize -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir build-sanitize --output-on-failure -j $(JOBS) -E '^format$$'
 
 # Regenerates man/ and completions/ from the tools' option definitions.
 docs: build

@@ -67,6 +67,8 @@ namespace {
 
 using namespace litgraph;
 using Clock = std::chrono::steady_clock;
+// The identity of the files this benchmark writes and reads back.
+const FileIdentity kBenchFile{{}, 1, "bench.adj"};
 
 double Seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
@@ -193,8 +195,8 @@ int main(int argc, char** argv) {
       }
     }
 
-    bool need_csr = want("load") || want("encode") || want("random") || want("scan") ||
-                    want("compare");
+    bool need_csr =
+        want("load") || want("encode") || want("random") || want("scan") || want("compare");
     if (!need_csr) return 0;
 
     // ---- load -------------------------------------------------------------
@@ -202,13 +204,13 @@ int main(int argc, char** argv) {
     Check(store.status());
     auto graph = Graph::Open(store->get());
     Check(graph.status());
-    std::string src_path = (*graph)->dir() + "/cites.out.adj";
+    const GenerationView& view = (*graph)->view();
     Csr g;
     uint32_t store_npb = 0;
     uint64_t store_bytes = 0;
     {
       Adjacency adj;
-      Check(adj.Open(src_path));
+      Check(adj.Open(view, "cites.out.adj"));
       store_npb = adj.nodes_per_block();
       store_bytes = adj.file_bytes();
       g.num_nodes = adj.num_nodes();
@@ -223,20 +225,20 @@ int main(int argc, char** argv) {
       }
       auto t1 = Clock::now();
       if (g.ids.size() != adj.num_edges())
-        Die(5, fmt::format("{}: decoded {} edges, header says {}", src_path, g.ids.size(),
-                           adj.num_edges()));
+        Die(5, fmt::format("{}: decoded {} edges, header says {}", view.Path("cites.out.adj"),
+                           g.ids.size(), adj.num_edges()));
       std::fprintf(stderr, "cites.out: %llu nodes, %zu edges, %u nodes/block, %llu bytes\n",
                    static_cast<unsigned long long>(g.num_nodes), g.ids.size(), store_npb,
                    static_cast<unsigned long long>(store_bytes));
       if (want("load")) {
-        Row("load_csr", fmt::format("npb={}", store_npb), g.ids.size() / Seconds(t0, t1),
-            "edges/s", g.ids.size());
+        Row("load_csr", fmt::format("npb={}", store_npb), g.ids.size() / Seconds(t0, t1), "edges/s",
+            g.ids.size());
         Row("store_file", fmt::format("npb={}", store_npb),
             static_cast<double>(store_bytes) / g.ids.size(), "B/edge", g.ids.size());
       }
     }
     const uint64_t E = g.ids.size();
-    if (E == 0) Die(4, src_path + ": no citation edges");
+    if (E == 0) Die(4, view.Path("cites.out.adj") + ": no citation edges");
 
     // ---- encode / random / scan per block size ------------------------------
     std::string tmpl = tmp_parent + "/litgraph-graph-bench-XXXXXX";
@@ -255,7 +257,7 @@ int main(int argc, char** argv) {
       std::string path = fmt::format("{}/cites.out.{}.adj", tmp, npb);
       std::string param = fmt::format("npb={}", npb);
       auto t0 = Clock::now();
-      Check(WriteAdjacency(path, g.num_nodes, g.offsets, g.ids, {}, npb, 3));
+      Check(WriteAdjacency(path, kBenchFile, g.num_nodes, g.offsets, g.ids, {}, npb, 3));
       auto t1 = Clock::now();
       uint64_t bytes = FileSize(path);
       if (want("encode")) {
@@ -263,13 +265,18 @@ int main(int argc, char** argv) {
         Row("bytes_per_edge", param, static_cast<double>(bytes) / E, "B/edge", E);
         // Blocks stored raw because zstd did not shrink them (index bit 63).
         uint64_t blocks = (g.num_nodes + npb - 1) / npb, raw_blocks = 0;
-        std::vector<uint64_t> index(blocks);
-        FILE* f = std::fopen(path.c_str(), "rb");
-        if (!f || std::fseek(f, Adjacency::kHeaderSize, SEEK_SET) != 0 ||
-            std::fread(index.data(), 8, blocks, f) != blocks)
-          Die(4, path + ": cannot read the block index");
-        std::fclose(f);
-        for (uint64_t v : index) raw_blocks += v >> 63;
+        CheckedFile f;
+        Check(f.Open(path, kBenchFile));
+        uint64_t index_at = 0;  // header field: the block index's offset
+        const uint8_t* h = f.Read(48, 8);
+        if (h) std::memcpy(&index_at, h, 8);
+        const uint8_t* index = h ? f.Read(index_at, blocks * 8) : nullptr;
+        if (!index) Die(4, path + ": cannot read the block index");
+        for (uint64_t i = 0; i < blocks; ++i) {
+          uint64_t v;
+          std::memcpy(&v, index + i * 8, 8);
+          raw_blocks += v >> 63;
+        }
         Row("raw_blocks", param, static_cast<double>(raw_blocks) / blocks, "fraction", blocks);
       }
       if (want("random")) {
@@ -277,7 +284,7 @@ int main(int argc, char** argv) {
         uint64_t returned = 0, blocks = 0;
         for (int r = 0; r < repeats; ++r) {
           Adjacency adj;
-          Check(adj.Open(path));
+          Check(adj.Open(path, kBenchFile));
           uint64_t got = 0;
           auto a = Clock::now();
           for (uint64_t t : targets) got += adj.Neighbours(t).size();
@@ -294,7 +301,7 @@ int main(int argc, char** argv) {
         std::vector<double> eps;
         for (int r = 0; r < repeats; ++r) {
           Adjacency adj;
-          Check(adj.Open(path));
+          Check(adj.Open(path, kBenchFile));
           uint64_t got = 0;
           auto a = Clock::now();
           for (uint64_t n = 0; n < g.num_nodes; ++n) {

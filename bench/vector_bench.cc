@@ -48,24 +48,21 @@
 // (--open-only: workload,param,value,unit,count). Progress on stderr.
 // Exit status: 0 ok, 2 usage, 4 store error.
 #include <fmt/format.h>
+#include <hnswlib/hnswlib.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
-#include <hnswlib/hnswlib.h>
-
-#include <map>
-#include <memory>
-
 #include "litgraph/semantic.h"
-#include "litgraph/sqlite.h"
 #include "litgraph/store.h"
 
 namespace {
@@ -170,7 +167,8 @@ int main(int argc, char** argv) {
   app.add_option("--sets", sets_arg, "Only these query sets (comma-separated names)");
   app.add_option("--repeats", repeats, "Runs per query, median kept (default 3)");
   app.add_flag("--open-only", open_only, "Time one open + first search and exit");
-  app.add_flag("--hnswlib", with_hnswlib, "Also search the same graph with hnswlib (<field>.hnswlib, loaded into RAM)");
+  app.add_flag("--hnswlib", with_hnswlib,
+               "Also search the same graph with hnswlib (<field>.hnswlib, loaded into RAM)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -181,7 +179,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> out;
     std::stringstream ss(arg);
     std::string tok;
-    while (std::getline(ss, tok, ',')) if (!tok.empty()) out.push_back(tok);
+    while (std::getline(ss, tok, ','))
+      if (!tok.empty()) out.push_back(tok);
     return out;
   };
   std::vector<size_t> efs, top_efs;
@@ -190,13 +189,13 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets = split(sets_arg);
   try {
     auto store_or = Store::Open(db, Store::Mode::kRead);
-    ThrowIfError(store_or.status());
+    if (!store_or.ok()) throw StatusError(store_or.status());
     Store& store = **store_or;
     auto sem_or = SemanticIndex::Open(&store);
-    ThrowIfError(sem_or.status());
+    if (!sem_or.ok()) throw StatusError(sem_or.status());
     SemanticIndex& sem = **sem_or;
     const int dim = sem.dim();
-    std::string vdir = store.ArtifactDir("vectors", store.Generation("vectors"));
+    std::string vdir = fmt::format("{}/vectors.{}", db, store.Generation("vectors"));
     fmt::print(stderr, "store {} vectors {} model {} dim {}\n", db, vdir, sem.model_id(), dim);
 
     fmt::print("workload,field,impl,k,ef,queries,recall,p50_us,p99_us,mean_us,mean_results\n");
@@ -207,22 +206,20 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<uint64_t> pick(1, rows - 1);
     auto copy = [&](const float* p) { return std::vector<float>(p, p + dim); };
-    QuerySet abs_vec{"abstract_vec", VecField::kAbstract, {}}, title_vec{"title_vec", VecField::kTitle, {}},
-        title_text{"title_text", VecField::kTitle, {}}, title_text_abs{"title_text_abs", VecField::kAbstract, {}};
+    QuerySet abs_vec{"abstract_vec", VecField::kAbstract, {}},
+        title_vec{"title_vec", VecField::kTitle, {}},
+        title_text{"title_text", VecField::kTitle, {}},
+        title_text_abs{"title_text_abs", VecField::kAbstract, {}};
     size_t tries = 0;
     while (abs_vec.q.size() < queries && ++tries < queries * 100)
       if (const float* p = av.Row(pick(rng))) abs_vec.q.push_back(copy(p));
     tries = 0;
     while (title_vec.q.size() < queries && ++tries < queries * 100)
       if (const float* p = tv.Row(pick(rng))) title_vec.q.push_back(copy(p));
-    Stmt st = store.db().Prepare("SELECT title FROM paper WHERE id = ?");
     tries = 0;
     size_t unembeddable = 0;
     while (title_text.q.size() < queries && ++tries < queries * 100) {
-      st.Reset();
-      st.Bind(1, static_cast<int64_t>(pick(rng)));
-      if (!st.Step()) continue;
-      std::string t = st.Str(0);
+      std::string t = store.GetText(TextColumn::kPaperTitle, static_cast<int64_t>(pick(rng)));
       if (t.empty()) continue;
       auto v = sem.EmbedText(t);
       if (!v.ok() || v->empty()) {  // empty: no term the model knows
@@ -232,8 +229,10 @@ int main(int argc, char** argv) {
       title_text.q.push_back(*v);
     }
     title_text_abs.q = title_text.q;
-    fmt::print(stderr, "queries: abstract_vec {} title_vec {} title_text {} (titles with no known term: {})\n",
-               abs_vec.q.size(), title_vec.q.size(), title_text.q.size(), unembeddable);
+    fmt::print(
+        stderr,
+        "queries: abstract_vec {} title_vec {} title_text {} (titles with no known term: {})\n",
+        abs_vec.q.size(), title_vec.q.size(), title_text.q.size(), unembeddable);
 
     hnswlib::InnerProductSpace space(static_cast<size_t>(dim));
     std::map<VecField, std::unique_ptr<hnswlib::HierarchicalNSW<float>>> hl;
@@ -254,33 +253,37 @@ int main(int argc, char** argv) {
       size_t n = qs->q.size();
       if (!sets.empty() && std::find(sets.begin(), sets.end(), qs->name) == sets.end()) continue;
       if (n == 0 || vf.present() == 0) {
-        fmt::print(stderr, "{}: skipped ({} queries, {} {} vectors)\n", qs->name, n, vf.present(), fname);
+        fmt::print(stderr, "{}: skipped ({} queries, {} {} vectors)\n", qs->name, n, vf.present(),
+                   fname);
         continue;
       }
       std::vector<std::vector<VectorHit>> exact(n), exact_top(n);
       std::vector<double> lat, lat_top;
       double results = 0;
       for (size_t i = 0; i < n; ++i) {
-        lat.push_back(MedianUs(repeats, &exact[i], [&] { return BruteForceSearch(vf, qs->q[i].data(), k); }));
+        lat.push_back(
+            MedianUs(repeats, &exact[i], [&] { return BruteForceSearch(vf, qs->q[i].data(), k); }));
         results += exact[i].size();
         exact_top[i] = BruteForceSearch(vf, qs->q[i].data(), top);
         if (i % 50 == 49) fmt::print(stderr, "{} brute {}/{}\n", qs->name, i + 1, n);
       }
-      fmt::print("{},{},brute,{},0,{},1.0000,{:.1f},{:.1f},{:.1f},{:.2f}\n", qs->name, fname, k, n, Pct(lat, 50),
-                 Pct(lat, 99), Mean(lat), results / n);
+      fmt::print("{},{},brute,{},0,{},1.0000,{:.1f},{:.1f},{:.1f},{:.2f}\n", qs->name, fname, k, n,
+                 Pct(lat, 50), Pct(lat, 99), Mean(lat), results / n);
       std::fflush(stdout);
-      for (size_t i = 0; i < n; ++i) sem.Search(qs->field, qs->q[i].data(), k, max_ef);  // warm, untimed
+      for (size_t i = 0; i < n; ++i)
+        sem.Search(qs->field, qs->q[i].data(), k, max_ef);  // warm, untimed
       for (size_t ef : efs) {
         std::vector<double> l;
         double rec = 0, res = 0;
         for (size_t i = 0; i < n; ++i) {
           std::vector<VectorHit> hits;
-          l.push_back(MedianUs(repeats, &hits, [&] { return sem.Search(qs->field, qs->q[i].data(), k, ef); }));
+          l.push_back(MedianUs(repeats, &hits,
+                               [&] { return sem.Search(qs->field, qs->q[i].data(), k, ef); }));
           rec += Recall(hits, exact[i], k);
           res += hits.size();
         }
-        fmt::print("{},{},hnsw,{},{},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.2f}\n", qs->name, fname, k, ef, n, rec / n,
-                   Pct(l, 50), Pct(l, 99), Mean(l), res / n);
+        fmt::print("{},{},hnsw,{},{},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.2f}\n", qs->name, fname, k,
+                   ef, n, rec / n, Pct(l, 50), Pct(l, 99), Mean(l), res / n);
         std::fflush(stdout);
       }
       for (size_t top_ef : top_efs) {
@@ -288,15 +291,18 @@ int main(int argc, char** argv) {
         double rec_k = 0, rec_top = 0, res = 0;
         for (size_t i = 0; i < n; ++i) {
           std::vector<VectorHit> hits;
-          l.push_back(MedianUs(repeats, &hits, [&] { return sem.Search(qs->field, qs->q[i].data(), top, top_ef); }));
+          l.push_back(MedianUs(
+              repeats, &hits, [&] { return sem.Search(qs->field, qs->q[i].data(), top, top_ef); }));
           rec_k += Recall(hits, exact[i], k);
           rec_top += Recall(hits, exact_top[i], top);
           res += hits.size();
         }
-        fmt::print("{},{},hnsw_top{}_recall{},{},{},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.2f}\n", qs->name, fname, top, k,
-                   top, top_ef, n, rec_k / n, Pct(l, 50), Pct(l, 99), Mean(l), res / n);
-        fmt::print("{},{},hnsw_top{}_recall{},{},{},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.2f}\n", qs->name, fname, top,
-                   top, top, top_ef, n, rec_top / n, Pct(l, 50), Pct(l, 99), Mean(l), res / n);
+        fmt::print("{},{},hnsw_top{}_recall{},{},{},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.2f}\n",
+                   qs->name, fname, top, k, top, top_ef, n, rec_k / n, Pct(l, 50), Pct(l, 99),
+                   Mean(l), res / n);
+        fmt::print("{},{},hnsw_top{}_recall{},{},{},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.2f}\n",
+                   qs->name, fname, top, top, top, top_ef, n, rec_top / n, Pct(l, 50), Pct(l, 99),
+                   Mean(l), res / n);
         std::fflush(stdout);
       }
       if (with_hnswlib) {
@@ -317,17 +323,19 @@ int main(int argc, char** argv) {
           double rec_k = 0, rec_top = 0, res = 0;
           for (size_t i = 0; i < n; ++i) {
             std::vector<VectorHit> hits;
-            l.push_back(MedianUs(repeats, &hits, [&] { return hl_search(qs->field, qs->q[i].data(), kk); }));
+            l.push_back(MedianUs(repeats, &hits,
+                                 [&] { return hl_search(qs->field, qs->q[i].data(), kk); }));
             rec_k += Recall(hits, exact[i], k);
             if (also_top) rec_top += Recall(hits, exact_top[i], top);
             res += hits.size();
           }
           fmt::print("{},{},{},{},{},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.2f}\n", qs->name, fname,
-                     also_top ? fmt::format("{}_top{}_recall{}", impl, top, k) : impl, kk, ef, n, rec_k / n,
-                     Pct(l, 50), Pct(l, 99), Mean(l), res / n);
+                     also_top ? fmt::format("{}_top{}_recall{}", impl, top, k) : impl, kk, ef, n,
+                     rec_k / n, Pct(l, 50), Pct(l, 99), Mean(l), res / n);
           if (also_top)
-            fmt::print("{},{},{}_top{}_recall{},{},{},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.2f}\n", qs->name, fname, impl,
-                       top, top, kk, ef, n, rec_top / n, Pct(l, 50), Pct(l, 99), Mean(l), res / n);
+            fmt::print("{},{},{}_top{}_recall{},{},{},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.2f}\n",
+                       qs->name, fname, impl, top, top, kk, ef, n, rec_top / n, Pct(l, 50),
+                       Pct(l, 99), Mean(l), res / n);
           std::fflush(stdout);
         };
         for (size_t ef : efs) sweep("hnswlib", k, ef, false);

@@ -10,12 +10,16 @@
 
 #include <iostream>
 
-#include "litgraph/cli.h"
+#include "litgraph/jsonl.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
-int main(int argc, char** argv) {
-  using namespace litgraph;
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] [--train | --missing]\n.br\n[OPTIONS] --filter < texts.jsonl";
   man.description =
@@ -40,8 +44,9 @@ int main(int argc, char** argv) {
   man.output =
       "Filter mode: each record plus \"embedding\" (unit-length floats) and \"model\". Store "
       "mode: a summary on standard error; with --stats also as JSON on standard output.";
-  man.exit_status = "Exit 2 when the requested model differs from the one that made the "
-                    "store's vectors (see --replace); exit 4 when the backend fails.";
+  man.exit_status =
+      "Exit 2 when the requested model differs from the one that made the "
+      "store's vectors (see --replace); exit 4 when the backend fails.";
   man.examples = {
       {"litgraph-embed --db lib.db", "Train the built-in model if needed and embed everything."},
       {"litgraph-embed --db lib.db --missing", "Embed what a new ingest added."},
@@ -50,114 +55,138 @@ int main(int argc, char** argv) {
        "Switch the store to a served bge model."},
       {"echo '{\"text\": \"protein folding\"}' | litgraph-embed --db lib.db --filter",
        "Embed a text with the store's model."}};
-  Tool tool("embed", "train the built-in embedding model, embed papers, build vector indexes",
-            man, {"jsonl"});
-  EmbedRunOptions o;
-  bool filter = false, json_stats = false;
-  auto& app = tool.app();
-  app.add_flag("--train", o.train, "(Re)train the built-in model and re-embed everything");
-  app.add_flag("--missing", o.missing, "Only papers and keywords without vectors");
-  app.add_flag("--replace", o.replace, "Allow switching models (re-embeds everything)");
-  app.add_flag("--filter", filter, "Filter mode: {\"text\"} records on stdin");
-  app.add_option("--backend", o.backend, "Model: builtin (default) or http")
+  return man;
+}
+
+}  // namespace
+
+namespace {
+
+struct Options {
+  EmbedRunOptions run;
+  bool filter = false;
+};
+
+void AddOptions(Tool& tool, Options* opt) {
+  CLI::App& app = tool.app();
+  EmbedRunOptions* o = &opt->run;
+  app.add_flag("--train", o->train, "(Re)train the built-in model and re-embed everything");
+  app.add_flag("--missing", o->missing, "Only papers and keywords without vectors");
+  app.add_flag("--replace", o->replace, "Allow switching models (re-embeds everything)");
+  app.add_flag("--filter", opt->filter, "Filter mode: {\"text\"} records on stdin");
+  app.add_option("--backend", o->backend, "Model: builtin (default) or http")
       ->check(CLI::IsMember({"builtin", "http"}));
-  app.add_option("--embed-url", o.http.url, "Embeddings base URL (e.g. http://localhost:8080/v1)")
-      ->type_name("URL");
-  app.add_option("--embed-model", o.http.model, "Model name sent to the endpoint")->type_name("NAME");
-  app.add_option("--embed-batch", o.http.batch, "Texts per HTTP request (default 64)")
+  AddBackendOptions(&app, "embed", "Embeddings", &o->http.url, &o->http.model, &o->http.http);
+  app.add_option("--embed-batch", o->http.batch, "Texts per HTTP request (default 64)")
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--embed-timeout", o.http.http.timeout_ms, "Per-request timeout in ms (default 60000)")
-      ->type_name("MS")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--dim", o.lsa.dim, "Built-in model dimension (default 128)")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--dim", o->lsa.dim, "Built-in model dimension (default 128)")
       ->type_name("N")
       ->check(CLI::Range(8, 1024));
-  app.add_option("--lexical-weight", o.lsa.lexical_weight,
+  app.add_option("--lexical-weight", o->lsa.lexical_weight,
                  "Built-in model: weight of the TF-IDF cosine in its similarity (default 0.8)")
       ->type_name("W")
       ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--train-docs", o.lsa.max_docs, "Papers sampled for training (default 200000)")
+  app.add_option("--train-docs", o->lsa.max_docs, "Papers sampled for training (default 200000)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
-  app.add_option("--max-terms", o.lsa.max_terms, "Vocabulary size (default 100000)")
+  app.add_option("--max-terms", o->lsa.max_terms, "Vocabulary size (default 100000)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
-  app.add_option("--hnsw-m", o.hnsw.M, "HNSW links per node (default 16)")
+  app.add_option("--hnsw-m", o->hnsw.M, "HNSW links per node (default 16)")
       ->type_name("N")
       ->check(CLI::Range(4, 128));
-  app.add_option("--ef-construction", o.hnsw.ef_construction, "HNSW build beam width (default 200)")
+  app.add_option("--ef-construction", o->hnsw.ef_construction,
+                 "HNSW build beam width (default 200)")
       ->type_name("N")
       ->check(CLI::Range(10, 2000));
-  app.add_flag("--stats", json_stats, "Print the store-mode summary as JSON on standard output");
-  return tool.Run(argc, argv, [&]() -> Status {
-    if (o.backend == "http" && (o.http.url.empty() || o.http.model.empty()))
-      return Status::Usage("--backend http needs --embed-url and --embed-model");
-    std::string key = ApiKeyFromEnv({"LITGRAPH_EMBED_API_KEY", "OPENAI_API_KEY"});
-    o.http.http.api_key = key;
-    o.threads = ResolveThreads(tool.common().threads);
-    o.progress = tool.ShowProgress();
-    if (filter) {
-      std::unique_ptr<Embedder> http;
-      std::unique_ptr<Store> store;
-      std::unique_ptr<SemanticIndex> index;
-      Embedder* embedder = nullptr;
-      std::string model;
-      if (o.backend == "http") {
-        http = std::make_unique<HttpEmbedder>(o.http);
-        embedder = http.get();
-        model = http->model_id();
-      } else {
-        auto s = Store::Open(tool.common().db, Store::Mode::kRead);
-        if (!s.ok()) return s.status();
-        store = std::move(s.value());
-        auto idx = SemanticIndex::Open(store.get(), key);
-        if (!idx.ok()) return idx.status().code() == Code::kNotFound ? Status::Io(idx.status().message())
-                                                                     : idx.status();
-        index = std::move(idx.value());
-        embedder = &index->embedder();
-        model = index->model_id();
-      }
-      Output out(Format::kJsonl);
-      std::string line;
-      int64_t n = 0;
-      while (std::getline(std::cin, line)) {
-        ++n;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        Json rec = Json::parse(line, nullptr, false);
-        if (rec.is_discarded() || !rec.is_object() || !rec.contains("text") || !rec["text"].is_string())
-          return Status::BadInput(fmt::format("<stdin>:{}: expected a JSON object with a string \"text\"", n));
-        std::vector<float> v;
-        Status st = embedder->Embed({rec["text"].get<std::string>()}, &v);
-        if (!st.ok()) return st;
-        rec["embedding"] = v;
-        rec["model"] = model;
-        out.Write(rec);
-      }
-      return Status::Ok();
-    }
-    auto store = Store::Open(tool.common().db, Store::Mode::kWrite);
-    if (!store.ok()) return store.status();
-    EmbedRunStats s;
-    Status st = RunEmbed(store->get(), o, &s, [&](const std::string& m) { tool.Note(m); });
-    if (!st.ok()) return st;
-    tool.Note(fmt::format(
-        "{} ({} dims{}){}: {} title, {} abstract, {} keyword vectors; embed {:.1f} s, index "
-        "{:.1f} s, total {:.1f} s",
-        s.model_id, s.dim, s.lexical_weight > 0 ? fmt::format(", lexical weight {}", s.lexical_weight) : "",
-        s.trained ? fmt::format(", trained on {} papers in {:.1f} s", s.train.docs, s.train.seconds) : "",
-        s.titles, s.abstracts, s.keywords, s.embed_seconds, s.index_seconds, s.seconds));
-    if (s.retrain_due)
-      tool.Note("the store has grown by more than half since the model was trained: run with --train");
-    if (json_stats) {
-      Output out(Format::kJsonl);
-      out.Write({{"id", tool.common().db}, {"type", "embed_summary"}, {"model", s.model_id},
-                 {"dim", s.dim}, {"lexical_weight", s.lexical_weight}, {"trained", s.trained}, {"train_docs", s.train.docs},
-                 {"train_terms", s.train.terms}, {"train_seconds", s.train.seconds},
-                 {"titles", s.titles}, {"abstracts", s.abstracts}, {"keywords", s.keywords},
-                 {"embed_seconds", s.embed_seconds}, {"index_seconds", s.index_seconds},
-                 {"seconds", s.seconds}, {"retrain_due", s.retrain_due}});
-    }
+  tool.AddStatsFlag();
+}
+
+// --filter: {"text"} records in, the same with "embedding" out, by the HTTP
+// model asked for or else the store's own.
+Status Filter(Tool& tool, const EmbedRunOptions& o, const std::string& key) {
+  std::unique_ptr<Embedder> http;
+  std::unique_ptr<Store> store;
+  std::unique_ptr<SemanticIndex> index;
+  Embedder* embedder = nullptr;
+  if (o.backend == "http") {
+    http = std::make_unique<HttpEmbedder>(o.http);
+    embedder = http.get();
+  } else {
+    auto s = Store::Open(tool.common().db, Store::Mode::kRead);
+    if (!s.ok()) return s.status();
+    store = std::move(s.value());
+    auto idx = SemanticIndex::Open(store.get(), key);
+    if (!idx.ok())
+      return idx.status().code() == Code::kNotFound ? Status::IoError(idx.status().message())
+                                                    : idx.status();
+    index = std::move(idx.value());
+    embedder = &index->embedder();
+  }
+  const std::string model = embedder->model_id();
+  Output out(Format::kJsonl);
+  return ForEachJsonLine(std::cin, "<stdin>", [&](Json& rec, const std::string& where) -> Status {
+    if (!rec.contains("text") || !rec["text"].is_string())
+      return Status::MalformedInput(where + ": expected a JSON object with a string \"text\"");
+    std::vector<float> v;
+    LITGRAPH_RETURN_IF_ERROR(embedder->Embed({rec["text"].get<std::string>()}, &v));
+    rec["embedding"] = v;
+    rec["model"] = model;
+    out.Write(rec);
     return Status::Ok();
   });
+}
+
+Status Run(Tool& tool, Options& opt) {
+  EmbedRunOptions& o = opt.run;
+  if (o.backend == "http" && (o.http.url.empty() || o.http.model.empty()))
+    return Status::InvalidArgument("--backend http needs --embed-url and --embed-model");
+  std::string key = ApiKeyFromEnv({"LITGRAPH_EMBED_API_KEY", "OPENAI_API_KEY"});
+  o.http.http.api_key = key;
+  o.threads = ResolveThreads(tool.common().threads);
+  o.reporter = tool.reporter();
+  if (opt.filter) return Filter(tool, o, key);
+  auto store = Store::Open(tool.common().db, Store::Mode::kWrite, false, tool.reporter());
+  if (!store.ok()) return store.status();
+  EmbedRunStats s;
+  LITGRAPH_RETURN_IF_ERROR(RunEmbed(store->get(), o, &s));
+  tool.Summary(
+      fmt::format("{} ({} dims{}){}: {} title, {} abstract, {} keyword vectors; embed {:.1f} s, "
+                  "index {:.1f} s, total {:.1f} s",
+                  s.model_id, s.dim,
+                  s.lexical_weight > 0 ? fmt::format(", lexical weight {}", s.lexical_weight) : "",
+                  s.trained ? fmt::format(", trained on {} papers in {:.1f} s", s.train.docs,
+                                          s.train.seconds)
+                            : "",
+                  s.titles, s.abstracts, s.keywords, s.embed_seconds, s.index_seconds, s.seconds),
+      {{"id", tool.common().db},
+       {"type", "embed_summary"},
+       {"model", s.model_id},
+       {"dim", s.dim},
+       {"lexical_weight", s.lexical_weight},
+       {"trained", s.trained},
+       {"train_docs", s.train.docs},
+       {"train_terms", s.train.terms},
+       {"train_seconds", s.train.seconds},
+       {"titles", s.titles},
+       {"abstracts", s.abstracts},
+       {"keywords", s.keywords},
+       {"embed_seconds", s.embed_seconds},
+       {"index_seconds", s.index_seconds},
+       {"seconds", s.seconds},
+       {"retrain_due", s.retrain_due}});
+  if (s.retrain_due)
+    tool.Note(
+        "the store has grown by more than half since the model was trained: run with --train");
+  return Status::Ok();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Tool tool("embed", ToolManual(), {"jsonl"});
+  Options o;
+  AddOptions(tool, &o);
+  return tool.Run(argc, argv, [&] { return Run(tool, o); });
 }

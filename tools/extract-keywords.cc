@@ -11,14 +11,18 @@
 
 #include <iostream>
 
-#include "litgraph/cli.h"
 #include "litgraph/find.h"
+#include "litgraph/jsonl.h"
 #include "litgraph/keyword_store.h"
 #include "litgraph/llm.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
-int main(int argc, char** argv) {
-  using namespace litgraph;
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] [--missing | --id PAPER...]\n.br\n[OPTIONS] --filter < records.jsonl";
   man.description =
@@ -43,8 +47,9 @@ int main(int argc, char** argv) {
       "--filter reads records from standard input and writes each back with a \"keywords\" "
       "array; with a store it uses the store's statistics and favours phrases that are "
       "already Keyword nodes.";
-  man.input = "Filter mode: JSON lines with \"title\" and/or \"abstract\", or \"text\"; other "
-              "fields pass through unchanged.";
+  man.input =
+      "Filter mode: JSON lines with \"title\" and/or \"abstract\", or \"text\"; other "
+      "fields pass through unchanged.";
   man.output =
       "Filter mode: each input record plus keywords [{text, score}]. Store mode: a summary on "
       "standard error; with --stats also as JSON on standard output.";
@@ -58,152 +63,140 @@ int main(int argc, char** argv) {
       {"litgraph-extract-keywords --db lib.db --backend llm --llm-url http://localhost:8080/v1 "
        "--llm-model qwen3",
        "Use a local llama.cpp server."}};
-  Tool tool("extract-keywords", "extract canonical keyphrases into the keyword layer", man,
-            {"jsonl"});
-  bool missing = false, filter = false, json_stats = false, recount = false;
+  return man;
+}
+
+}  // namespace
+
+namespace {
+
+struct Options {
+  bool missing = false, filter = false, recount = false;
   std::vector<std::string> ids;
   std::string backend = "builtin";
   LlmOptions llm;
   size_t batch = 0;
   ExtractOptions extract;
-  auto& app = tool.app();
-  app.add_flag("--missing", missing, "Only papers without keywords (after an ingest)");
-  app.add_option("--id", ids, "Only these papers (ids, DOIs or titles; repeat the option)")
+};
+
+void AddOptions(Tool& tool, Options* o) {
+  CLI::App& app = tool.app();
+  app.add_flag("--missing", o->missing, "Only papers without keywords (after an ingest)");
+  app.add_option("--id", o->ids, "Only these papers (ids, DOIs or titles; repeat the option)")
       ->type_name("PAPER")
       ->allow_extra_args(false);
-  app.add_flag("--filter", filter, "Filter mode: records on stdin, records with keywords out");
-  app.add_flag("--recount", recount, "Recount the corpus phrase statistics on a partial run");
-  app.add_option("--max-keywords", extract.max_keywords, "At most N keywords per paper (default 8)")
+  app.add_flag("--filter", o->filter, "Filter mode: records on stdin, records with keywords out");
+  app.add_flag("--recount", o->recount, "Recount the corpus phrase statistics on a partial run");
+  app.add_option("--max-keywords", o->extract.max_keywords,
+                 "At most N keywords per paper (default 8)")
       ->type_name("N")
       ->check(CLI::Range(1, 20));
-  app.add_option("--backend", backend, "Extractor: builtin (default) or llm")
+  app.add_option("--backend", o->backend, "Extractor: builtin (default) or llm")
       ->check(CLI::IsMember({"builtin", "llm"}));
-  app.add_option("--llm-url", llm.url, "Chat-completions base URL (e.g. http://localhost:8080/v1)")
-      ->type_name("URL");
-  app.add_option("--llm-model", llm.model, "Model name sent to the endpoint")->type_name("NAME");
-  app.add_option("--llm-concurrency", llm.http.concurrency, "Requests in flight (default 4)")
+  AddBackendOptions(&app, "llm", "Chat-completions", &o->llm.url, &o->llm.model, &o->llm.http);
+  app.add_option("--batch", o->batch, "Papers per backend call and commit (default 2000; llm 64)")
       ->type_name("N")
-      ->check(CLI::Range(1, 64));
-  app.add_option("--llm-timeout", llm.http.timeout_ms, "Per-request timeout in ms (default 60000)")
-      ->type_name("MS")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--llm-retries", llm.http.retries, "Retries of a failed or malformed answer (default 2)")
-      ->type_name("N")
-      ->check(CLI::Range(0, 10));
-  app.add_option("--batch", batch, "Papers per backend call and commit (default 2000; llm 64)")
-      ->type_name("N")
-      ->check(CLI::PositiveNumber);
-  app.add_flag("--stats", json_stats, "Print the store-mode summary as JSON on standard output");
-  return tool.Run(argc, argv, [&]() -> Status {
-    if (backend == "llm" && (llm.url.empty() || llm.model.empty()))
-      return Status::Usage("--backend llm needs --llm-url and --llm-model");
-    llm.http.api_key = ApiKeyFromEnv({"LITGRAPH_LLM_API_KEY", "OPENAI_API_KEY"});
-    if (filter) {
-      if (missing || !ids.empty()) return Status::Usage("--filter takes records on stdin, not --missing/--id");
-      std::unique_ptr<Store> store;
-      PhraseStats stats;
-      bool have_stats = false;
-      if (auto s = Store::Open(tool.common().db, Store::Mode::kRead); s.ok()) {
-        store = std::move(s.value());
-        have_stats = OpenPhraseStats(store.get(), &stats).ok();
-      }
-      std::unique_ptr<KeywordBackend> llm_backend;
-      if (backend == "llm") llm_backend = MakeLlmKeywordBackend(llm, nullptr);
-      Stmt known;
-      if (store) known = store->db().Prepare("SELECT 1 FROM keyword WHERE ext_id = ?");
-      KeywordExtractor extractor(have_stats ? &stats : nullptr,
-                                 [&](const std::string& phrase) {
-                                   if (!store) return false;
-                                   known.Bind(1, KeywordExtId(phrase));
-                                   bool hit = known.Step();
-                                   known.Reset();
-                                   return hit;
-                                 });
-      Output out(Format::kJsonl);
-      std::string line;
-      int64_t n = 0;
-      while (std::getline(std::cin, line)) {
-        ++n;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        Json rec = Json::parse(line, nullptr, false);
-        if (rec.is_discarded() || !rec.is_object())
-          return Status::BadInput(fmt::format("<stdin>:{}: expected a JSON object", n));
-        auto str = [&](const char* k) -> Result<std::string> {
-          if (!rec.contains(k) || rec[k].is_null()) return std::string();
-          if (!rec[k].is_string())
-            return Status::BadInput(fmt::format("<stdin>:{}: field \"{}\" must be a string", n, k));
-          return rec[k].get<std::string>();
-        };
-        auto title = str("title"), abstract = str("abstract"), text = str("text");
-        for (auto* r : {&title, &abstract, &text})
-          if (!r->ok()) return r->status();
-        std::string t = *title, a = abstract->empty() ? *text : *abstract;
-        std::vector<Keyword> kws;
-        if (llm_backend) {
-          std::vector<std::vector<Keyword>> res;
-          std::vector<std::string> failures;
-          Status st = llm_backend->Extract({{0, t, a, fmt::format("<stdin>:{}", n)}}, &res, &failures);
-          if (!st.ok()) return st;
-          for (const auto& f : failures) tool.Warn(f);
-          kws = res[0];
-        } else {
-          kws = extractor.Extract(t, a, extract);
-        }
-        Json arr = Json::array();
-        for (const auto& k : kws) arr.push_back({{"text", k.text}, {"score", k.score}});
-        rec["keywords"] = arr;
-        out.Write(rec);
-      }
-      return Status::Ok();
-    }
-    if (missing && !ids.empty()) return Status::Usage("give --missing or --id, not both");
-    auto store = Store::Open(tool.common().db, Store::Mode::kWrite);
-    if (!store.ok()) return store.status();
-    KeywordRunOptions opt;
-    opt.progress = tool.ShowProgress();
-    opt.recount = recount;
-    if (missing) opt.select = KeywordRunOptions::Select::kMissing;
-    if (!ids.empty()) {
-      opt.select = KeywordRunOptions::Select::kIds;
-      PaperFinder finder(store->get());
-      for (const auto& id : ids) {
-        auto r = finder.Resolve(id);
-        if (!r.ok()) return r.status();
-        opt.ids.push_back(*r);
-      }
-    }
-    opt.batch = batch ? batch : (backend == "llm" ? 64 : 2000);
-    opt.commit_batches = backend == "llm";
-    Db* db = &(*store)->db();
-    KeywordRunStats s;
-    Status st = RunKeywordExtraction(
-        store->get(), opt,
-        [&](const PhraseStats* stats) {
-          return backend == "llm" ? MakeLlmKeywordBackend(llm, db)
-                                  : MakeBuiltinKeywordBackend(stats, extract);
-        },
-        &s, [&](const std::string& m) { tool.Warn(m); });
-    if (!st.ok()) return st;
-    tool.Note(fmt::format("{} papers, {} keyword links, {} keywords in the store, {} failures; "
-                          "corpus statistics over {} papers; {:.1f} s ({:.0f} papers/s)",
-                          s.papers, s.paper_keywords, s.keywords_total, s.failures, s.corpus_docs,
-                          s.seconds, s.extract_seconds > 0 ? s.papers / s.extract_seconds : 0));
-    if (s.recount_due)
-      tool.Note("the store grew by more than 20% since the phrase statistics were counted: run "
-                "without --missing (or with --recount) to refresh them");
-    if (json_stats) {
-      Output out(Format::kJsonl);
-      out.Write({{"id", tool.common().db},
-                 {"type", "keyword_summary"},
-                 {"papers", s.papers},
-                 {"paper_keywords", s.paper_keywords},
-                 {"keywords", s.keywords_total},
-                 {"failures", s.failures},
-                 {"corpus_docs", s.corpus_docs},
-                 {"recount_due", s.recount_due},
-                 {"extract_seconds", s.extract_seconds},
-                 {"seconds", s.seconds}});
-    }
+      ->check(CLI::Range(size_t{1}, size_t{10000000}));
+  tool.AddStatsFlag();
+}
+
+// --filter: records on standard input come back with "keywords". The store,
+// when there is one, gives corpus statistics and the keywords that exist.
+Status Filter(Tool& tool, const Options& o) {
+  if (o.missing || !o.ids.empty())
+    return Status::InvalidArgument("--filter takes records on stdin, not --missing/--id");
+  std::unique_ptr<Store> store;
+  if (auto s = Store::Open(tool.common().db, Store::Mode::kRead); s.ok())
+    store = std::move(s.value());
+  PhraseStats stats;
+  Status opened = store ? OpenPhraseStats(store.get(), &stats) : Status::NotFound("");
+  if (!opened.ok() && opened.code() != Code::kNotFound) return opened;  // damaged, not absent
+  const bool have_stats = opened.ok();
+  std::unique_ptr<KeywordBackend> extractor =
+      o.backend == "llm"
+          ? MakeLlmKeywordBackend(o.llm, nullptr)
+          : MakeBuiltinKeywordBackend(have_stats ? &stats : nullptr, o.extract, store.get());
+  Output out(Format::kJsonl);
+  return ForEachJsonLine(std::cin, "<stdin>", [&](Json& rec, const std::string& where) -> Status {
+    auto text = PaperTextOf(rec, where);
+    if (!text.ok()) return text.status();
+    std::vector<std::vector<Keyword>> res;
+    std::vector<std::string> failures;
+    LITGRAPH_RETURN_IF_ERROR(extractor->Extract({*text}, &res, &failures));
+    for (const auto& f : failures) tool.Warn(f);
+    Json arr = Json::array();
+    for (const auto& k : res[0]) arr.push_back({{"text", k.text}, {"score", k.score}});
+    rec["keywords"] = arr;
+    out.Write(rec);
     return Status::Ok();
   });
+}
+
+void Summarize(Tool& tool, const KeywordRunStats& st) {
+  tool.Summary(
+      fmt::format("{} papers, {} keyword links, {} keywords in the store, {} failures; corpus "
+                  "statistics over {} papers; {:.1f} s ({:.0f} papers/s)",
+                  st.papers, st.paper_keywords, st.keywords_total, st.failures, st.corpus_docs,
+                  st.seconds, st.extract_seconds > 0 ? st.papers / st.extract_seconds : 0),
+      {{"id", tool.common().db},
+       {"type", "keyword_summary"},
+       {"papers", st.papers},
+       {"paper_keywords", st.paper_keywords},
+       {"keywords", st.keywords_total},
+       {"failures", st.failures},
+       {"corpus_docs", st.corpus_docs},
+       {"recount_due", st.recount_due},
+       {"extract_seconds", st.extract_seconds},
+       {"seconds", st.seconds}});
+  if (st.recount_due)
+    tool.Note(
+        "the store grew by more than 20% since the phrase statistics were counted: run "
+        "without --missing (or with --recount) to refresh them");
+}
+
+// Store mode: every paper, --missing or --id.
+Status Run(Tool& tool, Options& o) {
+  if (o.backend == "llm" && (o.llm.url.empty() || o.llm.model.empty()))
+    return Status::InvalidArgument("--backend llm needs --llm-url and --llm-model");
+  o.llm.http.api_key = ApiKeyFromEnv({"LITGRAPH_LLM_API_KEY", "OPENAI_API_KEY"});
+  if (o.filter) return Filter(tool, o);
+  if (o.missing && !o.ids.empty())
+    return Status::InvalidArgument("give --missing or --id, not both");
+  auto store = Store::Open(tool.common().db, Store::Mode::kWrite, false, tool.reporter());
+  if (!store.ok()) return store.status();
+  Store* s = store->get();
+  KeywordRunOptions opt;
+  opt.reporter = tool.reporter();
+  opt.recount = o.recount;
+  if (o.missing) opt.select = KeywordRunOptions::Select::kMissing;
+  if (!o.ids.empty()) {
+    opt.select = KeywordRunOptions::Select::kIds;
+    PaperFinder finder(s);
+    for (const auto& id : o.ids) {
+      auto r = finder.Resolve(id);
+      if (!r.ok()) return r.status();
+      opt.ids.push_back(*r);
+    }
+  }
+  opt.batch = o.batch ? o.batch : (o.backend == "llm" ? 64 : 2000);
+  opt.commit_batches = o.backend == "llm";
+  KeywordRunStats st;
+  LITGRAPH_RETURN_IF_ERROR(RunKeywordExtraction(
+      s, opt,
+      [&](const PhraseStats* stats) {
+        return o.backend == "llm" ? MakeLlmKeywordBackend(o.llm, s)
+                                  : MakeBuiltinKeywordBackend(stats, o.extract);
+      },
+      &st));
+  Summarize(tool, st);
+  return Status::Ok();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Tool tool("extract-keywords", ToolManual(), {"jsonl"});
+  Options o;
+  AddOptions(tool, &o);
+  return tool.Run(argc, argv, [&] { return Run(tool, o); });
 }

@@ -6,12 +6,17 @@
 // Exit codes: 0 found, 1 nothing matched, 2 usage, 4 store error, 5 internal.
 #include <fmt/format.h>
 
-#include "litgraph/cli.h"
 #include "litgraph/find.h"
+#include "litgraph/jsonl.h"
+#include "litgraph/render.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
-int main(int argc, char** argv) {
-  using namespace litgraph;
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] [QUERY...]";
   man.description =
@@ -36,27 +41,33 @@ int main(int argc, char** argv) {
   man.output =
       "One JSON object per paper: id, type (\"paper\"), title, year, venue, authors, "
       "cited_by_count, citation_source, doi, rank (1-based), score and match (id, doi, "
-      "title_exact, title_fuzzy, author, author+text, text, semantic or hybrid). Scores are comparable within "
+      "title_exact, title_fuzzy, author, author+text, text, semantic or hybrid). Scores are "
+      "comparable within "
       "one match kind: 1 for id/DOI/exact title, the eq. 5 similarity for fuzzy titles, BM25 "
       "for text.";
   man.exit_status = "Exit 1 when nothing matches.";
   man.examples = {
-      {"litgraph-find-paper --db lib.db graph neural networks for molecules",
-       "Free-text search."},
+      {"litgraph-find-paper --db lib.db graph neural networks for molecules", "Free-text search."},
       {"litgraph-find-paper --db lib.db --doi https://doi.org/10.7717/peerj.4375",
        "Look up a DOI."},
       {"litgraph-find-paper --db lib.db --title 'The state of OA' --limit 3",
        "Exact, then fuzzy, title match."},
       {"litgraph-find-paper --db lib.db --author 'Heather Piwowar' --after 2015 open access",
        "An author's recent papers about a topic."}};
-  Tool tool("find-paper", "find papers by id, DOI, title, author or free text", man);
+  return man;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace litgraph;
+  Tool tool("find-paper", ToolManual());
   std::vector<std::string> words;
   FindQuery q;
   auto& app = tool.app();
   app.add_option("query", words, "Free text ranked by BM25 over title and abstract")
       ->type_name("TEXT");
-  app.add_option("--id", q.id, "External id (W123..., native id or OpenAlex URL)")
-      ->type_name("ID");
+  app.add_option("--id", q.id, "External id (W123..., native id or OpenAlex URL)")->type_name("ID");
   app.add_option("--doi", q.doi, "DOI, bare or as a URL")->type_name("DOI");
   app.add_option("--title", q.title, "Title: exact normalized match, then fuzzy")
       ->type_name("TITLE");
@@ -70,9 +81,11 @@ int main(int argc, char** argv) {
       ->type_name("TYPE");
   bool semantic = false, hybrid = false;
   std::string candidates;
-  app.add_flag("--semantic", semantic, "Match free text by title and abstract vectors (seeds/000 eq. 4)");
+  app.add_flag("--semantic", semantic,
+               "Match free text by title and abstract vectors (SciAtlas eq. 4)");
   app.add_flag("--hybrid", hybrid, "Match free text by BM25 and vectors, fused (see --fusion)");
-  app.add_option("--fusion", q.fusion, "Hybrid fusion: rrf (default) or linear")
+  std::string fusion = "rrf";
+  app.add_option("--fusion", fusion, "Hybrid fusion: rrf (default) or linear")
       ->check(CLI::IsMember({"rrf", "linear"}));
   app.add_option("--candidates", candidates,
                  "Rank only these papers (file of ids or JSON lines; - = stdin)")
@@ -80,25 +93,29 @@ int main(int argc, char** argv) {
   app.add_option("-n,--limit", q.limit, "Number of results (default 20)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
-  app.add_option("--title-threshold", q.title_threshold,
-                 "Minimum fuzzy title score (default 0.88)")
+  app.add_option("--title-threshold", q.title_threshold, "Minimum fuzzy title score (default 0.88)")
       ->type_name("X")
       ->check(CLI::Range(0.0, 1.0));
   return tool.Run(argc, argv, [&]() -> Status {
     for (const auto& w : words) q.text += (q.text.empty() ? "" : " ") + w;
     auto store = Store::Open(tool.common().db, Store::Mode::kRead);
     if (!store.ok()) return store.status();
-    if (semantic && hybrid) return Status::Usage("give --semantic or --hybrid, not both");
-    q.text_mode = semantic ? "semantic" : hybrid ? "hybrid" : "lexical";
+    if (semantic && hybrid) return Status::InvalidArgument("give --semantic or --hybrid, not both");
+    q.text_match = semantic ? TextMatch::kSemantic
+                   : hybrid ? TextMatch::kHybrid
+                            : TextMatch::kLexical;
+    q.fusion = fusion == "linear" ? Fusion::kLinear : Fusion::kRrf;
     if (!candidates.empty()) {
       std::vector<std::string> missing;
       auto ids = ReadPaperIdList(store->get(), candidates, &missing);
       if (!ids.ok()) return ids.status();
       if (!missing.empty())
-        tool.Warn(fmt::format("{} candidate ids are not in the store (first: {})", missing.size(), missing[0]));
+        tool.Warn(fmt::format("{} candidate ids are not in the store (first: {})", missing.size(),
+                              missing[0]));
       if (ids->empty()) return Status::NotFound("no candidate is in the store");
       q.candidates = std::move(ids.value());
-      if (q.text.empty()) return Status::Usage("--candidates ranks by a free-text query; give one");
+      if (q.text.empty())
+        return Status::InvalidArgument("--candidates ranks by a free-text query; give one");
     }
     PaperFinder finder(store->get());
     auto hits = finder.Find(q);
@@ -113,10 +130,10 @@ int main(int argc, char** argv) {
       Json j = PaperJson(*p, finder.graph());
       j["rank"] = ++rank;
       j["score"] = h.score;
-      j["match"] = h.match;
+      j["match"] = MatchName(h.match);
       out.Write(j);
     }
     out.Finish();
-    return Status::Ok();
+    return finder.status();
   });
 }

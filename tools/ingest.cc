@@ -7,11 +7,12 @@
 // asks for a JSON summary; the human summary goes to stderr.
 // Exit codes: 0 ok, 2 usage, 3 malformed record (FILE:LINE named), 4 I/O or
 // store error, 5 internal error.
+#include "litgraph/ingest.h"
+
 #include <fmt/format.h>
 
-#include "litgraph/cli.h"
-#include "litgraph/ingest.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
 // Read by jemalloc (CMakeLists.txt links it to this tool) at start-up: keep
 // freed pages instead of returning them to the kernel after 10 s. A load
@@ -23,8 +24,11 @@ extern "C" {
 const char* malloc_conf = "dirty_decay_ms:-1,muzzy_decay_ms:-1";
 }
 
-int main(int argc, char** argv) {
-  using namespace litgraph;
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] [FILE...]";
   man.description =
@@ -41,8 +45,9 @@ int main(int argc, char** argv) {
       "has a newer updated_date, so a cron job can feed daily OpenAlex changes. References to "
       "works not in the store are kept and linked when the cited work arrives. The whole run "
       "is one atomic update: if it fails or is killed, the store keeps its previous content.";
-  man.input = "JSON records; see litgraph-json(7) for the native record and the accepted "
-              "OpenAlex fields. Unknown fields are ignored.";
+  man.input =
+      "JSON records; see litgraph-json(7) for the native record and the accepted "
+      "OpenAlex fields. Unknown fields are ignored.";
   man.output =
       "A summary on standard error (works, edges, works/s). With --stats, the same summary as "
       "one JSON object on standard output.";
@@ -56,57 +61,63 @@ int main(int argc, char** argv) {
        "Load one API page from standard input."},
       {"litgraph-ingest --db lib.db --skip-invalid changes/*.jsonl",
        "A cron job's daily update that keeps going past bad records."}};
-  Tool tool("ingest", "load OpenAlex and native publication records into a store", man,
-            {"jsonl"});
+  return man;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace litgraph;
+  Tool tool("ingest", ToolManual(), {"jsonl"});
   std::vector<std::string> files;
   IngestOptions opt;
-  bool no_graph = false, json_stats = false;
-  tool.app().add_option("files", files, "Input files (- or none: standard input)")->type_name("FILE");
+  bool no_graph = false;
+  tool.app()
+      .add_option("files", files, "Input files (- or none: standard input)")
+      ->type_name("FILE");
   tool.app().add_flag("--skip-invalid", opt.skip_invalid,
                       "Count and skip malformed records instead of stopping");
   tool.app().add_flag("--no-graph", no_graph,
                       "Do not rebuild the graph files (a later ingest or `litgraph-ingest` with no "
                       "input rebuilds them)");
-  tool.app().add_option("--max-line-bytes", opt.max_line_bytes,
-                        "Longest accepted input line (default 256 MiB)")->type_name("N");
-  tool.app().add_flag("--stats", json_stats, "Print the summary as JSON on standard output");
+  tool.app()
+      .add_option("--max-line-bytes", opt.max_line_bytes,
+                  "Longest accepted input line (default 256 MiB)")
+      ->type_name("N");
+  tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
-    auto store = Store::Open(tool.common().db, Store::Mode::kWrite, /*create=*/true);
+    auto store =
+        Store::Open(tool.common().db, Store::Mode::kWrite, /*create=*/true, tool.reporter());
     if (!store.ok()) return store.status();
     opt.build_graph = !no_graph;
-    opt.progress = tool.ShowProgress();
-    opt.threads = ResolveThreads(tool.common().threads);
-    opt.warn = [&](const std::string& m) { tool.Warn(m); };
+    opt.reporter = tool.reporter();
     IngestStats s;
-    Status st = Ingest(store->get(), files, opt, &s);
-    if (!st.ok()) return st;
+    LITGRAPH_RETURN_IF_ERROR(Ingest(store->get(), files, opt, &s));
     double rate = s.seconds > 0 ? static_cast<double>(s.works) / s.seconds : 0;
-    tool.Note(fmt::format(
-        "{} works ({} new, {} updated, {} stale), {} other records, {} invalid; {} edges "
-        "({} citations, {} dangling references); {:.1f} s, {:.0f} works/s",
-        s.works, s.works_new, s.works_updated, s.works_stale, s.entities + s.skipped, s.invalid,
-        s.graph_edges, s.cites_edges, s.dangling_references, s.seconds, rate));
-    if (json_stats) {
-      Output out(Format::kJsonl);
-      out.Write({{"id", tool.common().db},
-                 {"type", "ingest_summary"},
-                 {"records", s.records},
-                 {"works", s.works},
-                 {"works_new", s.works_new},
-                 {"works_updated", s.works_updated},
-                 {"works_stale", s.works_stale},
-                 {"entities", s.entities},
-                 {"skipped", s.skipped},
-                 {"invalid", s.invalid},
-                 {"edges", s.graph_edges},
-                 {"cites_edges", s.cites_edges},
-                 {"dangling_references", s.dangling_references},
-                 {"input_bytes", s.input_bytes},
-                 {"load_seconds", s.load_seconds},
-                 {"graph_seconds", s.graph_seconds},
-                 {"seconds", s.seconds},
-                 {"works_per_second", rate}});
-    }
+    tool.Summary(
+        fmt::format("{} works ({} new, {} updated, {} stale), {} other records, {} invalid; {} "
+                    "edges ({} citations, {} dangling references); {:.1f} s, {:.0f} works/s",
+                    s.works, s.works_new, s.works_updated, s.works_stale, s.entities + s.skipped,
+                    s.invalid, s.graph_edges, s.cites_edges, s.dangling_references, s.seconds,
+                    rate),
+        {{"id", tool.common().db},
+         {"type", "ingest_summary"},
+         {"records", s.records},
+         {"works", s.works},
+         {"works_new", s.works_new},
+         {"works_updated", s.works_updated},
+         {"works_stale", s.works_stale},
+         {"entities", s.entities},
+         {"skipped", s.skipped},
+         {"invalid", s.invalid},
+         {"edges", s.graph_edges},
+         {"cites_edges", s.cites_edges},
+         {"dangling_references", s.dangling_references},
+         {"input_bytes", s.input_bytes},
+         {"load_seconds", s.load_seconds},
+         {"graph_seconds", s.graph_seconds},
+         {"seconds", s.seconds},
+         {"works_per_second", rate}});
     return Status::Ok();
   });
 }

@@ -6,67 +6,20 @@
 // node, or a Graphviz / Mermaid drawing.
 // Exit codes: 0 found, 1 no path within --max-hops, 2 usage or ambiguous
 // title (candidates listed), 4 store error, 5 internal.
+#include "litgraph/lineage.h"
+
 #include <fmt/format.h>
 
-#include "litgraph/cli.h"
 #include "litgraph/find.h"
-#include "litgraph/lineage.h"
+#include "litgraph/render.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
 namespace {
 
 using namespace litgraph;
 
-std::string Quote(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') continue;
-    out += c;
-  }
-  return out;
-}
-
-std::string ShortTitle(const std::string& t) {
-  return t.size() > 60 ? t.substr(0, 57) + "..." : t;
-}
-
-// Dot / Mermaid for a set of papers and CITES edges (citing -> cited).
-void Draw(Output& out, Format f, Store& store, Graph& g, const std::vector<uint32_t>& nodes,
-          const std::vector<std::pair<uint32_t, uint32_t>>& edges) {
-  std::string s;
-  auto label = [&](uint32_t id) {
-    auto p = store.GetPaperSummary(id);
-    std::string title = p ? ShortTitle(p->title) : std::to_string(id);
-    std::string year = p && p->year ? std::to_string(p->year) : "?";
-    return fmt::format("{} ({}), {} cites", Quote(title), year, g.Citations(id));
-  };
-  auto ext = [&](uint32_t id) {
-    auto p = store.GetPaperSummary(id);
-    return p ? p->ext_id : std::to_string(id);
-  };
-  if (f == Format::kDot) {
-    s += "digraph lineage {\n  rankdir=BT;\n  node [shape=box, style=rounded];\n";
-    for (uint32_t n : nodes) s += fmt::format("  \"{}\" [label=\"{}\"];\n", Quote(ext(n)), label(n));
-    for (auto [a, b] : edges)
-      s += fmt::format("  \"{}\" -> \"{}\" [label=\"cites\"];\n", Quote(ext(a)), Quote(ext(b)));
-    s += "}\n";
-  } else {
-    s += "graph BT\n";
-    for (uint32_t n : nodes) {
-      std::string l = label(n);
-      for (char& c : l)
-        if (c == '"') c = '\'';
-      s += fmt::format("  p{}[\"{}<br/>{}\"]\n", n, ext(n), l);
-    }
-    for (auto [a, b] : edges) s += fmt::format("  p{} -->|cites| p{}\n", a, b);
-  }
-  out.Raw(s);
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] A B\n.br\n[OPTIONS] --ancestors PAPER | --descendants PAPER";
   man.description =
@@ -88,191 +41,152 @@ int main(int argc, char** argv) {
       "relation (\"CITES\": this paper cites the previous step; null for step 0). Trees: one "
       "object per paper with rank, depth, parent, via (tree path from the root) and relation. "
       "--format dot and --format mermaid draw the path(s) or tree instead.";
-  man.exit_status = "Exit 1 when no path exists within --max-hops; the message says how far "
-                    "the search went. Exit 2 when a title matches several papers.";
-  man.examples = {
-      {"litgraph-lineage --db lib.db W1 W2", "The most cited path from W2 back to W1."},
-      {"litgraph-lineage --db lib.db --k 3 --format dot W1 W2 | dot -Tsvg > paths.svg",
-       "Draw the three best paths."},
-      {"litgraph-lineage --db lib.db --ancestors W2 --depth 2 --limit 30",
-       "The 30 most cited papers W2 builds on, within two hops."}};
-  Tool tool("lineage", "trace citation paths and lineage trees between papers", man,
-            {"jsonl", "table", "tsv", "dot", "mermaid"});
-  std::vector<std::string> args;
-  LineageOptions opt;
+  man.exit_status =
+      "Exit 1 when no path exists within --max-hops; the message says how far "
+      "the search went. Exit 2 when a title matches several papers.";
+  man.examples = {{"litgraph-lineage --db lib.db W1 W2", "The most cited path from W2 back to W1."},
+                  {"litgraph-lineage --db lib.db --k 3 --format dot W1 W2 | dot -Tsvg > paths.svg",
+                   "Draw the three best paths."},
+                  {"litgraph-lineage --db lib.db --ancestors W2 --depth 2 --limit 30",
+                   "The 30 most cited papers W2 builds on, within two hops."}};
+  return man;
+}
+
+}  // namespace
+
+namespace {
+
+struct Options {
+  std::vector<std::string> papers;     // A B
+  std::string ancestors, descendants;  // or one tree root
+  LineageOptions paths;
   TreeOptions tree;
-  std::string ancestors, descendants;
-  auto& app = tool.app();
-  app.add_option("papers", args, "A (older) and B (newer): ids, DOIs or titles")
+};
+
+void AddOptions(CLI::App& app, Options* o) {
+  app.add_option("papers", o->papers, "A (older) and B (newer): ids, DOIs or titles")
       ->type_name("PAPER")
       ->expected(0, 2);
-  app.add_option("--max-hops", opt.max_hops, "Longest path in citation hops (default 6)")
+  app.add_option("--max-hops", o->paths.max_hops, "Longest path in citation hops (default 6)")
       ->type_name("N")
       ->check(CLI::Range(1, 12));
-  app.add_flag("--shortest", opt.shortest, "Fewest hops first (then most cited)");
-  app.add_option("-k,--k", opt.k, "Number of distinct paths (default 1)")
+  app.add_flag("--shortest", o->paths.shortest, "Fewest hops first (then most cited)");
+  app.add_option("-k,--k", o->paths.k, "Number of distinct paths (default 1)")
       ->type_name("N")
       ->check(CLI::Range(1, 1000));
-  app.add_option("--ancestors", ancestors, "Lineage tree of the papers PAPER builds on")
+  app.add_option("--ancestors", o->ancestors, "Lineage tree of the papers PAPER builds on")
       ->type_name("PAPER");
-  app.add_option("--descendants", descendants, "Lineage tree of the papers building on PAPER")
+  app.add_option("--descendants", o->descendants, "Lineage tree of the papers building on PAPER")
       ->type_name("PAPER");
-  app.add_option("--depth", tree.depth, "Tree depth in hops (default 2)")
+  app.add_option("--depth", o->tree.depth, "Tree depth in hops (default 2)")
       ->type_name("D")
       ->check(CLI::Range(1, 6));
-  app.add_option("-n,--limit", tree.limit, "Tree nodes to return (default 50)")
+  app.add_option("-n,--limit", o->tree.limit, "Tree nodes to return (default 50)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
-  return tool.Run(argc, argv, [&]() -> Status {
-    bool tree_mode = !ancestors.empty() || !descendants.empty();
-    if (tree_mode && (!args.empty() || (!ancestors.empty() && !descendants.empty())))
-      return Status::Usage("give either A B, or one of --ancestors / --descendants");
-    if (!tree_mode && args.size() != 2) return Status::Usage("expected two papers: A (older) B (newer)");
-    auto store_or = Store::Open(tool.common().db, Store::Mode::kRead);
-    if (!store_or.ok()) return store_or.status();
-    Store& store = **store_or;
-    PaperFinder finder(&store);
-    Graph* g = finder.graph();
-    if (!g) return Status::Io(store.dir() + ": the store has no graph yet (run litgraph-ingest)");
-    Output out(tool.common().format);
-    Format f = tool.common().format;
-    bool draw = f == Format::kDot || f == Format::kMermaid;
+}
 
-    if (tree_mode) {
-      tree.descendants = !descendants.empty();
-      auto root = finder.Resolve(tree.descendants ? descendants : ancestors);
-      if (!root.ok()) return root.status();
-      bool truncated = false;
-      auto nodes = LineageTree(*g, static_cast<uint32_t>(*root), tree, &truncated);
-      if (truncated) tool.Note("the tree walk stopped at its node cap; deeper levels are partial");
-      if (nodes.empty()) return Status::NotFound(tree.descendants ? "no citing papers in the store"
-                                                                  : "no references in the store");
-      auto root_p = store.GetPaperSummary(*root);
-      if (draw) {
-        std::vector<uint32_t> ids = {static_cast<uint32_t>(*root)};
-        std::vector<std::pair<uint32_t, uint32_t>> edges;
-        for (const auto& n : nodes) {
-          ids.push_back(n.paper);
-          for (uint32_t v : n.via) ids.push_back(v);
-          uint32_t prev = static_cast<uint32_t>(*root);
-          std::vector<uint32_t> chain = n.via;
-          chain.push_back(n.paper);
-          for (uint32_t v : chain) {
-            edges.push_back(tree.descendants ? std::make_pair(v, prev) : std::make_pair(prev, v));
-            prev = v;
-          }
-        }
-        std::sort(ids.begin(), ids.end());
-        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-        std::sort(edges.begin(), edges.end());
-        edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-        Draw(out, f, store, *g, ids, edges);
-        return Status::Ok();
-      }
-      out.SetColumns({{"rank", "#", 0}, {"depth", "depth", 0}, {"year", "year", 0},
-                      {"id", "id", 0}, {"title", "title", 70}, {"cited_by_count", "cites", 0},
-                      {"parent", "parent", 0}});
-      int rank = 0;
-      for (const auto& n : nodes) {
-        auto p = store.GetPaperSummary(n.paper);
-        if (!p) continue;
-        Json j = PaperJson(*p, g);
-        j["rank"] = ++rank;
-        j["score"] = j["cited_by_count"];
-        j["depth"] = n.depth;
-        auto parent = store.GetPaperSummary(n.parent);
-        j["parent"] = parent ? parent->ext_id : "";
-        Json via = Json::array();
-        for (uint32_t v : n.via)
-          if (auto vp = store.GetPaperSummary(v)) via.push_back(vp->ext_id);
-        j["via"] = via;
-        j["relation"] = tree.descendants ? "CITED_BY" : "CITES";
-        j["root"] = root_p ? root_p->ext_id : "";
-        out.Write(j);
-      }
-      out.Finish();
-      return Status::Ok();
-    }
+bool Drawing(Format f) { return f == Format::kDot || f == Format::kMermaid; }
 
-    auto a = finder.Resolve(args[0]);
-    if (!a.ok()) return a.status();
-    auto b = finder.Resolve(args[1]);
-    if (!b.ok()) return b.status();
-    uint32_t older = static_cast<uint32_t>(*a), newer = static_cast<uint32_t>(*b);
-    if (older == newer) return Status::Usage("A and B are the same paper");
-    int ya = g->Year(older), yb = g->Year(newer);
-    bool swapped = false;
-    if (ya && yb && ya > yb) {
-      std::swap(older, newer);
-      swapped = true;
-    }
-    LineageStats stats;
-    auto paths = FindLineage(*g, newer, older, opt, &stats);
-    if (paths.empty() && !(ya && yb && ya != yb)) {  // same or unknown years: try both ways
-      LineageStats other;
-      auto rev = FindLineage(*g, older, newer, opt, &other);
-      if (!rev.empty()) {
-        std::swap(older, newer);
-        swapped = !swapped;
-        paths = std::move(rev);
-        stats = other;
-      }
-    }
-    if (swapped)
-      tool.Note(fmt::format("{} is the newer paper: tracing from it back to {}", args[swapped ? 0 : 1],
-                            args[swapped ? 1 : 0]));
-    if (stats.truncated)
-      tool.Warn("the search hit its work cap; the paths shown may not be the best");
-    if (paths.empty())
-      return Status::NotFound(fmt::format(
-          "no citation path within {} hops (searched {} papers forward to depth {} and {} "
-          "backward to depth {})",
-          opt.max_hops, stats.forward_expanded, stats.forward_depth, stats.backward_expanded,
-          stats.backward_depth));
-    size_t from_store = 0, total = 0;
-    for (const auto& p : paths)
-      for (uint32_t n : p.nodes) {
-        ++total;
-        from_store += g->CitationsFromRecord(n) ? 0 : 1;
-      }
-    tool.Note(fmt::format("citation counts: {} of {} steps from records (OpenAlex cited_by_count), "
-                          "{} counted in the store",
-                          total - from_store, total, from_store));
-    if (draw) {
-      std::vector<uint32_t> ids;
-      std::vector<std::pair<uint32_t, uint32_t>> edges;
-      for (const auto& p : paths) {
-        for (size_t i = 0; i < p.nodes.size(); ++i) {
-          ids.push_back(p.nodes[i]);
-          if (i + 1 < p.nodes.size()) edges.emplace_back(p.nodes[i], p.nodes[i + 1]);
-        }
-      }
-      std::sort(ids.begin(), ids.end());
-      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-      std::sort(edges.begin(), edges.end());
-      edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-      Draw(out, f, store, *g, ids, edges);
-      return Status::Ok();
-    }
-    out.SetColumns({{"path", "path", 0}, {"step", "step", 0}, {"year", "year", 0},
-                    {"id", "id", 0}, {"title", "title", 70}, {"cited_by_count", "cites", 0},
-                    {"relation", "relation", 0}});
-    int path_no = 0;
-    for (const auto& p : paths) {
-      ++path_no;
-      for (size_t i = 0; i < p.nodes.size(); ++i) {
-        uint32_t node = p.nodes[p.nodes.size() - 1 - i];  // oldest first
-        auto s = store.GetPaperSummary(node);
-        if (!s) continue;
-        Json j = {{"path", path_no}, {"step", i}, {"hops", p.hops()}, {"score", p.citations},
-                  {"rank", path_no}};
-        Json paper = PaperJson(*s, g);
-        for (auto& [k, v] : paper.items()) j[k] = v;
-        j["relation"] = i == 0 ? Json(nullptr) : Json("CITES");
-        out.Write(j);
-      }
-    }
-    out.Finish();
+// --ancestors / --descendants: the lineage tree of one paper.
+Status Tree(Tool& tool, Store* store, PaperFinder& finder, Graph& g, Options o) {
+  o.tree.descendants = !o.descendants.empty();
+  auto root = finder.Resolve(o.tree.descendants ? o.descendants : o.ancestors);
+  if (!root.ok()) return root.status();
+  const uint32_t r = static_cast<uint32_t>(*root);
+  bool truncated = false;
+  auto nodes = LineageTree(g, r, o.tree, &truncated);
+  if (!nodes.ok()) return nodes.status();
+  if (truncated) tool.Note("the tree walk stopped at its node cap; deeper levels are partial");
+  if (nodes->empty())
+    return Status::NotFound(o.tree.descendants ? "no citing papers in the store"
+                                               : "no references in the store");
+  Output out(tool.common().format);
+  if (Drawing(out.format())) {
+    out.Raw(DrawLineageTree(out.format(), store, g, r, *nodes, o.tree.descendants));
     return Status::Ok();
-  });
+  }
+  out.SetColumns({{"rank", "#", 0},
+                  {"depth", "depth", 0},
+                  {"year", "year", 0},
+                  {"id", "id", 0},
+                  {"title", "title", 70},
+                  {"cited_by_count", "cites", 0},
+                  {"parent", "parent", 0}});
+  for (const Json& j : LineageTreeRecords(store, &g, r, *nodes, o.tree.descendants)) out.Write(j);
+  return Status::Ok();
+}
+
+// A B: the best citation paths between two papers.
+Status Paths(Tool& tool, Store* store, PaperFinder& finder, Graph& g, const Options& o) {
+  auto a = finder.Resolve(o.papers[0]);
+  if (!a.ok()) return a.status();
+  auto b = finder.Resolve(o.papers[1]);
+  if (!b.ok()) return b.status();
+  if (*a == *b) return Status::InvalidArgument("A and B are the same paper");
+  auto lineage = TraceLineage(g, static_cast<uint32_t>(*a), static_cast<uint32_t>(*b), o.paths);
+  if (!lineage.ok()) return lineage.status();
+  const LineageStats& stats = lineage->stats;
+  if (lineage->swapped)
+    tool.Note(
+        fmt::format("{} is the newer paper: tracing from it back to {}", o.papers[0], o.papers[1]));
+  if (stats.truncated)
+    tool.Warn("the search hit its work cap; the paths shown may not be the best");
+  if (lineage->paths.empty())
+    return Status::NotFound(fmt::format(
+        "no citation path within {} hops (searched {} papers forward to depth {} and {} "
+        "backward to depth {})",
+        o.paths.max_hops, stats.forward_expanded, stats.forward_depth, stats.backward_expanded,
+        stats.backward_depth));
+  size_t from_store = 0, total = 0;
+  for (const auto& p : lineage->paths)
+    for (uint32_t n : p.nodes) {
+      ++total;
+      from_store += g.CitationsFromRecord(n) ? 0 : 1;
+    }
+  tool.Note(
+      fmt::format("citation counts: {} of {} steps from records (OpenAlex cited_by_count), "
+                  "{} counted in the store",
+                  total - from_store, total, from_store));
+  Output out(tool.common().format);
+  if (Drawing(out.format())) {
+    out.Raw(DrawLineagePaths(out.format(), store, g, lineage->paths));
+    return Status::Ok();
+  }
+  out.SetColumns({{"path", "path", 0},
+                  {"step", "step", 0},
+                  {"year", "year", 0},
+                  {"id", "id", 0},
+                  {"title", "title", 70},
+                  {"cited_by_count", "cites", 0},
+                  {"relation", "relation", 0}});
+  for (const Json& j : LineagePathRecords(store, &g, lineage->paths)) out.Write(j);
+  return Status::Ok();
+}
+
+Status Run(Tool& tool, const Options& o) {
+  const bool tree_mode = !o.ancestors.empty() || !o.descendants.empty();
+  if (tree_mode && (!o.papers.empty() || (!o.ancestors.empty() && !o.descendants.empty())))
+    return Status::InvalidArgument("give either A B, or one of --ancestors / --descendants");
+  if (!tree_mode && o.papers.size() != 2)
+    return Status::InvalidArgument("expected two papers: A (older) B (newer)");
+  auto store = Store::Open(tool.common().db, Store::Mode::kRead);
+  if (!store.ok()) return store.status();
+  PaperFinder finder(store->get());
+  Graph* g = finder.graph();
+  if (!g) {
+    LITGRAPH_RETURN_IF_ERROR(finder.status());
+    return Status::IoError((*store)->dir() + ": the store has no graph yet (run litgraph-ingest)");
+  }
+  return tree_mode ? Tree(tool, store->get(), finder, *g, o)
+                   : Paths(tool, store->get(), finder, *g, o);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Tool tool("lineage", ToolManual(), {"jsonl", "table", "tsv", "dot", "mermaid"});
+  Options o;
+  AddOptions(tool.app(), &o);
+  return tool.Run(argc, argv, [&] { return Run(tool, o); });
 }

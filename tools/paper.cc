@@ -11,13 +11,17 @@
 #include <iostream>
 
 #include "litgraph/citations.h"
-#include "litgraph/cli.h"
 #include "litgraph/find.h"
-#include "litgraph/paper.h"
+#include "litgraph/jsonl.h"
+#include "litgraph/render.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
-int main(int argc, char** argv) {
-  using namespace litgraph;
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] [PAPER...]";
   man.description =
@@ -46,7 +50,14 @@ int main(int argc, char** argv) {
       {"litgraph-find-paper --db lib.db --limit 3 open access | litgraph-paper --db lib.db "
        "--cited-by",
        "Who cites the top three hits."}};
-  Tool tool("paper", "show paper details, references and citations", man);
+  return man;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace litgraph;
+  Tool tool("paper", ToolManual());
   std::vector<std::string> papers;
   bool references = false, cited_by = false, co_cited = false, coupled = false;
   size_t limit = 20;
@@ -66,37 +77,45 @@ int main(int argc, char** argv) {
     auto store = Store::Open(tool.common().db, Store::Mode::kRead);
     if (!store.ok()) return store.status();
     if (papers.empty()) {
-      std::string line;
-      int64_t n = 0;
-      while (std::getline(std::cin, line)) {
-        ++n;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        Json j = Json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string())
-          return Status::BadInput(fmt::format("<stdin>:{}: expected a JSON object with a string \"id\"", n));
-        papers.push_back(j["id"].get<std::string>());
-      }
-      if (papers.empty()) return Status::Usage("no paper given (arguments or ids on stdin)");
+      LITGRAPH_RETURN_IF_ERROR(
+          ForEachJsonLine(std::cin, "<stdin>", [&](Json& j, const std::string& where) {
+            if (!j.contains("id") || !j["id"].is_string())
+              return Status::MalformedInput(where +
+                                            ": expected a JSON object with a string \"id\"");
+            papers.push_back(j["id"].get<std::string>());
+            return Status::Ok();
+          }));
+      if (papers.empty())
+        return Status::InvalidArgument("no paper given (arguments or ids on stdin)");
     }
     PaperFinder finder(store->get());
     Graph* graph = finder.graph();
+    LITGRAPH_RETURN_IF_ERROR(finder.status());  // a damaged graph is an error, not "no graph"
     Output out(tool.common().format);
-    bool list_mode = references || cited_by || co_cited || coupled;
+    const bool list_mode = references || cited_by || co_cited || coupled;
     if (list_mode) {
       auto cols = PaperColumns();
       cols.insert(cols.begin() + 1, {"of", "of", 0});
       out.SetColumns(cols);
     } else {
-      out.SetColumns({{"id", "id", 0}, {"year", "year", 0}, {"title", "title", 60},
-                      {"authors", "authors", 40}, {"venue", "venue", 30},
-                      {"cited_by_count", "cites", 0}, {"references_in_store_count", "refs", 0},
+      out.SetColumns({{"id", "id", 0},
+                      {"year", "year", 0},
+                      {"title", "title", 60},
+                      {"authors", "authors", 40},
+                      {"venue", "venue", 30},
+                      {"cited_by_count", "cites", 0},
+                      {"references_in_store_count", "refs", 0},
                       {"cited_by_in_store_count", "cited_in_store", 0}});
     }
+    const Neighbourhood kind = references ? Neighbourhood::kReferences
+                               : cited_by ? Neighbourhood::kCitedBy
+                               : co_cited ? Neighbourhood::kCoCited
+                                          : Neighbourhood::kCoupled;
     Status result;
     for (const std::string& arg : papers) {
       auto id = finder.Resolve(arg);
       if (!id.ok()) {
-        if (id.status().code() == Code::kUsage) return id.status();
+        if (id.status().code() != Code::kNotFound) return id.status();
         tool.Warn(id.status().message());
         result = Status::NotFound("");
         continue;
@@ -105,28 +124,23 @@ int main(int argc, char** argv) {
         out.Write(PaperCard(store->get(), graph, *id));
         continue;
       }
-      if (!graph) return Status::Io("the store has no graph yet (run litgraph-ingest)");
-      Neighbourhood kind = references ? Neighbourhood::kReferences
-                           : cited_by ? Neighbourhood::kCitedBy
-                           : co_cited ? Neighbourhood::kCoCited
-                                      : Neighbourhood::kCoupled;
+      if (!graph) return Status::IoError("the store has no graph yet (run litgraph-ingest)");
       bool capped = false;
+      auto neighbours =
+          CitationNeighbours(*graph, static_cast<uint32_t>(*id), kind, limit, &capped);
+      if (!neighbours.ok()) return neighbours.status();
       auto of = (*store)->GetPaperSummary(*id);
       int rank = 0;
-      for (const Neighbour& n :
-           CitationNeighbours(*graph, static_cast<uint32_t>(*id), kind, limit, &capped)) {
-        auto p = (*store)->GetPaperSummary(n.paper);
-        if (!p) continue;
-        Json j = PaperJson(*p, graph);
-        j["rank"] = ++rank;
-        j["score"] = n.count;
-        j["relation"] = NeighbourhoodName(kind);
-        j["of"] = of ? of->ext_id : arg;
+      for (const Neighbour& n : *neighbours) {
+        Json j = NeighbourJson(store->get(), graph, n, kind, of ? of->ext_id : arg, rank + 1);
+        if (j.is_null()) continue;
+        ++rank;
         out.Write(j);
       }
       if (capped) tool.Note(fmt::format("{}: scan capped at the most cited neighbours", arg));
     }
     out.Finish();
+    LITGRAPH_RETURN_IF_ERROR(finder.status());
     return result;
   });
 }

@@ -11,20 +11,24 @@
 
 #include <chrono>
 #include <iostream>
+#include <unordered_set>
 
-#include "litgraph/cli.h"
-#include "litgraph/find.h"
+#include "litgraph/jsonl.h"
+#include "litgraph/render.h"
 #include "litgraph/rwr.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
-int main(int argc, char** argv) {
-  using namespace litgraph;
-  using Clock = std::chrono::steady_clock;
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] < seeds.jsonl";
   man.description =
       "Ranks the nodes a set of seeds reaches in the graph, SciAtlas' graph reranking "
-      "(seeds/000 sections 3.2-3.3) as a standalone step.\n\n"
+      "(Qiao et al. 2025, sections 3.2-3.3) as a standalone step.\n\n"
       "Seeds are normalized to a distribution (eq. 12). The subgraph is everything within 2 "
       "hops of the seeds over relations with non-zero weight, edges undirected, keeping at most "
       "--per-hop-cap new nodes per hop and node type: the strongest edge to the previous hop "
@@ -54,110 +58,131 @@ int main(int argc, char** argv) {
       {"echo '{\"id\": \"kw:machine translation\", \"weight\": 1}' | litgraph-rwr-rank --db "
        "lib.db --target author",
        "Authors around a keyword."}};
-  Tool tool("rwr-rank", "rank nodes reached from seeds by a typed random walk with restart", man);
+  return man;
+}
+
+}  // namespace
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
   RwrParams params;
   ParamTable table;
-  params.Register(&table);
   std::string target = "paper", weight_field, config;
   bool exclude_seeds = false, timings = false;
   size_t limit = 20;
-  auto& app = tool.app();
-  app.add_option("--target", target, "Node type to rank: paper (default), author, keyword, ... or any")
-      ->check(CLI::IsMember({"paper", "author", "keyword", "institution", "source", "topic", "any"}));
-  app.add_option("--weight-field", weight_field, "Input field holding seed weights (default weight, else score)")
+};
+
+void AddOptions(CLI::App& app, Options* o) {
+  o->params.Register(&o->table);
+  app.add_option("--target", o->target,
+                 "Node type to rank: paper (default), author, keyword, ... or any")
+      ->check(
+          CLI::IsMember({"paper", "author", "keyword", "institution", "source", "topic", "any"}));
+  app.add_option("--weight-field", o->weight_field,
+                 "Input field holding seed weights (default weight, else score)")
       ->type_name("NAME");
-  app.add_flag("--exclude-seeds", exclude_seeds, "Leave the seeds out of the ranking");
-  app.add_option("-n,--limit", limit, "Number of results (default 20)")
+  app.add_flag("--exclude-seeds", o->exclude_seeds, "Leave the seeds out of the ranking");
+  app.add_option("-n,--limit", o->limit, "Number of results (default 20)")
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--config", config, "Parameter file of name = value lines")->type_name("FILE");
-  app.add_flag("--timings", timings, "Print stage timings and subgraph size as JSON on stderr");
-  table.AddFlags(&app, "Walk parameters");
-  return tool.Run(argc, argv, [&]() -> Status {
-    auto t0 = Clock::now();
-    if (!config.empty()) {
-      Status st = table.LoadConfig(config);
-      if (!st.ok()) return st;
-    }
-    auto store_or = Store::Open(tool.common().db, Store::Mode::kRead);
-    if (!store_or.ok()) return store_or.status();
-    Store& store = **store_or;
-    auto graph_or = Graph::Open(&store);
-    if (!graph_or.ok()) return graph_or.status().code() == Code::kNotFound ? Status::Io(graph_or.status().message())
-                                                                           : graph_or.status();
-    Graph& graph = **graph_or;
-    std::vector<Seed> seeds;
-    std::string line;
-    int64_t n = 0, unresolved = 0;
-    while (std::getline(std::cin, line)) {
-      ++n;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      Json j = Json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string())
-        return Status::BadInput(fmt::format("<stdin>:{}: expected a JSON object with a string \"id\"", n));
-      double w = 1.0;
-      std::string field = !weight_field.empty() ? weight_field : j.contains("weight") ? "weight" : "score";
-      if (j.contains(field)) {
-        if (!j[field].is_number())
-          return Status::BadInput(fmt::format("<stdin>:{}: field \"{}\" must be a number", n, field));
-        w = j[field].get<double>();
-      } else if (!weight_field.empty()) {
-        return Status::BadInput(fmt::format("<stdin>:{}: no field \"{}\"", n, field));
-      }
-      std::string type = j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>() : "";
-      auto node = store.ResolveNode(j["id"].get<std::string>(), type);
-      if (!node) {
-        ++unresolved;
-        continue;
-      }
-      if (w > 0) seeds.push_back({{node->first, static_cast<uint32_t>(node->second)}, w});
-    }
-    if (unresolved) tool.Warn(fmt::format("{} seeds are not in the store", unresolved));
-    if (seeds.empty()) return Status::NotFound("no seed resolved to a node of the store");
-    auto t1 = Clock::now();
-    if (tool.common().threads > 0) params.threads = tool.common().threads;  // else RwrParams' default
-    Subgraph g = BuildSubgraph(graph, seeds, params);
-    auto t2 = Clock::now();
-    WalkResult walk = RandomWalk(g, seeds, params);
-    auto t3 = Clock::now();
-    std::unordered_map<uint64_t, bool> is_seed;
-    for (const Seed& s : seeds) is_seed[s.node.key()] = true;
-    NodeType want;
-    bool any = target == "any";
-    if (!any) ParseNodeType(target, &want);
-    std::vector<uint32_t> order;
-    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
-      if (!any && g.nodes[i].type != want) continue;
-      if (exclude_seeds && is_seed.count(g.nodes[i].key())) continue;
-      order.push_back(i);
-    }
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return walk.score[a] != walk.score[b] ? walk.score[a] > walk.score[b] : g.nodes[a] < g.nodes[b];
-    });
-    if (order.size() > limit) order.resize(limit);
-    Output out(tool.common().format);
-    out.SetColumns({{"rank", "#", 0}, {"score", "score", 0}, {"type", "type", 0}, {"id", "id", 0},
-                    {"title", "title / name", 70}, {"is_seed", "seed", 0}});
-    int rank = 0;
-    for (uint32_t i : order) {
-      Json j = NodeJson(&store, &graph, g.nodes[i].type, g.nodes[i].id);
-      j["rank"] = ++rank;
-      j["score"] = walk.score[i];
-      j["is_seed"] = is_seed.count(g.nodes[i].key()) > 0;
-      j["paths"] = ExplainJson(&store, g, Explain(g, seeds, i));
-      out.Write(j);
-    }
-    out.Finish();
-    if (timings) {
-      auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-      fmt::print(stderr, "{}\n", Json({{"seeds", seeds.size()}, {"nodes", g.nodes.size()},
-                                       {"edges", g.edges()}, {"iterations", walk.iterations},
-                                       {"residual", walk.residual}, {"load_ms", ms(t0, t1)},
-                                       {"subgraph_ms", ms(t1, t2)}, {"hop_ms", g.hop_ms},
-                                       {"edges_ms", g.edges_ms}, {"walk_ms", ms(t2, t3)},
-                                       {"total_ms", ms(t0, Clock::now())}})
-                                     .dump());
-    }
-    return Status::Ok();
-  });
+      ->check(CLI::Range(size_t{1}, size_t{1000000}));
+  app.add_option("--config", o->config, "Parameter file of name = value lines")->type_name("FILE");
+  app.add_flag("--timings", o->timings, "Print stage timings and subgraph size as JSON on stderr");
+  AddParamFlags(&app, &o->table, "Walk parameters");
+}
+
+// The seeds on standard input (records of any tool).
+Result<std::vector<Seed>> ReadSeeds(Tool& tool, Store* store, const std::string& weight_field) {
+  std::vector<Seed> seeds;
+  int64_t unresolved = 0;
+  LITGRAPH_RETURN_IF_ERROR(
+      ForEachJsonLine(std::cin, "<stdin>", [&](Json& j, const std::string& where) -> Status {
+        auto seed = SeedFromRecord(store, j, weight_field, where);
+        if (!seed.ok()) return seed.status();
+        if (!*seed)
+          ++unresolved;
+        else if ((*seed)->weight > 0)
+          seeds.push_back(**seed);
+        return Status::Ok();
+      }));
+  if (unresolved) tool.Warn(fmt::format("{} seeds are not in the store", unresolved));
+  if (seeds.empty()) return Status::NotFound("no seed resolved to a node of the store");
+  return seeds;
+}
+
+Status Run(Tool& tool, Options& o) {
+  auto t0 = Clock::now();
+  if (!o.config.empty()) LITGRAPH_RETURN_IF_ERROR(o.table.LoadConfig(o.config));
+  auto store_or = Store::Open(tool.common().db, Store::Mode::kRead);
+  if (!store_or.ok()) return store_or.status();
+  Store* store = store_or->get();
+  auto graph_or = Graph::Open(store);
+  if (!graph_or.ok())
+    return graph_or.status().code() == Code::kNotFound
+               ? Status::IoError(graph_or.status().message())
+               : graph_or.status();
+  Graph& graph = **graph_or;
+  auto seeds = ReadSeeds(tool, store, o.weight_field);
+  if (!seeds.ok()) return seeds.status();
+  auto t1 = Clock::now();
+  if (tool.common().threads > 0)
+    o.params.threads = tool.common().threads;  // else RwrParams' default
+  auto sub = BuildSubgraph(graph, *seeds, o.params);
+  if (!sub.ok()) return sub.status();
+  const Subgraph& g = *sub;
+  auto t2 = Clock::now();
+  WalkResult walk = RandomWalk(g, *seeds, o.params);
+  auto t3 = Clock::now();
+  NodeType want;
+  const bool any = o.target == "any";
+  if (!any) ParseNodeType(o.target, &want);
+  std::unordered_set<uint64_t> is_seed;
+  for (const Seed& s : *seeds) is_seed.insert(s.node.key());
+  Output out(tool.common().format);
+  out.SetColumns({{"rank", "#", 0},
+                  {"score", "score", 0},
+                  {"type", "type", 0},
+                  {"id", "id", 0},
+                  {"title", "title / name", 70},
+                  {"is_seed", "seed", 0}});
+  int rank = 0;
+  for (uint32_t i : RankNodes(g, walk, *seeds, any ? nullptr : &want, o.exclude_seeds, o.limit)) {
+    Json j = NodeJson(store, &graph, g.nodes[i].type, g.nodes[i].id);
+    j["rank"] = ++rank;
+    j["score"] = walk.score[i];
+    j["is_seed"] = is_seed.count(g.nodes[i].key()) > 0;
+    j["paths"] = ExplainJson(store, g, Explain(g, *seeds, i));
+    out.Write(j);
+  }
+  out.Finish();
+  if (o.timings) {
+    auto ms = [](auto a, auto b) {
+      return std::chrono::duration<double, std::milli>(b - a).count();
+    };
+    fmt::print(stderr, "{}\n",
+               Json({{"seeds", seeds->size()},
+                     {"nodes", g.nodes.size()},
+                     {"edges", g.edges()},
+                     {"iterations", walk.iterations},
+                     {"residual", walk.residual},
+                     {"load_ms", ms(t0, t1)},
+                     {"subgraph_ms", ms(t1, t2)},
+                     {"hop_ms", g.hop_ms},
+                     {"edges_ms", g.edges_ms},
+                     {"walk_ms", ms(t2, t3)},
+                     {"total_ms", ms(t0, Clock::now())}})
+                   .dump());
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Tool tool("rwr-rank", ToolManual());
+  Options o;
+  AddOptions(tool.app(), &o);
+  return tool.Run(argc, argv, [&] { return Run(tool, o); });
 }

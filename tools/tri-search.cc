@@ -12,16 +12,19 @@
 #include <fstream>
 #include <sstream>
 
-#include "litgraph/cli.h"
+#include "litgraph/jsonl.h"
+#include "litgraph/llm.h"
+#include "litgraph/render.h"
 #include "litgraph/search.h"
 #include "litgraph/store.h"
+#include "tool.h"
 
 namespace {
 
 using namespace litgraph;
 
 // "high:graph neural network" -> ("graph neural network", 0.9).
-Result<std::pair<std::string, double>> Leveled(const std::string& arg, bool title) {
+std::pair<std::string, double> Leveled(const std::string& arg, bool title) {
   size_t colon = arg.find(':');
   if (colon != std::string::npos) {
     std::string level = arg.substr(0, colon);
@@ -33,15 +36,17 @@ Result<std::pair<std::string, double>> Leveled(const std::string& arg, bool titl
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  using Clock = std::chrono::steady_clock;
-  auto t_start = Clock::now();
+namespace {
+
+using namespace litgraph;
+
+Manual ToolManual() {
   Manual man;
   man.synopsis = "[OPTIONS] QUERY...\n.br\n[OPTIONS] --file PAPER.txt";
   man.description =
       "Finds the papers most relevant to any text (keywords, a question, an abstract, an idea, "
-      "a whole paper) by SciAtlas' neuro-symbolic search (seeds/000 section 3), with every "
-      "formula and default of the paper:\n\n"
+      "a whole paper) by SciAtlas' neuro-symbolic search (Qiao et al. 2025, section 3), with "
+      "every formula and default of the paper:\n\n"
       "Keyword path: up to 8 keywords of the query (litgraph-extract-keywords' extractor, or an "
       "LLM) matched to Keyword nodes exactly and by vector (cosine >= 0.7, top 3). Semantic path: "
       "the query embedded with the store's model (only the abstract of a whole paper), the top "
@@ -77,176 +82,192 @@ int main(int argc, char** argv) {
        "Structured query with a readable explanation."},
       {"litgraph-tri-search --db lib.db --target author protein structure prediction",
        "Related authors."}};
-  Tool tool("tri-search", "tri-path recall and graph rerank search (SciAtlas)", man);
+  return man;
+}
+
+}  // namespace
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
   SearchParams params;
   ParamTable table;
-  params.Register(&table);
-  std::vector<std::string> words, keyword_args, title_args, bias, exclude;
-  std::string file, profile = "balanced", candidates, config, field;
   SearchQuery q;
-  bool explain = false, timings = false;
+  std::vector<std::string> words, keyword_args, title_args, bias, exclude;
+  std::string file, profile = "balanced", candidates, config, mode = "hybrid", target = "paper";
   std::string kw_backend = "builtin";
   LlmOptions llm;
-  auto& app = tool.app();
-  app.add_option("query", words, "The query text")->type_name("TEXT");
-  app.add_option("--file", file, "Read the query from a file (- = stdin); a paper's abstract is embedded")
+  bool explain = false, timings = false;
+};
+
+void AddOptions(CLI::App& app, Options* o) {
+  o->params.Register(&o->table);
+  app.add_option("query", o->words, "The query text")->type_name("TEXT");
+  app.add_option("--file", o->file,
+                 "Read the query from a file (- = stdin); a paper's abstract is embedded")
       ->type_name("FILE");
-  app.add_option("--keyword", keyword_args, "A keyword, optionally leveled: high:|middle:|low:TERM")->allow_extra_args(false)
+  app.add_option("--keyword", o->keyword_args,
+                 "A keyword, optionally leveled: high:|middle:|low:TERM")
+      ->allow_extra_args(false)
       ->type_name("TERM");
-  app.add_option("--title", title_args, "A title to match, optionally leveled: high:|middle:|low:TITLE")->allow_extra_args(false)
+  app.add_option("--title", o->title_args,
+                 "A title to match, optionally leveled: high:|middle:|low:TITLE")
+      ->allow_extra_args(false)
       ->type_name("TITLE");
-  app.add_option("--after", q.after, "Papers published in or after YEAR")->type_name("YEAR");
-  app.add_option("--before", q.before, "Papers published in or before YEAR")->type_name("YEAR");
-  app.add_option("--field", q.field, "Papers of an OpenAlex field (name or id)")->type_name("FIELD");
-  app.add_option("--retrieval-mode", q.mode, "Paths used: keyword, semantic, title or hybrid (default)")
+  app.add_option("--after", o->q.after, "Papers published in or after YEAR")->type_name("YEAR");
+  app.add_option("--before", o->q.before, "Papers published in or before YEAR")->type_name("YEAR");
+  app.add_option("--field", o->q.field, "Papers of an OpenAlex field (name or id)")
+      ->type_name("FIELD");
+  app.add_option("--retrieval-mode", o->mode,
+                 "Paths used: keyword, semantic, title or hybrid (default)")
       ->check(CLI::IsMember({"keyword", "semantic", "title", "hybrid"}));
-  app.add_option("--ranking-profile", profile, "precision, balanced (default), discovery or impact")
+  app.add_option("--ranking-profile", o->profile,
+                 "precision, balanced (default), discovery or impact")
       ->check(CLI::IsMember({"precision", "balanced", "discovery", "impact"}));
-  app.add_option("--bias", bias, "Scale a relation: RELATION=low|middle|high")->allow_extra_args(false)->type_name("REL=LEVEL");
-  app.add_option("--target", q.target, "Rank papers (default) or authors")
+  app.add_option("--bias", o->bias, "Scale a relation: RELATION=low|middle|high")
+      ->allow_extra_args(false)
+      ->type_name("REL=LEVEL");
+  app.add_option("--target", o->target, "Rank papers (default) or authors")
       ->check(CLI::IsMember({"paper", "author"}));
-  app.add_option("--candidates", candidates, "Rank only these papers (file of ids; - = stdin)")
+  app.add_option("--candidates", o->candidates, "Rank only these papers (file of ids; - = stdin)")
       ->type_name("FILE");
-  app.add_option("--exclude", exclude, "Leave a paper out (id or DOI)")->allow_extra_args(false)->type_name("PAPER");
-  app.add_option("-n,--limit", params.limit, "Number of results (default 20)")
+  app.add_option("--exclude", o->exclude, "Leave a paper out (id or DOI)")
+      ->allow_extra_args(false)
+      ->type_name("PAPER");
+  app.add_option("-n,--limit", o->params.limit, "Number of results (default 20)")
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
-  app.add_flag("--explain", explain, "Print a readable account of the ranking instead of records");
-  app.add_flag("--timings", timings, "Print stage timings as JSON on stderr");
-  app.add_option("--config", config, "Parameter file of name = value lines")->type_name("FILE");
-  app.add_option("--keyword-backend", kw_backend, "Query keywords: builtin (default) or llm")
+      ->check(CLI::Range(size_t{1}, size_t{1000000}));
+  app.add_flag("--explain", o->explain,
+               "Print a readable account of the ranking instead of records");
+  app.add_flag("--timings", o->timings, "Print stage timings as JSON on stderr");
+  app.add_option("--config", o->config, "Parameter file of name = value lines")->type_name("FILE");
+  app.add_option("--keyword-backend", o->kw_backend, "Query keywords: builtin (default) or llm")
       ->check(CLI::IsMember({"builtin", "llm"}));
-  app.add_option("--llm-url", llm.url, "Chat-completions base URL for --keyword-backend llm")->type_name("URL");
-  app.add_option("--llm-model", llm.model, "Model for --keyword-backend llm")->type_name("NAME");
-  table.AddFlags(&app, "Search parameters");
-  return tool.Run(argc, argv, [&]() -> Status {
-    auto t_parsed = Clock::now();
-    // Precedence: profile < config file < flags < --bias.
-    Status st = params.ApplyProfile(profile);
-    if (!st.ok()) return st;
-    if (!config.empty()) {
-      st = table.LoadConfig(config);
-      if (!st.ok()) return st;
+  AddBackendOptions(&app, "llm", "Chat-completions (--keyword-backend llm)", &o->llm.url,
+                    &o->llm.model, &o->llm.http);
+  AddParamFlags(&app, &o->table, "Search parameters");
+}
+
+// The query from the arguments, --file, --keyword and --title; the
+// parameters with their precedence: profile < config file < flags < --bias.
+Status Prepare(Options& o) {
+  LITGRAPH_RETURN_IF_ERROR(o.params.ApplyProfile(o.profile));
+  if (!o.config.empty()) LITGRAPH_RETURN_IF_ERROR(o.table.LoadConfig(o.config));
+  LITGRAPH_RETURN_IF_ERROR(o.table.ApplyCommandLine());
+  for (const auto& b : o.bias) LITGRAPH_RETURN_IF_ERROR(o.params.ApplyBias(b));
+  SearchQuery& q = o.q;
+  ParseRetrievalMode(o.mode, &q.mode);  // one of the choices CLI11 checked
+  q.target = o.target == "author" ? SearchTarget::kAuthor : SearchTarget::kPaper;
+  for (const auto& w : o.words) q.text += (q.text.empty() ? "" : " ") + w;
+  if (!o.file.empty()) {
+    std::stringstream buf;
+    if (o.file == "-") {
+      buf << std::cin.rdbuf();
+    } else {
+      std::ifstream in(o.file);
+      if (!in) return Status::IoError(o.file + ": cannot open");
+      buf << in.rdbuf();
     }
-    st = table.ApplyCommandLine();
-    if (!st.ok()) return st;
-    for (const auto& b : bias) {
-      st = params.ApplyBias(b);
-      if (!st.ok()) return st;
-    }
-    for (const auto& w : words) q.text += (q.text.empty() ? "" : " ") + w;
-    if (!file.empty()) {
-      std::stringstream buf;
-      if (file == "-") {
-        buf << std::cin.rdbuf();
-      } else {
-        std::ifstream in(file);
-        if (!in) return Status::Io(file + ": cannot open");
-        buf << in.rdbuf();
-      }
-      std::string whole = buf.str();
-      q.abstract = AbstractOf(whole);
-      q.text += (q.text.empty() ? "" : "\n") + whole;
-    }
-    for (const auto& k : keyword_args) {
-      auto l = Leveled(k, false);
-      q.keywords.push_back(*l);
-    }
-    for (const auto& t : title_args) {
-      auto l = Leveled(t, true);
-      q.titles.push_back(*l);
-    }
-    if (q.text.empty() && q.keywords.empty() && q.titles.empty())
-      return Status::Usage("nothing to search: give a query, --file, --keyword or --title");
-    if (q.text.empty()) {
-      for (const auto& [k, v] : q.keywords) q.text += k + ". ";
-      for (const auto& [t, v] : q.titles) q.text += t + ". ";
-    }
-    auto store_or = Store::Open(tool.common().db, Store::Mode::kRead);
-    if (!store_or.ok()) return store_or.status();
-    Store& store = **store_or;
-    if (!candidates.empty()) {
-      std::vector<std::string> missing;
-      auto ids = ReadPaperIdList(&store, candidates, &missing);
-      if (!ids.ok()) return ids.status();
-      if (!missing.empty()) tool.Warn(fmt::format("{} candidate ids are not in the store", missing.size()));
-      if (ids->empty()) return Status::NotFound("no candidate is in the store");
-      q.candidates = std::move(ids.value());
-    }
-    for (const auto& e : exclude)
-      if (auto id = store.ResolvePaperId(e)) q.exclude.push_back(*id);
-    std::unique_ptr<KeywordBackend> backend;
-    if (kw_backend == "llm") {
-      if (llm.url.empty() || llm.model.empty()) return Status::Usage("--keyword-backend llm needs --llm-url and --llm-model");
-      llm.http.api_key = ApiKeyFromEnv({"LITGRAPH_LLM_API_KEY", "OPENAI_API_KEY"});
-      backend = MakeLlmKeywordBackend(llm, nullptr);
-    }
-    if (tool.common().threads > 0) params.rwr.threads = tool.common().threads;  // else RwrParams' default
-    TriSearch search(&store, params, std::move(backend));
-    SearchTrace trace;
-    auto results = search.Run(q, &trace);
-    if (!results.ok()) return results.status();
-    if (results->empty()) return Status::NotFound("no paper found");
-    Graph* graph = search.finder().graph();
-    Subgraph& g = search.subgraph();
-    Output out(explain ? Format::kJsonl : tool.common().format);
-    out.SetColumns({{"rank", "#", 0}, {"score", "score", 0}, {"year", "year", 0}, {"id", "id", 0},
-                    {"title", "title", 70}, {"authors", "authors", 28}, {"cited_by_count", "cites", 0}});
-    std::string report;
-    if (explain) {
-      report += fmt::format("Query keywords:");
-      for (const auto& k : trace.query_keywords) report += fmt::format(" {} ({})", k.text, k.score);
-      report += "\nKeyword seeds:";
-      for (const auto& [k, w] : trace.keyword_seeds) report += fmt::format(" {} {:.2f};", k, w);
-      report += fmt::format("\nTitles matched: {}\nPaper seeds: {}\nSubgraph: {} nodes, {} edges; "
-                            "walk converged in {} iterations\n\n",
-                            trace.titles.size(), trace.paper_seeds.size(), trace.subgraph_nodes,
-                            trace.subgraph_edges, trace.iterations);
-    }
-    int rank = 0;
-    for (const SearchResult& r : *results) {
-      Json j = NodeJson(&store, graph, r.type, r.id);
-      j["rank"] = ++rank;
-      j["score"] = r.s.final_score;
-      j["scores"] = {{"emb", r.s.emb}, {"title", r.s.title}, {"pre", r.s.pre}, {"graph", r.s.graph},
-                     {"gate", r.s.gate}, {"importance", r.s.importance}, {"final", r.s.final_score}};
-      if (params.lambda_lex > 0) j["scores"]["lex"] = r.s.lex;
-      j["is_seed"] = r.is_seed;
-      std::vector<std::string> seeds_used;
-      Json paths = ExplainJson(&store, g, r.paths, &seeds_used);
-      j["paths"] = paths;
-      j["seeds"] = seeds_used;
-      if (explain) {
-        std::string title = j.value("title", "");
-        report += fmt::format("{:>2}. {:.3f}  {}  {}\n", rank, r.s.final_score, j["id"].get<std::string>(), title);
-        report += fmt::format("    final {:.3f} = {} x pre~ + {} x graph~ x gate {:.2f} + {} x importance {:.2f}{}"
-                              "; pre {:.3f} (semantic {:.3f}, title {:.2f}{}), graph {:.5f}{}\n",
-                              r.s.final_score, params.lambda_pre, params.lambda_graph, r.s.gate,
-                              params.lambda_imp, r.s.importance,
-                              r.s.title_exact && params.title_hit_bonus > 0
-                                  ? fmt::format(" + {} title hit", params.title_hit_bonus) : "",
-                              r.s.pre, r.s.emb, r.s.title,
-                              r.s.title_exact ? ", exact title hit" : r.s.title_fuzzy ? ", fuzzy title hit" : "",
-                              r.s.graph, r.is_seed ? "; a seed" : "; found by the walk");
-        for (const auto& p : paths) report += "    via " + p["text"].get<std::string>() + "\n";
-        continue;
-      }
-      out.Write(j);
-    }
-    if (explain) out.Raw(report);
-    out.Finish();
-    if (timings) {
-      double total = std::chrono::duration<double, std::milli>(Clock::now() - t_start).count();
-      fmt::print(stderr, "{}\n",
-                 Json({{"startup_ms", std::chrono::duration<double, std::milli>(t_parsed - t_start).count()},
-                       {"keywords_ms", trace.t_keywords}, {"semantic_ms", trace.t_semantic},
-                       {"title_ms", trace.t_title}, {"merge_ms", trace.t_merge},
-                       {"subgraph_ms", trace.t_subgraph}, {"hop_ms", trace.t_hops},
-                       {"edges_ms", trace.t_edges}, {"walk_ms", trace.t_walk}, {"rank_ms", trace.t_rank}, {"total_ms", total},
-                       {"subgraph_nodes", trace.subgraph_nodes}, {"subgraph_edges", trace.subgraph_edges},
-                       {"paper_seeds", trace.paper_seeds.size()}, {"keyword_seeds", trace.keyword_seeds.size()}})
-                     .dump());
-    }
-    return Status::Ok();
-  });
+    std::string whole = buf.str();
+    q.abstract = AbstractOf(whole);
+    q.text += (q.text.empty() ? "" : "\n") + whole;
+  }
+  for (const auto& k : o.keyword_args) q.keywords.push_back(Leveled(k, false));
+  for (const auto& t : o.title_args) q.titles.push_back(Leveled(t, true));
+  if (q.text.empty() && q.keywords.empty() && q.titles.empty())
+    return Status::InvalidArgument("nothing to search: give a query, --file, --keyword or --title");
+  if (q.text.empty()) {
+    for (const auto& [k, v] : q.keywords) q.text += k + ". ";
+    for (const auto& [t, v] : q.titles) q.text += t + ". ";
+  }
+  return Status::Ok();
+}
+
+// --candidates, --exclude and the keyword backend, against the store.
+Result<std::unique_ptr<KeywordBackend>> Resolve(Tool& tool, Store* store, Options& o) {
+  if (!o.candidates.empty()) {
+    std::vector<std::string> missing;
+    auto ids = ReadPaperIdList(store, o.candidates, &missing);
+    if (!ids.ok()) return ids.status();
+    if (!missing.empty())
+      tool.Warn(fmt::format("{} candidate ids are not in the store", missing.size()));
+    if (ids->empty()) return Status::NotFound("no candidate is in the store");
+    o.q.candidates = std::move(ids.value());
+  }
+  for (const auto& e : o.exclude)
+    if (auto id = store->ResolvePaperId(e)) o.q.exclude.push_back(*id);
+  if (o.kw_backend != "llm") return std::unique_ptr<KeywordBackend>();
+  if (o.llm.url.empty() || o.llm.model.empty())
+    return Status::InvalidArgument("--keyword-backend llm needs --llm-url and --llm-model");
+  o.llm.http.api_key = ApiKeyFromEnv({"LITGRAPH_LLM_API_KEY", "OPENAI_API_KEY"});
+  return MakeLlmKeywordBackend(o.llm, nullptr);
+}
+
+void PrintTimings(const SearchTrace& trace, Clock::time_point start, Clock::time_point parsed) {
+  auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  fmt::print(stderr, "{}\n",
+             Json({{"startup_ms", ms(start, parsed)},
+                   {"keywords_ms", trace.t_keywords},
+                   {"semantic_ms", trace.t_semantic},
+                   {"title_ms", trace.t_title},
+                   {"merge_ms", trace.t_merge},
+                   {"subgraph_ms", trace.t_subgraph},
+                   {"hop_ms", trace.t_hops},
+                   {"edges_ms", trace.t_edges},
+                   {"walk_ms", trace.t_walk},
+                   {"rank_ms", trace.t_rank},
+                   {"total_ms", ms(start, Clock::now())},
+                   {"subgraph_nodes", trace.subgraph_nodes},
+                   {"subgraph_edges", trace.subgraph_edges},
+                   {"paper_seeds", trace.paper_seeds.size()},
+                   {"keyword_seeds", trace.keyword_seeds.size()}})
+                 .dump());
+}
+
+Status Run(Tool& tool, Options& o, Clock::time_point start) {
+  auto parsed = Clock::now();
+  LITGRAPH_RETURN_IF_ERROR(Prepare(o));
+  auto store = Store::Open(tool.common().db, Store::Mode::kRead);
+  if (!store.ok()) return store.status();
+  auto backend = Resolve(tool, store->get(), o);
+  if (!backend.ok()) return backend.status();
+  if (tool.common().threads > 0)
+    o.params.rwr.threads = tool.common().threads;  // else RwrParams' default
+  TriSearch search(store->get(), o.params, std::move(backend.value()));
+  SearchTrace trace;
+  auto results = search.Run(o.q, &trace);
+  if (!results.ok()) return results.status();
+  if (results->empty()) return Status::NotFound("no paper found");
+  std::vector<Json> records;
+  int rank = 0;
+  for (const SearchResult& r : *results)
+    records.push_back(SearchResultJson(store->get(), search.finder().graph(), search, r, ++rank));
+  Output out(o.explain ? Format::kJsonl : tool.common().format);
+  if (o.explain) {
+    out.Raw(SearchReport(search, trace, *results, records));
+  } else {
+    out.SetColumns({{"rank", "#", 0},
+                    {"score", "score", 0},
+                    {"year", "year", 0},
+                    {"id", "id", 0},
+                    {"title", "title", 70},
+                    {"authors", "authors", 28},
+                    {"cited_by_count", "cites", 0}});
+    for (const Json& j : records) out.Write(j);
+  }
+  out.Finish();
+  if (o.timings) PrintTimings(trace, start, parsed);
+  return Status::Ok();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto start = Clock::now();
+  Tool tool("tri-search", ToolManual());
+  Options o;
+  AddOptions(tool.app(), &o);
+  return tool.Run(argc, argv, [&] { return Run(tool, o, start); });
 }

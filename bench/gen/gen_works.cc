@@ -7,11 +7,23 @@
 // log/exp built from + - * / only -- never <random> or libm's transcendental
 // functions, whose results differ between standard libraries.
 //
-//   litgraph-gen-works --works N [--seed S] [--out FILE|-] [--gzip-free]
+//   litgraph-gen-works --works N [--seed S] [--profile default|hubs]
+//                      [--out FILE|-] [--gzip-free]
 //
 // Exit status: 0 success, 1 I/O error, 2 usage error.
 //
-// The world (scaled with N):
+// Two profiles. "default" (below) is the corpus the benchmarks were tuned on;
+// its output never changes. "hubs" is deliberately different on every axis
+// (see the hubs sections further down and bench/gen/README.md): no English
+// function word anywhere in titles or abstracts, 15 synthetic languages in 8
+// scripts (zh and ja without spaces), abstracts from none to 8,000 words,
+// ~43 references per work with 23% none and some 500-3,000, 28-29% dangling,
+// citation hubs cited by tens of thousands at 1M, collaborations of
+// 120-5,000 authors on ~2% of works, conflated author ids with ~20,000 works,
+// authors without ids, 2,000 topics, N/100 venues with mega-journals, ids
+// that cross 2^32. Same discipline: own PRNG, alias tables, DetLog/DetExp.
+//
+// The default world (scaled with N):
 //   - 4 domains, the 26 real OpenAlex fields, 252 real subfield names, 4,500
 //     topics; a topic always has the same subfield, field and domain.
 //   - Text: abstracts (80-250 words) are built from ~50 sentence templates
@@ -1583,6 +1595,448 @@ void RareTerm(uint64_t r, std::string& out, const std::vector<std::string>& syl,
 }
 
 // ---------------------------------------------------------------------------
+// The "hubs" profile's text: synthetic languages. None of their words is an
+// English function word (checked against a superset of litgraph's stopword
+// list after folding diacritics, as litgraph folds them).
+
+enum Script : uint8_t { kLatin, kCyrillic, kGreek, kHan, kKana, kHangul, kArabic, kDevanagari };
+
+struct LangDef {
+  const char* code;  // OpenAlex `language`
+  Script script;
+  double weight;  // share of works whose authors' country does not decide
+  // Alphabetic scripts: syllable = onset + nucleus + coda, ' ' separated, '-'
+  // for none; a language keeps ~170 of the combinations.
+  const char* onsets;
+  const char* nuclei;
+  const char* codas;
+  const char* endings;  // inflections of content words, '-' for none
+  const char* comma;
+  const char* stop;  // sentence end
+  const char* qopen;
+  const char* qclose;
+  bool spaces;         // words separated by spaces (not zh, ja)
+  bool noun_caps;      // German capitalizes nouns
+  bool decimal_comma;  // "12,5 %"
+  bool word_pairs;     // Vietnamese: a content word is two spaced syllables
+};
+
+const LangDef kLangs[] = {
+    {"de", kLatin, 0.08, "b d f g h k l m n p r s t w z sch st sp pf kr tr br gr fl kl schw",
+     "a e i o u ä ö ü ei au ie eu", "- - - n r s t l m ch ck ng nd st rt lt",
+     "- - - - ung ungen keit heit lich lichen isch ische en er es e te", ",", ".", "\xE2\x80\x9E",
+     "\xE2\x80\x9C", true, true, true, false},
+    {"fr", kLatin, 0.08, "b c d f g j l m n p r s t v ch pl tr qu gr br cr fr",
+     "a e i o u é è ê ou ai au eau oi an on in", "- - - r s l n x",
+     "- - - ion ions ité ités ique iques ement ant ante ée és eur eurs aux", ",", ".",
+     "\xC2\xAB\xC2\xA0", "\xC2\xA0\xC2\xBB", true, false, true, false},
+    {"es", kLatin, 0.08, "b c d f g j l m n p r s t v ll ch pr tr gr bl cl fr",
+     "a e i o u á é í ó ú ia ie ue io", "- - - n s r l",
+     "- - - ción ciones idad idades ico ica icos mente ado ada ados ez", ",", ".", "\xE2\x80\x9C",
+     "\xE2\x80\x9D", true, false, true, false},
+    {"pt", kLatin, 0.08, "b c d f g j l m n p r s t v lh nh ch pr tr gr br",
+     "a e i o u ã õ á é ê ó ô ão ei ou", "- - - s r l m",
+     "- - - ção ções dade dades ico ica mente ado ada ões eiro", ",", ".", "\xE2\x80\x9C",
+     "\xE2\x80\x9D", true, false, true, false},
+    {"pl", kLatin, 0.04, "b c d g j k l m n p r s t w z cz sz rz dz ch ł ś ż prz trz st",
+     "a e i o u y ą ę ó ie ia io", "- - - k n s ł ń ć ść w j",
+     "- - - ość ości anie ania owy owa owe ów ach ami ych ej", ",", ".", "\xE2\x80\x9E",
+     "\xE2\x80\x9D", true, false, true, false},
+    {"tr", kLatin, 0.04, "b c ç d f g h k l m n p r s ş t v y z", "a e ı i o ö u ü",
+     "- - n r l k m s t ş z", "- - - ler lar lerin ların de da nin ın sel sal lik lık", ",", ".",
+     "\xE2\x80\x9C", "\xE2\x80\x9D", true, false, true, false},
+    {"vi", kLatin, 0.05, "b c d đ g h k l m n p r s t v x ch gi kh ng nh ph th tr qu",
+     "a à á ả ã ạ ă ắ ằ ặ â ấ ầ ậ e è é ẹ ê ế ề ệ i ì í ị o ò ó ọ ô ố ồ ộ ơ ớ ờ ợ u ù ú ụ ư ứ "
+     "ừ ự y ý",
+     "- - - c m n ng nh p t", "-", ",", ".", "\xE2\x80\x9C", "\xE2\x80\x9D", true, false, true,
+     true},
+    {"ru", kCyrillic, 0.10, "б в г д ж з к л м н п р с т ф х ц ч ш щ пр ст тр кр бл",
+     "а е и о у ы я ю ё э", "- - - н р с т л й в к",
+     "- - - ов ий ая ое ые ых ами ения ение ость ости ого ому ую ский ская", ",", ".", "\xC2\xAB",
+     "\xC2\xBB", true, false, true, false},
+    {"el", kGreek, 0.04, "β γ δ ζ θ κ λ μ ν ξ π ρ σ τ φ χ ψ στ πρ τρ",
+     "α ε η ι ο υ ω ά έ ή ί ό ύ ώ αι ει ου", "- - - ν σ ρ",
+     "- - - ος ης ων ικός ική ισμός ότητα ες ας ία ών", ",", ".", "\xC2\xAB", "\xC2\xBB", true,
+     false, true, false},
+    {"zh", kHan, 0.14, "", "", "", "-", "\xEF\xBC\x8C", "\xE3\x80\x82", "\xE2\x80\x9C",
+     "\xE2\x80\x9D", false, false, false, false},
+    {"ja", kKana, 0.06, "", "", "", "-", "\xE3\x80\x81", "\xE3\x80\x82", "\xE3\x80\x8C",
+     "\xE3\x80\x8D", false, false, false, false},
+    {"ko", kHangul, 0.04, "", "", "", "-", ",", ".", "\xE2\x80\x9C", "\xE2\x80\x9D", true, false,
+     false, false},
+    {"ar", kArabic, 0.04, "ب ت ث ج ح خ د ذ ر ز س ش ص ض ط ظ ع غ ف ق ك ل م ن ه و ي", "- ا و ي",
+     "- - - ن م ر", "- - - ة ات ية ين ي", "\xD8\x8C", ".", "\xC2\xAB", "\xC2\xBB", true, false,
+     false, false},
+    {"fa", kArabic, 0.03, "ب پ ت ج چ خ د ر ز ژ س ش ف ق ک گ ل م ن ه و ی", "- ا و ی", "- - - ن م ر ت",
+     "- - - ها ی ان ه ای", "\xD8\x8C", ".", "\xC2\xAB", "\xC2\xBB", true, false, false, false},
+    {"hi", kDevanagari, 0.03, "क ख ग घ च छ ज झ ट ठ ड ढ ण त थ द ध न प फ ब भ म य र ल व श ष स ह",
+     "- ा ि ी ु ू े ै ो ौ", "- - - ं", "- - - ों ें ता ती ना कर", ",", "\xE0\xA5\xA4", "\xE2\x80\x9C",
+     "\xE2\x80\x9D", true, false, false, false},
+};
+constexpr int kNumLangs = sizeof(kLangs) / sizeof(kLangs[0]);
+
+// Per country (kCountries order): the share of hubs-profile institutions and
+// the language its authors write in when the country decides (-1: none).
+struct HubsCountry {
+  double weight;
+  const char* lang;
+};
+const HubsCountry kHubsCountries[] = {
+    {6, nullptr}, {18, "zh"},     {2, nullptr},   {7, "de"},      {6, "ja"},      {5, "fr"},
+    {4, "hi"},    {2, nullptr},   {1.5, "fr"},    {1, nullptr},   {4, "es"},      {3, "ko"},
+    {5, "pt"},    {1, nullptr},   {0.5, nullptr}, {0.3, nullptr}, {0.3, nullptr}, {0.3, nullptr},
+    {1, "de"},    {0.7, "de"},    {0.7, "fr"},    {9, "ru"},      {3, "pl"},      {1, nullptr},
+    {3, "tr"},    {3, "fa"},      {1.5, "ar"},    {1.5, "ar"},    {1.5, "es"},    {1, "es"},
+    {0.6, "es"},  {1.5, "pt"},    {0.6, nullptr}, {0.4, nullptr}, {0.3, nullptr}, {1.5, "zh"},
+    {0.4, "zh"},  {0.3, nullptr}, {0.2, nullptr},
+};
+static_assert(sizeof(kHubsCountries) / sizeof(kHubsCountries[0]) == kNumCountries);
+
+// Field shares of the hubs profile (kFields order): physics, medicine and the
+// life sciences dominate, as in a corpus with large collaborations.
+const double kHubsFieldWeights[] = {0.8, 0.3, 2.2, 0.3, 0.4, 1.0, 1.0, 0.2, 1.1,
+                                    0.4, 0.6, 1.2, 0.7, 1.0, 1.0, 0.7, 3.6, 0.9,
+                                    0.2, 0.4, 3.0, 0.6, 0.5, 0.6, 0.3, 0.2};
+static_assert(sizeof(kHubsFieldWeights) / sizeof(kHubsFieldWeights[0]) == kNumFields);
+
+// Author names in native script for a third of the authors of some countries.
+struct NativeNames {
+  const char* country;
+  const char* first;  // ' ' separated
+  const char* last;
+  bool family_first, spaced;
+};
+const NativeNames kNativeNames[] = {
+    {"RU",
+     "Александр Дмитрий Сергей Андрей Алексей Иван Михаил Николай Ольга Елена Наталья Ирина "
+     "Татьяна Анна Мария Светлана",
+     "Иванов Смирнов Кузнецов Попов Васильев Петров Соколов Михайлов Новиков Фёдоров Морозов "
+     "Волков Козлов Лебедев",
+     false, true},
+    {"CN", "伟 静 磊 敏 军 洋 勇 艳 杰 涛 明 超 秀英 丽 强 芳 娜 建华 志强 海燕",
+     "王 李 张 刘 陈 杨 黄 赵 吴 周 徐 孙 马 朱 胡 郭 何 林 高 罗", true, false},
+    {"TW", "志明 淑芬 家豪 怡君 俊傑 雅婷 建宏 美玲", "陳 林 黃 張 李 王 吳 劉", true, false},
+    {"JP", "健 翔 大輔 陽子 裕子 直樹 美咲 拓也 恵 誠",
+     "佐藤 鈴木 高橋 田中 渡辺 伊藤 山本 中村 小林 加藤", true, true},
+    {"KR", "민준 서연 지훈 현우 성민 재현 영호 동현 지원 은지", "김 이 박 최 정 강 조 윤 장 임",
+     true, false},
+    {"SA", "محمد أحمد علي عمر خالد يوسف فاطمة مريم نور ليلى",
+     "حسن إبراهيم محمود عبدالله صالح منصور حداد خليل ناصر فاروق", false, true},
+    {"EG", "محمد أحمد مصطفى عمر خالد يوسف فاطمة منى هبة سارة",
+     "حسن إبراهيم محمود عبدالرحمن السيد عثمان سليمان", false, true},
+};
+
+// English function words a synthetic word must never fold to: litgraph's
+// stopword list plus the title minor words, sorted for binary search.
+const char* const kEnglishFunctionWords[] = {
+    "a",       "about",   "above",  "after",   "again",  "against",   "all",        "also",
+    "am",      "an",      "and",    "any",     "are",    "as",        "at",         "be",
+    "because", "been",    "before", "being",   "below",  "between",   "both",       "but",
+    "by",      "can",     "could",  "did",     "do",     "does",      "doing",      "down",
+    "during",  "each",    "either", "et",      "etc",    "few",       "for",        "from",
+    "further", "had",     "has",    "have",    "having", "he",        "her",        "here",
+    "hers",    "herself", "him",    "himself", "his",    "how",       "however",    "i",
+    "if",      "in",      "into",   "is",      "it",     "its",       "itself",     "just",
+    "may",     "me",      "might",  "more",    "most",   "must",      "my",         "myself",
+    "no",      "nor",     "not",    "now",     "of",     "off",       "on",         "once",
+    "only",    "or",      "other",  "our",     "ours",   "ourselves", "out",        "over",
+    "own",     "same",    "shall",  "she",     "should", "so",        "some",       "such",
+    "than",    "that",    "the",    "their",   "theirs", "them",      "themselves", "then",
+    "there",   "these",   "they",   "this",    "those",  "through",   "thus",       "to",
+    "too",     "under",   "until",  "up",      "upon",   "us",        "very",       "via",
+    "vs",      "was",     "we",     "were",    "what",   "when",      "where",      "whether",
+    "which",   "while",   "who",    "whom",    "why",    "will",      "with",       "within",
+    "without", "would",   "yet",    "you",     "your",   "yours",     "yourself",   "yourselves"};
+
+// Base letters of Latin Extended-A (U+0100-U+017F), as litgraph folds them.
+const char* const kExtAFold[] = {
+    "a", "a", "a",  "a",  "a", "a", "c", "c", "c", "c", "c", "c", "c", "c", "d", "d",
+    "d", "d", "e",  "e",  "e", "e", "e", "e", "e", "e", "e", "e", "g", "g", "g", "g",
+    "g", "g", "g",  "g",  "h", "h", "h", "h", "i", "i", "i", "i", "i", "i", "i", "i",
+    "i", "i", "ij", "ij", "j", "j", "k", "k", "k", "l", "l", "l", "l", "l", "l", "l",
+    "l", "l", "l",  "n",  "n", "n", "n", "n", "n", "n", "n", "n", "o", "o", "o", "o",
+    "o", "o", "oe", "oe", "r", "r", "r", "r", "r", "r", "s", "s", "s", "s", "s", "s",
+    "s", "s", "t",  "t",  "t", "t", "t", "t", "u", "u", "u", "u", "u", "u", "u", "u",
+    "u", "u", "u",  "u",  "w", "w", "y", "y", "y", "z", "z", "z", "z", "z", "z", "s"};
+static_assert(sizeof(kExtAFold) / sizeof(kExtAFold[0]) == 128);
+
+uint32_t DecodeCp(std::string_view s, size_t& i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80 || i + 1 >= s.size()) {
+    ++i;
+    return c;
+  }
+  if (c < 0xE0) {
+    const uint32_t cp = ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3Fu);
+    i += 2;
+    return cp;
+  }
+  if (c < 0xF0 && i + 2 < s.size()) {
+    const uint32_t cp = ((c & 0x0Fu) << 12) |
+                        ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
+                        (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
+    i += 3;
+    return cp;
+  }
+  ++i;
+  return c;
+}
+
+void PutCp(uint32_t cp, std::string& out) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// Upper case of the lowercase letters the languages use; others unchanged.
+// Turkish dotted i becomes U+0130.
+uint32_t UpperCp(uint32_t cp, bool turkish) {
+  if (cp >= 'a' && cp <= 'z') return turkish && cp == 'i' ? 0x130 : cp - 32;
+  if (cp == 0x131) return 'I';                                   // Turkish dotless i
+  if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) return cp - 0x20;  // Latin-1
+  if (cp >= 0x100 && cp <= 0x137) return cp & 1 ? cp - 1 : cp;   // Ext-A, pairs
+  if (cp >= 0x139 && cp <= 0x148) return cp & 1 ? cp : cp - 1;
+  if (cp >= 0x14A && cp <= 0x177) return cp & 1 ? cp - 1 : cp;
+  if (cp >= 0x179 && cp <= 0x17E) return cp & 1 ? cp : cp - 1;
+  if (cp == 0x1A1 || cp == 0x1B0) return cp - 1;                    // Vietnamese o, u horn
+  if (cp >= 0x1EA0 && cp <= 0x1EF9) return cp & 1 ? cp - 1 : cp;    // Vietnamese tones
+  if (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) return cp - 0x20;  // Greek
+  if (cp == 0x3AC) return 0x386;
+  if (cp >= 0x3AD && cp <= 0x3AF) return cp - 0x25;
+  if (cp == 0x3CC) return 0x38C;
+  if (cp == 0x3CD || cp == 0x3CE) return cp - 0x3F;
+  if (cp >= 0x430 && cp <= 0x44F) return cp - 0x20;  // Cyrillic
+  if (cp >= 0x450 && cp <= 0x45F) return cp - 0x50;
+  return cp;
+}
+
+void CapitalizeFirst(std::string& w, size_t from, bool turkish) {
+  if (from >= w.size()) return;
+  size_t i = from;
+  const uint32_t cp = DecodeCp(w, i);
+  const uint32_t up = UpperCp(cp, turkish);
+  if (up == cp) return;
+  std::string u;
+  PutCp(up, u);
+  w.replace(from, i - from, u);
+}
+
+void UpperAll(std::string& w, bool turkish) {
+  std::string out;
+  for (size_t i = 0; i < w.size();) PutCp(UpperCp(DecodeCp(w, i), turkish), out);
+  w.swap(out);
+}
+
+// Folds w as litgraph's word splitter would see it, for the function-word
+// check: Latin letters (Latin-1, Extended-A, and conservatively Vietnamese
+// tone letters) to lowercase ASCII, letters of other scripts to '#' (they
+// make a word non-English), everything else to ' ' (a separator).
+void FoldForCheck(std::string_view w, std::string& out) {
+  out.clear();
+  for (size_t i = 0; i < w.size();) {
+    const uint32_t cp = DecodeCp(w, i);
+    if (cp >= 'A' && cp <= 'Z') {
+      out.push_back(static_cast<char>(cp + 32));
+    } else if (cp >= 'a' && cp <= 'z') {
+      out.push_back(static_cast<char>(cp));
+    } else if (cp < 0xC0 || cp == 0xD7 || cp == 0xF7) {
+      out.push_back(' ');
+    } else if (cp <= 0xFF) {
+      static const char kL1[] = "aaaaaaaceeeeiiiidnooooo ouuuuyts";
+      const uint32_t k = (cp - 0xC0) & 31;
+      if (k == 6)
+        out += "ae";
+      else if (k == 30)
+        out += "th";
+      else if (cp == 0xDF)
+        out += "ss";
+      else if (cp == 0xFF)
+        out.push_back('y');
+      else
+        out.push_back(kL1[k]);
+    } else if (cp <= 0x17F) {
+      out += kExtAFold[cp - 0x100];
+    } else if (cp == 0x1A0 || cp == 0x1A1) {
+      out.push_back('o');
+    } else if (cp == 0x1AF || cp == 0x1B0) {
+      out.push_back('u');
+    } else if (cp >= 0x1EA0 && cp <= 0x1EF9) {
+      out.push_back(cp < 0x1EB8   ? 'a'
+                    : cp < 0x1EC8 ? 'e'
+                    : cp < 0x1ECC ? 'i'
+                    : cp < 0x1EE4 ? 'o'
+                    : cp < 0x1EF2 ? 'u'
+                                  : 'y');
+    } else if ((cp >= 0x2000 && cp <= 0x206F) || (cp >= 0x3000 && cp <= 0x303F) ||
+               (cp >= 0xFF00 && cp <= 0xFF20) || cp == 0x60C || cp == 0x964) {
+      out.push_back(' ');
+    } else {
+      out.push_back('#');
+    }
+  }
+}
+
+bool IsEnglishFunctionWord(std::string_view w) {
+  return std::binary_search(std::begin(kEnglishFunctionWords), std::end(kEnglishFunctionWords), w,
+                            [](std::string_view a, std::string_view b) { return a < b; });
+}
+
+// True if some word of s, split as litgraph splits (digits split too, to be
+// safe), is an English function word.
+bool HasEnglishFunctionWord(std::string_view s, std::string& scratch) {
+  FoldForCheck(s, scratch);
+  size_t b = 0;
+  for (size_t k = 0; k <= scratch.size(); ++k) {
+    if (k == scratch.size() || scratch[k] == ' ') {
+      if (k > b && IsEnglishFunctionWord(std::string_view(scratch).substr(b, k - b))) return true;
+      b = k + 1;
+    }
+  }
+  return false;
+}
+
+// One language at run time: syllables (alphabetic scripts) or characters,
+// function words (the most frequent ranks) and inflection endings.
+struct Lang {
+  const LangDef* def = nullptr;
+  int index = 0;
+  std::vector<std::string> syl;     // content-word units
+  std::vector<std::string> func;    // function words, most frequent first
+  std::vector<std::string> ends;    // inflection endings ("" = none)
+  std::vector<std::string> kana;    // ja: katakana units; ko/ja: particles in func
+  std::vector<std::string> digits;  // native digits (ar, fa, hi), else empty
+  bool turkish = false;
+  bool al = false;  // Arabic: the article al- on some nouns
+};
+
+constexpr uint32_t kFuncWords = 48;  // ranks below this are function words
+
+// Builds the units of language l. Deterministic in seed.
+void BuildLang(Lang& L, int l, uint64_t seed) {
+  const LangDef& d = kLangs[l];
+  L.def = &d;
+  L.index = l;
+  L.turkish = std::strcmp(d.code, "tr") == 0;
+  L.al = std::strcmp(d.code, "ar") == 0;
+  Rng rng(Mix2(seed ^ 0x1A4617, static_cast<uint64_t>(l)));
+  std::string fold;
+  auto shuffle = [&](std::vector<std::string>& v) {
+    for (size_t k = v.size(); k > 1; --k)
+      std::swap(v[k - 1], v[rng.Below(static_cast<uint32_t>(k))]);
+  };
+  auto cp_range = [&](uint32_t base, uint32_t span, uint32_t stride, uint32_t count,
+                      std::vector<std::string>& out, uint32_t offset = 7) {
+    for (uint32_t k = 0; k < count; ++k) {
+      std::string s;
+      PutCp(base + static_cast<uint32_t>((uint64_t{k} * stride + offset) % span), s);
+      out.push_back(s);
+    }
+  };
+  switch (d.script) {
+    case kHan:  // CJK Unified Ideographs U+4E00-U+9FA5
+      cp_range(0x4E00, 20902, 7919, 3000, L.syl);
+      L.func.assign(L.syl.begin(), L.syl.begin() + kFuncWords);
+      break;
+    case kKana: {
+      cp_range(0x4E00, 20902, 6007, 2500, L.syl);  // kanji
+      cp_range(0x30A1, 82, 1, 82, L.kana);         // katakana
+      std::vector<std::string> hira;
+      cp_range(0x3041, 83, 1, 83, hira);
+      shuffle(hira);
+      for (uint32_t k = 0; L.func.size() < kFuncWords; ++k)
+        L.func.push_back(k < 20 ? hira[k] : hira[k % 83] + hira[(k * 7 + 3) % 83]);
+      break;
+    }
+    case kHangul:
+      cp_range(0xAC00, 11172, 389, 1200, L.syl);
+      L.func.assign(L.syl.begin(), L.syl.begin() + kFuncWords);
+      break;
+    default: {
+      const auto on = Split(d.onsets, ' '), nu = Split(d.nuclei, ' '), co = Split(d.codas, ' ');
+      std::vector<std::string> all;
+      for (const auto& o : on)
+        for (const auto& n : nu)
+          for (const auto& c : co) {
+            std::string s = (o == "-" ? "" : o) + (n == "-" ? "" : n) + (c == "-" ? "" : c);
+            if (!s.empty() && std::find(all.begin(), all.end(), s) == all.end()) all.push_back(s);
+          }
+      shuffle(all);
+      // Short syllables first (stable: ties keep the shuffled order), so
+      // words are about as long as real ones.
+      auto cps = [](const std::string& x) {
+        size_t k = 0;
+        for (unsigned char ch : x) k += (ch & 0xC0) != 0x80;
+        return k;
+      };
+      std::stable_sort(all.begin(), all.end(), [&](const std::string& a, const std::string& b) {
+        return std::min<size_t>(cps(a), 3) < std::min<size_t>(cps(b), 3);
+      });
+      // Function words: the shortest syllables that are no English word.
+      for (const auto& s : all) {
+        if (L.func.size() >= kFuncWords) break;
+        if (HasEnglishFunctionWord(s, fold)) continue;
+        L.func.push_back(s);
+      }
+      for (const auto& s : all)
+        if (L.syl.size() < 170 && !HasEnglishFunctionWord(s, fold) &&
+            std::find(L.func.begin(), L.func.end(), s) == L.func.end())
+          L.syl.push_back(s);
+    }
+  }
+  for (const auto& e : Split(d.endings, ' ')) L.ends.push_back(e == "-" ? "" : e);
+  if (d.script == kArabic && std::strcmp(d.code, "fa") == 0)
+    cp_range(0x6F0, 10, 1, 10, L.digits, 0);
+  else if (d.script == kArabic)
+    cp_range(0x660, 10, 1, 10, L.digits, 0);
+  else if (d.script == kDevanagari)
+    cp_range(0x966, 10, 1, 10, L.digits, 0);
+}
+
+// The word of rank r in language L (r < kFuncWords: a function word). Content
+// words have at least two units; the rank's digits in base |units| pick them,
+// so frequent words are short. Written into out; never an English function
+// word.
+void LangWord(const Lang& L, uint64_t r, std::string& out, std::string& fold) {
+  out.clear();
+  if (r < kFuncWords) {
+    out = L.func[r];
+    return;
+  }
+  uint64_t x = r - kFuncWords;
+  const Script sc = L.def->script;
+  if (sc == kKana && Mix(x * 31 + 5) % 10 >= 6) {  // katakana loanword, 3+ units
+    const uint64_t n = L.kana.size();
+    x += n * n;
+    do {
+      out += L.kana[x % n];
+      x /= n;
+    } while (x);
+    return;
+  }
+  const uint64_t n = L.syl.size();
+  x += n;
+  bool first = true;
+  do {
+    if (!first && L.def->word_pairs) out.push_back(' ');  // Vietnamese: spaced syllables
+    out += L.syl[x % n];
+    x /= n;
+    first = false;
+  } while (x);
+  if (sc == kGreek && out.size() >= 2 && out.compare(out.size() - 2, 2, "\xCF\x83") == 0)
+    out.replace(out.size() - 2, 2, "\xCF\x82");  // final sigma
+  if (sc == kArabic && std::strcmp(L.def->code, "fa") == 0 && Mix(r) % 12 == 0)
+    out.insert(0, "\xD9\x85\xDB\x8C\xE2\x80\x8C");  // "mi" + zero-width non-joiner
+  if (sc == kLatin && HasEnglishFunctionWord(out, fold)) out += L.syl[r % n];
+}
+
+// ---------------------------------------------------------------------------
 // The world: taxonomy, vocabulary, topics, institutions, sources, authors.
 
 struct PosList {  // words of one part of speech, Zipfian by list order
@@ -1620,20 +2074,48 @@ struct Source {
   bool is_oa = false;
 };
 
-enum WorkType : uint8_t { kArticle, kPreprint, kBookChapter, kDataset, kReview, kNumTypes };
-const char* const kTypeNames[] = {"article", "preprint", "book-chapter", "dataset", "review"};
+// The default profile uses the first five types; the hubs profile all ten.
+enum WorkType : uint8_t {
+  kArticle,
+  kPreprint,
+  kBookChapter,
+  kDataset,
+  kReview,
+  kLetter,
+  kEditorial,
+  kErratum,
+  kParatext,
+  kDissertation,
+  kNumTypes
+};
+const char* const kTypeNames[] = {"article",  "preprint",    "book-chapter", "dataset",
+                                  "review",   "letter",      "editorial",    "erratum",
+                                  "paratext", "dissertation"};
+static_assert(sizeof(kTypeNames) / sizeof(kTypeNames[0]) == kNumTypes);
 const double kTypeWeights[] = {0.82, 0.07, 0.05, 0.02, 0.04};
 
 constexpr int kFirstYear = 1990, kLastYear = 2025, kNumYears = kLastYear - kFirstYear + 1;
 
 class World {
  public:
-  World(uint64_t n, uint64_t seed) : n_(n), seed_(seed) {}
+  World(uint64_t n, uint64_t seed, bool hubs) : n_(n), seed_(seed), hubs_(hubs) {
+    if (hubs_) {
+      num_topics_ = 2000;
+      topic_id_base_ = 20000;
+      topic_sigma_ = 1.7;
+    }
+  }
 
   void Build() {
     Rng rng(Mix2(seed_, 1));
     BuildVocab(rng);
     BuildTopics(rng);
+    if (hubs_) {
+      BuildLangs();
+      BuildInstitutionsHubs(rng);
+      BuildSourcesHubs(rng);
+      return;
+    }
     BuildInstitutions(rng);
     BuildSources(rng);
   }
@@ -1750,6 +2232,253 @@ class World {
     return s;
   }
 
+  bool PhraseHasFunctionWord(uint32_t p) const {
+    std::string fold;
+    for (uint32_t k = phrase_off_[p]; k < phrase_end_[p]; ++k)
+      if (HasEnglishFunctionWord(vocab_.Word(phrase_words_[k]), fold)) return true;
+    return false;
+  }
+
+  // --- hubs profile: languages, institutions, sources ---------------------
+  void BuildLangs() {
+    langs_.resize(kNumLangs);
+    std::vector<double> w;
+    for (int l = 0; l < kNumLangs; ++l) {
+      BuildLang(langs_[l], l, seed_);
+      w.push_back(kLangs[l].weight);
+    }
+    lang_group_ = aliases_.Add(w);
+    for (int c = 0; c < kNumCountries; ++c) {
+      country_lang_[c] = -1;
+      if (kHubsCountries[c].lang)
+        country_lang_[c] = static_cast<int8_t>(LangIndex(kHubsCountries[c].lang));
+    }
+  }
+
+  static int LangIndex(const char* code) {
+    for (int l = 0; l < kNumLangs; ++l)
+      if (std::strcmp(kLangs[l].code, code) == 0) return l;
+    return -1;
+  }
+
+  // A capitalized content word of language l picked by key (for names).
+  std::string NameWord(int l, uint64_t key) const {
+    std::string w, fold;
+    LangWord(langs_[l], kFuncWords + 100 + Mix(key) % 20000, w, fold);
+    CapitalizeFirst(w, 0, langs_[l].turkish);
+    return w;
+  }
+
+  // Fills a pattern: '%' the place, '#' a word of language l.
+  std::string FillPattern(std::string_view pat, const std::string& place, int l,
+                          uint64_t key) const {
+    std::string out;
+    for (char ch : pat) {
+      if (ch == '%')
+        out += place;
+      else if (ch == '#')
+        out += NameWord(l < 0 ? 0 : l, key++);
+      else
+        out.push_back(ch);
+    }
+    return out;
+  }
+
+  void BuildInstitutionsHubs(Rng& rng) {
+    // Names in the country's language: edu|health|facility|gov|company
+    // patterns, '|' between types and ';' between variants.
+    struct Pat {
+      const char* lang;
+      const char* pats;
+    };
+    static const Pat kPats[] = {
+        {"",
+         "% University;% State University;% Technical University;% Polytechnic|% University "
+         "Hospital;% General Hospital;% Medical Center|% National Laboratory;% Research "
+         "Institute;% Research Center|% Geological Survey;% Public Health Agency|% "
+         "Technologies;% Pharmaceuticals;% Labs"},
+        {"de",
+         "Universität %;Technische Universität %;Hochschule %|Universitätsklinikum "
+         "%;Klinikum %|#-Institut %;Forschungszentrum %|Bundesanstalt # %;Landesamt % #|% "
+         "# GmbH;% AG"},
+        {"fr",
+         "Université de %;École Polytechnique de %;Université % #|CHU de %;Hôpital %|"
+         "Institut # de %;Laboratoire # %|Agence # de %|% SA;% # SAS"},
+        {"es",
+         "Universidad de %;Universidad Nacional de %;Universidad Politécnica de "
+         "%|Hospital Universitario de %;Hospital General de %|Instituto # de %;Centro de "
+         "Investigación # %|Agencia # de %|% S.A.;Laboratorios % S.L."},
+        {"pt",
+         "Universidade de %;Universidade Federal de %;Universidade Estadual de "
+         "%|Hospital das Clínicas de %;Hospital de %|Instituto # de %;Fundação # %|Agência "
+         "# de %|% Ltda.;% S.A."},
+        {"pl",
+         "Uniwersytet %;Politechnika %;Akademia # %|Szpital Uniwersytecki %;Szpital "
+         "%|Instytut # %|Urząd # %|% sp. z o.o."},
+        {"tr",
+         "% Üniversitesi;% Teknik Üniversitesi|% Eğitim ve Araştırma Hastanesi|% # "
+         "Enstitüsü|% # Müdürlüğü|% A.Ş."},
+        {"ru",
+         "% государственный университет;Университет %;% политехнический "
+         "университет|Клиническая больница %|Институт # %;НИИ # %|Агентство # %|ООО «%»"},
+        {"zh",
+         "%大学;%理工大学;%师范大学|%人民医院;%大学附属医院|中国科学院%研究所;%研究院|%环境保护局|%"
+         "科技有限公司"},
+        {"ja", "%大学;%工業大学|%大学病院|%研究所|%庁|%株式会社"},
+        {"ko", "%대학교;%과학기술원|%대학교병원|%연구원|%청|%주식회사"},
+        {"ar", "جامعة %;جامعة % التقنية|مستشفى %|معهد % #|هيئة %|شركة %"},
+        {"fa", "دانشگاه %;دانشگاه صنعتی %|بیمارستان %|پژوهشگاه %|سازمان %|شرکت %"},
+        {"hi",
+         "% विश्वविद्यालय;भारतीय प्रौद्योगिकी संस्थान %|% चिकित्सालय|% अनुसंधान संस्थान|% "
+         "विभाग|% लिमिटेड"},
+    };
+    const uint64_t count = std::max<uint64_t>(40, n_ / 40);
+    std::vector<double> cw;
+    for (const auto& c : kHubsCountries) cw.push_back(c.weight);
+    const uint32_t country_group = aliases_.Add(cw);
+    const uint32_t type_group = aliases_.Add(std::vector<double>{0.70, 0.12, 0.10, 0.04, 0.04});
+    std::vector<std::vector<std::string>> cities(kNumCountries);
+    for (int c = 0; c < kNumCountries; ++c) cities[c] = Split(kCountries[c].cities, ',');
+    std::vector<uint32_t> city_used(kNumCountries, 0);
+    std::unordered_set<std::string> names;
+    std::vector<double> weight;
+    for (uint64_t k = 0; k < count; ++k) {
+      const int c = static_cast<int>(aliases_.Sample(country_group, rng));
+      const int type = static_cast<int>(aliases_.Sample(type_group, rng));
+      const int l = country_lang_[c];
+      const Pat* pat = &kPats[0];
+      for (const auto& p : kPats)
+        if (l >= 0 && std::strcmp(p.lang, kLangs[l].code) == 0) pat = &p;
+      const auto types = Split(pat->pats, '|');
+      const auto variants = Split(types[type], ';');
+      const std::string& v = variants[rng.Below(static_cast<uint32_t>(variants.size()))];
+      // Latin-script countries use real cities first, then synthetic places;
+      // others a place word of their language.
+      std::string place;
+      const bool native = l >= 0 && kLangs[l].script != kLatin;
+      if (native) {
+        place = NameWord(l, k * 7 + 1);
+      } else if (city_used[c] < cities[c].size() * 2) {
+        place = cities[c][city_used[c]++ % cities[c].size()];
+      } else {
+        place = SyntheticPlace(k, kCountries[c].culture);
+      }
+      std::string name = FillPattern(v, place, l, k * 131);
+      for (uint64_t extra = 1; names.count(name); ++extra)
+        name = FillPattern(v,
+                           native ? NameWord(l, k * 7 + 1 + extra * 977)
+                                  : SyntheticPlace(k * 131 + extra, kCountries[c].culture),
+                           l, k * 131 + extra);
+      names.insert(name);
+
+      Institution inst;
+      inst.country = static_cast<uint8_t>(c);
+      std::string& j = inst.json;
+      j = "{\"id\":\"https://openalex.org/I";
+      AppendU64(j, 200000000 + k * 4999);
+      j += "\",\"display_name\":";
+      AppendJsonStr(j, name);
+      j += ",\"ror\":\"https://ror.org/0";
+      static const char kRor[] = "0123456789abcdefghjkmnpqrstvwxyz";
+      uint64_t x = (k * 2654435761ULL + 12345) & ((uint64_t{1} << 30) - 1);
+      for (int d = 0; d < 6; ++d, x >>= 5) j.push_back(kRor[x & 31]);
+      const uint64_t check = Mix(k + 77) % 98 + 1;
+      j.push_back(static_cast<char>('0' + check / 10));
+      j.push_back(static_cast<char>('0' + check % 10));
+      j += "\",\"country_code\":\"";
+      j += kCountries[c].code;
+      j += "\",\"type\":\"";
+      j += kInstTypes[type];
+      j += "\"}";
+      institutions_.push_back(std::move(inst));
+      const double u = 1.0 - rng.Unit();
+      weight.push_back(std::min(static_cast<double>(count / 5 + 50), DetPow(u, -1.0)));
+    }
+    inst_group_ = aliases_.Add(weight);
+  }
+
+  void BuildSourcesHubs(Rng& rng) {
+    static const char* const kJournalPats[kNumLangs] = {
+        "Zeitschrift für #;#-Forschung;Archiv für #;Berichte # #",           // de
+        "Revue de #;Annales de #;Cahiers #;Bulletin # #",                    // fr
+        "Revista de #;Anales de #;Boletín #;Revista Española de #",          // es
+        "Revista Brasileira de #;Revista de #;Cadernos de #;Arquivos de #",  // pt
+        "Przegląd #;Postępy #;Acta #;Kwartalnik #",                          // pl
+        "# Dergisi;Türk # Dergisi;# Bülteni",                                // tr
+        "Tạp chí #;Tạp chí # Việt Nam",                                      // vi
+        "Вестник #;Журнал #;Известия #;Успехи #",                            // ru
+        "Επιθεώρηση #;Αρχεία #",                                             // el
+        "#学报;#杂志;中国#;#研究",                                           // zh
+        "#学会誌;#研究;日本#学会誌",                                         // ja
+        "#학회지;한국#학회논문지",                                           // ko
+        "مجلة #;مجلة # العربية",                                             // ar
+        "مجله #;فصلنامه #",                                                  // fa
+        "# पत्रिका;भारतीय # पत्रिका",                                          // hi
+    };
+    static const char kIntl[] = "Acta #;Annales #;Scientia #;Archivum #;# Letters;# Reviews";
+    const uint64_t count = std::max<uint64_t>(kNumSubfields, n_ / 100);
+    std::unordered_set<std::string> names;
+    std::vector<std::vector<double>> w(kNumSubfields);
+    uint64_t k = 0;
+    for (; k < count; ++k) {
+      const int s = static_cast<int>(k < kNumSubfields ? k : rng.Below(kNumSubfields));
+      const bool intl = rng.Chance(0.3);
+      const int l = static_cast<int>(aliases_.Sample(lang_group_, rng));
+      const auto pats = Split(intl ? kIntl : kJournalPats[l], ';');
+      // International journals are named in a Latin-script language.
+      const int nl = intl ? static_cast<int>(k % 7) : l;
+      std::string name;
+      for (int attempt = 0; attempt < 40 && (name.empty() || names.count(name)); ++attempt) {
+        const std::string& pat = pats[rng.Below(static_cast<uint32_t>(pats.size()))];
+        name = FillPattern(pat, "", nl,
+                           uint64_t{static_cast<uint64_t>(s)} * 1000003 + k * 17 + attempt);
+      }
+      while (names.count(name)) name += " " + NameWord(nl, k * 3 + name.size());
+      names.insert(name);
+      const bool oa = rng.Chance(0.35);
+      sub_sources_[s].push_back(AddSource(k, name, "journal", oa, rng.Chance(0.8)));
+      const double u = 1.0 - rng.Unit();
+      w[s].push_back(std::min(50000.0, DetPow(u, -1.0 / 0.8)));
+    }
+    for (int s = 0; s < kNumSubfields; ++s) sub_source_group_[s] = aliases_.Add(w[s]);
+    // Three multidisciplinary mega-journals take 12% of journal articles.
+    mega_journal_[0] = AddSource(k++, "Acta Scientiarum Universalis", "journal", true, true);
+    mega_journal_[1] = AddSource(k++, "Scientia Aperta", "journal", true, true);
+    mega_journal_[2] = AddSource(k++, "Nexus Multidisciplinaris", "journal", true, true);
+    mega_journal_group_ = aliases_.Add(std::vector<double>{6, 3, 1});
+    repo_arxiv_ = AddSource(k++, "arXiv (Cornell University)", "repository", true, false);
+    repo_biorxiv_ =
+        AddSource(k++, "bioRxiv (Cold Spring Harbor Laboratory)", "repository", true, false);
+    repo_medrxiv_ =
+        AddSource(k++, "medRxiv (Cold Spring Harbor Laboratory)", "repository", true, false);
+    repo_ssrn_ = AddSource(k++, "SSRN Electronic Journal", "repository", true, false);
+    repo_zenodo_ = AddSource(k++, "Zenodo (CERN)", "repository", true, false);
+    repo_figshare_ = AddSource(k++, "Figshare", "repository", true, false);
+    // Regional preprint servers for some languages.
+    static const char* const kRegional[][2] = {
+        {"fr", "HAL (Le Centre pour la Communication Scientifique Directe)"},
+        {"ru", "КиберЛенинка"},
+        {"zh", "ChinaXiv"},
+        {"ja", "Jxiv"},
+        {"es", "SciELO Preprints"},
+        {"pt", "SciELO Preprints"}};
+    for (int l = 0; l < kNumLangs; ++l) lang_repo_[l] = -1;
+    std::unordered_map<std::string, int> regional;
+    for (const auto& r : kRegional) {
+      auto it = regional.find(r[1]);
+      if (it == regional.end())
+        it = regional
+                 .emplace(r[1], static_cast<int>(AddSource(k++, r[1], "repository", true, false)))
+                 .first;
+      lang_repo_[LangIndex(r[0])] = it->second;
+    }
+    for (int f = 0; f < kNumFields; ++f) {
+      std::string fname = kFields[f].name;
+      for (size_t p; (p = fname.find(" and ")) != std::string::npos;) fname.replace(p, 5, " & ");
+      book_series_[f] = AddSource(k++, "Monographiae: " + fname, "book series", false, true);
+    }
+  }
+
   // --- taxonomy and topics ------------------------------------------------
   void BuildTopics(Rng& rng) {
     for (int s = 0; s < kNumSubfields; ++s) {
@@ -1764,14 +2493,14 @@ class World {
     double total = 0;
     for (int s = 0; s < kNumSubfields; ++s) {
       const int f = sub_field_[s];
-      sub_w[s] = kFields[f].weight / static_cast<double>(field_subs_[f].size()) *
-                 DetExp(0.5 * rng.Normal());
+      sub_w[s] = (hubs_ ? kHubsFieldWeights[f] : kFields[f].weight) /
+                 static_cast<double>(field_subs_[f].size()) * DetExp(0.5 * rng.Normal());
       total += sub_w[s];
     }
     // Topics per subfield: 4 each plus the rest by subfield weight (largest
     // remainder).
     std::vector<int> per_sub(kNumSubfields, 4);
-    const int rest = kNumTopics - 4 * kNumSubfields;
+    const int rest = num_topics_ - 4 * kNumSubfields;
     std::vector<std::pair<double, int>> rem;
     int given = 0;
     for (int s = 0; s < kNumSubfields; ++s) {
@@ -1801,15 +2530,15 @@ class World {
       }
     }
 
-    topics_.resize(kNumTopics);
+    topics_.resize(num_topics_);
     std::unordered_set<std::string> names;
-    for (int t = 0; t < kNumTopics; ++t) {
+    for (int t = 0; t < num_topics_; ++t) {
       Topic& tp = topics_[t];
       const int s = topic_sub[t], f = sub_field_[s];
       tp.subfield = static_cast<uint16_t>(s);
       tp.field = static_cast<uint8_t>(f);
       sub_topics_[s].push_back(static_cast<uint32_t>(t));
-      tp.weight = sub_w[s] / per_sub[s] * DetExp(1.0 * rng.Normal());
+      tp.weight = sub_w[s] / per_sub[s] * DetExp(topic_sigma_ * rng.Normal());
       tp.trend = 0.05 * rng.Normal();
 
       // Terms: real field words (boosted to the top ranks), subfield stems and
@@ -1874,21 +2603,23 @@ class World {
       tp.phrase_off = static_cast<uint32_t>(topic_phrases_.size());
       std::unordered_set<uint32_t> pseen;
       for (auto& kv : pk)
-        if (pseen.insert(kv.second).second) topic_phrases_.push_back(kv.second);
+        if (pseen.insert(kv.second).second && !(hubs_ && PhraseHasFunctionWord(kv.second)))
+          topic_phrases_.push_back(kv.second);
       tp.phrase_n = static_cast<uint32_t>(topic_phrases_.size()) - tp.phrase_off;
       tp.phrase_group = aliases_.Add(ZipfWeights(tp.phrase_n, 0.9, 1.0));
 
       // Name: "<Phrase> and <Phrase>", made unique.
       const uint32_t* ph = &topic_phrases_[tp.phrase_off];
-      std::string name = PhraseTitle(ph[0]) + " and " + PhraseTitle(ph[1]);
+      // (The hubs profile has no English function words, even in names.)
+      std::string name = PhraseTitle(ph[0]) + (hubs_ ? ", " : " and ") + PhraseTitle(ph[1]);
       for (uint32_t k = 2; names.count(name) && k < tp.phrase_n; ++k)
-        name = PhraseTitle(ph[0]) + " in " + PhraseTitle(ph[k]);
+        name = PhraseTitle(ph[0]) + (hubs_ ? ": " : " in ") + PhraseTitle(ph[k]);
       while (names.count(name)) name += " " + title_nouns_[rng.Below(title_nouns_.size())];
       names.insert(name);
       tp.name = name;
 
       tp.json_head = "{\"id\":\"https://openalex.org/T";
-      AppendU64(tp.json_head, 10000 + static_cast<uint64_t>(t));
+      AppendU64(tp.json_head, topic_id_base_ + static_cast<uint64_t>(t));
       tp.json_head += "\",\"display_name\":";
       AppendJsonStr(tp.json_head, name);
       tp.json_head += ",\"score\":";
@@ -2072,6 +2803,10 @@ class World {
         src.slug.push_back('-');
     }
     while (!src.slug.empty() && src.slug.back() == '-') src.slug.pop_back();
+    if (src.slug.empty()) {  // a name without ASCII letters (hubs profile)
+      src.slug = "s";
+      AppendU64(src.slug, k);
+    }
     sources_.push_back(std::move(src));
     return static_cast<uint32_t>(sources_.size() - 1);
   }
@@ -2153,6 +2888,16 @@ class World {
   uint32_t repo_arxiv_ = 0, repo_biorxiv_ = 0, repo_medrxiv_ = 0, repo_ssrn_ = 0, repo_zenodo_ = 0,
            repo_figshare_ = 0;
   uint32_t book_series_[kNumFields] = {};
+  // Hubs profile.
+  bool hubs_ = false;
+  int num_topics_ = kNumTopics;
+  uint64_t topic_id_base_ = 10000;
+  double topic_sigma_ = 1.0;
+  std::vector<Lang> langs_;
+  uint32_t lang_group_ = 0;
+  int8_t country_lang_[kNumCountries] = {};
+  uint32_t mega_journal_[3] = {}, mega_journal_group_ = 0;
+  int lang_repo_[kNumLangs] = {};
 };
 
 // ---------------------------------------------------------------------------
@@ -2165,6 +2910,8 @@ struct Stats {
   uint64_t refs = 0, inset = 0, dangling = 0, forward = 0;
   uint64_t authorships = 0, distinct_authors = 0, max_author_works = 0;
   uint64_t max_indeg = 0, bytes = 0;
+  uint64_t max_refs = 0, zero_ref_works = 0, max_team = 0, teams_100 = 0, unresolved = 0;
+  uint64_t no_abstract = 0, long_abstracts = 0, max_abstract_words = 0;
 };
 
 class Corpus {
@@ -2195,8 +2942,8 @@ class Corpus {
     for (size_t k = 0; given < n_; ++k, ++given) ++count[rem[k % rem.size()].second];
     uint32_t year_group[kNumYears];
     for (int y = 0; y < kNumYears; ++y) {
-      std::vector<double> tw(kNumTopics);
-      for (int t = 0; t < kNumTopics; ++t)
+      std::vector<double> tw(w_.num_topics_);
+      for (int t = 0; t < w_.num_topics_; ++t)
         tw[t] = w_.topics_[t].weight * DetExp(w_.topics_[t].trend * (kFirstYear + y - 2008));
       year_group[y] = w_.aliases_.Add(tw);
     }
@@ -2212,6 +2959,12 @@ class Corpus {
         type_[i] = ty;
       }
     }
+    BuildCommunityLists();
+  }
+
+  // Lists of works per topic, subfield and field in index order, and each
+  // topic's range of rare terms. Uses no random numbers.
+  void BuildCommunityLists() {
     // Lists by community (counting sort keeps index order).
     auto build = [&](size_t groups, auto key, std::vector<uint32_t>& off,
                      std::vector<uint32_t>& list) {
@@ -2223,7 +2976,7 @@ class Corpus {
       for (uint64_t j = 0; j < n_; ++j) list[fill[key(j)]++] = static_cast<uint32_t>(j);
     };
     build(
-        kNumTopics, [&](uint64_t j) { return topic_[j]; }, topic_off_, topic_list_);
+        w_.num_topics_, [&](uint64_t j) { return topic_[j]; }, topic_off_, topic_list_);
     build(
         kNumSubfields, [&](uint64_t j) { return w_.topics_[topic_[j]].subfield; }, sub_off_,
         sub_list_);
@@ -2232,7 +2985,7 @@ class Corpus {
         field_list_);
     // Each topic owns a range of rare terms proportional to its size.
     uint64_t base = 0;
-    for (int t = 0; t < kNumTopics; ++t) {
+    for (int t = 0; t < w_.num_topics_; ++t) {
       Topic& tp = w_.topics_[t];
       tp.rare_base = base;
       tp.rare_n = std::max<uint32_t>(40, (topic_off_[t + 1] - topic_off_[t]) * 3 / 2);
@@ -2261,10 +3014,10 @@ class Corpus {
     indeg_.assign(n_, 0);
     ref_off_.assign(n_ + 1, 0);
     refs_.reserve(n_ * 26);
-    std::vector<std::vector<uint32_t>> tickets(kNumTopics);
+    std::vector<std::vector<uint32_t>> tickets(w_.num_topics_);
     std::vector<uint64_t> tk_sub(kNumSubfields, 0), tk_field(kNumFields, 0);
     uint64_t tk_total = 0;
-    std::vector<uint32_t> cnt_t(kNumTopics, 0), cnt_s(kNumSubfields, 0), cnt_f(kNumFields, 0);
+    std::vector<uint32_t> cnt_t(w_.num_topics_, 0), cnt_s(kNumSubfields, 0), cnt_f(kNumFields, 0);
     std::vector<uint8_t> is_forward;
 
     // Uniform ticket within a subfield / field / everything: walk the counts
@@ -2381,6 +3134,9 @@ class Corpus {
           break;
         }
       }
+      const uint64_t nr = refs_.size() - first;
+      st.max_refs = std::max(st.max_refs, nr);
+      if (nr == 0) ++st.zero_ref_works;
       for (size_t k = first; k < refs_.size(); ++k) {
         const uint32_t j = refs_[k];
         ++st.refs;
@@ -2493,6 +3249,400 @@ class Corpus {
     return auth_list_[auth_off_[s] + rng.Below(size)];
   }
 
+  // ---- hubs profile --------------------------------------------------------
+  // Years 1950-2025 growing 6% a year; ten work types; topics drift more
+  // slowly than in the default profile but start far earlier.
+  void PrePassHubs() {
+    Rng rng(Mix2(seed_, 2));
+    first_year_ = 1950;
+    num_years_ = kLastYear - first_year_ + 1;
+    const int ny = num_years_;
+    year_.resize(n_);
+    type_.resize(n_);
+    topic_.resize(n_);
+    std::vector<double> yw(ny);
+    double total = 0;
+    for (int y = 0; y < ny; ++y) {
+      yw[y] = DetPow(1.06, y < ny - 1 ? y : y - 1) * (y == ny - 1 ? 0.55 : 1.0);
+      total += yw[y];
+    }
+    std::vector<uint64_t> count(ny);
+    uint64_t given = 0;
+    std::vector<std::pair<double, int>> rem;
+    for (int y = 0; y < ny; ++y) {
+      const double q = static_cast<double>(n_) * yw[y] / total;
+      count[y] = static_cast<uint64_t>(q);
+      given += count[y];
+      rem.emplace_back(q - static_cast<double>(count[y]), y);
+    }
+    std::stable_sort(rem.begin(), rem.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    for (size_t k = 0; given < n_; ++k, ++given) ++count[rem[k % rem.size()].second];
+    static const double kHubsTypeWeights[kNumTypes] = {0.70, 0.06, 0.07, 0.01, 0.05,
+                                                       0.03, 0.03, 0.01, 0.02, 0.02};
+    const uint32_t type_group = w_.aliases_.Add(
+        std::vector<double>(std::begin(kHubsTypeWeights), std::end(kHubsTypeWeights)));
+    uint64_t i = 0;
+    w4_start_ = n_;
+    for (int y = 0; y < ny; ++y) {
+      std::vector<double> tw(w_.num_topics_);
+      for (int t = 0; t < w_.num_topics_; ++t)
+        tw[t] = w_.topics_[t].weight * DetExp(0.5 * w_.topics_[t].trend * (first_year_ + y - 2008));
+      const uint32_t year_group = w_.aliases_.Add(tw);
+      if (first_year_ + y >= 2022 && w4_start_ == n_) w4_start_ = i;
+      for (uint64_t k = 0; k < count[y]; ++k, ++i) {
+        year_[i] = static_cast<uint8_t>(y);
+        topic_[i] = static_cast<uint16_t>(w_.aliases_.Sample(year_group, rng));
+        uint8_t ty = static_cast<uint8_t>(w_.aliases_.Sample(type_group, rng));
+        if ((ty == kPreprint && first_year_ + y < 1995) ||
+            (ty == kDataset && first_year_ + y < 2005))
+          ty = kArticle;
+        type_[i] = ty;
+      }
+    }
+    BuildCommunityLists();
+  }
+
+  // References per work: ~20% none (letters, editorials, missing metadata,
+  // more often for old works); otherwise log-normal around a median growing
+  // from 8 to 34, and for 6% of works (60% of reviews) a Pareto tail from 80
+  // up to 3,000.
+  uint32_t RefCountHubs(Rng& rng, uint64_t i) const {
+    const int ty = type_[i];
+    const double age = static_cast<double>(year_[i]) / (num_years_ - 1);  // 0 old .. 1 new
+    if (ty >= kLetter && ty <= kParatext) return rng.Chance(0.8) ? 0 : 1 + rng.Below(8);
+    if (ty == kDataset) return rng.Chance(0.6) ? 0 : 1 + rng.Below(10);
+    if (rng.Chance(0.12 + 0.25 * (1.0 - age))) return 0;
+    const double big_p = ty == kReview ? 0.6 : ty == kDissertation ? 0.5 : 0.06;
+    if (rng.Chance(big_p)) {
+      const double u = 1.0 - rng.Unit();
+      return static_cast<uint32_t>(std::min(3000.0, 80.0 * DetPow(u, -1.0 / 1.35)));
+    }
+    const double median = 8.0 + 26.0 * age;
+    const double x = median * DetExp(0.75 * rng.Normal());
+    return std::min<uint32_t>(400, static_cast<uint32_t>(x + 0.5));
+  }
+
+  // Citation graph of the hubs profile. Differs from BuildGraph in: 28%
+  // dangling references; 12% of picks across the whole corpus (default 7%);
+  // 85% preferential picks whose tickets carry a per-work fitness
+  // multiplicity (1, 2 or 4); and 100 old "classics" (methods papers) that
+  // take 0.5% of in-set references, Zipf-weighted. Field-founding early works
+  // and the top classics end up cited by a large share of their topic or
+  // field (max ~49,000 at 1M works). Tuned at 1M. Duplicates are found with
+  // stamps, as lists reach thousands.
+  void BuildGraphHubs(Stats& st) {
+    Rng rng(Mix2(seed_, 3));
+    ext_count_ = std::min<uint64_t>(std::max<uint64_t>(1000, 4 * n_), 900000000);
+    ext_stride_ = std::max<uint64_t>(1, 900000000 / ext_count_);
+    const double ext_top = ZipfTop(ext_count_, 1.05);
+    indeg_.assign(n_, 0);
+    ref_off_.assign(n_ + 1, 0);
+    refs_.reserve(n_ * 36);
+    const int nt = w_.num_topics_;
+    std::vector<std::vector<uint32_t>> tickets(nt);
+    std::vector<uint64_t> tk_sub(kNumSubfields, 0), tk_field(kNumFields, 0);
+    uint64_t tk_total = 0;
+    std::vector<uint32_t> cnt_t(nt, 0), cnt_s(kNumSubfields, 0), cnt_f(kNumFields, 0);
+    std::vector<uint8_t> is_forward;
+    std::vector<uint32_t> stamp(n_, 0), ext_stamp(ext_count_, 0);
+
+    constexpr int kClassics = 100;
+    const uint64_t classic_range = std::max<uint64_t>(1, n_ / 5);
+    uint32_t classics[kClassics];
+    for (int k = 0; k < kClassics; ++k)
+      classics[k] =
+          static_cast<uint32_t>(Mix2(seed_ ^ 0xC1A55, static_cast<uint64_t>(k)) % classic_range);
+    const uint32_t classic_group = w_.aliases_.Add(ZipfWeights(kClassics, 1.3, 0));
+    auto multiplicity = [&](uint32_t j) -> int {
+      const uint64_t h = Mix2(seed_ ^ 0xF177, j) % 100;
+      return h < 88 ? 1 : h < 97 ? 2 : 4;
+    };
+
+    auto pick_in_sub = [&](int s, uint64_t x) -> uint32_t {
+      for (uint32_t u : w_.sub_topics_[s]) {
+        if (x < tickets[u].size()) return tickets[u][x];
+        x -= tickets[u].size();
+      }
+      return UINT32_MAX;
+    };
+    auto pick_in_field = [&](int f, uint64_t x) -> uint32_t {
+      for (uint16_t s : w_.field_subs_[f]) {
+        if (x < tk_sub[s]) return pick_in_sub(s, x);
+        x -= tk_sub[s];
+      }
+      return UINT32_MAX;
+    };
+
+    constexpr double kPaShare = 0.85;
+    constexpr int kTournament = 4;
+    for (uint64_t i = 0; i < n_; ++i) {
+      const uint32_t t = topic_[i];
+      const int s = w_.topics_[t].subfield, f = w_.topics_[t].field;
+      const uint32_t pos_t = cnt_t[t], pos_s = cnt_s[s], pos_f = cnt_f[f];
+      const uint32_t tsize = topic_off_[t + 1] - topic_off_[t];
+      const uint32_t* tlist = &topic_list_[topic_off_[t]];
+      const uint32_t nref = RefCountHubs(rng, i);
+      const size_t first = refs_.size();
+      const uint32_t mark = static_cast<uint32_t>(i + 1);
+      is_forward.clear();
+      for (uint32_t r = 0; r < nref; ++r) {
+        const double u = rng.Unit();
+        const bool external = u < 0.28 || i == 0;
+        const bool later = !external && u < 0.31;
+        const bool classic = !external && !later && u < 0.3136;  // 0.5% of in-set slots
+        for (int attempt = 0; attempt < 6; ++attempt) {
+          uint32_t target = UINT32_MAX;
+          bool fwd = false;
+          if (external) {
+            target = kExternal | static_cast<uint32_t>(ZipfDraw(rng, ext_count_, 1.05, ext_top));
+          } else if (later && attempt < 3) {
+            const uint32_t k = pos_t + 1 + rng.Below(20);
+            if (k < tsize && year_[tlist[k]] <= year_[i] + 1) {
+              target = tlist[k];
+              fwd = true;
+            }
+          } else if (classic && attempt < 3) {
+            const uint32_t c = classics[w_.aliases_.Sample(classic_group, rng)];
+            if (c < i) target = c;
+          }
+          if (target == UINT32_MAX) {
+            const double v = rng.Unit();
+            int level = v < 0.45 ? 0 : v < 0.62 ? 1 : v < 0.88 ? 2 : 3;
+            const uint64_t avail[4] = {pos_t, pos_s, pos_f, i};
+            while (avail[level] == 0) ++level;
+            const uint64_t tk[4] = {tickets[t].size(), tk_sub[s], tk_field[f], tk_total};
+            if (tk[level] > 0 && rng.Chance(kPaShare)) {
+              const uint64_t x = rng.Below64(tk[level]);
+              if (level == 0) {
+                target = tickets[t][x];
+              } else if (level == 1) {
+                target = pick_in_sub(s, x);
+              } else if (level == 2) {
+                target = pick_in_field(f, x);
+              } else {
+                uint64_t y = x;
+                for (int g = 0; g < kNumFields; ++g) {
+                  if (y < tk_field[g]) {
+                    target = pick_in_field(g, y);
+                    break;
+                  }
+                  y -= tk_field[g];
+                }
+              }
+            } else {
+              const uint64_t nav = avail[level];
+              uint64_t best_fit = 0;
+              for (int c = 0; c < kTournament; ++c) {
+                const double q = rng.Unit();
+                uint64_t d = static_cast<uint64_t>(static_cast<double>(nav) * q * q);
+                if (d >= nav) d = nav - 1;
+                const uint64_t k = nav - 1 - d;
+                uint32_t cand;
+                if (level == 0)
+                  cand = tlist[k];
+                else if (level == 1)
+                  cand = sub_list_[sub_off_[s] + k];
+                else if (level == 2)
+                  cand = field_list_[field_off_[f] + k];
+                else
+                  cand = static_cast<uint32_t>(k);
+                const uint64_t fit = Mix2(seed_ ^ 0xF17, cand);
+                if (c == 0 || fit > best_fit) {
+                  best_fit = fit;
+                  target = cand;
+                }
+              }
+            }
+          }
+          if (target == UINT32_MAX || target == i) continue;
+          uint32_t& st_slot = target & kExternal ? ext_stamp[target & ~kExternal] : stamp[target];
+          if (st_slot == mark) continue;
+          st_slot = mark;
+          refs_.push_back(target);
+          is_forward.push_back(fwd);
+          break;
+        }
+      }
+      const uint64_t nr = refs_.size() - first;
+      st.max_refs = std::max(st.max_refs, nr);
+      if (nr == 0) ++st.zero_ref_works;
+      for (size_t k = first; k < refs_.size(); ++k) {
+        const uint32_t j = refs_[k];
+        ++st.refs;
+        if (j & kExternal) {
+          ++st.dangling;
+          continue;
+        }
+        ++st.inset;
+        ++indeg_[j];
+        if (is_forward[k - first]) {
+          ++st.forward;
+          continue;
+        }
+        const uint32_t tj = topic_[j];
+        const int m = multiplicity(j);
+        for (int c = 0; c < m; ++c) tickets[tj].push_back(j);
+        tk_sub[w_.topics_[tj].subfield] += m;
+        tk_field[w_.topics_[tj].field] += m;
+        tk_total += m;
+      }
+      ref_off_[i + 1] = refs_.size();
+      ++cnt_t[t];
+      ++cnt_s[s];
+      ++cnt_f[f];
+    }
+    for (uint32_t d : indeg_) st.max_indeg = std::max<uint64_t>(st.max_indeg, d);
+  }
+
+  // Authors of the hubs profile: 1.1 N, heavier productivity (Pareto 1.1, up
+  // to 20,000 draws weight), labs of 3-25; big collaborations (N/20,000 of
+  // them, 100-5,000 members, in physics, medicine, the life and earth
+  // sciences and computer science); 30 "conflated" authors that recur in ~8%
+  // of works, as badly disambiguated author ids do.
+  void BuildAuthorsHubs() {
+    Rng rng(Mix2(seed_, 4));
+    const uint64_t na = std::max<uint64_t>(10, n_ * 11 / 10);
+    std::vector<double> sw(kNumSubfields);
+    for (int s = 0; s < kNumSubfields; ++s) sw[s] = sub_off_[s + 1] - sub_off_[s] + 0.01;
+    const uint32_t sub_group = w_.aliases_.Add(sw);
+    author_sub_.resize(na);
+    author_inst_.resize(na);
+    std::vector<double> weight(na);
+    for (uint64_t a = 0; a < na; ++a) {
+      author_sub_[a] = static_cast<uint16_t>(w_.aliases_.Sample(sub_group, rng));
+      author_inst_[a] = w_.aliases_.Sample(w_.inst_group_, rng);
+      const double u = 1.0 - rng.Unit();
+      weight[a] = std::min(20000.0, DetPow(u, -1.0 / 1.1));
+    }
+    auth_off_.assign(kNumSubfields + 1, 0);
+    for (uint64_t a = 0; a < na; ++a) ++auth_off_[author_sub_[a] + 1];
+    for (int s = 0; s < kNumSubfields; ++s) auth_off_[s + 1] += auth_off_[s];
+    auth_list_.resize(na);
+    {
+      std::vector<uint32_t> fill(auth_off_.begin(), auth_off_.end() - 1);
+      for (uint64_t a = 0; a < na; ++a)
+        auth_list_[fill[author_sub_[a]]++] = static_cast<uint32_t>(a);
+    }
+    for (int s = 0; s < kNumSubfields; ++s) {
+      std::vector<double> w;
+      for (uint32_t k = auth_off_[s]; k < auth_off_[s + 1]; ++k) w.push_back(weight[auth_list_[k]]);
+      auth_group_[s] = w_.aliases_.Add(w);
+    }
+    std::vector<uint32_t> lab_of(na), lab_off = {0}, lab_members;
+    for (int s = 0; s < kNumSubfields; ++s) {
+      std::vector<uint32_t> l(auth_list_.begin() + auth_off_[s],
+                              auth_list_.begin() + auth_off_[s + 1]);
+      for (size_t k = l.size(); k > 1; --k) std::swap(l[k - 1], l[rng.Below(k)]);
+      for (size_t k = 0; k < l.size();) {
+        const size_t end = std::min(l.size(), k + 3 + rng.Below(23));
+        for (; k < end; ++k) {
+          lab_of[l[k]] = static_cast<uint32_t>(lab_off.size() - 1);
+          lab_members.push_back(l[k]);
+        }
+        lab_off.push_back(static_cast<uint32_t>(lab_members.size()));
+      }
+    }
+    circle_off_.assign(na + 1, 0);
+    for (uint64_t a = 0; a < na; ++a) {
+      const uint32_t lab = lab_of[a];
+      for (uint32_t k = lab_off[lab]; k < lab_off[lab + 1]; ++k)
+        if (lab_members[k] != a) circle_.push_back(lab_members[k]);
+      if (rng.Chance(0.5)) {
+        const int s = author_sub_[a];
+        const uint32_t m = auth_list_[auth_off_[s] + w_.aliases_.Sample(auth_group_[s], rng)];
+        if (m != a && lab_of[m] != lab) circle_.push_back(m);
+      }
+      circle_off_[a + 1] = circle_.size();
+    }
+    for (int c = 0; c < kNumCultures; ++c) {
+      first_names_[c] = Split(kCultures[c].first, ',');
+      last_names_[c] = Split(kCultures[c].last, ',');
+    }
+    for (const auto& nn : kNativeNames) {
+      native_first_.push_back(Split(nn.first, ' '));
+      native_last_.push_back(Split(nn.last, ' '));
+    }
+
+    // Collaborations: field (by OpenAlex field id), share of the field's
+    // works written by collaborations.
+    static const int kCollabFields[] = {31, 27, 13, 19, 17};
+    static const double kCollabShare[] = {0.5, 0.2, 0.15, 0.1, 0.05};
+    static const double kCollabWorkP[] = {0.10, 0.02, 0.03, 0.04, 0.01};
+    const uint32_t ncollab = static_cast<uint32_t>(std::max<uint64_t>(5, n_ / 20000));
+    const uint32_t cf_group =
+        w_.aliases_.Add(std::vector<double>(std::begin(kCollabShare), std::end(kCollabShare)));
+    std::vector<uint32_t> mark(na, 0);
+    collab_off_.assign(1, 0);
+    std::vector<std::vector<uint32_t>> field_collabs(kNumFields);
+    // Sizes 120-5,000 (median ~190), ascending: within a field the smaller
+    // collaborations publish more (Zipf by index), so papers average ~200
+    // authors and a few hundred have thousands.
+    std::vector<double> sizes(ncollab);
+    for (auto& z : sizes) {
+      const double u = rng.Unit();
+      z = std::min(5000.0, 120.0 * DetPow(50.0, u * u * u));
+    }
+    std::sort(sizes.begin(), sizes.end());
+    for (uint32_t c = 0; c < ncollab; ++c) {
+      const int ci =
+          c < 5 ? static_cast<int>(c) : static_cast<int>(w_.aliases_.Sample(cf_group, rng));
+      int f = 0;
+      while (kFields[f].id != kCollabFields[ci]) ++f;
+      field_collabs[f].push_back(c);
+      // Field authors: the authors of its subfields, concatenated.
+      uint64_t nf = 0;
+      for (uint16_t s : w_.field_subs_[f]) nf += auth_off_[s + 1] - auth_off_[s];
+      const uint64_t size = std::min<uint64_t>(static_cast<uint64_t>(sizes[c]), nf / 2);
+      for (uint64_t tries = 0;
+           collab_members_.size() - collab_off_.back() < size && tries < 4 * size; ++tries) {
+        uint64_t x = rng.Below64(nf);
+        uint32_t a = 0;
+        for (uint16_t s : w_.field_subs_[f]) {
+          const uint32_t sz = auth_off_[s + 1] - auth_off_[s];
+          if (x < sz) {
+            a = auth_list_[auth_off_[s] + x];
+            break;
+          }
+          x -= sz;
+        }
+        if (mark[a] == c + 1) continue;
+        mark[a] = c + 1;
+        collab_members_.push_back(a);
+      }
+      collab_off_.push_back(collab_members_.size());
+    }
+    for (int f = 0; f < kNumFields; ++f) {
+      collab_p_[f] = 0;
+      if (field_collabs[f].empty()) continue;
+      for (int k = 0; k < 5; ++k)
+        if (kFields[f].id == kCollabFields[k]) collab_p_[f] = kCollabWorkP[k];
+      field_collabs_[f] = field_collabs[f];
+      collab_group_[f] = w_.aliases_.Add(ZipfWeights(field_collabs[f].size(), 1.0, 0.5));
+    }
+    for (int k = 0; k < kMegaAuthors; ++k)
+      mega_authors_[k] = static_cast<uint32_t>(Mix2(seed_ ^ 0x3E6A, static_cast<uint64_t>(k)) % na);
+    mega_group_ = w_.aliases_.Add(ZipfWeights(kMegaAuthors, 1.1, 0));
+  }
+
+  // Work ids: W2000000000 + 3i before 2022 and W4300000000 + 11i after, so
+  // ids cross 2^32 as real OpenAlex ids do; the default profile keeps
+  // W1000000000 + 7i.
+  uint64_t WorkId(uint64_t j) const {
+    if (!w_.hubs_) return kWorkIdBase + j * kWorkIdStep;
+    return j < w4_start_ ? 2000000000ULL + j * 3 : 4300000000ULL + (j - w4_start_) * 11;
+  }
+
+  int first_year_ = kFirstYear, num_years_ = kNumYears;
+  uint64_t w4_start_ = 0;
+  static constexpr int kMegaAuthors = 30;
+  uint32_t mega_authors_[kMegaAuthors] = {}, mega_group_ = 0;
+  std::vector<uint64_t> collab_off_;
+  std::vector<uint32_t> collab_members_;
+  std::vector<uint32_t> field_collabs_[kNumFields];
+  uint32_t collab_group_[kNumFields] = {};
+  double collab_p_[kNumFields] = {};
+  std::vector<std::vector<std::string>> native_first_, native_last_;
+
   World& w_;
   uint64_t n_, seed_;
   std::vector<uint8_t> year_, type_;
@@ -2586,7 +3736,17 @@ class Writer {
         seed_(seed),
         st_(st),
         titles_(c.n_),
-        author_works_(c.NumAuthors(), 0) {}
+        author_works_(c.NumAuthors(), 0) {
+    if (w.hubs_) {
+      team_mark_.assign(c.NumAuthors(), 0);
+      inst_mark_.assign(w.institutions_.size(), 0);
+      top_gen_ = ZipfTop(kGenVocab, 1.1);
+      top_title_gen_ = ZipfTop(20000, 0.9);
+      top_topic_ = ZipfTop(1500, 1.1);
+      top_sub_ = ZipfTop(4000, 1.1);
+      top_field_ = ZipfTop(15000, 1.1);
+    }
+  }
 
   void Finish() {
     for (uint32_t k : author_works_) {
@@ -2596,6 +3756,10 @@ class Writer {
   }
 
   void Work(uint64_t i) {
+    if (w_.hubs_) {
+      WorkHubs(i);
+      return;
+    }
     Rng rng(Mix2(seed_ ^ 0x5EED5EED5EEDULL, i));
     const uint32_t t = c_.topic_[i];
     const Topic& tp = w_.topics_[t];
@@ -2763,6 +3927,731 @@ class Writer {
     uint32_t score;  // 1/10^4
   };
 
+  // ---- hubs profile: one work ---------------------------------------------
+  void WorkHubs(uint64_t i) {
+    Rng rng(Mix2(seed_ ^ 0x5EED5EED5EEDULL, i));
+    const uint32_t t = c_.topic_[i];
+    const Topic& tp = w_.topics_[t];
+    const int year = c_.first_year_ + c_.year_[i];
+    const int type = c_.type_[i];
+    const uint64_t wid = c_.WorkId(i);
+    cur_topic_ = t;
+
+    PickTopics(rng, t);
+    PickKeywords(rng, tp);
+    PickTeamHubs(rng, tp, year, i);
+    // The senior author's country decides the language 65% of the time.
+    const int home = w_.country_lang_[w_.institutions_[c_.author_inst_[senior_]].country];
+    const int lang = home >= 0 && rng.Chance(0.65)
+                         ? home
+                         : static_cast<int>(w_.aliases_.Sample(w_.lang_group_, rng));
+    const Lang& L = w_.langs_[lang];
+    BuildTitleHubs(rng, i, tp, type, L);
+
+    // --- identity, dates: 22% have no DOI, 1% a SICI-style one ---
+    doi_.clear();
+    const double du = rng.Unit();
+    if (du >= 0.22) {
+      doi_ = "https://doi.org/";
+      if (du < 0.23) {
+        doi_ += "10.1002/(sici)1097-4636(";
+        AppendU64(doi_, static_cast<uint64_t>(year));
+        doi_ += ")";
+        AppendU64(doi_, 10 + i % 90);
+        doi_ += ":";
+        AppendU64(doi_, 1 + i % 4);
+        doi_ += "<";
+        AppendU64(doi_, 1 + i % 997);
+        doi_ += "::aid-hub";
+        AppendU64(doi_, i);
+        doi_ += ">3.0.co;2-";
+        doi_.push_back("0123456789x"[rng.Below(11)]);
+      } else {
+        doi_ += "10.4444/hubs.";
+        AppendU64(doi_, static_cast<uint64_t>(year));
+        doi_.push_back('.');
+        AppendU64(doi_, i);
+      }
+    }
+    out_.Lit("{\"id\":");
+    out_.IdStr("https://openalex.org/W", wid);
+    out_.Lit(",\"doi\":");
+    if (doi_.empty())
+      out_.Null();
+    else
+      out_.JsonStr(doi_);
+    out_.Lit(",\"title\":");
+    out_.JsonStr(title_);
+    out_.Lit(",\"display_name\":");
+    out_.JsonStr(title_);
+    out_.Lit(",\"publication_year\":");
+    out_.U64(year);
+    out_.Lit(",\"publication_date\":\"");
+    PutDate(rng, year);
+    out_.Lit("\",\"ids\":{\"openalex\":");
+    out_.IdStr("https://openalex.org/W", wid);
+    if (!doi_.empty()) {
+      out_.Lit(",\"doi\":");
+      out_.JsonStr(doi_);
+    }
+    // Language: 1.5% unknown, 2% misdetected.
+    out_.Lit("},\"language\":");
+    const double lu = rng.Unit();
+    if (lu < 0.015) {
+      out_.Null();
+    } else {
+      const int shown = lu < 0.035 ? static_cast<int>(rng.Below(kNumLangs)) : lang;
+      out_.Ch('"');
+      out_.Raw(kLangs[shown].code, std::strlen(kLangs[shown].code));
+      out_.Ch('"');
+    }
+
+    // --- venue: regional preprint servers, mega-journals, 3% unknown ---
+    int src = -1;
+    const int dom = kFields[tp.field].domain;
+    if (type == kPreprint) {
+      if (w_.lang_repo_[lang] >= 0 && rng.Chance(0.6))
+        src = w_.lang_repo_[lang];
+      else
+        src = static_cast<int>(dom == 3   ? w_.repo_arxiv_
+                               : dom == 1 ? w_.repo_biorxiv_
+                               : dom == 4 ? w_.repo_medrxiv_
+                                          : w_.repo_ssrn_);
+    } else if (type == kDataset) {
+      src = static_cast<int>(rng.Chance(0.6) ? w_.repo_zenodo_ : w_.repo_figshare_);
+    } else if (type == kBookChapter) {
+      src = static_cast<int>(w_.book_series_[tp.field]);
+    } else if (type == kDissertation || rng.Chance(0.03)) {
+      src = -1;
+    } else if (type == kArticle && rng.Chance(0.12)) {
+      src = static_cast<int>(w_.mega_journal_[w_.aliases_.Sample(w_.mega_journal_group_, rng)]);
+    } else {
+      const auto& list = w_.sub_sources_[tp.subfield];
+      src = static_cast<int>(list[w_.aliases_.Sample(w_.sub_source_group_[tp.subfield], rng)]);
+    }
+    const Source* so = src >= 0 ? &w_.sources_[src] : nullptr;
+    const char* status = "closed";
+    const char* license = nullptr;
+    bool pdf = false;
+    if (type == kPreprint || type == kDataset) {
+      status = "green";
+      pdf = true;
+      license = "cc-by";
+    } else if (so && so->is_oa) {
+      const bool diamond = rng.Chance(0.4);
+      status = diamond ? "diamond" : "gold";
+      license = diamond ? "cc-by-nc-nd" : "cc-by";
+      pdf = true;
+    } else if (rng.Chance(0.1 + 0.3 * (year - c_.first_year_) / (c_.num_years_ - 1))) {
+      const double u = rng.Unit();
+      status = u < 0.3 ? "hybrid" : u < 0.6 ? "bronze" : "green";
+      if (u < 0.3) license = "cc-by";
+      pdf = so != nullptr && u < 0.6;
+    }
+    const bool is_oa = status[0] != 'c';
+    out_.Lit(",\"primary_location\":{\"is_oa\":");
+    out_.Bool(pdf);
+    out_.Lit(",\"landing_page_url\":");
+    if (!doi_.empty()) {
+      out_.JsonStr(doi_);
+    } else {
+      out_.IdStr("https://hubs.example.org/record/", i);
+    }
+    out_.Lit(",\"pdf_url\":");
+    if (pdf)
+      PutPdfUrl(*so, i);
+    else
+      out_.Null();
+    out_.Lit(",\"source\":");
+    if (so)
+      out_.Raw(so->json);
+    else
+      out_.Null();
+    out_.Lit(",\"license\":");
+    if (license) {
+      out_.Ch('"');
+      out_.Raw(license, std::strlen(license));
+      out_.Ch('"');
+    } else {
+      out_.Null();
+    }
+    out_.Lit(",\"version\":");
+    if (type == kPreprint)
+      out_.Lit("\"submittedVersion\"");
+    else if (so)
+      out_.Lit("\"publishedVersion\"");
+    else
+      out_.Null();
+    out_.Lit("},\"type\":\"");
+    out_.Raw(kTypeNames[type], std::strlen(kTypeNames[type]));
+    out_.Lit("\",\"open_access\":{\"is_oa\":");
+    out_.Bool(is_oa);
+    out_.Lit(",\"oa_status\":\"");
+    out_.Raw(status, std::strlen(status));
+    out_.Lit("\",\"oa_url\":");
+    if (pdf) {
+      PutPdfUrl(*so, i);
+    } else if (is_oa) {
+      out_.Lit("\"https://repository.example.org/record/");
+      out_.U64(i);
+      out_.Lit("/files/paper.pdf\"");
+    } else {
+      out_.Null();
+    }
+    out_.Ch('}');
+
+    PutAuthorshipsHubs(rng);
+
+    // --- citations count, topics, keywords ---
+    const uint32_t indeg = c_.indeg_[i];
+    const double f = rng.Unit();
+    uint64_t cited = static_cast<uint64_t>(indeg * (1.0 + 2.0 * f * f));
+    if (rng.Chance(0.3)) cited += 1 + rng.Below(3);
+    out_.Lit(",\"cited_by_count\":");
+    out_.U64(cited);
+    out_.Lit(",\"primary_topic\":");
+    PutTopic(0);
+    out_.Lit(",\"topics\":[");
+    for (int k = 0; k < num_topics_; ++k) {
+      if (k) out_.Ch(',');
+      PutTopic(k);
+    }
+    out_.Lit("],\"keywords\":[");
+    for (int k = 0; k < num_kw_; ++k) {
+      if (k) out_.Ch(',');
+      PutKeyword(kw_[k]);
+    }
+    out_.Ch(']');
+
+    // --- references and related works ---
+    ids_.clear();
+    for (uint64_t k = c_.ref_off_[i]; k < c_.ref_off_[i + 1]; ++k) {
+      const uint32_t j = c_.refs_[k];
+      ids_.push_back(j & kExternal ? c_.ExternalId(j & ~kExternal) : c_.WorkId(j));
+    }
+    std::sort(ids_.begin(), ids_.end());
+    out_.Lit(",\"referenced_works_count\":");
+    out_.U64(ids_.size());
+    out_.Lit(",\"referenced_works\":[");
+    for (size_t k = 0; k < ids_.size(); ++k) {
+      if (k) out_.Ch(',');
+      out_.IdStr("https://openalex.org/W", ids_[k]);
+    }
+    out_.Lit("],\"related_works\":[");
+    PickRelated(rng, i, t);
+    for (size_t k = 0; k < ids_.size(); ++k) {
+      if (k) out_.Ch(',');
+      out_.IdStr("https://openalex.org/W", ids_[k]);
+    }
+    out_.Ch(']');
+
+    // --- abstract: 7% none, 1% empty, 2.5% of 1,000-8,000 words, 0.3% one
+    // of 16 boilerplate texts, 5% in two languages ---
+    const double au = rng.Unit();
+    const bool minor = type >= kLetter && type <= kParatext;
+    if ((minor && rng.Chance(0.7)) || au < 0.07) {
+      ++st_.no_abstract;
+      out_.Lit(",\"abstract_inverted_index\":null");
+    } else if (au < 0.08) {
+      ++st_.no_abstract;
+      out_.Lit(",\"abstract_inverted_index\":{}");
+    } else {
+      tok_.clear();
+      spans_.clear();
+      abstract_words_ = 0;
+      size_t target;
+      if (au < 0.105)
+        target = static_cast<size_t>(1000.0 * DetPow(8.0, rng.Unit()));
+      else
+        target = static_cast<size_t>(
+            std::clamp(static_cast<int>(150.0 * DetExp(0.5 * rng.Normal())), 15, 900));
+      if (rng.Chance(0.003)) {  // boilerplate shared by many works
+        const uint32_t b = rng.Below(16);
+        Rng brng(Mix2(seed_ ^ 0xB011E7, b));
+        cur_topic_ = (b * 97) % static_cast<uint32_t>(w_.num_topics_);
+        BuildAbstractHubs(brng, b, w_.topics_[cur_topic_], w_.langs_[b % kNumLangs], 60 + 10 * b);
+        cur_topic_ = t;
+      } else if (rng.Chance(0.05)) {
+        const int l2 = static_cast<int>(w_.aliases_.Sample(w_.lang_group_, rng));
+        BuildAbstractHubs(rng, i, tp, L, target / 2 + 1);
+        BuildAbstractHubs(rng, i, tp, w_.langs_[l2], target / 2 + 1);
+      } else {
+        BuildAbstractHubs(rng, i, tp, L, target);
+      }
+      if (abstract_words_ >= 1000) ++st_.long_abstracts;
+      st_.max_abstract_words = std::max<uint64_t>(st_.max_abstract_words, abstract_words_);
+      PutInvertedIndex();
+    }
+    out_.Lit(",\"updated_date\":\"2025-01-01T00:00:00.000000\"}\n");
+  }
+
+  // ---- hubs profile: authors ----
+  void PickTeamHubs(Rng& rng, const Topic& tp, int year, uint64_t i) {
+    team_.clear();
+    team_unres_.clear();
+    const uint32_t mark = static_cast<uint32_t>(i + 1);
+    auto add = [&](uint32_t a) {
+      if (team_mark_[a] == mark) return false;
+      team_mark_[a] = mark;
+      team_.push_back(a);
+      return true;
+    };
+    const int f = tp.field;
+    big_collab_ = false;
+    senior_ = c_.AuthorInSub(tp.subfield, rng);
+    if (c_.collab_p_[f] > 0 && rng.Chance(c_.collab_p_[f])) {
+      big_collab_ = true;
+      const auto& fc = c_.field_collabs_[f];
+      const uint32_t c = fc[w_.aliases_.Sample(c_.collab_group_[f], rng)];
+      const double keep = 0.85 + 0.15 * rng.Unit();
+      for (uint64_t k = c_.collab_off_[c]; k < c_.collab_off_[c + 1]; ++k)
+        if (rng.Chance(keep)) add(c_.collab_members_[k]);
+      if (team_.empty()) add(senior_);
+      senior_ = team_[0];
+    } else {
+      uint32_t n;
+      if (rng.Chance(0.015)) {
+        n = 20 + rng.Below(80);  // consortium papers
+      } else {
+        const double age = static_cast<double>(year - c_.first_year_) / (c_.num_years_ - 1);
+        const double mean = 1.0 + 4.0 * age;
+        const double u1 = 1.0 - rng.Unit(), u2 = 1.0 - rng.Unit();
+        const double x = -0.5 * mean * DetLog(u1 * u2);
+        n = std::min<uint32_t>(40, 1 + static_cast<uint32_t>(x + 0.5));
+      }
+      add(senior_);
+      const int s = tp.subfield;
+      for (uint32_t tries = 0; team_.size() < n && tries < 4 * n + 20; ++tries) {
+        const double u = rng.Unit();
+        uint32_t a;
+        if (u < (n >= 20 ? 0.3 : 0.7)) {
+          const uint32_t anchor = rng.Chance(0.85) ? senior_ : team_[rng.Below(team_.size())];
+          const uint64_t b = c_.circle_off_[anchor], e = c_.circle_off_[anchor + 1];
+          if (b == e) continue;
+          a = c_.circle_[b + rng.Below64(e - b)];
+        } else if (u < 0.86) {
+          a = c_.AuthorInSub(s, rng);
+        } else if (u < 0.96) {
+          a = c_.AuthorUniformInSub(s, rng);
+        } else {
+          a = static_cast<uint32_t>(rng.Below64(c_.NumAuthors()));
+        }
+        add(a);
+      }
+      if (team_.size() > 1 && rng.Chance(0.6))
+        std::rotate(team_.begin(), team_.begin() + 1, team_.end());
+    }
+    if (rng.Chance(0.085)) {  // a conflated author id
+      const uint32_t m = c_.mega_authors_[w_.aliases_.Sample(c_.mega_group_, rng)];
+      if (add(m)) std::swap(team_.back(), team_[rng.Below(team_.size())]);
+    }
+    for (size_t k = 0; k < team_.size(); ++k) team_unres_.push_back(rng.Chance(0.04));
+    // Corresponding authors: the senior one, and for large teams a few more.
+    corr_.clear();
+    for (size_t k = 0; k < team_.size(); ++k)
+      if (team_[k] == senior_) corr_.push_back(static_cast<uint32_t>(k));
+    if (team_.size() >= 10 && rng.Chance(0.3)) {
+      const uint32_t extra = 1 + rng.Below(3);
+      for (uint32_t k = 0; k < extra; ++k) {
+        const uint32_t p = rng.Below(team_.size());
+        if (std::find(corr_.begin(), corr_.end(), p) == corr_.end()) corr_.push_back(p);
+      }
+    }
+    st_.max_team = std::max<uint64_t>(st_.max_team, team_.size());
+    if (team_.size() >= 100) ++st_.teams_100;
+  }
+
+  void AuthorNameHubs(uint32_t a, std::string& display, std::string& raw, bool& orcid,
+                      std::string& orcid_str) {
+    AuthorName(a, display, raw, orcid, orcid_str);
+    const uint64_t h = Mix2(seed_ ^ 0x4A71BE, a);
+    if (h % 3 != 0) return;
+    const char* cc = kCountries[w_.institutions_[c_.author_inst_[a]].country].code;
+    for (size_t k = 0; k < std::size(kNativeNames); ++k) {
+      const NativeNames& nn = kNativeNames[k];
+      if (std::strcmp(nn.country, cc) != 0) continue;
+      const auto& fn = c_.native_first_[k];
+      const auto& ln = c_.native_last_[k];
+      const std::string& first = fn[(h >> 8) % fn.size()];
+      const std::string& last = ln[(h >> 24) % ln.size()];
+      display = nn.family_first ? last : first;
+      if (nn.spaced) display.push_back(' ');
+      display += nn.family_first ? first : last;
+      raw = display;
+      return;
+    }
+  }
+
+  void PutAuthorshipsHubs(Rng& rng) {
+    const uint64_t mark = ++authorship_mark_;
+    size_t ninst = 0, ncountry = 0;
+    out_.Lit(",\"authorships\":[");
+    for (size_t k = 0; k < team_.size(); ++k) {
+      const uint32_t a = team_[k];
+      const bool unresolved = team_unres_[k];
+      ++st_.authorships;
+      if (unresolved)
+        ++st_.unresolved;
+      else
+        ++author_works_[a];
+      if (k) out_.Ch(',');
+      out_.Lit("{\"author_position\":\"");
+      if (k == 0)
+        out_.Lit("first");
+      else if (k + 1 == team_.size())
+        out_.Lit("last");
+      else
+        out_.Lit("middle");
+      out_.Lit("\",\"author\":{\"id\":");
+      if (unresolved)
+        out_.Null();
+      else
+        out_.IdStr("https://openalex.org/A", 5000000000ULL + uint64_t{a} * 11);
+      bool orcid = false;
+      AuthorNameHubs(a, name_, raw_name_, orcid, orcid_);
+      out_.Lit(",\"display_name\":");
+      out_.JsonStr(name_);
+      out_.Lit(",\"orcid\":");
+      if (orcid && !unresolved)
+        out_.JsonStr(orcid_);
+      else
+        out_.Null();
+      out_.Lit("},\"institutions\":[");
+      uint32_t inst[3];
+      int ni = 0;
+      const double u = rng.Unit();
+      if (u >= 0.03) {
+        inst[ni++] = u < 0.10 ? w_.aliases_.Sample(w_.inst_group_, rng) : c_.author_inst_[a];
+        const double extra = big_collab_ ? 0.25 : 0.08;
+        for (int e = 0; e < 2 && ni < 3 && rng.Chance(e == 0 ? extra : 0.3); ++e) {
+          const uint32_t more = w_.aliases_.Sample(w_.inst_group_, rng);
+          bool dup = false;
+          for (int j = 0; j < ni; ++j) dup |= inst[j] == more;
+          if (!dup) inst[ni++] = more;
+        }
+      }
+      for (int j = 0; j < ni; ++j) {
+        if (j) out_.Ch(',');
+        out_.Raw(w_.institutions_[inst[j]].json);
+        if (inst_mark_[inst[j]] != mark) {
+          inst_mark_[inst[j]] = mark;
+          ++ninst;
+        }
+      }
+      out_.Lit("],\"countries\":[");
+      int shown[3], ns = 0;
+      for (int j = 0; j < ni; ++j) {
+        const int cc = w_.institutions_[inst[j]].country;
+        bool dup = false;
+        for (int q = 0; q < ns; ++q) dup |= shown[q] == cc;
+        if (dup) continue;
+        if (ns) out_.Ch(',');
+        shown[ns++] = cc;
+        out_.Ch('"');
+        out_.Raw(kCountries[cc].code, 2);
+        out_.Ch('"');
+        if (country_mark_[cc] != mark) {
+          country_mark_[cc] = mark;
+          ++ncountry;
+        }
+      }
+      out_.Lit("],\"is_corresponding\":");
+      out_.Bool(std::find(corr_.begin(), corr_.end(), k) != corr_.end());
+      out_.Lit(",\"raw_author_name\":");
+      out_.JsonStr(raw_name_);
+      out_.Ch('}');
+    }
+    out_.Lit("],\"institutions_distinct_count\":");
+    out_.U64(ninst);
+    out_.Lit(",\"countries_distinct_count\":");
+    out_.U64(ncountry);
+    out_.Lit(",\"corresponding_author_ids\":[");
+    bool any = false;
+    for (uint32_t k : corr_) {
+      if (team_unres_[k]) continue;
+      if (any) out_.Ch(',');
+      any = true;
+      out_.IdStr("https://openalex.org/A", 5000000000ULL + uint64_t{team_[k]} * 11);
+    }
+    out_.Ch(']');
+  }
+
+  // ---- hubs profile: text ----
+  enum HKind { kHGeneral, kHTopic, kHTopic2, kHSub, kHField, kHRare, kHLatin, kHNumber, kHFunc };
+  static constexpr uint64_t kGenVocab = 100000, kTermBase = kFuncWords + 30000, kTermRange = 300000;
+
+  // Technical terms nest as real vocabularies do: a field uses 15,000 of
+  // a language's 300,000 technical terms (fields overlap), a subfield 4,000
+  // of its field's and a topic 1,500 of its subfield's; term k of each is its
+  // k-th most frequent. The same rank in two languages is the same concept.
+  static uint64_t FieldTerm(int f, uint64_t k) {
+    return kTermBase + Mix2(0xF1E1D0000ULL + static_cast<uint64_t>(f), k) % kTermRange;
+  }
+  uint64_t SubTerm(int s, uint64_t k) const {
+    return FieldTerm(kSubfieldField(s), Mix2(0x5B0000000ULL + static_cast<uint64_t>(s), k) % 15000);
+  }
+  uint64_t TopicTerm(uint32_t t, uint64_t k) const {
+    return SubTerm(w_.topics_[t].subfield, Mix2(0x70C1C000000ULL + t, k) % 4000);
+  }
+  int kSubfieldField(int s) const { return w_.sub_field_[s]; }
+
+  static int HKindDraw(Rng& rng, bool title) {
+    const double u = rng.Unit();
+    if (title)
+      return u < 0.12   ? kHGeneral
+             : u < 0.62 ? kHTopic
+             : u < 0.76 ? kHSub
+             : u < 0.84 ? kHField
+             : u < 0.86 ? kHRare
+             : u < 0.93 ? kHLatin
+             : u < 0.96 ? kHNumber
+                        : kHFunc;
+    return u < 0.48    ? kHGeneral
+           : u < 0.75  ? kHTopic
+           : u < 0.77  ? kHTopic2
+           : u < 0.86  ? kHSub
+           : u < 0.92  ? kHField
+           : u < 0.94  ? kHRare
+           : u < 0.975 ? kHLatin
+                       : kHNumber;
+  }
+
+  // A word of the given kind into word_. Returns true for a word of the
+  // language L, false for a Latin-script insert or a number.
+  bool HWord(Rng& rng, int kind, const Topic& tp, const Lang& L, uint64_t i, bool title) {
+    uint64_t r = 0;
+    bool term = true;
+    switch (kind) {
+      case kHGeneral:
+        term = false;
+        r = title ? kFuncWords + ZipfDraw(rng, 20000, 0.9, top_title_gen_)
+                  : ZipfDraw(rng, kGenVocab, 1.1, top_gen_);
+        break;
+      case kHFunc:
+        term = false;
+        r = rng.Below(kFuncWords);
+        break;
+      case kHTopic:
+      case kHTopic2: {
+        const uint32_t tt = kind == kHTopic2 && num_topics_ > 1
+                                ? topics_[1 + rng.Below(num_topics_ - 1)]
+                                : cur_topic_;
+        r = TopicTerm(tt, ZipfDraw(rng, 1500, 1.1, top_topic_));
+        break;
+      }
+      case kHSub:
+        r = SubTerm(tp.subfield, ZipfDraw(rng, 4000, 1.1, top_sub_));
+        break;
+      case kHField:
+        r = FieldTerm(tp.field, ZipfDraw(rng, 15000, 1.1, top_field_));
+        break;
+      case kHRare:
+        r = kTermBase + kTermRange + Mix2(i, rng.Next()) % (uint64_t{1} << 36);
+        break;
+      case kHLatin:
+        LatinInsert(rng, tp);
+        return false;
+      default:
+        NumberWord(rng, L);
+        return false;
+    }
+    LangWord(L, r, word_, fold_);
+    if (r < kFuncWords) return true;
+    const Script sc = L.def->script;
+    if (sc == kKana || sc == kHangul) {
+      if (rng.Chance(0.35)) word_ += L.func[rng.Below(12)];  // particle
+    } else if (rng.Chance(0.3)) {
+      const std::string& e = L.ends[rng.Below(static_cast<uint32_t>(L.ends.size()))];
+      if (!e.empty()) {
+        if (sc == kGreek && word_.size() >= 2 &&
+            word_.compare(word_.size() - 2, 2, "\xCF\x82") == 0)
+          word_.replace(word_.size() - 2, 2, "\xCF\x83");  // sigma before an ending
+        word_ += e;
+        if (sc == kLatin && HasEnglishFunctionWord(word_, fold_)) word_ += L.syl[0];
+      }
+    }
+    if (sc == kArabic && L.al && rng.Chance(0.35))
+      word_.insert(0, "\xD8\xA7\xD9\x84");  // the article al-
+    if (L.def->noun_caps) {
+      const bool noun = term ? (Mix(r) & 3) != 0 : (Mix(r) & 3) == 0;
+      if (term && kind == kHTopic && rng.Chance(0.05)) {  // a compound noun
+        LangWord(L, TopicTerm(cur_topic_, ZipfDraw(rng, 1500, 1.1, top_topic_)), scratch_, fold_);
+        word_ += scratch_;
+      }
+      if (noun) CapitalizeFirst(word_, 0, false);
+    }
+    return true;
+  }
+
+  // An English technical term, an acronym or a code: the Latin-script words
+  // that real non-English abstracts carry.
+  void LatinInsert(Rng& rng, const Topic& tp) {
+    const double u = rng.Unit();
+    if (u < 0.45) {
+      word_ = w_.vocab_.Word(w_.topic_terms_[tp.term_off + w_.aliases_.Sample(tp.term_group, rng)]);
+      if (!HasEnglishFunctionWord(word_, fold_)) return;
+    }
+    if (u < 0.88) {
+      const uint32_t p =
+          w_.topic_phrases_[tp.phrase_off + w_.aliases_.Sample(tp.phrase_group, rng)];
+      word_.clear();
+      for (uint32_t k = w_.phrase_off_[p]; k < w_.phrase_end_[p]; ++k) {
+        const char c = w_.vocab_.Word(w_.phrase_words_[k])[0];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) word_.push_back(Upper(c));
+      }
+      if (word_.size() < 2 || HasEnglishFunctionWord(word_, fold_)) word_.push_back('X');
+      return;
+    }
+    word_.clear();
+    const uint64_t x = rng.Next();
+    const int letters = 2 + static_cast<int>(x % 3);
+    for (int k = 0; k < letters; ++k)
+      word_.push_back(static_cast<char>('A' + (x >> (8 + 5 * k)) % 26));
+    if (HasEnglishFunctionWord(word_, fold_)) word_.push_back('Q');  // "AN" -> "ANQ"
+    if (x & (uint64_t{1} << 40)) word_.push_back('-');
+    AppendU64(word_, 1 + (x >> 44) % 99);
+  }
+
+  void NumberWord(Rng& rng, const Lang& L) {
+    word_.clear();
+    const uint32_t v = rng.Below(10);
+    const char dec = L.def->decimal_comma ? ',' : '.';
+    if (v < 3) {
+      AppendU64(word_, 2 + rng.Below(998));
+    } else if (v < 6) {
+      AppendU64(word_, rng.Below(10));
+      word_.push_back(dec);
+      AppendU64(word_, 10 + rng.Below(90));
+    } else if (v < 8) {
+      AppendU64(word_, 1 + rng.Below(99));
+      word_.push_back(dec);
+      AppendU64(word_, rng.Below(10));
+      // "12,5 %" with a no-break space where the typography asks for one.
+      const char* c = L.def->code;
+      if (!std::strcmp(c, "de") || !std::strcmp(c, "fr") || !std::strcmp(c, "ru") ||
+          !std::strcmp(c, "pl"))
+        word_ += "\xC2\xA0%";
+      else
+        word_.push_back('%');
+    } else {
+      AppendU64(word_, 1950 + rng.Below(76));
+    }
+    if (!L.digits.empty() && rng.Chance(0.4)) {  // native digits
+      std::string out;
+      for (char ch : word_) {
+        if (ch >= '0' && ch <= '9')
+          out += L.digits[ch - '0'];
+        else if (ch == '.' && L.def->script == kArabic)
+          out += "\xD9\xAB";  // Arabic decimal separator
+        else
+          out.push_back(ch);
+      }
+      word_.swap(out);
+    }
+  }
+
+  // Appends word w as tokens (split at spaces: Vietnamese); with glue, its
+  // first part extends the previous token (scripts written without spaces).
+  void HTok(std::string_view w, bool glue) {
+    size_t b = 0;
+    for (size_t k = 0; k <= w.size(); ++k) {
+      if (k < w.size() && w[k] != ' ') continue;
+      if (k > b) {
+        const uint32_t len = static_cast<uint32_t>(k - b);
+        if (glue && !spans_.empty()) {
+          tok_.append(w.data() + b, len);
+          spans_.back().len += len;
+        } else {
+          spans_.push_back({static_cast<uint32_t>(tok_.size()), len});
+          tok_.append(w.data() + b, len);
+        }
+      }
+      glue = false;
+      b = k + 1;
+    }
+  }
+
+  // Sentences of `target` words in language L, appended to tok_/spans_.
+  // zh and ja are written without spaces: a run of native words is one
+  // token, broken only by Latin inserts and numbers (a quarter of their
+  // abstracts have none and are a single token). 2% of sentences run on for
+  // 60-200 words without a comma.
+  void BuildAbstractHubs(Rng& rng, uint64_t i, const Topic& tp, const Lang& L, size_t target) {
+    const bool cjk = !L.def->spaces;
+    const bool pure = cjk && rng.Chance(0.25);
+    const Script sc = L.def->script;
+    const bool caps = sc == kLatin || sc == kCyrillic || sc == kGreek;
+    bool prev_native = false;
+    for (size_t words = 0; words < target;) {
+      const bool runon = rng.Chance(0.02);
+      const size_t len = runon ? 60 + rng.Below(141)
+                               : static_cast<size_t>(std::clamp(
+                                     static_cast<int>(17.0 * DetExp(0.45 * rng.Normal())), 4, 60));
+      int paren = 0, quote = 0;
+      for (size_t w = 0; w < len; ++w, ++words) {
+        int kind = HKindDraw(rng, false);
+        if (pure && (kind == kHLatin || kind == kHNumber)) kind = kHGeneral;
+        const bool native = HWord(rng, kind, tp, L, i, false);
+        if (w == 0 && caps && native) CapitalizeFirst(word_, 0, L.turkish);
+        if (w > 0 && paren == 0 && quote == 0 && rng.Chance(0.015)) {
+          word_.insert(0, cjk ? "\xEF\xBC\x88" : "(");
+          paren = 1 + static_cast<int>(rng.Below(3));
+        } else if (w > 0 && paren == 0 && quote == 0 && rng.Chance(0.008)) {
+          word_.insert(0, L.def->qopen);
+          quote = 1 + static_cast<int>(rng.Below(2));
+        }
+        const bool last = w + 1 == len;
+        if (paren > 0 && (--paren == 0 || last)) {
+          word_ += cjk ? "\xEF\xBC\x89" : ")";
+          paren = 0;
+        }
+        if (quote > 0 && (--quote == 0 || last)) {
+          word_ += L.def->qclose;
+          quote = 0;
+        }
+        if (last)
+          word_ += L.def->stop;
+        else if (!runon && rng.Chance(0.075))
+          word_ += L.def->comma;
+        HTok(word_, cjk && native && prev_native);
+        prev_native = native;
+      }
+      abstract_words_ += len;
+    }
+  }
+
+  void BuildTitleHubs(Rng& rng, uint64_t i, const Topic& tp, int type, const Lang& L) {
+    title_.clear();
+    const bool cjk = !L.def->spaces;
+    const Script sc = L.def->script;
+    const bool caps = sc == kLatin || sc == kCyrillic || sc == kGreek;
+    if ((type >= kLetter && type <= kParatext && rng.Chance(0.5)) || rng.Chance(0.002)) {
+      // Generic titles ("Editorial", "Erratum") repeat across works.
+      LangWord(L, kFuncWords + 7 + rng.Below(3), title_, fold_);
+      CapitalizeFirst(title_, 0, L.turkish);
+      return;
+    }
+    const size_t n =
+        static_cast<size_t>(std::clamp(static_cast<int>(9.0 * DetExp(0.4 * rng.Normal())), 2, 24));
+    const size_t colon =
+        n >= 4 && rng.Chance(0.2) ? 1 + rng.Below(static_cast<uint32_t>(n - 2)) : n;
+    bool prev_native = false;
+    for (size_t w = 0; w < n; ++w) {
+      const bool native = HWord(rng, HKindDraw(rng, true), tp, L, i, true);
+      if ((w == 0 || w == colon + 1) && caps && native) CapitalizeFirst(word_, 0, L.turkish);
+      if (w > 0 && !(cjk && native && prev_native)) title_.push_back(' ');
+      title_ += word_;
+      if (w == colon) title_ += cjk ? "\xEF\xBC\x9A" : ":";
+      prev_native = native;
+    }
+    if (caps && rng.Chance(0.01)) UpperAll(title_, L.turkish);
+    while (!titles_.Insert(HashBytes(title_.data(), title_.size()))) {
+      HWord(rng, kHRare, tp, L, i, true);
+      if (!cjk) title_.push_back(' ');
+      title_ += word_;
+    }
+  }
+
   // ---- topics and keywords ----
   void PickTopics(Rng& rng, uint32_t t) {
     topics_[0] = t;
@@ -2781,7 +4670,7 @@ class Writer {
         const auto& l = w_.sub_topics_[subs[rng.Below(subs.size())]];
         cand = l[rng.Below(l.size())];
       } else {
-        cand = rng.Below(kNumTopics);
+        cand = rng.Below(w_.num_topics_);
       }
       bool dup = false;
       for (int k = 0; k < num_topics_; ++k) dup |= topics_[k] == cand;
@@ -3144,6 +5033,8 @@ class Writer {
       out_.JsonStr(raw_name_);
       out_.Ch('}');
     }
+    st_.max_team = std::max<uint64_t>(st_.max_team, team_.size());
+    if (team_.size() >= 100) ++st_.teams_100;
     out_.Lit("],\"institutions_distinct_count\":");
     out_.U64(insts_seen_.size());
     out_.Lit(",\"countries_distinct_count\":");
@@ -3169,7 +5060,7 @@ class Writer {
       else
         j = rng.Below64(c_.n_);
       if (j == i) continue;
-      const uint64_t id = kWorkIdBase + j * kWorkIdStep;
+      const uint64_t id = c_.WorkId(j);
       if (std::find(ids_.begin(), ids_.end(), id) != ids_.end()) continue;
       ids_.push_back(id);
     }
@@ -3336,14 +5227,17 @@ class Writer {
     const size_t n = spans_.size();
     uniq_.clear();
     next_.assign(n, -1);
-    std::memset(table_, 0xFF, sizeof(table_));
+    size_t tsize = kTable;  // 1024 for every default-profile abstract
+    while (tsize < 2 * n) tsize <<= 1;
+    table_.assign(tsize, -1);
+    const uint32_t tmask = static_cast<uint32_t>(tsize - 1);
     for (size_t p = 0; p < n; ++p) {
       const Span sp = spans_[p];
       const char* s = tok_.data() + sp.off;
       uint32_t h = 2166136261u;
       for (uint32_t k = 0; k < sp.len; ++k) h = (h ^ static_cast<unsigned char>(s[k])) * 16777619u;
-      uint32_t slot = h & (kTable - 1);
-      for (;; slot = (slot + 1) & (kTable - 1)) {
+      uint32_t slot = h & tmask;
+      for (;; slot = (slot + 1) & tmask) {
         const int32_t u = table_[slot];
         if (u < 0) {
           table_[slot] = static_cast<int32_t>(uniq_.size());
@@ -3394,7 +5288,17 @@ class Writer {
   std::vector<Span> spans_;
   std::vector<Uniq> uniq_;
   std::vector<int32_t> next_;
-  int32_t table_[kTable];
+  std::vector<int32_t> table_;
+  // Hubs profile.
+  uint32_t cur_topic_ = 0, senior_ = 0;
+  bool big_collab_ = false;
+  std::vector<uint8_t> team_unres_;
+  std::vector<uint32_t> corr_, team_mark_;
+  std::vector<uint64_t> inst_mark_;
+  uint64_t country_mark_[kNumCountries] = {}, authorship_mark_ = 0;
+  std::string doi_, word_, fold_;
+  uint64_t abstract_words_ = 0;
+  double top_gen_ = 1, top_title_gen_ = 1, top_topic_ = 1, top_sub_ = 1, top_field_ = 1;
   std::vector<uint32_t> team_, insts_seen_;
   std::vector<int> countries_seen_;
   bool senior_last_ = false;
@@ -3405,12 +5309,14 @@ class Writer {
 
 void Usage(FILE* f) {
   std::fputs(
-      "usage: litgraph-gen-works --works N [--seed S] [--out FILE|-] "
+      "usage: litgraph-gen-works --works N [--seed S] [--profile NAME] [--out FILE|-] "
       "[--gzip-free]\n"
-      "Writes N synthetic OpenAlex works as JSON lines; same N and seed, same "
-      "bytes.\n"
+      "Writes N synthetic OpenAlex works as JSON lines; same N, seed and profile, "
+      "same bytes.\n"
       "  --works N     number of works (required)\n"
       "  --seed S      random seed (default 1)\n"
+      "  --profile P   default (the tuned corpus) or hubs (multilingual, no English\n"
+      "                function words, heavy citation hubs, huge author lists)\n"
       "  --out FILE    output file, '-' for stdout (default)\n"
       "  --gzip-free   accepted for compatibility; output is always "
       "uncompressed\n",
@@ -3432,7 +5338,8 @@ bool ParseU64(const char* s, uint64_t& v) {
 
 int main(int argc, char** argv) {
   uint64_t n = 0, seed = 1;
-  bool have_n = false;
+  bool have_n = false, hubs = false;
+  std::string profile = "default";
   std::string out_path = "-";
   for (int k = 1; k < argc; ++k) {
     const std::string_view a = argv[k];
@@ -3441,7 +5348,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (a == "--gzip-free") continue;
-    if (a != "--works" && a != "--seed" && a != "--out") {
+    if (a != "--works" && a != "--seed" && a != "--out" && a != "--profile") {
       std::fprintf(stderr, "litgraph-gen-works: error: unknown option '%s'\n", argv[k]);
       Usage(stderr);
       return 2;
@@ -3453,6 +5360,15 @@ int main(int argc, char** argv) {
     const char* v = argv[++k];
     if (a == "--out") {
       out_path = v;
+    } else if (a == "--profile") {
+      profile = v;
+      if (profile != "default" && profile != "hubs") {
+        std::fprintf(stderr,
+                     "litgraph-gen-works: error: --profile: unknown profile '%s' (default, hubs)\n",
+                     v);
+        return 2;
+      }
+      hubs = profile == "hubs";
     } else if (!ParseU64(v, a == "--works" ? n : seed)) {
       std::fprintf(stderr, "litgraph-gen-works: error: %s: not a non-negative integer: '%s'\n",
                    argv[k - 1], v);
@@ -3477,12 +5393,18 @@ int main(int argc, char** argv) {
   }
   const auto start = std::chrono::steady_clock::now();
   Stats st;
-  World world(n, seed);
+  World world(n, seed, hubs);
   world.Build();
   Corpus corpus(world, n, seed);
-  corpus.PrePass();
-  if (n > 0) corpus.BuildGraph(st);
-  corpus.BuildAuthors();
+  if (hubs) {
+    corpus.PrePassHubs();
+    if (n > 0) corpus.BuildGraphHubs(st);
+    corpus.BuildAuthorsHubs();
+  } else {
+    corpus.PrePass();
+    if (n > 0) corpus.BuildGraph(st);
+    corpus.BuildAuthors();
+  }
   const double setup_secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Out out(f);
@@ -3505,13 +5427,20 @@ int main(int argc, char** argv) {
                "dangling_refs=%llu "
                "later_refs=%llu max_in_degree=%llu authors_pool=%llu authors_used=%llu "
                "authorships=%llu max_works_per_author=%llu bytes=%llu "
-               "setup_seconds=%.2f seconds=%.2f\n",
+               "setup_seconds=%.2f seconds=%.2f profile=%s max_refs_per_work=%llu "
+               "works_without_refs=%llu max_authors_per_work=%llu works_100plus_authors=%llu "
+               "authorships_without_id=%llu works_without_abstract=%llu "
+               "abstracts_1000plus_words=%llu max_abstract_words=%llu\n",
                (unsigned long long)n, (unsigned long long)st.refs, (unsigned long long)st.inset,
                (unsigned long long)st.dangling, (unsigned long long)st.forward,
                (unsigned long long)st.max_indeg, (unsigned long long)corpus.NumAuthors(),
                (unsigned long long)st.distinct_authors, (unsigned long long)st.authorships,
                (unsigned long long)st.max_author_works, (unsigned long long)st.bytes, setup_secs,
-               secs);
+               secs, profile.c_str(), (unsigned long long)st.max_refs,
+               (unsigned long long)st.zero_ref_works, (unsigned long long)st.max_team,
+               (unsigned long long)st.teams_100, (unsigned long long)st.unresolved,
+               (unsigned long long)st.no_abstract, (unsigned long long)st.long_abstracts,
+               (unsigned long long)st.max_abstract_words);
   if (!ok) {
     std::fprintf(stderr, "litgraph-gen-works: error: write failed: %s\n", std::strerror(errno));
     return 1;

@@ -13,7 +13,7 @@ complete -c litgraph-find-paper -l after -r -d 'Keep papers published in or afte
 complete -c litgraph-find-paper -l before -r -d 'Keep papers published in or before YEAR'
 complete -c litgraph-find-paper -l venue -r -d 'Keep papers from a venue (name words, id or ISSN-L)'
 complete -c litgraph-find-paper -l type -r -d 'Keep one OpenAlex work type (article, preprint, ...)'
-complete -c litgraph-find-paper -l semantic -d 'Match free text by title and abstract vectors (seeds/000 eq. 4)'
+complete -c litgraph-find-paper -l semantic -d 'Match free text by title and abstract vectors (SciAtlas eq. 4)'
 complete -c litgraph-find-paper -l hybrid -d 'Match free text by BM25 and vectors, fused (see --fusion)'
 complete -c litgraph-find-paper -l fusion -r -f -a 'rrf linear' -d 'Hybrid fusion: rrf (default) or linear'
 complete -c litgraph-find-paper -l candidates -r -d 'Rank only these papers (file of ids or JSON lines; - = stdin)'

@@ -7,16 +7,20 @@ namespace litgraph {
 
 const char* NeighbourhoodName(Neighbourhood n) {
   switch (n) {
-    case Neighbourhood::kReferences: return "references";
-    case Neighbourhood::kCitedBy: return "cited_by";
-    case Neighbourhood::kCoCited: return "co_cited";
-    case Neighbourhood::kCoupled: return "coupled";
+    case Neighbourhood::kReferences:
+      return "references";
+    case Neighbourhood::kCitedBy:
+      return "cited_by";
+    case Neighbourhood::kCoCited:
+      return "co_cited";
+    case Neighbourhood::kCoupled:
+      return "coupled";
   }
   return "";
 }
 
-std::vector<Neighbour> CitationNeighbours(Graph& graph, uint32_t paper, Neighbourhood kind,
-                                          size_t limit, bool* capped, size_t max_scan) {
+Result<std::vector<Neighbour>> CitationNeighbours(Graph& graph, uint32_t paper, Neighbourhood kind,
+                                                  size_t limit, bool* capped, size_t max_scan) {
   if (capped) *capped = false;
   Adjacency& out = graph.adj(Rel::kCitesOut);
   Adjacency& in = graph.adj(Rel::kCitesIn);
@@ -74,6 +78,7 @@ std::vector<Neighbour> CitationNeighbours(Graph& graph, uint32_t paper, Neighbou
     return a.paper < b.paper;
   });
   if (result.size() > limit) result.resize(limit);
+  LITGRAPH_RETURN_IF_ERROR(graph.status());
   return result;
 }
 

@@ -13,7 +13,9 @@ uint64_t ShortIdNumber(std::string_view id) {
   return n;
 }
 
-uint64_t WorkNumber(std::string_view id) { return !id.empty() && id[0] == 'W' ? ShortIdNumber(id) : 0; }
+uint64_t WorkNumber(std::string_view id) {
+  return !id.empty() && id[0] == 'W' ? ShortIdNumber(id) : 0;
+}
 
 uint64_t PackedWorkNumber(std::string_view id) {
   // Only canonical numbers that fit the shifted varint round-trip ("W007"
@@ -39,8 +41,10 @@ std::string PackIdList(const std::vector<std::string>& ids) {
 bool UnpackIdList(std::string_view blob, std::vector<std::string>* ids) {
   ids->clear();
   return ForEachPackedId(blob, [&](const PackedId& e) {
-    if (e.is_work_number) ids->push_back("W" + std::to_string(e.work_number));
-    else ids->emplace_back(e.text);
+    if (e.is_work_number)
+      ids->push_back("W" + std::to_string(e.work_number));
+    else
+      ids->emplace_back(e.text);
   });
 }
 

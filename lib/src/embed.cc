@@ -6,11 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "litgraph/intern.h"
 #include "litgraph/lexical.h"
@@ -90,7 +89,8 @@ void MulA(const Csr& a, const std::vector<float>& x, size_t l, std::vector<float
 }
 
 // Z (cols x l) = A^T Y, Y (rows x l).
-void MulAt(const Csr& a, const std::vector<float>& y, size_t l, std::vector<float>* z, int threads) {
+void MulAt(const Csr& a, const std::vector<float>& y, size_t l, std::vector<float>* z,
+           int threads) {
   int t = std::max(1, threads);
   std::vector<std::vector<float>> parts(t, std::vector<float>(a.cols * l, 0.0f));
   std::vector<std::thread> ts;
@@ -202,7 +202,8 @@ void SymmetricEigen(std::vector<double> a, size_t l, std::vector<double>* values
   }
   std::vector<size_t> order(l);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return a[x * l + x] > a[y * l + y]; });
+  std::sort(order.begin(), order.end(),
+            [&](size_t x, size_t y) { return a[x * l + x] > a[y * l + y]; });
   values->resize(l);
   vectors->assign(l * l, 0.0);
   for (size_t j = 0; j < l; ++j) {
@@ -248,7 +249,8 @@ class Corpus {
       return df[x] != df[y] ? df[x] > df[y] : stems_.str(x) < stems_.str(y);
     });
     if (cand.size() > max_terms) cand.resize(max_terms);
-    std::sort(cand.begin(), cand.end(), [&](uint32_t x, uint32_t y) { return stems_.str(x) < stems_.str(y); });
+    std::sort(cand.begin(), cand.end(),
+              [&](uint32_t x, uint32_t y) { return stems_.str(x) < stems_.str(y); });
     std::vector<int64_t> col_of(stems_.size(), -1);
     vocab->clear();
     idf->clear();
@@ -288,7 +290,7 @@ class Corpus {
 };
 
 Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::string& path,
-                       LsaTrainStats* stats) {
+                       const FileIdentity& id, LsaTrainStats* stats) {
   auto t0 = std::chrono::steady_clock::now();
   Csr a;
   std::vector<std::string> vocab;
@@ -296,8 +298,9 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
   corpus.Build(o.max_terms, &a, &vocab, &idf);
   const size_t dim = static_cast<size_t>(o.dim);
   if (a.rows < 2 || a.cols < 2)
-    return Status::Io("too little text to train the embedding model (need a few papers with "
-                      "titles or abstracts)");
+    return Status::IoError(
+        "too little text to train the embedding model (need a few papers with "
+        "titles or abstracts)");
   const size_t l = std::min(dim + static_cast<size_t>(o.oversample), std::min(a.rows, a.cols));
   const size_t k = std::min(dim, l);
   // Gaussian sketch of the row space, refined by power iterations.
@@ -349,7 +352,7 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
   file.append(reinterpret_cast<const char*>(idf.data()), idf.size() * 4);
   file.append(reinterpret_cast<const char*>(w.data()), w.size() * 4);
   file += strings;
-  Status st = WriteFileAtomic(path, file);
+  Status st = WriteCheckedFile(path, id, file);
   stats->docs = a.rows;
   stats->terms = vocab.size();
   stats->nonzeros = a.col.size();
@@ -360,61 +363,79 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
 }  // namespace
 
 Status TrainLsaOnTexts(const std::vector<std::string>& texts, const LsaTrainOptions& options,
-                       const std::string& path, LsaTrainStats* stats) {
+                       const std::string& path, LsaTrainStats* stats, const FileIdentity& id) {
   Corpus corpus;
   for (const auto& t : texts) corpus.Add(t);
-  return TrainFromCorpus(corpus, options, path, stats);
+  return TrainFromCorpus(corpus, options, path, id, stats);
 }
 
 Status TrainLsa(Store* store, const LsaTrainOptions& options, const std::string& path,
-                LsaTrainStats* stats) {
+                const FileIdentity& id, LsaTrainStats* stats) {
   try {
     Corpus corpus;
     int64_t n = store->PaperCount();
-    int64_t step = std::max<int64_t>(1, n / static_cast<int64_t>(std::max<size_t>(1, options.max_docs)));
-    Stmt st = store->db().Prepare("SELECT title, abstract FROM paper WHERE id % ? = 0 ORDER BY id");
-    st.Bind(1, step);
+    int64_t step =
+        std::max<int64_t>(1, n / static_cast<int64_t>(std::max<size_t>(1, options.max_docs)));
     std::string text;
-    while (st.Step()) {
-      text.assign(st.Text(0));
-      text += ". ";
-      text += st.Text(1);
-      corpus.Add(text);
-    }
-    return TrainFromCorpus(corpus, options, path, stats);
+    store->ForEachPaperText(
+        [&](int64_t, std::string_view title, std::string_view abstract) {
+          text.assign(title);
+          text += ". ";
+          text += abstract;
+          corpus.Add(text);
+        },
+        step);
+    return TrainFromCorpus(corpus, options, path, id, stats);
   } catch (const StatusError& e) {
     return e.status();
   }
 }
 
-Status LsaModel::Open(const std::string& path) {
-  Status st = file_.Open(path);
-  if (!st.ok()) return st;
+Status LsaModel::Open(const std::string& path, const FileIdentity& id) {
+  LITGRAPH_RETURN_IF_ERROR(file_.Open(path, id));
   LsaHeader h;
-  if (file_.size() < sizeof h) return Status::Io(path + ": truncated model");
-  std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kLsaMagic, 8) != 0) return Status::Io(path + ": not a litgraph model");
-  size_t need = sizeof h + (h.terms + 1) * 8 + h.terms * 4 + static_cast<size_t>(h.terms) * h.dim * 4 +
-                h.strings_bytes;
-  if (file_.size() != need) return Status::Io(path + ": corrupt model");
+  const uint8_t* hp = file_.Read(0, sizeof h);
+  if (!hp) return Status::Corruption(path + ": truncated model");
+  std::memcpy(&h, hp, sizeof h);
+  if (std::memcmp(h.magic, kLsaMagic, 8) != 0)
+    return Status::Corruption(path + ": not a litgraph model");
+  const uint64_t size = file_.size();
+  if (h.dim == 0 || h.dim > 65536 || h.terms > size / 8 || h.strings_bytes > size)
+    return Status::Corruption(path + ": corrupt model");
+  const uint64_t need = sizeof h + (uint64_t{h.terms} + 1) * 8 + uint64_t{h.terms} * 4 +
+                        uint64_t{h.terms} * h.dim * 4 + h.strings_bytes;
+  if (size != need) return Status::Corruption(path + ": corrupt model");
   dim_ = static_cast<int>(h.dim);
   terms_ = h.terms;
   train_docs_ = h.train_docs;
   lexical_weight_ = std::isfinite(h.lexical_weight) ? std::clamp(h.lexical_weight, 0.0, 1.0) : 0.0;
-  const uint8_t* p = file_.data() + sizeof h;
-  offsets_ = reinterpret_cast<const uint64_t*>(p);
-  idf_ = reinterpret_cast<const float*>(p + (terms_ + 1) * 8);
-  vectors_ = idf_ + terms_;
-  strings_ = reinterpret_cast<const char*>(vectors_ + static_cast<size_t>(terms_) * dim_);
+  offsets_at_ = sizeof h;
+  idf_at_ = offsets_at_ + (uint64_t{terms_} + 1) * 8;
+  vectors_at_ = idf_at_ + uint64_t{terms_} * 4;
+  strings_at_ = vectors_at_ + uint64_t{terms_} * dim_ * 4;
   // Identity: a hash over the header and a sample of the vectors.
-  uint64_t hash = StringInterner::Hash(std::string_view(reinterpret_cast<const char*>(file_.data()),
-                                                        std::min<size_t>(file_.size(), 1 << 20)));
+  const uint64_t sample = std::min<uint64_t>(size, 1 << 20);
+  const uint8_t* p = file_.Read(0, sample);
+  if (!p) return file_.status();
+  uint64_t hash = StringInterner::Hash(std::string_view(reinterpret_cast<const char*>(p), sample));
   id_ = fmt::format("lsa:{:016x}", hash);
   return Status::Ok();
 }
 
 int64_t LsaModel::Find(std::string_view term) const {
-  return FindSortedString(offsets_, strings_, terms_, term);
+  return FindSortedString(file_, offsets_at_, strings_at_, terms_, term);
+}
+
+float LsaModel::Idf(uint32_t term) const {
+  const uint8_t* p = file_.Read(idf_at_ + uint64_t{term} * 4, 4);
+  float v = 0;
+  if (p) std::memcpy(&v, p, 4);
+  return v;
+}
+
+const float* LsaModel::TermVector(uint32_t term) const {
+  const uint64_t bytes = static_cast<uint64_t>(dim_) * 4;
+  return reinterpret_cast<const float*>(file_.Read(vectors_at_ + term * bytes, bytes));
 }
 
 std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view text) const {
@@ -427,7 +448,8 @@ std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view t
     int64_t t = Find(terms[i]);
     if (t >= 0)
       out.emplace_back(static_cast<uint32_t>(t),
-                       static_cast<float>((1 + std::log(static_cast<double>(j - i))) * idf_[t]));
+                       static_cast<float>((1 + std::log(static_cast<double>(j - i))) *
+                                          Idf(static_cast<uint32_t>(t))));
     i = j;
   }
   return out;  // ascending ids: terms and vocabulary are both sorted bytewise
@@ -437,7 +459,8 @@ bool LsaModel::EmbedOne(std::string_view text, float* out) const {
   std::fill(out, out + dim_, 0.0f);
   std::vector<std::pair<uint32_t, float>> tw = TermWeights(text);
   for (const auto& [t, w] : tw) {
-    const float* v = vectors_ + static_cast<size_t>(t) * dim_;
+    const float* v = TermVector(t);
+    if (!v) return false;  // damaged: status() says so
     for (int d = 0; d < dim_; ++d) out[d] += w * v[d];
   }
   return !tw.empty() && Normalize(out, dim_);
@@ -460,9 +483,12 @@ float SparseDot(const SparseVector& a, const SparseVector& b) {
   float s = 0;
   size_t i = 0, j = 0;
   while (i < a.terms.size() && j < b.terms.size()) {
-    if (a.terms[i] < b.terms[j]) ++i;
-    else if (a.terms[i] > b.terms[j]) ++j;
-    else s += a.weights[i++] * b.weights[j++];
+    if (a.terms[i] < b.terms[j])
+      ++i;
+    else if (a.terms[i] > b.terms[j])
+      ++j;
+    else
+      s += a.weights[i++] * b.weights[j++];
   }
   return s;
 }
@@ -470,7 +496,7 @@ float SparseDot(const SparseVector& a, const SparseVector& b) {
 Status LsaModel::Embed(const std::vector<std::string>& texts, std::vector<float>* out) {
   out->assign(texts.size() * static_cast<size_t>(dim_), 0.0f);
   for (size_t i = 0; i < texts.size(); ++i) EmbedOne(texts[i], out->data() + i * dim_);
-  return Status::Ok();
+  return status();
 }
 
 HttpEmbedder::HttpEmbedder(HttpEmbedOptions o) : o_(std::move(o)), client_(o_.http) {}
@@ -493,34 +519,40 @@ Status HttpEmbedder::Embed(const std::vector<std::string>& texts, std::vector<fl
   }
   std::vector<std::vector<std::vector<float>>> parsed(bodies.size());
   std::string url = EndpointUrl(o_.url, "/embeddings");
-  auto results = client_.PostAll(url, bodies, [&](size_t b, const std::string& body, std::string* why) {
-    json r = json::parse(body, nullptr, false);
-    if (r.is_discarded() || !r.contains("data") || !r["data"].is_array())
-      return *why = "embedding response lacks a data array", false;
-    size_t want = std::min(o_.batch, texts.size() - b * o_.batch);
-    if (r["data"].size() != want) return *why = "embedding response has the wrong number of vectors", false;
-    std::vector<std::vector<float>> vecs(want);
-    for (const auto& item : r["data"]) {
-      size_t idx = item.contains("index") && item["index"].is_number_integer() ? item["index"].get<size_t>() : 0;
-      if (idx >= want || !item.contains("embedding") || !item["embedding"].is_array())
-        return *why = "malformed embedding item", false;
-      for (const auto& x : item["embedding"]) {
-        if (!x.is_number()) return *why = "non-numeric embedding value", false;
-        vecs[idx].push_back(x.get<float>());
-      }
-    }
-    size_t d = vecs[0].size();
-    for (const auto& v : vecs)
-      if (v.empty() || v.size() != d) return *why = "embeddings of different dimensions", false;
-    parsed[b] = std::move(vecs);
-    return true;
-  });
+  auto results =
+      client_.PostAll(url, bodies, [&](size_t b, const std::string& body, std::string* why) {
+        json r = json::parse(body, nullptr, false);
+        if (r.is_discarded() || !r.contains("data") || !r["data"].is_array())
+          return *why = "embedding response lacks a data array", false;
+        size_t want = std::min(o_.batch, texts.size() - b * o_.batch);
+        if (r["data"].size() != want)
+          return *why = "embedding response has the wrong number of vectors", false;
+        std::vector<std::vector<float>> vecs(want);
+        for (const auto& item : r["data"]) {
+          size_t idx = item.contains("index") && item["index"].is_number_integer()
+                           ? item["index"].get<size_t>()
+                           : 0;
+          if (idx >= want || !item.contains("embedding") || !item["embedding"].is_array())
+            return *why = "malformed embedding item", false;
+          for (const auto& x : item["embedding"]) {
+            if (!x.is_number()) return *why = "non-numeric embedding value", false;
+            vecs[idx].push_back(x.get<float>());
+          }
+        }
+        size_t d = vecs[0].size();
+        for (const auto& v : vecs)
+          if (v.empty() || v.size() != d) return *why = "embeddings of different dimensions", false;
+        parsed[b] = std::move(vecs);
+        return true;
+      });
   for (const auto& r : results)
-    if (!r.error.empty()) return Status::Io(fmt::format("embedding backend {}: {}", url, r.error));
+    if (!r.error.empty())
+      return Status::IoError(fmt::format("embedding backend {}: {}", url, r.error));
   int d = static_cast<int>(parsed[0][0].size());
   if (dim_ == 0) dim_ = d;
   if (d != dim_)
-    return Status::Io(fmt::format("embedding backend returned {} dimensions, expected {}", d, dim_));
+    return Status::IoError(
+        fmt::format("embedding backend returned {} dimensions, expected {}", d, dim_));
   out->assign(texts.size() * static_cast<size_t>(dim_), 0.0f);
   size_t row = 0;
   for (auto& batch : parsed)

@@ -17,13 +17,24 @@ MappedFile::~MappedFile() {
   if (data_ && size_) munmap(const_cast<uint8_t*>(data_), size_);
 }
 
+MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
+  if (this != &o) {
+    if (data_ && size_) munmap(const_cast<uint8_t*>(data_), size_);
+    data_ = o.data_;
+    size_ = o.size_;
+    o.data_ = nullptr;
+    o.size_ = 0;
+  }
+  return *this;
+}
+
 Status MappedFile::Open(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::Io(fmt::format("{}: {}", path, std::strerror(errno)));
+  if (fd < 0) return Status::IoError(fmt::format("{}: {}", path, std::strerror(errno)));
   struct stat sb;
   if (fstat(fd, &sb) != 0) {
     close(fd);
-    return Status::Io(fmt::format("{}: {}", path, std::strerror(errno)));
+    return Status::IoError(fmt::format("{}: {}", path, std::strerror(errno)));
   }
   size_ = static_cast<size_t>(sb.st_size);
   if (size_ > 0) {
@@ -31,7 +42,7 @@ Status MappedFile::Open(const std::string& path) {
     if (p == MAP_FAILED) {
       close(fd);
       size_ = 0;
-      return Status::Io(fmt::format("{}: mmap: {}", path, std::strerror(errno)));
+      return Status::IoError(fmt::format("{}: mmap: {}", path, std::strerror(errno)));
     }
     data_ = static_cast<const uint8_t*>(p);
   }
@@ -42,14 +53,14 @@ Status MappedFile::Open(const std::string& path) {
 Status WriteFileAtomic(const std::string& path, std::string_view data) {
   std::string tmp = path + ".tmp";
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return Status::Io(fmt::format("{}: {}", tmp, std::strerror(errno)));
+  if (!f) return Status::IoError(fmt::format("{}: {}", tmp, std::strerror(errno)));
   bool ok = data.empty() || std::fwrite(data.data(), 1, data.size(), f) == data.size();
   ok = std::fflush(f) == 0 && ok;
   ok = fsync(fileno(f)) == 0 && ok;
   ok = std::fclose(f) == 0 && ok;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
-    return Status::Io(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
+    return Status::IoError(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
   }
   return Status::Ok();
 }
@@ -62,8 +73,10 @@ int64_t FindSortedString(const uint64_t* offsets, const char* strings, uint64_t 
     std::string_view t(strings + offsets[mid], offsets[mid + 1] - offsets[mid]);
     int c = t.compare(key);
     if (c == 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return -1;
 }
@@ -79,7 +92,8 @@ void FsyncDir(const std::string& dir) {
 void* MapZeroed(size_t bytes, bool dense) {
   if (bytes == 0) return nullptr;
   auto map = [](size_t n) {
-    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     return p;
   };

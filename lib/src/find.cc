@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <iostream>
-
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -15,15 +12,56 @@
 
 namespace litgraph {
 
+const char* MatchName(MatchKind m) {
+  switch (m) {
+    case MatchKind::kId:
+      return "id";
+    case MatchKind::kDoi:
+      return "doi";
+    case MatchKind::kTitleExact:
+      return "title_exact";
+    case MatchKind::kTitleFuzzy:
+      return "title_fuzzy";
+    case MatchKind::kTitle:
+      return "title";
+    case MatchKind::kAuthor:
+      return "author";
+    case MatchKind::kAuthorText:
+      return "author+text";
+    case MatchKind::kText:
+      return "text";
+    case MatchKind::kSemantic:
+      return "semantic";
+    case MatchKind::kHybrid:
+      return "hybrid";
+  }
+  return "";
+}
+
 PaperFinder::PaperFinder(Store* store) : store_(store) {}
 PaperFinder::~PaperFinder() = default;
+
+void PaperFinder::Latch(const Status& st) {
+  if (status_.ok() && !st.ok() && st.code() != Code::kNotFound) status_ = st;
+}
+
+Status PaperFinder::status() const {
+  if (!status_.ok()) return status_;
+  if (graph_) LITGRAPH_RETURN_IF_ERROR(graph_->status());
+  if (lexical_) LITGRAPH_RETURN_IF_ERROR(lexical_->status());
+  if (title_lexical_) LITGRAPH_RETURN_IF_ERROR(title_lexical_->status());
+  if (semantic_) LITGRAPH_RETURN_IF_ERROR(semantic_->status());
+  return Status::Ok();
+}
 
 Graph* PaperFinder::graph() {
   if (!graph_tried_) {
     graph_tried_ = true;
     auto g = Graph::Open(store_);
-    if (g.ok()) graph_ = std::move(g.value());
-    else if (g.status().code() != Code::kNotFound) throw StatusError(g.status());
+    if (g.ok())
+      graph_ = std::move(g.value());
+    else
+      Latch(g.status());
   }
   return graph_.get();
 }
@@ -33,9 +71,11 @@ const LexicalIndex* PaperFinder::lexical() {
     lexical_tried_ = true;
     if (Graph* g = graph()) {
       auto idx = std::make_unique<LexicalIndex>();
-      Status st = idx->Open(g->dir());
-      if (st.ok()) lexical_ = std::move(idx);
-      else if (st.code() != Code::kNotFound) throw StatusError(st);
+      Status st = idx->Open(g->view());
+      if (st.ok())
+        lexical_ = std::move(idx);
+      else
+        Latch(st);
     }
   }
   return lexical_.get();
@@ -46,9 +86,11 @@ const LexicalIndex* PaperFinder::title_lexical() {
     title_tried_ = true;
     if (Graph* g = graph()) {
       auto idx = std::make_unique<LexicalIndex>();
-      Status st = idx->Open(g->dir(), kTitleIndexPrefix);
-      if (st.ok()) title_lexical_ = std::move(idx);
-      else if (st.code() != Code::kNotFound) throw StatusError(st);
+      Status st = idx->Open(g->view(), kTitleIndexPrefix);
+      if (st.ok())
+        title_lexical_ = std::move(idx);
+      else
+        Latch(st);
     }
   }
   return title_lexical_.get();
@@ -57,9 +99,12 @@ const LexicalIndex* PaperFinder::title_lexical() {
 SemanticIndex* PaperFinder::semantic() {
   if (!semantic_tried_) {
     semantic_tried_ = true;
-    auto s = SemanticIndex::Open(store_, ApiKeyFromEnv({"LITGRAPH_EMBED_API_KEY", "OPENAI_API_KEY"}));
-    if (s.ok()) semantic_ = std::move(s.value());
-    else if (s.status().code() != Code::kNotFound) throw StatusError(s.status());
+    auto s =
+        SemanticIndex::Open(store_, ApiKeyFromEnv({"LITGRAPH_EMBED_API_KEY", "OPENAI_API_KEY"}));
+    if (s.ok())
+      semantic_ = std::move(s.value());
+    else
+      Latch(s.status());
   }
   return semantic_.get();
 }
@@ -105,7 +150,7 @@ std::vector<FindHit> PaperFinder::SemanticSearch(const QueryVector& q, size_t k,
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   for (uint32_t id : ids) {
     double s;
-    if (EmbeddingScore(q, id, &s)) hits.push_back({id, s, "semantic"});
+    if (EmbeddingScore(q, id, &s)) hits.push_back({id, s, MatchKind::kSemantic});
   }
   std::sort(hits.begin(), hits.end(), [](const FindHit& a, const FindHit& b) {
     return a.score != b.score ? a.score > b.score : a.paper < b.paper;
@@ -133,22 +178,28 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
     if (pool) {
       if (!lexical()) return h;
       std::vector<float> s = lexical()->ScoreDocs(LexicalIndex::QueryTerms(q.text), docs);
-      for (size_t i = 0; i < docs.size(); ++i) h.push_back({docs[i], s[i], "text"});
+      for (size_t i = 0; i < docs.size(); ++i) h.push_back({docs[i], s[i], MatchKind::kText});
       return sorted(h);
     }
     return TextSearch(q.text, n, q.lexical_budget, accept);
   };
   auto semantic_hits = [&](size_t n) -> std::vector<FindHit> {
     std::vector<FindHit> h;
-    if (!semantic())
-      throw StatusError(Status::Usage(store_->dir() + ": the store has no vectors (run litgraph-embed)"));
+    if (!semantic()) {
+      Latch(Status::InvalidArgument(store_->dir() +
+                                    ": the store has no vectors (run litgraph-embed)"));
+      return h;
+    }
     auto v = semantic()->EmbedQuery(q.text);
-    if (!v.ok()) throw StatusError(v.status());
+    if (!v.ok()) {
+      Latch(v.status());
+      return h;
+    }
     if (v->empty()) return h;  // no term the model knows
     if (pool) {
       for (uint32_t d : docs) {
         double s;
-        h.push_back({d, EmbeddingScore(*v, d, &s) ? s : -1.0, "semantic"});
+        h.push_back({d, EmbeddingScore(*v, d, &s) ? s : -1.0, MatchKind::kSemantic});
       }
       return sorted(h);
     }
@@ -157,13 +208,13 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
     if (h.size() > n) h.resize(n);
     return h;
   };
-  if (q.text_mode == "lexical") return lexical_hits(k);
-  if (q.text_mode == "semantic") return semantic_hits(k);
+  if (q.text_match == TextMatch::kLexical) return lexical_hits(k);
+  if (q.text_match == TextMatch::kSemantic) return semantic_hits(k);
   // Hybrid: fuse the two rankings.
   size_t depth = pool ? k : std::max<size_t>(q.limit * 5, 100);
   std::vector<FindHit> lex = lexical_hits(depth), sem = semantic_hits(depth);
   std::unordered_map<int64_t, double> fused;
-  if (q.fusion == "linear") {
+  if (q.fusion == Fusion::kLinear) {
     auto add = [&](const std::vector<FindHit>& hs) {
       if (hs.empty()) return;
       double hi = hs.front().score, lo = hs.back().score;
@@ -176,7 +227,7 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
     for (size_t r = 0; r < sem.size(); ++r) fused[sem[r].paper] += 1.0 / (60.0 + r + 1);
   }
   std::vector<FindHit> h;
-  for (auto& [p, s] : fused) h.push_back({p, s, "hybrid"});
+  for (auto& [p, s] : fused) h.push_back({p, s, MatchKind::kHybrid});
   h = sorted(h);
   if (h.size() > k) h.resize(k);
   return h;
@@ -184,39 +235,28 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
 
 // Year / venue / type filters, checked per candidate from the paper row.
 struct PaperFinder::Filter {
+  Store* store;
   const FindQuery& q;
-  Stmt row;
   std::unordered_set<int64_t> sources;
   bool active = false;
 
-  Filter(Store* store, const FindQuery& query) : q(query) {
+  Filter(Store* s, const FindQuery& query) : store(s), q(query) {
     active = q.after || q.before || !q.venue.empty() || !q.type.empty();
-    if (!active) return;
-    row = store->db().Prepare("SELECT year, source_id, type FROM paper WHERE id = ?");
-    if (!q.venue.empty()) {
-      std::string key = NormalizeName(q.venue);
-      Stmt s = store->db().Prepare(
-          "SELECT id FROM source WHERE ext_id = ?1 OR issn_l = ?1 OR "
-          "(?2 <> '' AND instr(name_key, ?2) > 0)");
-      std::string ext = ShortOpenAlexId(q.venue);
-      s.Bind(1, ext.empty() ? q.venue : ext).Bind(2, key);
-      while (s.Step()) sources.insert(s.Int(0));
-    }
+    if (q.venue.empty()) return;
+    std::string ext = ShortOpenAlexId(q.venue);
+    for (int64_t id : store->SourcesMatching(ext.empty() ? q.venue : ext, NormalizeName(q.venue)))
+      sources.insert(id);
   }
 
   bool Accept(int64_t paper) {
     if (!active) return true;
-    row.Bind(1, paper);
-    bool ok = row.Step();
-    if (ok) {
-      int64_t year = row.IsNull(0) ? 0 : row.Int(0);
-      if (q.after && (year == 0 || year < q.after)) ok = false;
-      if (q.before && (year == 0 || year > q.before)) ok = false;
-      if (!q.venue.empty() && (row.IsNull(1) || !sources.count(row.Int(1)))) ok = false;
-      if (!q.type.empty() && row.Text(2) != q.type) ok = false;
-    }
-    row.Reset();
-    return ok;
+    auto f = store->GetPaperFacets(paper);
+    if (!f) return false;
+    if (q.after && (f->year == 0 || f->year < q.after)) return false;
+    if (q.before && (f->year == 0 || f->year > q.before)) return false;
+    if (!q.venue.empty() && (f->source_id == 0 || !sources.count(f->source_id))) return false;
+    if (!q.type.empty() && f->type != q.type) return false;
+    return true;
   }
 };
 
@@ -225,7 +265,7 @@ std::vector<FindHit> PaperFinder::TextSearch(const std::string& text, size_t k, 
   std::vector<FindHit> hits;
   if (const LexicalIndex* lex = lexical()) {
     for (const LexicalHit& h : lex->Search(LexicalIndex::QueryTerms(text), k, budget, accept))
-      hits.push_back({h.doc, h.score, "text"});
+      hits.push_back({h.doc, h.score, MatchKind::kText});
     return hits;
   }
   // No derived index yet (ingest --no-graph): FTS5 over the ten rarest-looking
@@ -241,13 +281,10 @@ std::vector<FindHit> PaperFinder::TextSearch(const std::string& text, size_t k, 
   if (words.empty()) return hits;
   std::string match;
   for (const auto& w : words) match += (match.empty() ? "\"" : " OR \"") + w + "\"";
-  Stmt st = store_->db().Prepare(
-      "SELECT rowid, -bm25(paper_fts) FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rank "
-      "LIMIT ?");
-  st.Bind(1, match).Bind(2, static_cast<int64_t>(k * 20 + 100));
-  while (st.Step() && hits.size() < k)
-    if (!accept || accept(static_cast<uint32_t>(st.Int(0))))
-      hits.push_back({st.Int(0), st.Double(1), "text"});
+  store_->FullTextSearch(match, k * 20 + 100, [&](int64_t paper, double score) {
+    if (hits.size() < k && (!accept || accept(static_cast<uint32_t>(paper))))
+      hits.push_back({paper, score, MatchKind::kText});
+  });
   return hits;
 }
 
@@ -255,7 +292,7 @@ std::vector<FindHit> PaperFinder::MatchTitle(const std::string& title, size_t li
                                              double threshold) {
   std::vector<FindHit> hits;
   for (int64_t id : store_->PapersByTitleKey(NormalizeTitleKey(title))) {
-    hits.push_back({id, 1.0, "title_exact"});
+    hits.push_back({id, 1.0, MatchKind::kTitleExact});
     if (hits.size() >= limit) return hits;
   }
   if (!hits.empty()) return hits;
@@ -263,18 +300,13 @@ std::vector<FindHit> PaperFinder::MatchTitle(const std::string& title, size_t li
   std::vector<FindHit> candidates;
   if (const LexicalIndex* t = title_lexical()) {
     for (const LexicalHit& h : t->Search(LexicalIndex::QueryTerms(title), 100, 300000))
-      candidates.push_back({h.doc, h.score, "title"});
+      candidates.push_back({h.doc, h.score, MatchKind::kTitle});
   } else {
     candidates = TextSearch(title, 100, 200000, {});
   }
-  Stmt st = store_->db().Prepare("SELECT title FROM paper WHERE id = ?");
   for (const FindHit& c : candidates) {
-    st.Bind(1, c.paper);
-    if (st.Step()) {
-      double m = TitleMatchScore(title, st.Text(0));
-      if (m >= threshold) hits.push_back({c.paper, m, "title_fuzzy"});
-    }
-    st.Reset();
+    double m = TitleMatchScore(title, store_->GetText(TextColumn::kPaperTitle, c.paper));
+    if (m >= threshold) hits.push_back({c.paper, m, MatchKind::kTitleFuzzy});
   }
   std::sort(hits.begin(), hits.end(), [](const FindHit& a, const FindHit& b) {
     return a.score != b.score ? a.score > b.score : a.paper < b.paper;
@@ -284,30 +316,15 @@ std::vector<FindHit> PaperFinder::MatchTitle(const std::string& title, size_t li
 }
 
 std::vector<int64_t> PaperFinder::AuthorIds(const std::string& name, bool* exact) {
-  std::vector<int64_t> ids;
   std::string key = NormalizeName(name);
   *exact = false;
-  if (key.empty()) return ids;
-  Stmt ex = store_->db().Prepare("SELECT id FROM author WHERE name_key = ? LIMIT 1000");
-  ex.Bind(1, key);
-  while (ex.Step()) ids.push_back(ex.Int(0));
+  if (key.empty()) return {};
+  std::vector<int64_t> ids = store_->AuthorsByNameKey(key, 1000);
   if (!ids.empty()) {
     *exact = true;
     return ids;
   }
-  std::string match;
-  size_t p = 0;
-  while (p < key.size()) {
-    size_t e = key.find(' ', p);
-    if (e == std::string::npos) e = key.size();
-    match += (match.empty() ? "\"" : " AND \"") + key.substr(p, e - p) + "\"";
-    p = e + 1;
-  }
-  Stmt st = store_->db().Prepare(
-      "SELECT rowid FROM author_fts WHERE author_fts MATCH ? LIMIT 1000");
-  st.Bind(1, match);
-  while (st.Step()) ids.push_back(st.Int(0));
-  return ids;
+  return store_->AuthorsWithNameWords(key, 1000);
 }
 
 Result<std::vector<FindHit>> PaperFinder::Find(const FindQuery& q) {
@@ -325,20 +342,17 @@ Result<std::vector<FindHit>> PaperFinder::Find(const FindQuery& q) {
     bool exact = false;
     std::vector<int64_t> authors = AuthorIds(q.author, &exact);
     author_score = exact ? 1.0 : 0.9;
-    Stmt st = store_->db().Prepare("SELECT paper_id FROM authorship WHERE author_id = ?");
-    for (int64_t a : authors) {
-      st.Bind(1, a);
-      while (st.Step()) author_papers.insert(st.Int(0));
-      st.Reset();
-    }
+    for (int64_t a : authors)
+      for (int64_t p : store_->PapersOfAuthor(a)) author_papers.insert(p);
   }
   auto by_author_ok = [&](int64_t id) { return !by_author || author_papers.count(id) > 0; };
 
   if (!q.id.empty()) {
-    if (auto id = store_->ResolvePaperId(q.id)) keep({{*id, 1.0, "id"}});
+    if (auto id = store_->ResolvePaperId(q.id)) keep({{*id, 1.0, MatchKind::kId}});
   } else if (!q.doi.empty()) {
-    if (NormalizeDoi(q.doi).empty()) return Status::Usage(fmt::format("not a DOI: {}", q.doi));
-    if (auto id = store_->PaperByDoi(q.doi)) keep({{*id, 1.0, "doi"}});
+    if (NormalizeDoi(q.doi).empty())
+      return Status::InvalidArgument(fmt::format("not a DOI: {}", q.doi));
+    if (auto id = store_->PaperByDoi(q.doi)) keep({{*id, 1.0, MatchKind::kDoi}});
   } else if (!q.title.empty()) {
     for (auto& h : MatchTitle(q.title, std::max<size_t>(q.limit * 5, 50), q.title_threshold))
       if (by_author_ok(h.paper) && accept(h.paper)) hits.push_back(h);
@@ -350,27 +364,30 @@ Result<std::vector<FindHit>> PaperFinder::Find(const FindQuery& q) {
     if (!q.text.empty() && lexical()) {
       std::vector<float> s = lexical()->ScoreDocs(LexicalIndex::QueryTerms(q.text), docs);
       for (size_t i = 0; i < docs.size(); ++i)
-        if (s[i] > 0) hits.push_back({docs[i], s[i], "author+text"});
+        if (s[i] > 0) hits.push_back({docs[i], s[i], MatchKind::kAuthorText});
     } else {
       // Same name score for all: most cited first, then newest, then id.
       Graph* g = graph();
       auto key = [&](uint32_t d) {
-        return std::make_tuple(g ? -static_cast<int64_t>(g->Citations(d)) : 0,
-                               g ? -g->Year(d) : 0, d);
+        return std::make_tuple(g ? -static_cast<int64_t>(g->Citations(d)) : 0, g ? -g->Year(d) : 0,
+                               d);
       };
       std::sort(docs.begin(), docs.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
-      for (uint32_t d : docs) hits.push_back({d, author_score, "author"});
+      for (uint32_t d : docs) hits.push_back({d, author_score, MatchKind::kAuthor});
     }
   } else if (!q.text.empty()) {
-    for (auto& h : TextHits(q, [&](uint32_t id) { return accept(id); })) hits.push_back(std::move(h));
+    for (auto& h : TextHits(q, [&](uint32_t id) { return accept(id); }))
+      hits.push_back(std::move(h));
   } else {
-    return Status::Usage("nothing to find: give a query, --id, --doi, --title or --author");
+    return Status::InvalidArgument(
+        "nothing to find: give a query, --id, --doi, --title or --author");
   }
   // Every path above yields hits in its own deterministic order for equal
   // scores; keep it.
   std::stable_sort(hits.begin(), hits.end(),
                    [](const FindHit& a, const FindHit& b) { return a.score > b.score; });
   if (hits.size() > q.limit) hits.resize(q.limit);
+  LITGRAPH_RETURN_IF_ERROR(status());
   return hits;
 }
 
@@ -379,85 +396,20 @@ Result<int64_t> PaperFinder::Resolve(const std::string& text) {
   std::vector<FindHit> hits = MatchTitle(text, 10, 0.88);
   if (hits.empty())
     return Status::NotFound(fmt::format("no paper matches \"{}\" (id, DOI or title)", text));
-  bool exact_unique = hits[0].match == "title_exact" &&
-                      (hits.size() == 1 || hits[1].match != "title_exact");
+  bool exact_unique = hits[0].match == MatchKind::kTitleExact &&
+                      (hits.size() == 1 || hits[1].match != MatchKind::kTitleExact);
   bool fuzzy_clear = hits.size() == 1 || hits[0].score - hits[1].score >= 0.05;
-  if (exact_unique || (hits[0].match != "title_exact" && fuzzy_clear)) return hits[0].paper;
+  if (exact_unique || (hits[0].match != MatchKind::kTitleExact && fuzzy_clear))
+    return hits[0].paper;
   std::string list;
   for (const FindHit& h : hits) {
     auto p = store_->GetPaperSummary(h.paper);
-    if (p) list += fmt::format("\n  {}  {}  {}", p->ext_id, p->year ? std::to_string(p->year) : "?", p->title);
+    if (p)
+      list += fmt::format("\n  {}  {}  {}", p->ext_id, p->year ? std::to_string(p->year) : "?",
+                          p->title);
   }
-  return Status::Usage(fmt::format("\"{}\" matches several papers; give an id:{}", text, list));
-}
-
-Result<std::vector<int64_t>> ReadPaperIdList(Store* store, const std::string& path,
-                                             std::vector<std::string>* missing) {
-  std::ifstream file;
-  std::istream* in = &std::cin;
-  if (path != "-") {
-    file.open(path);
-    if (!file) return Status::Io(fmt::format("{}: cannot open", path));
-    in = &file;
-  }
-  std::vector<int64_t> ids;
-  std::string line;
-  int64_t n = 0;
-  while (std::getline(*in, line)) {
-    ++n;
-    size_t a = line.find_first_not_of(" \t\r");
-    if (a == std::string::npos) continue;
-    std::string id = line.substr(a, line.find_last_not_of(" \t\r") - a + 1);
-    if (id[0] == '{') {
-      Json j = Json::parse(id, nullptr, false);
-      if (j.is_discarded() || !j.contains("id") || !j["id"].is_string())
-        return Status::BadInput(fmt::format("{}:{}: expected an id or a JSON object with a string \"id\"",
-                                            path == "-" ? "<stdin>" : path, n));
-      id = j["id"].get<std::string>();
-    }
-    if (auto p = store->ResolvePaperId(id)) ids.push_back(*p);
-    else if (missing) missing->push_back(id);
-  }
-  return ids;
-}
-
-Json PaperJson(const PaperSummary& p, Graph* graph) {
-  Json j = {{"id", p.ext_id}, {"type", "paper"}, {"title", p.title}};
-  j["year"] = p.year ? Json(p.year) : Json(nullptr);
-  j["venue"] = p.venue.empty() ? Json(nullptr) : Json(p.venue);
-  j["authors"] = p.authors;
-  if (graph && p.id > 0) {
-    j["cited_by_count"] = graph->Citations(static_cast<uint64_t>(p.id));
-    j["citation_source"] = graph->CitationsFromRecord(static_cast<uint64_t>(p.id)) ? "record" : "store";
-  } else {
-    j["cited_by_count"] = p.cited_by_count >= 0 ? Json(p.cited_by_count) : Json(nullptr);
-    j["citation_source"] = p.cited_by_count >= 0 ? Json("record") : Json(nullptr);
-  }
-  j["doi"] = p.doi.empty() ? Json(nullptr) : Json(p.doi);
-  return j;
-}
-
-Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id) {
-  if (type == NodeType::kPaper) {
-    auto p = store->GetPaperSummary(id);
-    return p ? PaperJson(*p, graph) : Json{{"id", std::to_string(id)}, {"type", "paper"}};
-  }
-  auto label = store->NodeLabel(type, id);
-  Json j = {{"id", label ? label->first : std::to_string(id)}, {"type", NodeTypeName(type)}};
-  if (type == NodeType::kKeyword) {
-    j["text"] = label ? label->second : "";
-    j["title"] = j["text"];
-  } else {
-    j["name"] = label ? label->second : "";
-    j["title"] = j["name"];
-  }
-  return j;
-}
-
-std::vector<Column> PaperColumns() {
-  return {{"rank", "#", 0},       {"score", "score", 0},   {"year", "year", 0},
-          {"id", "id", 0},        {"title", "title", 70},  {"authors", "authors", 30},
-          {"venue", "venue", 24}, {"cited_by_count", "cites", 0}};
+  return Status::InvalidArgument(
+      fmt::format("\"{}\" matches several papers; give an id:{}", text, list));
 }
 
 }  // namespace litgraph

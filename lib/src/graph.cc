@@ -1,18 +1,12 @@
 #include "litgraph/graph.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zstd.h>
 
-#include <cerrno>
-#include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <filesystem>
 
 #include "litgraph/coding.h"
 
@@ -20,10 +14,11 @@ namespace litgraph {
 
 namespace {
 
-constexpr char kMagic[8] = {'L', 'G', 'A', 'D', 'J', 0, 0, 1};
+constexpr char kAdjMagic[8] = {'L', 'G', 'A', 'D', 'J', 0, 0, 2};
+constexpr char kRankedMagic[8] = {'L', 'G', 'R', 'N', 'K', 0, 0, 2};
 constexpr uint64_t kRawBit = uint64_t{1} << 63;
 
-struct Header {
+struct AdjHeader {
   char magic[8];
   uint64_t num_nodes;
   uint64_t num_edges;
@@ -31,201 +26,99 @@ struct Header {
   uint32_t nodes_per_block;
   uint32_t max_degree;
   uint32_t has_attrs;
-  uint32_t reserved[5];
+  uint32_t listed;  // 0: dense
+  uint64_t index_offset;
+  uint64_t nodes_offset;
 };
-static_assert(sizeof(Header) == Adjacency::kHeaderSize);
+static_assert(sizeof(AdjHeader) == Adjacency::kHeaderSize);
 
-const RelInfo kRels[kRelCount] = {
-    {Rel::kCitesOut, "cites.out", "CITES", NodeType::kPaper, NodeType::kPaper, true, ""},
-    {Rel::kCitesIn, "cites.in", "CITES", NodeType::kPaper, NodeType::kPaper, false, ""},
-    {Rel::kRelated, "related", "RELATED_TO", NodeType::kPaper, NodeType::kPaper, true, ""},
-    {Rel::kAuthors, "authors", "AUTHORED", NodeType::kPaper, NodeType::kAuthor, false,
-     "position << 1 | is_corresponding"},
-    {Rel::kAuthoredPapers, "authored", "AUTHORED", NodeType::kAuthor, NodeType::kPaper, true,
-     "position << 1 | is_corresponding"},
-    {Rel::kCoauthor, "coauthor", "COAUTHOR", NodeType::kAuthor, NodeType::kAuthor, true,
-     "joint papers"},
-    {Rel::kAffiliations, "affiliations", "AFFILIATED_WITH", NodeType::kAuthor,
-     NodeType::kInstitution, true, "papers"},
-    {Rel::kInstitutionAuthors, "institution.authors", "AFFILIATED_WITH", NodeType::kInstitution,
-     NodeType::kAuthor, false, "papers"},
-    {Rel::kPublishedIn, "published_in", "PUBLISHED_IN", NodeType::kPaper, NodeType::kSource, true,
-     ""},
-    {Rel::kSourcePapers, "source.papers", "PUBLISHED_IN", NodeType::kSource, NodeType::kPaper,
-     false, ""},
-    {Rel::kTopics, "topics", "HAS_TOPIC", NodeType::kPaper, NodeType::kTopic, true,
-     "score x 1000 << 1 | is_primary"},
-    {Rel::kTopicPapers, "topic.papers", "HAS_TOPIC", NodeType::kTopic, NodeType::kPaper, false,
-     "score x 1000 << 1 | is_primary"},
-    {Rel::kTopicSubfield, "topic.subfield", "SUBFIELD_OF", NodeType::kTopic, NodeType::kSubfield,
-     true, ""},
-    {Rel::kSubfieldTopics, "subfield.topics", "SUBFIELD_OF", NodeType::kSubfield,
-     NodeType::kTopic, false, ""},
-    {Rel::kSubfieldField, "subfield.field", "FIELD_OF", NodeType::kSubfield, NodeType::kField,
-     true, ""},
-    {Rel::kFieldSubfields, "field.subfields", "FIELD_OF", NodeType::kField, NodeType::kSubfield,
-     false, ""},
-    {Rel::kFieldDomain, "field.domain", "DOMAIN_OF", NodeType::kField, NodeType::kDomain, true,
-     ""},
-    {Rel::kDomainFields, "domain.fields", "DOMAIN_OF", NodeType::kDomain, NodeType::kField, false,
-     ""},
-    {Rel::kKeywords, "keywords", "HAS_KEYWORD", NodeType::kPaper, NodeType::kKeyword, true,
-     "importance 1..10"},
-    {Rel::kKeywordPapers, "keyword.papers", "HAS_KEYWORD", NodeType::kKeyword, NodeType::kPaper,
-     false, "importance 1..10"},
-    {Rel::kCooccur, "cooccur", "COOCCUR", NodeType::kKeyword, NodeType::kKeyword, true,
-     "papers with both"},
-};
-
-}  // namespace
-
-const RelInfo& GetRelInfo(Rel r) { return kRels[static_cast<int>(r)]; }
-
-bool RankedRelation(Rel r) {
-  return r == Rel::kCitesIn || r == Rel::kAuthoredPapers || r == Rel::kSourcePapers ||
-         r == Rel::kTopicPapers || r == Rel::kKeywordPapers || r == Rel::kCoauthor ||
-         r == Rel::kCooccur;
-}
-
-uint32_t RankedAttr(Rel r, uint32_t attr) {
-  switch (r) {
-    case Rel::kKeywordPapers: return attr;     // importance 1..10
-    case Rel::kTopicPapers: return attr >> 1;  // score x 1000
-    case Rel::kCoauthor: case Rel::kCooccur: return attr;  // joint papers
-    default: return 0;                         // one weight for the whole list
-  }
-}
-
-namespace {
-constexpr char kRankedMagic[8] = {'L', 'G', 'R', 'N', 'K', 0, 0, 1};
 struct RankedHeader {
   char magic[8];
   uint64_t lists;
   uint64_t entries;
   uint32_t length;
   uint32_t has_attrs;
-  uint32_t reserved[8];
+  uint64_t dir_offset;
+  uint64_t reserved[3];
 };
 static_assert(sizeof(RankedHeader) == 64);
 constexpr size_t kRankedDirEntry = 16;  // u32 node, u32 0, u64 offset
-}  // namespace
 
-Status RankedLists::Open(const std::string& path) {
-  Status st = file_.Open(path);
-  if (!st.ok()) return st;
-  RankedHeader h;
-  if (file_.size() < sizeof h) return Status::Io(fmt::format("{}: truncated ranked lists", path));
-  std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kRankedMagic, 8) != 0)
-    return Status::Io(fmt::format("{}: not a litgraph ranked-lists file", path));
-  if (h.lists > (file_.size() - sizeof h) / kRankedDirEntry)
-    return Status::Io(fmt::format("{}: corrupt ranked-lists header", path));
-  lists_ = h.lists;
-  length_ = h.length;
-  attrs_ = h.has_attrs != 0;
-  dir_ = file_.data() + sizeof h;
-  data_ = dir_ + lists_ * kRankedDirEntry + 8;
-  if (data_ > file_.data() + file_.size())
-    return Status::Io(fmt::format("{}: truncated ranked lists", path));
-  data_size_ = static_cast<uint64_t>(file_.data() + file_.size() - data_);
-  uint64_t recorded;
-  std::memcpy(&recorded, data_ - 8, 8);
-  if (recorded != data_size_) return Status::Io(fmt::format("{}: truncated ranked lists", path));
-  return Status::Ok();
-}
-
-RankedLists::Cursor RankedLists::Find(uint32_t node) const {
-  uint64_t lo = 0, hi = lists_;  // first directory entry with id >= node
-  while (lo < hi) {
-    uint64_t mid = (lo + hi) / 2;
-    uint32_t id;
-    std::memcpy(&id, dir_ + mid * kRankedDirEntry, 4);
-    if (id < node) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo == lists_) return {};
-  uint32_t id;
-  uint64_t begin, end;
-  std::memcpy(&id, dir_ + lo * kRankedDirEntry, 4);
-  if (id != node) return {};
-  std::memcpy(&begin, dir_ + lo * kRankedDirEntry + 8, 8);
-  const uint8_t* next = lo + 1 < lists_ ? dir_ + (lo + 1) * kRankedDirEntry + 8  // the next list's offset
-                                       : dir_ + lists_ * kRankedDirEntry;       // the data size
-  std::memcpy(&end, next, 8);
-  if (begin > end || end > data_size_) throw StatusError(Status::Io("corrupt ranked-lists directory"));
-  return Cursor(data_ + begin, data_ + end, attrs_);
-}
-
-bool RankedLists::Cursor::Next(uint32_t* id, uint32_t* attr) {
-  if (p_ == end_) return false;
-  uint64_t v = 0, a = 0;
-  if (!GetVarint(&p_, end_, &v) || (attrs_ && !GetVarint(&p_, end_, &a)))
-    throw StatusError(Status::Io("corrupt ranked list"));
-  *id = static_cast<uint32_t>(v);
-  *attr = static_cast<uint32_t>(a);
+template <typename T>
+bool ReadValue(const CheckedFile& f, uint64_t offset, T* out) {
+  const uint8_t* p = f.Read(offset, sizeof(T));
+  if (!p) return false;
+  std::memcpy(out, p, sizeof(T));
   return true;
 }
 
-Status WriteRankedLists(const std::string& path, uint64_t num_nodes,
-                        std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
-                        std::span<const uint32_t> attrs, uint32_t length) {
-  RankedHeader h{};
-  std::memcpy(h.magic, kRankedMagic, 8);
-  h.length = length;
-  h.has_attrs = attrs.empty() ? 0 : 1;
-  std::string dir, data;
-  for (uint64_t n = 0; n < num_nodes; ++n) {
-    if (offsets[n] == offsets[n + 1]) continue;
-    uint32_t node = static_cast<uint32_t>(n), zero = 0;
-    uint64_t at = data.size();
-    dir.append(reinterpret_cast<const char*>(&node), 4);
-    dir.append(reinterpret_cast<const char*>(&zero), 4);
-    dir.append(reinterpret_cast<const char*>(&at), 8);
-    for (uint64_t k = offsets[n]; k < offsets[n + 1]; ++k) {
-      PutVarint(ids[k], &data);
-      if (!attrs.empty()) PutVarint(attrs[k], &data);
-    }
-    ++h.lists;
-    h.entries += offsets[n + 1] - offsets[n];
+// Skips n varints: a varint ends at each byte below 0x80, counted eight
+// bytes at a time. False when the data ends first.
+bool SkipVarints(const uint8_t** p, const uint8_t* end, uint64_t n) {
+  const uint8_t* q = *p;
+  while (n > 0 && end - q >= 8) {
+    uint64_t w;
+    std::memcpy(&w, q, 8);
+    uint64_t stops = ~w & 0x8080808080808080ull;
+    uint64_t c = static_cast<uint64_t>(__builtin_popcountll(stops));
+    if (c >= n) break;  // the n-th end is in this word: finish byte by byte
+    n -= c;
+    q += 8;
   }
-  uint64_t size = data.size();
-  std::string file(reinterpret_cast<const char*>(&h), sizeof h);
-  file += dir;
-  file.append(reinterpret_cast<const char*>(&size), 8);
-  file += data;
-  return WriteFileAtomic(path, file);
+  for (; n > 0; ++q) {
+    if (q >= end) return false;
+    if (*q < 0x80) --n;
+  }
+  *p = q;
+  return true;
 }
+
+}  // namespace
+
+// ---- Adjacency --------------------------------------------------------------
 
 Adjacency::~Adjacency() {
   if (dctx_) ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(dctx_));
 }
 
-Status Adjacency::Open(const std::string& path) {
-  Status st = file_.Open(path);
-  if (!st.ok()) return st;
-  if (file_.size() < kHeaderSize) return Status::Io(fmt::format("{}: truncated graph file", path));
-  Header h;
-  std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kMagic, 8) != 0)
-    return Status::Io(fmt::format("{}: not a litgraph adjacency file", path));
+Status Adjacency::Open(const GenerationView& generation, const std::string& name) {
+  auto id = generation.Identity(name);
+  if (!id.ok()) return id.status();
+  return Open(generation.Path(name), *id);
+}
+
+Status Adjacency::Open(const std::string& path, const FileIdentity& id) {
+  LITGRAPH_RETURN_IF_ERROR(file_.Open(path, id));
+  auto bad = [&](const char* what) {
+    return Status::Corruption(fmt::format("{}: {}", path, what));
+  };
+  AdjHeader h;
+  if (!ReadValue(file_, 0, &h)) return bad("truncated graph file");
+  if (std::memcmp(h.magic, kAdjMagic, 8) != 0) return bad("not a litgraph adjacency file");
+  if (h.nodes_per_block == 0 || h.num_blocks > file_.size() / 8 || h.index_offset > file_.size() ||
+      (h.num_blocks + 1) * 8 > file_.size() - h.index_offset)
+    return bad("corrupt graph header");
+  const uint64_t listed = h.listed ? h.listed : h.num_nodes;
+  if (h.num_blocks != (listed + h.nodes_per_block - 1) / h.nodes_per_block ||
+      (h.listed &&
+       (h.nodes_offset > file_.size() || h.listed * uint64_t{4} > file_.size() - h.nodes_offset)))
+    return bad("corrupt graph header");
   num_nodes_ = h.num_nodes;
   num_edges_ = h.num_edges;
   num_blocks_ = h.num_blocks;
   nodes_per_block_ = h.nodes_per_block;
   max_degree_ = h.max_degree;
   has_attrs_ = h.has_attrs != 0;
-  if (nodes_per_block_ == 0 || num_blocks_ >= file_.size() / sizeof(uint64_t))
-    return Status::Io(fmt::format("{}: corrupt graph header", path));
-  size_t index_bytes = (num_blocks_ + 1) * sizeof(uint64_t);
-  if (kHeaderSize + index_bytes > file_.size() ||
-      num_blocks_ != (num_nodes_ + nodes_per_block_ - 1) / nodes_per_block_)
-    return Status::Io(fmt::format("{}: corrupt graph header", path));
-  index_ = reinterpret_cast<const uint64_t*>(file_.data() + kHeaderSize);
-  data_ = file_.data() + kHeaderSize + index_bytes;
-  data_size_ = file_.size() - kHeaderSize - index_bytes;
-  if ((index_[num_blocks_] & ~kRawBit) != data_size_)
-    return Status::Io(fmt::format("{}: truncated graph file", path));
+  listed_ = h.listed;
+  index_off_ = h.index_offset;
+  nodes_off_ = h.nodes_offset;
   return Status::Ok();
+}
+
+// A damaged page first: what decoding then found wrong is its consequence.
+Status Adjacency::status() const {
+  LITGRAPH_RETURN_IF_ERROR(file_.status());
+  return status_;
 }
 
 uint32_t* Adjacency::Generation::Allocate(size_t words) {
@@ -236,7 +129,8 @@ uint32_t* Adjacency::Generation::Allocate(size_t words) {
   if (chunk == chunks.size()) {
     // Chunks grow from 64K words up to 1M words (4 MiB); a longer list gets
     // a chunk of its own size.
-    size_t size = std::max(words, std::min<size_t>(size_t{1} << 20, size_t{1} << (16 + chunks.size())));
+    size_t size =
+        std::max(words, std::min<size_t>(size_t{1} << 20, size_t{1} << (16 + chunks.size())));
     auto* p = static_cast<uint32_t*>(std::malloc(size * sizeof(uint32_t)));
     if (!p) throw std::bad_alloc();
     chunks.emplace_back(p, size);
@@ -265,29 +159,60 @@ Adjacency::List Adjacency::Keep(uint64_t node, const uint32_t* words, uint32_t d
   }
   Generation& g = gens_[cur_];
   uint32_t* dst = g.Allocate(n);
-  std::memcpy(dst, words, n * sizeof(uint32_t));
+  if (n > 0) std::memcpy(dst, words, n * sizeof(uint32_t));
   g.lists[node] = {dst, deg};
   return MakeList(dst, deg);
 }
 
-// Skips n varints: a varint ends at each byte below 0x80, counted eight
-// bytes at a time. False when the data ends first.
-static bool SkipVarints(const uint8_t** p, const uint8_t* end, uint64_t n) {
-  const uint8_t* q = *p;
-  while (n > 0 && end - q >= 8) {
-    uint64_t w;
-    std::memcpy(&w, q, 8);
-    uint64_t stops = ~w & 0x8080808080808080ull;
-    uint64_t c = static_cast<uint64_t>(__builtin_popcountll(stops));
-    if (c >= n) break;  // the n-th end is in this word: finish byte by byte
-    n -= c;
-    q += 8;
+Adjacency::List Adjacency::Damaged(const char* what) {
+  if (status_.ok()) status_ = Status::Corruption(fmt::format("{}: {}", file_.path(), what));
+  return {};
+}
+
+int64_t Adjacency::Position(uint64_t node) const {
+  if (node >= num_nodes_) return -1;
+  if (listed_ == 0) return static_cast<int64_t>(node);
+  uint64_t lo = 0, hi = listed_;  // first listed node >= node
+  while (lo < hi) {
+    uint64_t mid = (lo + hi) / 2;
+    uint32_t id;
+    if (!ReadValue(file_, nodes_off_ + mid * 4, &id)) return -1;
+    if (id < node)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
-  for (; n > 0; ++q) {
-    if (q >= end) return false;
-    if (*q < 0x80) --n;
+  uint32_t id;
+  if (lo == listed_ || !ReadValue(file_, nodes_off_ + lo * 4, &id) || id != node) return -1;
+  return static_cast<int64_t>(lo);
+}
+
+bool Adjacency::LoadBlock(uint64_t b) {
+  block_ = UINT64_MAX;
+  uint64_t at[2];
+  if (!ReadValue(file_, index_off_ + b * 8, &at)) return false;
+  const uint64_t begin = at[0] & ~kRawBit, end = at[1] & ~kRawBit;
+  const bool raw = at[0] & kRawBit;
+  if (end < begin || kHeaderSize + end > index_off_) return false;
+  const uint8_t* data = file_.Read(kHeaderSize + begin, end - begin);
+  if (!data) return false;
+  if (raw) {
+    block_data_ = data;
+    block_end_ = data + (end - begin);
+  } else {
+    unsigned long long n = ZSTD_getFrameContentSize(data, end - begin);
+    if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN || n > (64u << 20))
+      return false;
+    scratch_.resize(n);
+    if (!dctx_) dctx_ = ZSTD_createDCtx();
+    size_t got =
+        ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_), scratch_.data(), n, data, end - begin);
+    if (ZSTD_isError(got) || got != n) return false;
+    block_data_ = reinterpret_cast<const uint8_t*>(scratch_.data());
+    block_end_ = block_data_ + n;
   }
-  *p = q;
+  block_ = b;
+  ++blocks_decoded_;
   return true;
 }
 
@@ -303,128 +228,310 @@ Adjacency::List Adjacency::Neighbours(uint64_t node) {
     decoded_.assign(c.words, c.words + static_cast<size_t>(c.deg) * (has_attrs_ ? 2 : 1));
     return Keep(node, decoded_.data(), c.deg);
   }
-  auto need = [&](bool ok) {
-    if (!ok) throw StatusError(Status::Io("corrupt graph block contents"));
-  };
-  const uint64_t b = node / nodes_per_block_;
-  if (b != block_) {
-    uint64_t begin = index_[b] & ~kRawBit, end = index_[b + 1] & ~kRawBit;
-    bool raw = index_[b] & kRawBit;
-    if (end < begin || end > data_size_) throw StatusError(Status::Io("corrupt graph block index"));
-    block_ = UINT64_MAX;
-    if (raw) {
-      block_data_ = data_ + begin;
-      block_end_ = data_ + end;
-    } else {
-      unsigned long long n = ZSTD_getFrameContentSize(data_ + begin, end - begin);
-      if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
-        throw StatusError(Status::Io("corrupt graph block"));
-      scratch_.resize(n);
-      if (!dctx_) dctx_ = ZSTD_createDCtx();
-      size_t got = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_), scratch_.data(), n,
-                                       data_ + begin, end - begin);
-      if (ZSTD_isError(got) || got != n) throw StatusError(Status::Io("corrupt graph block"));
-      block_data_ = reinterpret_cast<const uint8_t*>(scratch_.data());
-      block_end_ = block_data_ + n;
-    }
-    block_ = b;
-    ++blocks_decoded_;
-  }
+  const int64_t position = Position(node);
+  if (position < 0) return {};
+  return Decode(node, static_cast<uint64_t>(position));
+}
+
+// Decodes the list at `position` (of node `node`) from its block.
+Adjacency::List Adjacency::Decode(uint64_t node, uint64_t position) {
+  const uint64_t b = position / nodes_per_block_;
+  if (b != block_ && !LoadBlock(b)) return Damaged("corrupt graph block");
   // Skip the lists of the block's earlier nodes, then decode this one.
   const uint8_t* p = block_data_;
   const uint8_t* pend = block_end_;
+  const uint64_t per_edge = has_attrs_ ? 2 : 1;
   uint64_t deg, v;
-  for (uint64_t i = b * nodes_per_block_; i < node; ++i) {
-    need(GetVarint(&p, pend, &deg));
-    need(SkipVarints(&p, pend, deg * (has_attrs_ ? 2 : 1)));
-  }
-  need(GetVarint(&p, pend, &deg));
-  need(deg <= static_cast<uint64_t>(pend - p) && deg * (has_attrs_ ? 2 : 1) <= static_cast<uint64_t>(pend - p));
-  decoded_.resize(deg * (has_attrs_ ? 2 : 1));
+  for (uint64_t i = b * nodes_per_block_; i < position; ++i)
+    if (!GetVarint(&p, pend, &deg) || !SkipVarints(&p, pend, deg * per_edge))
+      return Damaged("corrupt graph block contents");
+  if (!GetVarint(&p, pend, &deg) || deg > static_cast<uint64_t>(pend - p) ||
+      deg * per_edge > static_cast<uint64_t>(pend - p))
+    return Damaged("corrupt graph block contents");
+  decoded_.resize(deg * per_edge);
   uint64_t prev = 0;
   for (uint64_t k = 0; k < deg; ++k) {
-    need(GetVarint(&p, pend, &v));
+    if (!GetVarint(&p, pend, &v)) return Damaged("corrupt graph block contents");
     prev = k == 0 ? v : prev + v;
     decoded_[k] = static_cast<uint32_t>(prev);
   }
   if (has_attrs_)
     for (uint64_t k = 0; k < deg; ++k) {
-      need(GetVarint(&p, pend, &v));
+      if (!GetVarint(&p, pend, &v)) return Damaged("corrupt graph block contents");
       decoded_[deg + k] = static_cast<uint32_t>(v);
     }
   return Keep(node, decoded_.data(), static_cast<uint32_t>(deg));
 }
 
-Status WriteAdjacency(const std::string& path, uint64_t num_nodes,
-                      std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
-                      std::span<const uint32_t> attrs, uint32_t nodes_per_block,
-                      int zstd_level) {
-  uint64_t num_blocks = (num_nodes + nodes_per_block - 1) / nodes_per_block;
-  Header h{};
-  std::memcpy(h.magic, kMagic, 8);
-  h.num_nodes = num_nodes;
-  h.num_edges = ids.size();
-  h.num_blocks = num_blocks;
-  h.nodes_per_block = nodes_per_block;
-  h.has_attrs = attrs.empty() ? 0 : 1;
-  std::vector<uint64_t> index(num_blocks + 1, 0);
-  std::string data, raw;
-  ZSTD_CCtx* cctx = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, zstd_level);
-  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
-  ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
-  std::string comp;
-  for (uint64_t b = 0; b < num_blocks; ++b) {
-    raw.clear();
-    uint64_t first = b * nodes_per_block, last = std::min(num_nodes, first + nodes_per_block);
-    for (uint64_t n = first; n < last; ++n) {
-      uint64_t a = offsets[n], e = offsets[n + 1];
-      h.max_degree = std::max<uint32_t>(h.max_degree, static_cast<uint32_t>(e - a));
-      PutVarint(e - a, &raw);
-      uint32_t prev = 0;
-      for (uint64_t k = a; k < e; ++k) {
-        PutVarint(k == a ? ids[k] : ids[k] - prev, &raw);
-        prev = ids[k];
-      }
-      if (!attrs.empty())
-        for (uint64_t k = a; k < e; ++k) PutVarint(attrs[k], &raw);
-    }
-    index[b] = data.size();
-    comp.resize(ZSTD_compressBound(raw.size()));
-    size_t n = ZSTD_compress2(cctx, comp.data(), comp.size(), raw.data(), raw.size());
-    if (!ZSTD_isError(n) && n < raw.size()) {
-      data.append(comp.data(), n);
-    } else {
-      index[b] |= kRawBit;
-      data += raw;
-    }
-  }
-  ZSTD_freeCCtx(cctx);
-  index[num_blocks] = data.size();
-  std::string file;
-  file.reserve(sizeof h + index.size() * 8 + data.size());
-  file.append(reinterpret_cast<const char*>(&h), sizeof h);
-  file.append(reinterpret_cast<const char*>(index.data()), index.size() * 8);
-  file += data;
-  return WriteFileAtomic(path, file);
+// ---- AdjacencyWriter ------------------------------------------------------
+
+AdjacencyWriter::~AdjacencyWriter() {
+  if (cctx_) ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(cctx_));
 }
 
+Status AdjacencyWriter::Open(const std::string& path, const FileIdentity& id, uint64_t node_space,
+                             bool has_attrs, bool sparse, uint32_t nodes_per_block,
+                             int zstd_level) {
+  node_space_ = node_space;
+  attrs_ = has_attrs;
+  sparse_ = sparse;
+  per_block_ = std::max<uint32_t>(1, nodes_per_block);
+  level_ = zstd_level;
+  auto* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level_);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);  // the checked file hashes every page
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
+  cctx_ = cctx;
+  LITGRAPH_RETURN_IF_ERROR(out_.Open(path, id));
+  return out_.Append(std::string(Adjacency::kHeaderSize, '\0'));  // filled in by Finish
+}
+
+Status AdjacencyWriter::AddList(std::span<const uint32_t> ids, std::span<const uint32_t> attrs) {
+  max_degree_ = std::max<uint32_t>(max_degree_, static_cast<uint32_t>(ids.size()));
+  edges_ += ids.size();
+  PutVarint(ids.size(), &raw_);
+  uint32_t prev = 0;
+  for (size_t k = 0; k < ids.size(); ++k) {
+    PutVarint(k == 0 ? ids[k] : ids[k] - prev, &raw_);
+    prev = ids[k];
+  }
+  if (attrs_)
+    for (size_t k = 0; k < ids.size(); ++k) PutVarint(k < attrs.size() ? attrs[k] : 0, &raw_);
+  if (++in_block_ == per_block_) return FlushBlock();
+  return Status::Ok();
+}
+
+Status AdjacencyWriter::FlushBlock() {
+  if (in_block_ == 0) return Status::Ok();
+  uint64_t at = out_.size() - Adjacency::kHeaderSize;
+  comp_.resize(ZSTD_compressBound(raw_.size()));
+  size_t n = ZSTD_compress2(static_cast<ZSTD_CCtx*>(cctx_), comp_.data(), comp_.size(), raw_.data(),
+                            raw_.size());
+  Status st;
+  if (!ZSTD_isError(n) && n < raw_.size()) {
+    st = out_.Append({comp_.data(), n});
+  } else {
+    at |= kRawBit;
+    st = out_.Append(raw_);
+  }
+  index_.push_back(at);
+  raw_.clear();
+  in_block_ = 0;
+  return st;
+}
+
+Status AdjacencyWriter::Add(uint64_t node, std::span<const uint32_t> ids,
+                            std::span<const uint32_t> attrs) {
+  if (node < next_ || node >= node_space_)
+    return Status::Internal(fmt::format("adjacency list of node {} out of order", node));
+  if (sparse_) {
+    nodes_.push_back(static_cast<uint32_t>(node));
+  } else {
+    for (; next_ < node; ++next_) LITGRAPH_RETURN_IF_ERROR(AddList({}, {}));
+  }
+  next_ = node + 1;
+  return AddList(ids, attrs);
+}
+
+Status AdjacencyWriter::Finish() {
+  if (!sparse_)
+    for (; next_ < node_space_; ++next_) LITGRAPH_RETURN_IF_ERROR(AddList({}, {}));
+  LITGRAPH_RETURN_IF_ERROR(FlushBlock());
+  AdjHeader h{};
+  std::memcpy(h.magic, kAdjMagic, 8);
+  h.num_nodes = node_space_;
+  h.num_edges = edges_;
+  h.num_blocks = index_.size();
+  h.nodes_per_block = per_block_;
+  h.max_degree = max_degree_;
+  h.has_attrs = attrs_ ? 1 : 0;
+  h.listed = sparse_ ? static_cast<uint32_t>(nodes_.size()) : 0;
+  index_.push_back(out_.size() - Adjacency::kHeaderSize);  // the data size
+  h.index_offset = out_.size();
+  LITGRAPH_RETURN_IF_ERROR(
+      out_.Append({reinterpret_cast<const char*>(index_.data()), index_.size() * 8}));
+  h.nodes_offset = out_.size();
+  if (sparse_) {
+    if (nodes_.empty()) h.listed = 0, h.num_nodes = 0, h.num_blocks = 0;
+    LITGRAPH_RETURN_IF_ERROR(
+        out_.Append({reinterpret_cast<const char*>(nodes_.data()), nodes_.size() * 4}));
+  }
+  LITGRAPH_RETURN_IF_ERROR(out_.PatchHeader(0, {reinterpret_cast<const char*>(&h), sizeof h}));
+  return out_.Finish();
+}
+
+Status WriteAdjacency(const std::string& path, const FileIdentity& id, uint64_t num_nodes,
+                      std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
+                      std::span<const uint32_t> attrs, uint32_t nodes_per_block, int zstd_level) {
+  AdjacencyWriter w;
+  LITGRAPH_RETURN_IF_ERROR(
+      w.Open(path, id, num_nodes, !attrs.empty(), false, nodes_per_block, zstd_level));
+  for (uint64_t n = 0; n < num_nodes; ++n) {
+    uint64_t a = offsets[n], e = offsets[n + 1];
+    if (a == e) continue;
+    LITGRAPH_RETURN_IF_ERROR(
+        w.Add(n, ids.subspan(a, e - a), attrs.empty() ? attrs : attrs.subspan(a, e - a)));
+  }
+  return w.Finish();
+}
+
+// ---- RankedLists ------------------------------------------------------------
+
+Status RankedLists::Open(const GenerationView& generation, const std::string& name) {
+  auto id = generation.Identity(name);
+  if (!id.ok()) return id.status();
+  return Open(generation.Path(name), *id);
+}
+
+Status RankedLists::Open(const std::string& path, const FileIdentity& id) {
+  LITGRAPH_RETURN_IF_ERROR(file_.Open(path, id));
+  auto bad = [&](const char* what) {
+    return Status::Corruption(fmt::format("{}: {}", path, what));
+  };
+  RankedHeader h;
+  if (!ReadValue(file_, 0, &h)) return bad("truncated ranked lists");
+  if (std::memcmp(h.magic, kRankedMagic, 8) != 0) return bad("not a litgraph ranked-lists file");
+  if (h.dir_offset < sizeof h || h.dir_offset > file_.size() ||
+      h.lists > (file_.size() - h.dir_offset) / kRankedDirEntry ||
+      h.dir_offset + h.lists * kRankedDirEntry + 8 != file_.size())
+    return bad("corrupt ranked-lists header");
+  lists_ = h.lists;
+  length_ = h.length;
+  attrs_ = h.has_attrs != 0;
+  dir_off_ = h.dir_offset;
+  data_size_ = h.dir_offset - sizeof h;
+  return Status::Ok();
+}
+
+// A damaged page first: what decoding then found wrong is its consequence.
+Status RankedLists::status() const {
+  LITGRAPH_RETURN_IF_ERROR(file_.status());
+  return status_;
+}
+
+void RankedLists::Damaged(const char* what) const {
+  if (status_.ok()) status_ = Status::Corruption(fmt::format("{}: {}", file_.path(), what));
+}
+
+int64_t RankedLists::Entry(uint32_t node) const {
+  uint64_t lo = 0, hi = lists_;  // first directory entry with id >= node
+  while (lo < hi) {
+    uint64_t mid = (lo + hi) / 2;
+    uint32_t id;
+    if (!ReadValue(file_, dir_off_ + mid * kRankedDirEntry, &id)) return -1;
+    if (id < node)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  uint32_t id;
+  if (lo == lists_ || !ReadValue(file_, dir_off_ + lo * kRankedDirEntry, &id) || id != node)
+    return -1;
+  return static_cast<int64_t>(lo);
+}
+
+bool RankedLists::Lists(uint32_t node) const { return lists_ > 0 && Entry(node) >= 0; }
+
+RankedLists::Cursor RankedLists::Find(uint32_t node) const {
+  if (lists_ == 0) return {};
+  int64_t e = Entry(node);
+  if (e < 0) return {};
+  uint64_t begin, end;  // the next entry's offset, or the data size after the last
+  if (!ReadValue(file_, dir_off_ + e * kRankedDirEntry + 8, &begin) ||
+      !ReadValue(
+          file_,
+          dir_off_ + (e + 1) * kRankedDirEntry + (e + 1 < static_cast<int64_t>(lists_) ? 8 : 0),
+          &end) ||
+      begin > end || end > data_size_) {
+    Damaged("corrupt ranked-lists directory");
+    return {};
+  }
+  const uint8_t* p = file_.Read(sizeof(RankedHeader) + begin, end - begin);
+  if (!p) return {};
+  return Cursor(this, p, p + (end - begin));
+}
+
+bool RankedLists::Cursor::Next(uint32_t* id, uint32_t* attr) {
+  if (p_ == end_) return false;
+  uint64_t v = 0, a = 0;
+  if (!GetVarint(&p_, end_, &v) || (owner_->attrs_ && !GetVarint(&p_, end_, &a))) {
+    owner_->Damaged("corrupt ranked list");
+    p_ = end_;
+    return false;
+  }
+  *id = static_cast<uint32_t>(v);
+  *attr = static_cast<uint32_t>(a);
+  return true;
+}
+
+Status RankedListsWriter::Open(const std::string& path, const FileIdentity& id, bool has_attrs,
+                               uint32_t length) {
+  attrs_ = has_attrs;
+  length_ = length;
+  LITGRAPH_RETURN_IF_ERROR(out_.Open(path, id));
+  return out_.Append(std::string(sizeof(RankedHeader), '\0'));  // filled in by Finish
+}
+
+Status RankedListsWriter::Add(uint32_t node, std::span<const uint32_t> ids,
+                              std::span<const uint32_t> attrs) {
+  uint32_t zero = 0;
+  dir_.append(reinterpret_cast<const char*>(&node), 4);
+  dir_.append(reinterpret_cast<const char*>(&zero), 4);
+  dir_.append(reinterpret_cast<const char*>(&data_), 8);
+  buf_.clear();
+  for (size_t k = 0; k < ids.size(); ++k) {
+    PutVarint(ids[k], &buf_);
+    if (attrs_) PutVarint(k < attrs.size() ? attrs[k] : 0, &buf_);
+  }
+  data_ += buf_.size();
+  entries_ += ids.size();
+  return out_.Append(buf_);
+}
+
+Status RankedListsWriter::Finish() {
+  RankedHeader h{};
+  std::memcpy(h.magic, kRankedMagic, 8);
+  h.lists = dir_.size() / kRankedDirEntry;
+  h.entries = entries_;
+  h.length = length_;
+  h.has_attrs = attrs_ ? 1 : 0;
+  h.dir_offset = out_.size();
+  dir_.append(reinterpret_cast<const char*>(&data_), 8);
+  LITGRAPH_RETURN_IF_ERROR(out_.Append(dir_));
+  LITGRAPH_RETURN_IF_ERROR(out_.PatchHeader(0, {reinterpret_cast<const char*>(&h), sizeof h}));
+  return out_.Finish();
+}
+
+Status WriteRankedLists(const std::string& path, const FileIdentity& id, uint64_t num_nodes,
+                        std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
+                        std::span<const uint32_t> attrs, uint32_t length) {
+  RankedListsWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(path, id, !attrs.empty(), length));
+  for (uint64_t n = 0; n < num_nodes; ++n) {
+    uint64_t a = offsets[n], e = offsets[n + 1];
+    if (a == e) continue;
+    LITGRAPH_RETURN_IF_ERROR(w.Add(static_cast<uint32_t>(n), ids.subspan(a, e - a),
+                                   attrs.empty() ? attrs : attrs.subspan(a, e - a)));
+  }
+  return w.Finish();
+}
+
+// ---- Graph ------------------------------------------------------------------
+
 Result<std::unique_ptr<Graph>> Graph::Open(Store* store) {
-  int64_t gen = store->Generation("graph");
-  if (gen == 0)
-    return Status::NotFound(fmt::format("{}: the store has no graph yet (run litgraph-ingest)",
-                                        store->dir()));
+  auto view = store->Current("graph");
+  if (!view.ok()) return view.status();
+  if (!*view)
+    return Status::NotFound(
+        fmt::format("{}: the store has no graph yet (run litgraph-ingest)", store->dir()));
   std::unique_ptr<Graph> g(new Graph());
   g->store_ = store;
-  g->generation_ = gen;
-  g->dir_ = store->ArtifactDir("graph", gen);
-  Status st = g->citations_.Open(g->dir_ + "/paper.citations");
-  if (!st.ok()) return st;
-  st = g->years_.Open(g->dir_ + "/paper.years");
-  if (!st.ok()) return st;
+  g->view_ = *view;
+  LITGRAPH_RETURN_IF_ERROR(g->view_->OpenFile("paper.citations", &g->citations_));
+  LITGRAPH_RETURN_IF_ERROR(g->view_->OpenFile("paper.years", &g->years_));
   g->num_papers_ = g->citations_.size() / sizeof(uint32_t);
   if (g->years_.size() != g->num_papers_ * sizeof(uint16_t))
-    return Status::Io(fmt::format("{}: paper.years does not match paper.citations", g->dir_));
+    return Status::Corruption(g->view_->dir() + ": paper.years does not match paper.citations");
   return g;
 }
 
@@ -432,9 +539,13 @@ const RankedLists& Graph::ranked(Rel r) {
   auto& slot = ranked_[static_cast<int>(r)];
   if (!slot) {
     slot = std::make_unique<RankedLists>();
-    std::string path = dir_ + "/" + GetRelInfo(r).file + ".ranked";
-    std::error_code ec;
-    if (RankedRelation(r) && std::filesystem::exists(path, ec)) ThrowIfError(slot->Open(path));
+    if (GetRelInfo(r).ranked) {
+      Status st = slot->Open(*view_, std::string(GetRelInfo(r).file) + ".ranked");
+      if (!st.ok()) {
+        slot = std::make_unique<RankedLists>();
+        if (open_status_.ok()) open_status_ = st;
+      }
+    }
   }
   return *slot;
 }
@@ -443,29 +554,37 @@ Adjacency& Graph::adj(Rel r) {
   auto& slot = adj_[static_cast<int>(r)];
   if (!slot) {
     slot = std::make_unique<Adjacency>();
-    std::string path = dir_ + "/" + GetRelInfo(r).file + ".adj";
-    std::error_code ec;
-    if (std::filesystem::exists(path, ec)) {
-      ThrowIfError(slot->Open(path));
-    } else {
+    Status st = slot->Open(*view_, std::string(GetRelInfo(r).file) + ".adj");
+    if (!st.ok()) {
+      if (open_status_.ok()) open_status_ = st;
+      slot = std::make_unique<Adjacency>();
       slot->OpenEmpty();
     }
   }
   return *slot;
 }
 
-uint32_t Graph::Citations(uint64_t paper) const {
-  if (paper >= num_papers_) return 0;
-  uint32_t v;
-  std::memcpy(&v, citations_.data() + paper * 4, 4);
-  return CitationCount(v);
+Status Graph::status() const {
+  if (!open_status_.ok()) return open_status_;
+  LITGRAPH_RETURN_IF_ERROR(citations_.status());
+  LITGRAPH_RETURN_IF_ERROR(years_.status());
+  for (int r = 0; r < kRelCount; ++r) {
+    if (adj_[r]) LITGRAPH_RETURN_IF_ERROR(adj_[r]->status());
+    if (ranked_[r]) LITGRAPH_RETURN_IF_ERROR(ranked_[r]->status());
+  }
+  return Status::Ok();
 }
 
+uint32_t Graph::StoredCitations(uint64_t paper) const {
+  uint32_t v = 0;
+  if (paper < num_papers_) ReadValue(citations_, paper * 4, &v);
+  return v;
+}
+
+uint32_t Graph::Citations(uint64_t paper) const { return CitationCount(StoredCitations(paper)); }
+
 bool Graph::CitationsFromRecord(uint64_t paper) const {
-  if (paper >= num_papers_) return false;
-  uint32_t v;
-  std::memcpy(&v, citations_.data() + paper * 4, 4);
-  return !(v & kCitationsFromStoreBit);
+  return paper < num_papers_ && !(StoredCitations(paper) & kCitationsFromStoreBit);
 }
 
 uint32_t Graph::InStoreCitations(uint64_t paper) const {
@@ -473,9 +592,8 @@ uint32_t Graph::InStoreCitations(uint64_t paper) const {
 }
 
 int Graph::Year(uint64_t paper) const {
-  if (paper >= num_papers_) return 0;
-  uint16_t v;
-  std::memcpy(&v, years_.data() + paper * 2, 2);
+  uint16_t v = 0;
+  if (paper < num_papers_) ReadValue(years_, paper * 2, &v);
   return v;
 }
 

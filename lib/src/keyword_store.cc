@@ -5,9 +5,10 @@
 #include <chrono>
 #include <unordered_map>
 
+#include "litgraph/generation.h"
 #include "litgraph/graph_build.h"
-#include "litgraph/sqlite.h"
 #include "litgraph/store.h"
+#include "litgraph/store_write.h"
 
 namespace litgraph {
 
@@ -17,12 +18,19 @@ using Clock = std::chrono::steady_clock;
 
 class BuiltinBackend : public KeywordBackend {
  public:
-  BuiltinBackend(const PhraseStats* stats, ExtractOptions options)
-      : extractor_(stats), options_(options) {}
+  BuiltinBackend(const PhraseStats* stats, ExtractOptions options, Store* known)
+      : extractor_(
+            stats,
+            known ? std::function<bool(const std::string&)>([known](const std::string& phrase) {
+              return known->NodeByExtId(NodeType::kKeyword, KeywordExtId(phrase)).has_value();
+            })
+                  : nullptr),
+        options_(options) {}
   Status Extract(const std::vector<PaperText>& papers, std::vector<std::vector<Keyword>>* out,
                  std::vector<std::string>*) override {
     out->clear();
-    for (const PaperText& p : papers) out->push_back(extractor_.Extract(p.title, p.abstract, options_));
+    for (const PaperText& p : papers)
+      out->push_back(extractor_.Extract(p.title, p.abstract, options_));
     return Status::Ok();
   }
   std::string name() const override { return "builtin"; }
@@ -32,165 +40,132 @@ class BuiltinBackend : public KeywordBackend {
   ExtractOptions options_;
 };
 
-// Writes extracted keywords with per-run caches.
-class KeywordWriter {
- public:
-  KeywordWriter(Db* db, std::string backend) : db_(db), backend_(std::move(backend)) {
-    find_ = db->Prepare("SELECT id FROM keyword WHERE ext_id = ?");
-    insert_ = db->Prepare("INSERT INTO keyword(ext_id, text) VALUES(?, ?)");
-    fts_ = db->Prepare("INSERT INTO keyword_fts(rowid, text) VALUES(?, ?)");
-    clear_ = db->Prepare("DELETE FROM paper_keyword WHERE paper_id = ?");
-    link_ = db->Prepare(
-        "INSERT OR REPLACE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)");
-    done_ = db->Prepare(
-        "INSERT OR REPLACE INTO keyword_extracted(paper_id, backend) VALUES(?, ?)");
-  }
-
-  int64_t Write(int64_t paper, const std::vector<Keyword>& kws) {
-    clear_.Bind(1, paper).Exec();
-    int64_t n = 0;
-    for (const Keyword& k : kws) {
-      if (k.text.empty()) continue;
-      link_.Bind(1, paper).Bind(2, KeywordId(k.text)).Bind(3, static_cast<int64_t>(k.score)).Exec();
-      ++n;
-    }
-    done_.Bind(1, paper).Bind(2, backend_).Exec();
-    return n;
-  }
-
- private:
-  int64_t KeywordId(const std::string& text) {
-    auto it = cache_.find(text);
-    if (it != cache_.end()) return it->second;
-    std::string ext = KeywordExtId(text);
-    find_.Bind(1, ext);
-    int64_t id;
-    if (find_.Step()) {
-      id = find_.Int(0);
-      find_.Reset();
-    } else {
-      find_.Reset();
-      insert_.Bind(1, ext).Bind(2, text).Exec();
-      id = db_->LastInsertRowid();
-      fts_.Bind(1, id).Bind(2, text).Exec();
-    }
-    cache_.emplace(text, id);
-    return id;
-  }
-
-  Db* db_;
-  std::string backend_;
-  Stmt find_, insert_, fts_, clear_, link_, done_;
-  std::unordered_map<std::string, int64_t> cache_;
-};
-
 }  // namespace
 
 std::unique_ptr<KeywordBackend> MakeBuiltinKeywordBackend(const PhraseStats* stats,
-                                                          ExtractOptions options) {
-  return std::make_unique<BuiltinBackend>(stats, options);
+                                                          ExtractOptions options, Store* known) {
+  return std::make_unique<BuiltinBackend>(stats, options, known);
+}
+
+Result<PaperText> PaperTextOf(const Json& rec, const std::string& where) {
+  std::string field[3];
+  const char* names[3] = {"title", "abstract", "text"};
+  for (int i = 0; i < 3; ++i) {
+    auto it = rec.find(names[i]);
+    if (it == rec.end() || it->is_null()) continue;
+    if (!it->is_string())
+      return Status::MalformedInput(
+          fmt::format("{}: field \"{}\" must be a string", where, names[i]));
+    field[i] = it->get<std::string>();
+  }
+  return PaperText{0, field[0], field[1].empty() ? field[2] : field[1], where};
 }
 
 Status OpenPhraseStats(Store* store, PhraseStats* stats) {
-  int64_t gen = store->Generation("keywords");
-  if (gen == 0) return Status::NotFound("no phrase statistics yet (run litgraph-extract-keywords)");
-  return stats->Open(store->ArtifactDir("keywords", gen) + "/phrase_df");
+  auto view = store->Current("keywords");
+  if (!view.ok()) return view.status();
+  if (!*view) return Status::NotFound("no phrase statistics yet (run litgraph-extract-keywords)");
+  auto id = (*view)->Identity("phrase_df");
+  if (!id.ok()) return id.status();
+  return stats->Open((*view)->Path("phrase_df"), *id);
 }
+
+namespace {
+
+// The papers a run processes.
+std::vector<int64_t> Targets(Store* store, const KeywordRunOptions& options) {
+  switch (options.select) {
+    case KeywordRunOptions::Select::kIds:
+      return options.ids;
+    case KeywordRunOptions::Select::kMissing:
+      return store->PaperIdsWithoutKeywords();
+    case KeywordRunOptions::Select::kAll:
+      return store->PaperIds();
+  }
+  return {};
+}
+
+// Extracts and writes keywords for `targets` in batches inside *txn;
+// commits and begins a new transaction after each batch when asked (remote
+// backends: an interrupted run keeps its finished batches).
+Status ExtractAll(Store* store, const KeywordRunOptions& options,
+                  const std::vector<int64_t>& targets, KeywordBackend* backend,
+                  std::unique_ptr<Transaction>* txn, KeywordRunStats* stats) {
+  KeywordWriter writer(store, backend->name());
+  std::vector<PaperText> batch;
+  std::vector<std::vector<Keyword>> results;
+  std::vector<std::string> failures;
+  auto last_progress = Clock::now();
+  for (size_t i = 0; i < targets.size(); i += options.batch) {
+    batch.clear();
+    for (size_t j = i; j < targets.size() && j < i + options.batch; ++j)
+      if (auto t = store->GetPaperText(targets[j])) batch.push_back(std::move(*t));
+    failures.clear();
+    LITGRAPH_RETURN_IF_ERROR(backend->Extract(batch, &results, &failures));
+    for (const auto& f : failures) {
+      ++stats->failures;
+      options.reporter->Warn(f);
+    }
+    for (size_t k = 0; k < batch.size(); ++k) {
+      if (results[k].empty() && !failures.empty()) continue;  // retry on the next --missing
+      stats->paper_keywords += writer.Write(batch[k].id, results[k]);
+      ++stats->papers;
+    }
+    if (options.commit_batches) {
+      (*txn)->Commit();
+      *txn = std::make_unique<Transaction>(&store->db(), "IMMEDIATE");
+    }
+    if (std::chrono::duration<double>(Clock::now() - last_progress).count() > 0.5) {
+      last_progress = Clock::now();
+      options.reporter->Progress(fmt::format("{} / {} papers", stats->papers, targets.size()));
+    }
+  }
+  options.reporter->Progress("");
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status RunKeywordExtraction(
     Store* store, const KeywordRunOptions& options,
     const std::function<std::unique_ptr<KeywordBackend>(const PhraseStats*)>& make_backend,
-    KeywordRunStats* stats, const std::function<void(const std::string&)>& warn) {
+    KeywordRunStats* stats) {
   auto t0 = Clock::now();
-  Db& db = store->db();
   try {
-    // Papers to process.
-    std::vector<int64_t> targets;
-    if (options.select == KeywordRunOptions::Select::kIds) {
-      targets = options.ids;
-    } else {
-      Stmt st = db.Prepare(
-          options.select == KeywordRunOptions::Select::kAll
-              ? "SELECT id FROM paper ORDER BY id"
-              : "SELECT p.id FROM paper p WHERE NOT EXISTS"
-                " (SELECT 1 FROM keyword_extracted k WHERE k.paper_id = p.id) ORDER BY p.id");
-      while (st.Step()) targets.push_back(st.Int(0));
-    }
+    std::vector<int64_t> targets = Targets(store, options);
     // Corpus phrase statistics: recounted on a full run, else reused.
     PhraseStats counted, stored;
     const PhraseStats* phrase_stats = nullptr;
-    int64_t new_gen = 0;
-    std::string new_dir;
+    std::unique_ptr<GenerationBuilder> new_stats;
     bool recount = options.select == KeywordRunOptions::Select::kAll || options.recount ||
                    !OpenPhraseStats(store, &stored).ok();
-    int64_t papers_now = store->PaperCount();
     if (recount) {
-      Stmt st = db.Prepare("SELECT title, abstract FROM paper");
-      while (st.Step()) counted.AddDocument(st.Text(0), st.Text(1));
-      auto dir = store->NewArtifactDir("keywords", &new_gen);
-      if (!dir.ok()) return dir.status();
-      new_dir = dir.value();
-      ThrowIfError(counted.Write(new_dir + "/phrase_df"));
+      store->ForEachPaperText([&](int64_t, std::string_view title, std::string_view abstract) {
+        counted.AddDocument(title, abstract);
+      });
+      auto out = GenerationBuilder::Start(store, "keywords");
+      if (!out.ok()) return out.status();
+      new_stats = std::move(out.value());
+      LITGRAPH_RETURN_IF_ERROR(
+          counted.Write(new_stats->Path("phrase_df"), new_stats->NewFile("phrase_df")));
+      new_stats->info() = {{"documents", counted.num_docs()}, {"phrases", counted.size()}};
       phrase_stats = &counted;
     } else {
       phrase_stats = &stored;
-      stats->recount_due = papers_now > 1.2 * static_cast<double>(stored.num_docs());
+      stats->recount_due = store->PaperCount() > 1.2 * static_cast<double>(stored.num_docs());
     }
     stats->corpus_docs = static_cast<int64_t>(phrase_stats->num_docs());
     std::unique_ptr<KeywordBackend> backend = make_backend(phrase_stats);
-
-    std::unique_ptr<Transaction> txn = std::make_unique<Transaction>(&db, "IMMEDIATE");
-    KeywordWriter writer(&db, backend->name());
-    Stmt text = db.Prepare("SELECT title, abstract, ext_id FROM paper WHERE id = ?");
+    // One transaction: keyword rows, counts, the graph's keyword layer and
+    // the statistics' generation commit together (batches commit on their
+    // own only for remote backends).
+    auto txn = std::make_unique<Transaction>(&store->db(), "IMMEDIATE");
     auto t_extract = Clock::now();
-    std::vector<PaperText> batch;
-    std::vector<std::vector<Keyword>> results;
-    std::vector<std::string> failures;
-    auto last_progress = Clock::now();
-    for (size_t i = 0; i < targets.size(); i += options.batch) {
-      batch.clear();
-      for (size_t j = i; j < targets.size() && j < i + options.batch; ++j) {
-        text.Bind(1, targets[j]);
-        if (text.Step()) batch.push_back({targets[j], text.Str(0), text.Str(1), text.Str(2)});
-        text.Reset();
-      }
-      failures.clear();
-      Status st = backend->Extract(batch, &results, &failures);
-      if (!st.ok()) return st;
-      for (const auto& f : failures) {
-        ++stats->failures;
-        if (warn) warn(f);
-      }
-      for (size_t k = 0; k < batch.size(); ++k) {
-        if (results[k].empty() && !failures.empty()) continue;  // retry on the next --missing
-        stats->paper_keywords += writer.Write(batch[k].id, results[k]);
-        ++stats->papers;
-      }
-      if (options.commit_batches) {
-        txn->Commit();
-        txn = std::make_unique<Transaction>(&db, "IMMEDIATE");
-      }
-      if (options.progress && std::chrono::duration<double>(Clock::now() - last_progress).count() > 0.5) {
-        last_progress = Clock::now();
-        fmt::print(stderr, "\rlitgraph-extract-keywords: {} / {} papers   ", stats->papers,
-                   targets.size());
-      }
-    }
-    if (options.progress) fmt::print(stderr, "\r\033[K");
+    LITGRAPH_RETURN_IF_ERROR(ExtractAll(store, options, targets, backend.get(), &txn, stats));
     stats->extract_seconds = std::chrono::duration<double>(Clock::now() - t_extract).count();
-    db.Exec(
-        "UPDATE keyword SET paper_count = 0;"
-        "UPDATE keyword SET paper_count = c.n FROM (SELECT keyword_id, count(*) AS n"
-        " FROM paper_keyword GROUP BY keyword_id) AS c WHERE keyword.id = c.keyword_id;");
-    stats->keywords_total = db.QueryInt("SELECT count(*) FROM keyword WHERE paper_count > 0").value_or(0);
-    if (store->Generation("graph") > 0) {
-      GraphBuildOptions go;
-      go.keywords_only = true;
-      GraphBuildStats gs;
-      Status st = BuildGraph(store, go, &gs);
-      if (!st.ok()) return st;
-    }
-    if (new_gen) store->SetGeneration("keywords", new_gen);
+    stats->keywords_total = RefreshKeywordCounts(store);
+    if (store->Generation("graph") > 0) LITGRAPH_RETURN_IF_ERROR(RebuildKeywordLayer(store, {}));
+    if (new_stats) LITGRAPH_RETURN_IF_ERROR(new_stats->Commit());
     store->SetMeta("keyword_backend", backend->name());
     txn->Commit();
   } catch (const StatusError& e) {

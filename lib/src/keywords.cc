@@ -632,19 +632,20 @@ std::string_view SingularView(std::string_view w, std::string* buf) {
   };
   // Singulars ending in -ie / -che / -s, which the suffix rules would cut wrongly.
   static const std::unordered_set<std::string_view> kIeNouns = {
-      "movies", "cookies", "zombies", "calories", "rookies", "selfies", "pies", "ties", "lies",
-      "hippies", "prairies", "brownies", "genies", "sorties", "smoothies", "goalies", "aunties"};
+      "movies", "cookies", "zombies",   "calories", "rookies",  "selfies",
+      "pies",   "ties",    "lies",      "hippies",  "prairies", "brownies",
+      "genies", "sorties", "smoothies", "goalies",  "aunties"};
   static const std::unordered_set<std::string_view> kCheNouns = {
-      "caches", "niches", "avalanches", "headaches", "moustaches", "psyches", "tranches",
-      "microniches", "earaches"};
+      "caches",  "niches",   "avalanches",  "headaches", "moustaches",
+      "psyches", "tranches", "microniches", "earaches"};
   static const std::unordered_set<std::string_view> kSNouns = {
-      "bias", "gas", "atlas", "canvas", "alias", "pancreas", "chaos", "cosmos", "ethos",
-      "logos", "pathos", "kudos", "thermos", "lens", "news", "series", "species", "means"};
+      "bias",  "gas",    "atlas", "canvas",  "alias", "pancreas", "chaos",  "cosmos",  "ethos",
+      "logos", "pathos", "kudos", "thermos", "lens",  "news",     "series", "species", "means"};
   // Countable -ics nouns; the rest (physics, economics, genomics) are fields.
   static const std::unordered_set<std::string_view> kIcsPlurals = {
-      "metrics", "topics", "heuristics", "characteristics", "clinics", "antibiotics", "critics",
-      "epidemics", "pandemics", "relics", "lyrics", "biometrics", "diagnostics",
-      "comics", "tropics", "logics"};
+      "metrics",     "topics",    "heuristics", "characteristics", "clinics", "antibiotics",
+      "critics",     "epidemics", "pandemics",  "relics",          "lyrics",  "biometrics",
+      "diagnostics", "comics",    "tropics",    "logics"};
   if ((ends("as") || ends("os") || ends("ns") || ends("es")) && kSNouns.count(w)) return w;
   if ((ends("ies") && kIeNouns.count(w)) || (ends("ches") && kCheNouns.count(w)))
     return w.substr(0, w.size() - 1);
@@ -1447,20 +1448,30 @@ void PhraseStats::AddDocument(std::string_view title, std::string_view abstract)
   ++num_docs_;
 }
 
-size_t PhraseStats::size() const { return sorted_keys_ ? sorted_size_ : used_; }
+size_t PhraseStats::size() const { return mapped_ ? sorted_size_ : used_; }
 
 uint32_t PhraseStats::DocFreq(uint64_t h) const {
-  if (sorted_keys_) {
+  if (mapped_) {
     // Hashes are uniform: interpolate, then step to the exact slot.
     if (sorted_size_ == 0) return 0;
     long double frac = static_cast<long double>(h) / 18446744073709551616.0L;
     int64_t lo = 0, hi = static_cast<int64_t>(sorted_size_) - 1;
     int64_t guess = std::clamp<int64_t>(static_cast<int64_t>(frac * sorted_size_), lo, hi);
     while (lo <= hi) {
-      uint64_t k = sorted_keys_[guess];
-      if (k == h) return sorted_counts_[guess];
-      if (k < h) lo = guess + 1;
-      else hi = guess - 1;
+      uint64_t k;
+      const uint8_t* kp = file_.Read(keys_at_ + static_cast<uint64_t>(guess) * 8, 8);
+      if (!kp) return 0;  // damaged: status() says so
+      std::memcpy(&k, kp, 8);
+      if (k == h) {
+        uint32_t count = 0;
+        if (const uint8_t* cp = file_.Read(counts_at_ + static_cast<uint64_t>(guess) * 4, 4))
+          std::memcpy(&count, cp, 4);
+        return count;
+      }
+      if (k < h)
+        lo = guess + 1;
+      else
+        hi = guess - 1;
       guess = lo + (hi - lo) / 2;
     }
     return 0;
@@ -1472,12 +1483,22 @@ uint32_t PhraseStats::DocFreq(uint64_t h) const {
   return 0;
 }
 
-Status PhraseStats::Write(const std::string& path) const {
+Status PhraseStats::Write(const std::string& path, const FileIdentity& id) const {
   std::vector<std::pair<uint64_t, uint32_t>> kept;
   for (const Slot& s : slots_)
     if (s.key && s.count >= 2) kept.emplace_back(s.key, s.count);
-  for (size_t i = 0; i < sorted_size_; ++i)  // opened from a file
-    if (sorted_counts_[i] >= 2) kept.emplace_back(sorted_keys_[i], sorted_counts_[i]);
+  if (mapped_ && sorted_size_ > 0) {  // opened from a file
+    const uint8_t* k = file_.Read(keys_at_, sorted_size_ * 8);
+    const uint8_t* n = file_.Read(counts_at_, sorted_size_ * 4);
+    if (!k || !n) return file_.status();
+    for (size_t i = 0; i < sorted_size_; ++i) {
+      uint64_t key;
+      uint32_t count;
+      std::memcpy(&key, k + i * 8, 8);
+      std::memcpy(&count, n + i * 4, 4);
+      if (count >= 2) kept.emplace_back(key, count);
+    }
+  }
   std::sort(kept.begin(), kept.end());
   StatsHeader h{};
   std::memcpy(h.magic, kStatsMagic, 8);
@@ -1487,23 +1508,24 @@ Status PhraseStats::Write(const std::string& path) const {
   out.reserve(sizeof h + kept.size() * 12);
   for (auto& [k, c] : kept) out.append(reinterpret_cast<const char*>(&k), 8);
   for (auto& [k, c] : kept) out.append(reinterpret_cast<const char*>(&c), 4);
-  return WriteFileAtomic(path, out);
+  return WriteCheckedFile(path, id, out);
 }
 
-Status PhraseStats::Open(const std::string& path) {
-  Status st = file_.Open(path);
-  if (!st.ok()) return st;
+Status PhraseStats::Open(const std::string& path, const FileIdentity& id) {
+  LITGRAPH_RETURN_IF_ERROR(file_.Open(path, id));
   StatsHeader h;
-  if (file_.size() < sizeof h) return Status::Io(path + ": truncated phrase statistics");
-  std::memcpy(&h, file_.data(), sizeof h);
+  const uint8_t* hp = file_.Read(0, sizeof h);
+  if (!hp) return Status::Corruption(path + ": truncated phrase statistics");
+  std::memcpy(&h, hp, sizeof h);
   // count is checked by division: a corrupt count must not wrap the product.
   if (std::memcmp(h.magic, kStatsMagic, 8) != 0 || (file_.size() - sizeof h) % 12 != 0 ||
       h.count != (file_.size() - sizeof h) / 12)
-    return Status::Io(path + ": corrupt phrase statistics");
+    return Status::Corruption(path + ": corrupt phrase statistics");
   num_docs_ = h.num_docs;
   sorted_size_ = h.count;
-  sorted_keys_ = reinterpret_cast<const uint64_t*>(file_.data() + sizeof h);
-  sorted_counts_ = reinterpret_cast<const uint32_t*>(file_.data() + sizeof h + h.count * 8);
+  keys_at_ = sizeof h;
+  counts_at_ = sizeof h + h.count * 8;
+  mapped_ = true;
   return Status::Ok();
 }
 

@@ -85,8 +85,10 @@ class Searcher {
         (forward ? g_.out : g_.in)(v, &nbrs);
         for (uint32_t u : nbrs) {
           if (u == v) continue;
-          if (forward) edges_.emplace_back(v, u);
-          else edges_.emplace_back(u, v);
+          if (forward)
+            edges_.emplace_back(v, u);
+          else
+            edges_.emplace_back(u, v);
           if (dist.emplace(u, depth + 1).second) next.push_back(u);
         }
         (forward ? s_->forward_expanded : s_->backward_expanded)++;
@@ -115,7 +117,8 @@ class Searcher {
     edges_.erase(std::unique(edges_.begin(), edges_.end()), edges_.end());
     for (auto [u, v] : edges_) out_[local_[u]].push_back(local_[v]);
     weight_.resize(global_.size());
-    for (size_t i = 0; i < global_.size(); ++i) weight_[i] = static_cast<int64_t>(g_.weight(global_[i]));
+    for (size_t i = 0; i < global_.size(); ++i)
+      weight_[i] = static_cast<int64_t>(g_.weight(global_[i]));
     s_->corridor_nodes = global_.size();
     s_->corridor_edges = edges_.size();
   }
@@ -224,8 +227,8 @@ std::vector<LineagePath> Run(const Access& g, uint32_t newer, uint32_t older,
 
 }  // namespace
 
-std::vector<LineagePath> FindLineage(Graph& graph, uint32_t newer, uint32_t older,
-                                     const LineageOptions& options, LineageStats* stats) {
+Result<std::vector<LineagePath>> FindLineage(Graph& graph, uint32_t newer, uint32_t older,
+                                             const LineageOptions& options, LineageStats* stats) {
   Adjacency& out = graph.adj(Rel::kCitesOut);
   Adjacency& in = graph.adj(Rel::kCitesIn);
   Access g;
@@ -238,7 +241,36 @@ std::vector<LineagePath> FindLineage(Graph& graph, uint32_t newer, uint32_t olde
     r->assign(l.ids.begin(), l.ids.end());
   };
   g.weight = [&](uint32_t v) { return static_cast<uint64_t>(graph.Citations(v)); };
-  return Run(g, newer, older, options, stats);
+  std::vector<LineagePath> paths = Run(g, newer, older, options, stats);
+  LITGRAPH_RETURN_IF_ERROR(graph.status());
+  return paths;
+}
+
+Result<LineageResult> TraceLineage(Graph& graph, uint32_t a, uint32_t b,
+                                   const LineageOptions& options) {
+  LineageResult r;
+  r.older = a;
+  r.newer = b;
+  const int ya = graph.Year(a), yb = graph.Year(b);
+  if (ya && yb && ya > yb) {
+    std::swap(r.older, r.newer);
+    r.swapped = true;
+  }
+  auto paths = FindLineage(graph, r.newer, r.older, options, &r.stats);
+  if (!paths.ok()) return paths.status();
+  r.paths = std::move(paths.value());
+  if (r.paths.empty() && !(ya && yb && ya != yb)) {  // same or unknown years: try both ways
+    LineageStats other;
+    auto rev = FindLineage(graph, r.older, r.newer, options, &other);
+    if (!rev.ok()) return rev.status();
+    if (!rev->empty()) {
+      std::swap(r.older, r.newer);
+      r.swapped = !r.swapped;
+      r.paths = std::move(rev.value());
+      r.stats = other;
+    }
+  }
+  return r;
 }
 
 std::vector<LineagePath> FindLineage(const std::vector<std::vector<uint32_t>>& out,
@@ -249,14 +281,18 @@ std::vector<LineagePath> FindLineage(const std::vector<std::vector<uint32_t>>& o
   for (uint32_t v = 0; v < out.size(); ++v)
     for (uint32_t u : out[v]) in[u].push_back(v);
   Access g;
-  g.out = [&](uint32_t v, std::vector<uint32_t>* r) { *r = v < out.size() ? out[v] : std::vector<uint32_t>{}; };
-  g.in = [&](uint32_t v, std::vector<uint32_t>* r) { *r = v < in.size() ? in[v] : std::vector<uint32_t>{}; };
+  g.out = [&](uint32_t v, std::vector<uint32_t>* r) {
+    *r = v < out.size() ? out[v] : std::vector<uint32_t>{};
+  };
+  g.in = [&](uint32_t v, std::vector<uint32_t>* r) {
+    *r = v < in.size() ? in[v] : std::vector<uint32_t>{};
+  };
   g.weight = [&](uint32_t v) { return v < weight.size() ? weight[v] : 0; };
   return Run(g, newer, older, options, stats);
 }
 
-std::vector<TreeNode> LineageTree(Graph& graph, uint32_t root, const TreeOptions& options,
-                                  bool* truncated) {
+Result<std::vector<TreeNode>> LineageTree(Graph& graph, uint32_t root, const TreeOptions& options,
+                                          bool* truncated) {
   *truncated = false;
   Adjacency& adj = graph.adj(options.descendants ? Rel::kCitesIn : Rel::kCitesOut);
   std::unordered_map<uint32_t, TreeNode> seen;
@@ -298,6 +334,7 @@ std::vector<TreeNode> LineageTree(Graph& graph, uint32_t root, const TreeOptions
     for (uint32_t p = n.parent; p != root; p = seen[p].parent) n.via.push_back(p);
     std::reverse(n.via.begin(), n.via.end());
   }
+  LITGRAPH_RETURN_IF_ERROR(graph.status());
   return all;
 }
 

@@ -2,12 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
-#include <cmath>
-
 #include "litgraph/intern.h"
-#include "litgraph/sqlite.h"
+#include "litgraph/store.h"
 
 namespace litgraph {
 
@@ -46,12 +45,7 @@ std::string CacheKey(const LlmOptions& o, const std::string& title, const std::s
 
 class LlmBackend : public KeywordBackend {
  public:
-  LlmBackend(LlmOptions o, Db* db) : o_(std::move(o)), db_(db), client_(o_.http) {
-    if (db_) {
-      get_ = db_->Prepare("SELECT value FROM backend_cache WHERE key = ?");
-      put_ = db_->Prepare("INSERT OR REPLACE INTO backend_cache(key, value) VALUES(?, ?)");
-    }
-  }
+  LlmBackend(LlmOptions o, Store* cache) : o_(std::move(o)), cache_(cache), client_(o_.http) {}
 
   std::string name() const override { return "llm:" + o_.model; }
 
@@ -62,13 +56,10 @@ class LlmBackend : public KeywordBackend {
     std::vector<size_t> pending;
     for (size_t i = 0; i < papers.size(); ++i) {
       keys[i] = CacheKey(o_, papers[i].title, papers[i].abstract);
-      if (db_) {
-        get_.Bind(1, keys[i]);
-        bool hit = get_.Step();
-        std::string cached = hit ? get_.Str(0) : "";
-        get_.Reset();
+      if (cache_) {
         std::string why;
-        if (hit && ParseKeywordAnswer(cached, &(*out)[i], &why)) continue;
+        auto cached = cache_->CacheGet(keys[i]);
+        if (cached && ParseKeywordAnswer(*cached, &(*out)[i], &why)) continue;
       }
       pending.push_back(i);
       bodies.push_back(KeywordRequestBody(o_, papers[i].title, papers[i].abstract));
@@ -76,21 +67,23 @@ class LlmBackend : public KeywordBackend {
     if (pending.empty()) return Status::Ok();
     std::string url = EndpointUrl(o_.url, "/chat/completions");
     std::vector<std::vector<Keyword>> parsed(pending.size());
-    auto results = client_.PostAll(url, bodies, [&](size_t j, const std::string& body, std::string* why) {
-      return ParseKeywordAnswer(body, &parsed[j], why);
-    });
+    auto results =
+        client_.PostAll(url, bodies, [&](size_t j, const std::string& body, std::string* why) {
+          return ParseKeywordAnswer(body, &parsed[j], why);
+        });
     size_t failed = 0;
     for (size_t j = 0; j < pending.size(); ++j) {
       size_t i = pending[j];
       if (!results[j].error.empty()) {
         ++failed;
-        failures->push_back(fmt::format("{}: {} after {} attempts",
-                                        papers[i].label.empty() ? std::to_string(papers[i].id) : papers[i].label,
-                                        results[j].error, results[j].attempts));
+        failures->push_back(
+            fmt::format("{}: {} after {} attempts",
+                        papers[i].label.empty() ? std::to_string(papers[i].id) : papers[i].label,
+                        results[j].error, results[j].attempts));
         continue;
       }
       (*out)[i] = parsed[j];
-      if (db_) put_.Bind(1, keys[i]).Bind(2, results[j].body).Exec();
+      if (cache_) cache_->CachePut(keys[i], results[j].body);
     }
     // A refused connection for every request, or an answer saying the
     // endpoint or key is wrong, is a backend error for the whole run; other
@@ -99,19 +92,18 @@ class LlmBackend : public KeywordBackend {
     for (size_t j = 0; j < pending.size(); ++j) {
       long code = results[j].status;
       if (code == 401 || code == 403 || code == 404)
-        return Status::Io(fmt::format("LLM backend {}: {}", url, results[j].error));
+        return Status::IoError(fmt::format("LLM backend {}: {}", url, results[j].error));
       all_unreachable = all_unreachable && results[j].unreachable;
     }
     if (all_unreachable && failed > 0)
-      return Status::Io(fmt::format("LLM backend {}: {}", url, results[0].error));
+      return Status::IoError(fmt::format("LLM backend {}: {}", url, results[0].error));
     return Status::Ok();
   }
 
  private:
   LlmOptions o_;
-  Db* db_;
+  Store* cache_;
   HttpClient client_;
-  Stmt get_, put_;
 };
 
 }  // namespace
@@ -169,8 +161,8 @@ bool ParseKeywordAnswer(const std::string& response_body, std::vector<Keyword>* 
   return true;
 }
 
-std::unique_ptr<KeywordBackend> MakeLlmKeywordBackend(LlmOptions options, Db* db) {
-  return std::make_unique<LlmBackend>(std::move(options), db);
+std::unique_ptr<KeywordBackend> MakeLlmKeywordBackend(LlmOptions options, Store* cache) {
+  return std::make_unique<LlmBackend>(std::move(options), cache);
 }
 
 }  // namespace litgraph

@@ -1,20 +1,27 @@
 #include "litgraph/output.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <unordered_map>
 
 namespace litgraph {
 
 bool ParseFormat(const std::string& name, Format* out) {
-  if (name == "jsonl" || name == "json") *out = Format::kJsonl;
-  else if (name == "table") *out = Format::kTable;
-  else if (name == "tsv") *out = Format::kTsv;
-  else if (name == "dot") *out = Format::kDot;
-  else if (name == "mermaid") *out = Format::kMermaid;
-  else if (name == "bibtex") *out = Format::kBibtex;
-  else return false;
+  if (name == "jsonl" || name == "json")
+    *out = Format::kJsonl;
+  else if (name == "table")
+    *out = Format::kTable;
+  else if (name == "tsv")
+    *out = Format::kTsv;
+  else if (name == "dot")
+    *out = Format::kDot;
+  else if (name == "mermaid")
+    *out = Format::kMermaid;
+  else
+    return false;
   return true;
 }
 
@@ -55,10 +62,14 @@ std::string FlattenForCell(const Json& v) {
     std::string s;
     for (const auto& e : v) {
       if (!s.empty()) s += "; ";
-      if (e.is_object() && e.contains("name")) s += FlattenForCell(e["name"]);
-      else if (e.is_object() && e.contains("text")) s += FlattenForCell(e["text"]);
-      else if (e.is_object() && e.contains("id")) s += FlattenForCell(e["id"]);
-      else s += FlattenForCell(e);
+      if (e.is_object() && e.contains("name"))
+        s += FlattenForCell(e["name"]);
+      else if (e.is_object() && e.contains("text"))
+        s += FlattenForCell(e["text"]);
+      else if (e.is_object() && e.contains("id"))
+        s += FlattenForCell(e["id"]);
+      else
+        s += FlattenForCell(e);
     }
     return s;
   }
@@ -161,6 +172,50 @@ void Output::Finish() {
   }
   rows_.clear();
   if (std::fflush(out_) != 0 && errno == EPIPE) throw BrokenPipe{};
+}
+
+namespace {
+
+// A DOT string: quotes and backslashes escaped, newlines dropped.
+std::string DotQuote(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') continue;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Draw(Format format, const std::string& name, const std::vector<DrawNode>& nodes,
+                 const std::vector<DrawEdge>& edges) {
+  std::unordered_map<uint64_t, std::string> ids;
+  for (const DrawNode& n : nodes) ids.emplace(n.key, n.id);
+  auto id = [&](uint64_t key) {
+    auto it = ids.find(key);
+    return it == ids.end() ? std::to_string(key) : it->second;
+  };
+  std::string s;
+  if (format == Format::kDot) {
+    s += "digraph " + name + " {\n  rankdir=BT;\n  node [shape=box, style=rounded];\n";
+    for (const DrawNode& n : nodes)
+      s += fmt::format("  \"{}\" [label=\"{}\"];\n", DotQuote(n.id), DotQuote(n.label));
+    for (const DrawEdge& e : edges)
+      s += fmt::format("  \"{}\" -> \"{}\" [label=\"{}\"];\n", DotQuote(id(e.from)),
+                       DotQuote(id(e.to)), DotQuote(e.label));
+    return s + "}\n";
+  }
+  s += "graph BT\n";
+  for (const DrawNode& n : nodes) {
+    std::string l = DotQuote(n.label);
+    for (char& c : l)
+      if (c == '"') c = '\'';
+    s += fmt::format("  p{}[\"{}<br/>{}\"]\n", n.key, n.id, l);
+  }
+  for (const DrawEdge& e : edges) s += fmt::format("  p{} -->|{}| p{}\n", e.from, e.label, e.to);
+  return s;
 }
 
 }  // namespace litgraph

@@ -2,23 +2,106 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 
 namespace litgraph {
 
-void ParamTable::Add(std::string name, double* value, std::string description) {
-  params_.push_back({std::move(name), std::move(description), value, {}, nullptr});
+namespace {
+
+std::string RangeText(const ParamTable::Range& r) {
+  constexpr double kMax = std::numeric_limits<double>::max();
+  if (r.lo == -kMax && r.hi == kMax) return "a finite number";
+  if (r.hi == kMax) return fmt::format("a number >= {}", r.lo);
+  return fmt::format("a number {} {} and <= {}", r.lo_open ? ">" : ">=", r.lo, r.hi);
 }
-void ParamTable::Add(std::string name, int* value, std::string description) {
-  params_.push_back({std::move(name), std::move(description), value, {}, nullptr});
+
+bool InRange(double x, const ParamTable::Range& r) {
+  return std::isfinite(x) && (r.lo_open ? x > r.lo : x >= r.lo) && x <= r.hi;
 }
-void ParamTable::Add(std::string name, size_t* value, std::string description) {
-  params_.push_back({std::move(name), std::move(description), value, {}, nullptr});
+
+// Parses an integer of type T (the whole string, no sign for unsigned types).
+template <typename T>
+bool ParseInt(const std::string& s, T* out) {
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && ptr == s.data() + s.size() && !s.empty();
 }
+
+}  // namespace
+
+void ParamTable::Add(std::string name, double* value, std::string description, Range range) {
+  AddParam({std::move(name),
+            std::move(description),
+            fmt::format("{}", *value),
+            {},
+            true,
+            [value, range](const std::string& s, std::string* why) {
+              char* end = nullptr;
+              double x = std::strtod(s.c_str(), &end);
+              if (s.empty() || end != s.c_str() + s.size() || !InRange(x, range)) {
+                *why = "is not " + RangeText(range);
+                return false;
+              }
+              *value = x;
+              return true;
+            }});
+}
+
+void ParamTable::Add(std::string name, int* value, std::string description, Range range) {
+  AddParam({std::move(name),
+            std::move(description),
+            fmt::format("{}", *value),
+            {},
+            true,
+            [value, range](const std::string& s, std::string* why) {
+              int x = 0;
+              if (!ParseInt(s, &x) || !InRange(x, range)) {
+                *why = "is not an integer (" + RangeText(range) + ")";
+                return false;
+              }
+              *value = x;
+              return true;
+            }});
+}
+
+void ParamTable::Add(std::string name, size_t* value, std::string description, Range range) {
+  AddParam({std::move(name),
+            std::move(description),
+            fmt::format("{}", *value),
+            {},
+            true,
+            [value, range](const std::string& s, std::string* why) {
+              size_t x = 0;
+              if (!ParseInt(s, &x) || !InRange(static_cast<double>(x), range)) {
+                *why = "is not a count (" + RangeText(range) + ")";
+                return false;
+              }
+              *value = x;
+              return true;
+            }});
+}
+
 void ParamTable::Add(std::string name, std::string* value, std::string description,
                      std::vector<std::string> choices) {
-  params_.push_back({std::move(name), std::move(description), value, std::move(choices), nullptr});
+  Param p{std::move(name), std::move(description), *value, choices, false, nullptr};
+  p.set = [value, choices](const std::string& s, std::string* why) {
+    if (!choices.empty() && std::find(choices.begin(), choices.end(), s) == choices.end()) {
+      *why = "is not one of the choices";
+      return false;
+    }
+    *value = s;
+    return true;
+  };
+  AddParam(std::move(p));
+}
+
+std::vector<ParamTable::Info> ParamTable::List() const {
+  std::vector<Info> out;
+  for (const Param& p : params_)
+    out.push_back({p.name, p.description, p.default_value, p.choices, p.numeric});
+  return out;
 }
 
 ParamTable::Param* ParamTable::Find(const std::string& name) {
@@ -27,75 +110,43 @@ ParamTable::Param* ParamTable::Find(const std::string& name) {
   return nullptr;
 }
 
-void ParamTable::AddFlags(CLI::App* app, const std::string& group) {
-  for (Param& p : params_) {
-    std::string flag = "--" + p.name;
-    for (char& c : flag)
-      if (c == '_') c = '-';
-    std::visit(
-        [&](auto* v) {
-          using T = std::remove_pointer_t<decltype(v)>;
-          std::string desc = p.description;
-          if constexpr (std::is_same_v<T, std::string>) {
-            desc += fmt::format(" (default {})", *v);
-            p.option = app->add_option(flag, *v, desc)->group(group)->type_name("NAME");
-            if (!p.choices.empty()) p.option->check(CLI::IsMember(p.choices));
-          } else {
-            desc += fmt::format(" (default {})", *v);
-            p.option = app->add_option(flag, *v, desc)->group(group)->type_name("X");
-          }
-        },
-        p.value);
-  }
-}
-
 Status ParamTable::Set(const std::string& name, const std::string& value) {
   Param* p = Find(name);
-  if (!p) return Status::BadInput(fmt::format("unknown parameter \"{}\"", name));
-  return std::visit(
-      [&](auto* v) -> Status {
-        using T = std::remove_pointer_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::string>) {
-          if (!p->choices.empty() && std::find(p->choices.begin(), p->choices.end(), value) == p->choices.end())
-            return Status::BadInput(fmt::format("\"{}\" is not a valid {}", value, name));
-          *v = value;
-          return Status::Ok();
-        } else if constexpr (std::is_same_v<T, double>) {
-          char* end = nullptr;
-          double x = std::strtod(value.c_str(), &end);
-          if (end == value.c_str() || *end != '\0')
-            return Status::BadInput(fmt::format("{} needs a number, not \"{}\"", name, value));
-          *v = x;
-          return Status::Ok();
-        } else {
-          T x{};
-          auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
-          if (ec != std::errc() || ptr != value.data() + value.size())
-            return Status::BadInput(fmt::format("{} needs an integer, not \"{}\"", name, value));
-          *v = x;
-          return Status::Ok();
-        }
-      },
-      p->value);
+  if (!p) return Status::InvalidArgument(fmt::format("unknown parameter \"{}\"", name));
+  std::string why;
+  if (!p->set(value, &why)) {
+    std::string choices;
+    for (const auto& c : p->choices) choices += (choices.empty() ? " (" : ", ") + c;
+    if (!choices.empty()) choices += ")";
+    return Status::InvalidArgument(fmt::format("{}: \"{}\" {}{}", name, value, why, choices));
+  }
+  return Status::Ok();
+}
+
+Status ParamTable::SetFromCommandLine(const std::string& name, const std::string& value) {
+  LITGRAPH_RETURN_IF_ERROR(Set(name, value));
+  command_line_.emplace_back(name, value);
+  return Status::Ok();
 }
 
 Status ParamTable::ApplyCommandLine() {
-  for (Param& p : params_) {
-    if (!p.option || p.option->count() == 0 || p.option->results().empty()) continue;
-    Status st = Set(p.name, p.option->results().back());
-    if (!st.ok()) return st;
-  }
+  for (const auto& [name, value] : command_line_) LITGRAPH_RETURN_IF_ERROR(Set(name, value));
   return Status::Ok();
 }
 
 Status ParamTable::LoadConfig(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Status::Io(fmt::format("{}: cannot open config file", path));
+  if (!in) return Status::IoError(fmt::format("{}: cannot open config file", path));
   std::string line;
   int n = 0;
   auto trim = [](std::string s) {
     size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
     return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+  };
+  auto given = [&](const std::string& name) {
+    for (const auto& [n, v] : command_line_)
+      if (n == name) return true;
+    return false;
   };
   while (std::getline(in, line)) {
     ++n;
@@ -103,16 +154,15 @@ Status ParamTable::LoadConfig(const std::string& path) {
     if (line.empty()) continue;
     size_t eq = line.find('=');
     if (eq == std::string::npos)
-      return Status::BadInput(fmt::format("{}:{}: expected \"name = value\"", path, n));
+      return Status::MalformedInput(fmt::format("{}:{}: expected \"name = value\"", path, n));
     std::string name = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
     for (char& c : name)
       if (c == '-') c = '_';
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
       value = value.substr(1, value.size() - 2);
-    Param* p = Find(name);
-    if (p && p->option && p->option->count() > 0) continue;  // the flag wins
+    if (given(name)) continue;  // the flag wins
     Status st = Set(name, value);
-    if (!st.ok()) return Status::BadInput(fmt::format("{}:{}: {}", path, n, st.message()));
+    if (!st.ok()) return Status::MalformedInput(fmt::format("{}:{}: {}", path, n, st.message()));
   }
   return Status::Ok();
 }

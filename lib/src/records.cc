@@ -5,10 +5,9 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <charconv>
+#include <nlohmann/json.hpp>
 
 #include "litgraph/text.h"
 
@@ -101,8 +100,10 @@ NamedRef ParseNamed(dom::element e, std::string_view path) {
   NamedRef r;
   if (IsNull(e)) return r;
   for (auto [k, v] : Obj(e, path)) {
-    if (k == "id") r.ext_id = ShortOr(Str(v, "id"));
-    else if (k == "display_name") r.name = Str(v, "display_name");
+    if (k == "id")
+      r.ext_id = ShortOr(Str(v, "id"));
+    else if (k == "display_name")
+      r.name = Str(v, "display_name");
   }
   return r;
 }
@@ -110,11 +111,16 @@ NamedRef ParseNamed(dom::element e, std::string_view path) {
 InstitutionRef ParseInstitution(dom::element e) {
   InstitutionRef r;
   for (auto [k, v] : Obj(e, "institutions[]")) {
-    if (k == "id") r.ext_id = ShortOr(Str(v, "institutions[].id"));
-    else if (k == "display_name") r.name = Str(v, "institutions[].display_name");
-    else if (k == "ror") r.ror = Str(v, "institutions[].ror");
-    else if (k == "country_code") r.country_code = Str(v, "institutions[].country_code");
-    else if (k == "type") r.type = Str(v, "institutions[].type");
+    if (k == "id")
+      r.ext_id = ShortOr(Str(v, "institutions[].id"));
+    else if (k == "display_name")
+      r.name = Str(v, "institutions[].display_name");
+    else if (k == "ror")
+      r.ror = Str(v, "institutions[].ror");
+    else if (k == "country_code")
+      r.country_code = Str(v, "institutions[].country_code");
+    else if (k == "type")
+      r.type = Str(v, "institutions[].type");
   }
   return r;
 }
@@ -122,11 +128,16 @@ InstitutionRef ParseInstitution(dom::element e) {
 SourceRef ParseSource(dom::object o) {
   SourceRef r;
   for (auto [k, v] : o) {
-    if (k == "id") r.ext_id = ShortOr(Str(v, "source.id"));
-    else if (k == "display_name") r.name = Str(v, "source.display_name");
-    else if (k == "issn_l") r.issn_l = Str(v, "source.issn_l");
-    else if (k == "type") r.type = Str(v, "source.type");
-    else if (k == "host_organization_name") r.publisher = Str(v, "source.host_organization_name");
+    if (k == "id")
+      r.ext_id = ShortOr(Str(v, "source.id"));
+    else if (k == "display_name")
+      r.name = Str(v, "source.display_name");
+    else if (k == "issn_l")
+      r.issn_l = Str(v, "source.issn_l");
+    else if (k == "type")
+      r.type = Str(v, "source.type");
+    else if (k == "host_organization_name")
+      r.publisher = Str(v, "source.host_organization_name");
   }
   return r;
 }
@@ -134,12 +145,18 @@ SourceRef ParseSource(dom::object o) {
 TopicRef ParseTopic(dom::object o) {
   TopicRef t;
   for (auto [k, v] : o) {
-    if (k == "id") t.ext_id = ShortOr(Str(v, "topics[].id"));
-    else if (k == "display_name") t.name = Str(v, "topics[].display_name");
-    else if (k == "score") t.score = Num(v, "topics[].score");
-    else if (k == "subfield") t.subfield = ParseNamed(v, "topics[].subfield");
-    else if (k == "field") t.field = ParseNamed(v, "topics[].field");
-    else if (k == "domain") t.domain = ParseNamed(v, "topics[].domain");
+    if (k == "id")
+      t.ext_id = ShortOr(Str(v, "topics[].id"));
+    else if (k == "display_name")
+      t.name = Str(v, "topics[].display_name");
+    else if (k == "score")
+      t.score = Num(v, "topics[].score");
+    else if (k == "subfield")
+      t.subfield = ParseNamed(v, "topics[].subfield");
+    else if (k == "field")
+      t.field = ParseNamed(v, "topics[].field");
+    else if (k == "domain")
+      t.domain = ParseNamed(v, "topics[].domain");
   }
   return t;
 }
@@ -194,9 +211,12 @@ void ParseAuthorship(dom::element e, WorkRec* w) {
     if (k == "author") {
       if (IsNull(v)) continue;
       for (auto [ak, av] : Obj(v, "authorships[].author")) {
-        if (ak == "id") a.author.ext_id = ShortOr(Str(av, "authorships[].author.id"));
-        else if (ak == "display_name") a.author.name = Str(av, "authorships[].author.display_name");
-        else if (ak == "orcid") a.orcid = Str(av, "authorships[].author.orcid");
+        if (ak == "id")
+          a.author.ext_id = ShortOr(Str(av, "authorships[].author.id"));
+        else if (ak == "display_name")
+          a.author.name = Str(av, "authorships[].author.display_name");
+        else if (ak == "orcid")
+          a.orcid = Str(av, "authorships[].author.orcid");
       }
     } else if (k == "author_position") {
       a.author_position = Str(v, "authorships[].author_position");
@@ -221,6 +241,37 @@ void ParseAuthorship(dom::element e, WorkRec* w) {
   }
   if (a.author.name.empty()) a.author.name = a.raw_name;
   w->authors.push_back(std::move(a));
+}
+
+void ParsePrimaryLocation(dom::element v, WorkRec* w) {
+  for (auto [pk, pv] : Obj(v, "primary_location")) {
+    if (pk == "source") {
+      if (IsNull(pv)) continue;
+      w->source = ParseSource(Obj(pv, "primary_location.source"));
+      w->has_source = !w->source.ext_id.empty();
+    } else if (pk == "pdf_url") {
+      w->pdf_url = Str(pv, "primary_location.pdf_url");
+    } else if (pk == "landing_page_url") {
+      w->landing_page_url = Str(pv, "primary_location.landing_page_url");
+    }
+  }
+}
+
+// OpenAlex's own keywords, kept as JSON [{text, score}] ("" when none).
+std::string OaKeywords(dom::element v) {
+  nlohmann::json kws = nlohmann::json::array();
+  for (dom::element kw : Arr(v, "keywords")) {
+    std::string name;
+    double score = 0;
+    for (auto [kk, kv] : Obj(kw, "keywords[]")) {
+      if (kk == "display_name")
+        name = Str(kv, "keywords[].display_name");
+      else if (kk == "score")
+        score = Num(kv, "keywords[].score");
+    }
+    if (!name.empty()) kws.push_back({{"text", name}, {"score", score}});
+  }
+  return kws.empty() ? "" : kws.dump();
 }
 
 void ParseWork(dom::object obj, WorkRec* w) {
@@ -251,24 +302,16 @@ void ParseWork(dom::object obj, WorkRec* w) {
     } else if (k == "updated_date") {
       w->updated_date = Str(v, "updated_date");
     } else if (k == "primary_location") {
-      if (IsNull(v)) continue;
-      for (auto [pk, pv] : Obj(v, "primary_location")) {
-        if (pk == "source") {
-          if (IsNull(pv)) continue;
-          w->source = ParseSource(Obj(pv, "primary_location.source"));
-          w->has_source = !w->source.ext_id.empty();
-        } else if (pk == "pdf_url") {
-          w->pdf_url = Str(pv, "primary_location.pdf_url");
-        } else if (pk == "landing_page_url") {
-          w->landing_page_url = Str(pv, "primary_location.landing_page_url");
-        }
-      }
+      if (!IsNull(v)) ParsePrimaryLocation(v, w);
     } else if (k == "open_access") {
       if (IsNull(v)) continue;
       for (auto [ok, ov] : Obj(v, "open_access")) {
-        if (ok == "is_oa") w->is_oa = Bool(ov, "open_access.is_oa");
-        else if (ok == "oa_status") w->oa_status = Str(ov, "open_access.oa_status");
-        else if (ok == "oa_url") w->oa_url = Str(ov, "open_access.oa_url");
+        if (ok == "is_oa")
+          w->is_oa = Bool(ov, "open_access.is_oa");
+        else if (ok == "oa_status")
+          w->oa_status = Str(ov, "open_access.oa_status");
+        else if (ok == "oa_url")
+          w->oa_url = Str(ov, "open_access.oa_url");
       }
     } else if (k == "authorships") {
       if (IsNull(v)) continue;
@@ -284,18 +327,7 @@ void ParseWork(dom::object obj, WorkRec* w) {
       for (auto [tk, tv] : Obj(v, "primary_topic"))
         if (tk == "id") primary_topic = ShortOr(Str(tv, "primary_topic.id"));
     } else if (k == "keywords") {
-      if (IsNull(v)) continue;
-      nlohmann::json kws = nlohmann::json::array();
-      for (dom::element kw : Arr(v, "keywords")) {
-        std::string name;
-        double score = 0;
-        for (auto [kk, kv] : Obj(kw, "keywords[]")) {
-          if (kk == "display_name") name = Str(kv, "keywords[].display_name");
-          else if (kk == "score") score = Num(kv, "keywords[].score");
-        }
-        if (!name.empty()) kws.push_back({{"text", name}, {"score", score}});
-      }
-      if (!kws.empty()) w->oa_keywords_json = kws.dump();
+      if (!IsNull(v)) w->oa_keywords_json = OaKeywords(v);
     } else if (k == "referenced_works") {
       w->refs = IdList(v, "referenced_works");
     } else if (k == "related_works") {
@@ -320,9 +352,12 @@ void ParseNativeAuthor(dom::element e, WorkRec* w) {
     a.author.name = std::string(s);
   } else {
     for (auto [k, v] : Obj(e, "authors[]")) {
-      if (k == "name" || k == "display_name") a.author.name = Str(v, "authors[].name");
-      else if (k == "id") a.author.ext_id = ShortOr(Str(v, "authors[].id"));
-      else if (k == "orcid") a.orcid = Str(v, "authors[].orcid");
+      if (k == "name" || k == "display_name")
+        a.author.name = Str(v, "authors[].name");
+      else if (k == "id")
+        a.author.ext_id = ShortOr(Str(v, "authors[].id"));
+      else if (k == "orcid")
+        a.orcid = Str(v, "authors[].orcid");
     }
   }
   a.raw_name = a.author.name;
@@ -340,9 +375,12 @@ void ParseNative(dom::object obj, WorkRec* w) {
     if (k == "id") {
       std::string_view s;
       int64_t n;
-      if (!v.get_string().get(s)) w->ext_id = ShortOr(std::string(s));
-      else if (!v.get_int64().get(n)) w->ext_id = std::to_string(n);
-      else Bad("id", "a string");
+      if (!v.get_string().get(s))
+        w->ext_id = ShortOr(std::string(s));
+      else if (!v.get_int64().get(n))
+        w->ext_id = std::to_string(n);
+      else
+        Bad("id", "a string");
     } else if (k == "title") {
       w->title = Str(v, "title");
     } else if (k == "abstract") {
@@ -383,6 +421,85 @@ void ParseNative(dom::object obj, WorkRec* w) {
         i == 0 ? "first" : (i + 1 == w->authors.size() ? "last" : "middle");
 }
 
+AuthorRec ParseAuthorRecord(dom::object obj, const std::string& id) {
+  AuthorRec a;
+  a.ext_id = id;
+  for (auto [k, v] : obj) {
+    if (k == "display_name")
+      a.name = Str(v, "display_name");
+    else if (k == "orcid")
+      a.orcid = Str(v, "orcid");
+    else if (k == "works_count")
+      a.works_count = Int(v, "works_count");
+    else if (k == "cited_by_count")
+      a.cited_by_count = Int(v, "cited_by_count");
+    else if (k == "updated_date")
+      a.updated_date = Str(v, "updated_date");
+    else if (k == "last_known_institutions" && !IsNull(v))
+      for (dom::element i : Arr(v, "last_known_institutions"))
+        a.last_known_institutions.push_back(ParseInstitution(i));
+  }
+  return a;
+}
+
+InstitutionRec ParseInstitutionRecord(dom::object obj, const std::string& id) {
+  InstitutionRec r;
+  r.inst.ext_id = id;
+  for (auto [k, v] : obj) {
+    if (k == "display_name")
+      r.inst.name = Str(v, "display_name");
+    else if (k == "ror")
+      r.inst.ror = Str(v, "ror");
+    else if (k == "country_code")
+      r.inst.country_code = Str(v, "country_code");
+    else if (k == "type")
+      r.inst.type = Str(v, "type");
+    else if (k == "works_count")
+      r.works_count = Int(v, "works_count");
+    else if (k == "cited_by_count")
+      r.cited_by_count = Int(v, "cited_by_count");
+    else if (k == "updated_date")
+      r.updated_date = Str(v, "updated_date");
+  }
+  return r;
+}
+
+SourceRec ParseSourceRecord(dom::object obj, const std::string& id) {
+  SourceRec r;
+  r.source = ParseSource(obj);
+  r.source.ext_id = id;
+  for (auto [k, v] : obj) {
+    if (k == "works_count")
+      r.works_count = Int(v, "works_count");
+    else if (k == "cited_by_count")
+      r.cited_by_count = Int(v, "cited_by_count");
+    else if (k == "updated_date")
+      r.updated_date = Str(v, "updated_date");
+  }
+  return r;
+}
+
+TopicRec ParseTopicRecord(dom::object obj, const std::string& id) {
+  TopicRec r;
+  r.topic = ParseTopic(obj);
+  r.topic.ext_id = id;
+  for (auto [k, v] : obj) {
+    if (k == "description")
+      r.description = Str(v, "description");
+    else if (k == "works_count")
+      r.works_count = Int(v, "works_count");
+    else if (k == "updated_date")
+      r.updated_date = Str(v, "updated_date");
+    else if (k == "keywords" && !IsNull(v)) {
+      for (dom::element x : Arr(v, "keywords")) {
+        if (!r.keywords.empty()) r.keywords += "; ";
+        r.keywords += Str(x, "keywords[]");
+      }
+    }
+  }
+  return r;
+}
+
 Record ParseObject(dom::object obj) {
   dom::element id_el;
   if (obj["id"].get(id_el)) throw FieldError{"record has no \"id\""};
@@ -407,63 +524,14 @@ Record ParseObject(dom::object obj) {
       ParseWork(obj, &w);
       return w;
     }
-    case 'A': {
-      AuthorRec a;
-      a.ext_id = id;
-      for (auto [k, v] : obj) {
-        if (k == "display_name") a.name = Str(v, "display_name");
-        else if (k == "orcid") a.orcid = Str(v, "orcid");
-        else if (k == "works_count") a.works_count = Int(v, "works_count");
-        else if (k == "cited_by_count") a.cited_by_count = Int(v, "cited_by_count");
-        else if (k == "updated_date") a.updated_date = Str(v, "updated_date");
-        else if (k == "last_known_institutions" && !IsNull(v))
-          for (dom::element i : Arr(v, "last_known_institutions"))
-            a.last_known_institutions.push_back(ParseInstitution(i));
-      }
-      return a;
-    }
-    case 'I': {
-      InstitutionRec r;
-      r.inst.ext_id = id;
-      for (auto [k, v] : obj) {
-        if (k == "display_name") r.inst.name = Str(v, "display_name");
-        else if (k == "ror") r.inst.ror = Str(v, "ror");
-        else if (k == "country_code") r.inst.country_code = Str(v, "country_code");
-        else if (k == "type") r.inst.type = Str(v, "type");
-        else if (k == "works_count") r.works_count = Int(v, "works_count");
-        else if (k == "cited_by_count") r.cited_by_count = Int(v, "cited_by_count");
-        else if (k == "updated_date") r.updated_date = Str(v, "updated_date");
-      }
-      return r;
-    }
-    case 'S': {
-      SourceRec r;
-      r.source = ParseSource(obj);
-      r.source.ext_id = id;
-      for (auto [k, v] : obj) {
-        if (k == "works_count") r.works_count = Int(v, "works_count");
-        else if (k == "cited_by_count") r.cited_by_count = Int(v, "cited_by_count");
-        else if (k == "updated_date") r.updated_date = Str(v, "updated_date");
-      }
-      return r;
-    }
-    case 'T': {
-      TopicRec r;
-      r.topic = ParseTopic(obj);
-      r.topic.ext_id = id;
-      for (auto [k, v] : obj) {
-        if (k == "description") r.description = Str(v, "description");
-        else if (k == "works_count") r.works_count = Int(v, "works_count");
-        else if (k == "updated_date") r.updated_date = Str(v, "updated_date");
-        else if (k == "keywords" && !IsNull(v)) {
-          for (dom::element x : Arr(v, "keywords")) {
-            if (!r.keywords.empty()) r.keywords += "; ";
-            r.keywords += Str(x, "keywords[]");
-          }
-        }
-      }
-      return r;
-    }
+    case 'A':
+      return ParseAuthorRecord(obj, id);
+    case 'I':
+      return ParseInstitutionRecord(obj, id);
+    case 'S':
+      return ParseSourceRecord(obj, id);
+    case 'T':
+      return ParseTopicRecord(obj, id);
     case 'C':
       return SkippedRec{"concept"};
     case 'F':
@@ -482,7 +550,8 @@ Status RecordParser::Parse(std::string_view json, bool padded, std::vector<Recor
   if (error_offset) *error_offset = std::string_view::npos;
   dom::element doc;
   auto err = impl_->parser.parse(json.data(), json.size(), !padded).get(doc);
-  if (err) return Status::BadInput(fmt::format("malformed JSON: {}", simdjson::error_message(err)));
+  if (err)
+    return Status::MalformedInput(fmt::format("malformed JSON: {}", simdjson::error_message(err)));
   try {
     dom::array list;
     if (!doc.get_array().get(list)) {  // a JSON array of records
@@ -494,7 +563,7 @@ Status RecordParser::Parse(std::string_view json, bool padded, std::vector<Recor
       return Status::Ok();
     }
     dom::object obj;
-    if (doc.get_object().get(obj)) return Status::BadInput("expected a JSON object");
+    if (doc.get_object().get(obj)) return Status::MalformedInput("expected a JSON object");
     dom::element results;
     if (!obj["results"].get(results) && obj["id"].error()) {
       // An OpenAlex API page: {"meta": ..., "results": [...]}.
@@ -508,9 +577,9 @@ Status RecordParser::Parse(std::string_view json, bool padded, std::vector<Recor
     out->push_back(ParseObject(obj));
     return Status::Ok();
   } catch (const FieldError& e) {
-    return Status::BadInput(e.message);
+    return Status::MalformedInput(e.message);
   } catch (const simdjson::simdjson_error& e) {
-    return Status::BadInput(fmt::format("malformed record: {}", e.what()));
+    return Status::MalformedInput(fmt::format("malformed record: {}", e.what()));
   }
 }
 

@@ -1,99 +1,49 @@
 #include "litgraph/rwr.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <memory>
+#include <cmath>
 #include <mutex>
 #include <optional>
 #include <thread>
-#include <cmath>
-#include <map>
 #include <tuple>
 #include <unordered_set>
 
 namespace litgraph {
 
 void RwrParams::Register(ParamTable* t) {
-  t->Add("beta_hk", &beta_hk, "HAS_KEYWORD base weight");
-  t->Add("eps_kw", &eps_kw, "kappa of non-seed keywords");
-  t->Add("beta_cite", &beta_cite, "CITES weight");
-  t->Add("beta_rel", &beta_rel, "RELATED_TO weight");
-  t->Add("beta_auth", &beta_auth, "AUTHORED weight");
-  t->Add("beta_coauth", &beta_coauth, "COAUTHOR base weight");
-  t->Add("beta_cooc", &beta_cooc, "COOCCUR base weight");
-  t->Add("c_max", &c_max, "Cap of log(1 + count) for COAUTHOR and COOCCUR");
-  t->Add("beta_published", &beta_published, "PUBLISHED_IN weight (0 = off)");
-  t->Add("beta_topic", &beta_topic, "HAS_TOPIC weight x topic score (0 = off)");
-  t->Add("beta_affil", &beta_affil, "AFFILIATED_WITH weight (0 = off)");
-  t->Add("beta_hierarchy", &beta_hierarchy, "SUBFIELD_OF / FIELD_OF / DOMAIN_OF weight (0 = off)");
-  t->Add("author_position_boost", &author_position_boost,
-         "Factor on AUTHORED edges of first and last authors");
-  t->Add("alpha", &alpha, "Restart probability");
-  t->Add("epsilon", &epsilon, "Convergence threshold on the L1 change");
-  t->Add("max_iter", &max_iter, "Maximum iterations");
-  t->Add("propagation", &propagation, "rwr or two-step (reference code)", {"rwr", "two-step"});
-  t->Add("two_step_decay", &two_step_decay, "Decay per hop of two-step propagation");
-  t->Add("hops", &hops, "Subgraph radius in hops");
-  t->Add("per_hop_cap", &per_hop_cap, "New nodes per hop per node type");
-}
-
-const char* RelLabel(Rel r) { return GetRelInfo(r).label; }
-
-Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>& paths,
-                 std::vector<std::string>* seeds_used) {
-  auto label = [&](uint32_t local) {
-    const NodeRef& r = g.nodes[local];
-    auto l = store->NodeLabel(r.type, r.id);
-    return l ? l->first : std::to_string(r.id);
-  };
-  Json out = Json::array();
-  for (const ExplainPath& p : paths) {
-    Json ids = Json::array(), rels = Json::array();
-    std::string text;
-    for (size_t k = 0; k < p.nodes.size(); ++k) {
-      std::string id = label(p.nodes[k]);
-      ids.push_back(id);
-      text += id;
-      if (k < p.rels.size()) {
-        rels.push_back(RelLabel(p.rels[k]));
-        text += std::string(" -") + RelLabel(p.rels[k]) + "- ";
-      }
-    }
-    if (seeds_used && std::find(seeds_used->begin(), seeds_used->end(), ids[0]) == seeds_used->end())
-      seeds_used->push_back(ids[0]);
-    out.push_back({{"nodes", ids}, {"relations", rels}, {"strength", p.strength}, {"text", text}});
+  // Each relation weight once, in the relation table's order.
+  std::vector<double RelationWeights::*> seen;
+  for (const RelInfo& r : AllRelations()) {
+    if (std::find(seen.begin(), seen.end(), r.weight) != seen.end()) continue;
+    seen.push_back(r.weight);
+    t->Add(r.weight_name, &(this->*r.weight), r.weight_help, ParamTable::AtLeast(0));
   }
-  return out;
+  t->Add("eps_kw", &eps_kw, "kappa of non-seed keywords", ParamTable::AtLeast(0));
+  t->Add("c_max", &c_max, "Cap of log(1 + count) for COAUTHOR and COOCCUR", ParamTable::AtLeast(0));
+  t->Add("author_position_boost", &author_position_boost,
+         "Factor on AUTHORED edges of first and last authors", ParamTable::AtLeast(0));
+  t->Add("alpha", &alpha, "Restart probability", ParamTable::Above(0, 1));
+  t->Add("epsilon", &epsilon, "Convergence threshold on the L1 change", ParamTable::Above(0, 1));
+  t->Add("max_iter", &max_iter, "Maximum iterations", ParamTable::Between(1, 100000));
+  t->AddChoice("propagation", &propagation, "rwr or two-step (reference code)",
+               {{"rwr", Propagation::kRwr}, {"two-step", Propagation::kTwoStep}});
+  t->Add("two_step_decay", &two_step_decay, "Decay per hop of two-step propagation",
+         ParamTable::Between(0, 1));
+  t->Add("hops", &hops, "Subgraph radius in hops", ParamTable::Between(1, 10));
+  t->Add("per_hop_cap", &per_hop_cap, "New nodes per hop per node type",
+         ParamTable::Between(1, 1e7));
 }
 
 namespace {
 
-// Relations leaving a node of each type.
-const std::vector<Rel>& RelsFrom(NodeType t) {
-  static const std::vector<Rel> kPaper = {Rel::kCitesOut, Rel::kCitesIn, Rel::kRelated, Rel::kAuthors,
-                                          Rel::kKeywords, Rel::kPublishedIn, Rel::kTopics};
-  static const std::vector<Rel> kAuthor = {Rel::kAuthoredPapers, Rel::kCoauthor, Rel::kAffiliations};
-  static const std::vector<Rel> kInst = {Rel::kInstitutionAuthors};
-  static const std::vector<Rel> kSource = {Rel::kSourcePapers};
-  static const std::vector<Rel> kTopic = {Rel::kTopicPapers, Rel::kTopicSubfield};
-  static const std::vector<Rel> kSubfield = {Rel::kSubfieldTopics, Rel::kSubfieldField};
-  static const std::vector<Rel> kField = {Rel::kFieldSubfields, Rel::kFieldDomain};
-  static const std::vector<Rel> kDomain = {Rel::kDomainFields};
-  static const std::vector<Rel> kKeyword = {Rel::kKeywordPapers, Rel::kCooccur};
-  switch (t) {
-    case NodeType::kPaper: return kPaper;
-    case NodeType::kAuthor: return kAuthor;
-    case NodeType::kInstitution: return kInst;
-    case NodeType::kSource: return kSource;
-    case NodeType::kTopic: return kTopic;
-    case NodeType::kSubfield: return kSubfield;
-    case NodeType::kField: return kField;
-    case NodeType::kDomain: return kDomain;
-    case NodeType::kKeyword: return kKeyword;
-  }
-  return kPaper;
+using Clock = std::chrono::steady_clock;
+double Since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
 // A hop candidate's rank within its node type, the documented rule: its
@@ -178,30 +128,6 @@ struct MemberSet {
   bool Has(uint32_t id) const { return id / 64 < bits.size() && (bits[id / 64] >> (id % 64)) & 1; }
 };
 
-// The relation lists the edge stage reads for a node of each type, and
-// whether for every member (the short side of a directed relation) or for
-// expanded nodes only (symmetric relations, stored in both directions).
-const std::vector<std::pair<Rel, bool>>& EdgeRelsFrom(NodeType t) {
-  static const std::vector<std::pair<Rel, bool>> kPaper = {
-      {Rel::kCitesOut, true}, {Rel::kRelated, false}, {Rel::kAuthors, true},
-      {Rel::kKeywords, true}, {Rel::kPublishedIn, true}, {Rel::kTopics, true}};
-  static const std::vector<std::pair<Rel, bool>> kAuthor = {{Rel::kCoauthor, false}, {Rel::kAffiliations, true}};
-  static const std::vector<std::pair<Rel, bool>> kTopic = {{Rel::kTopicSubfield, true}};
-  static const std::vector<std::pair<Rel, bool>> kSubfield = {{Rel::kSubfieldField, true}};
-  static const std::vector<std::pair<Rel, bool>> kField = {{Rel::kFieldDomain, true}};
-  static const std::vector<std::pair<Rel, bool>> kKeyword = {{Rel::kCooccur, false}};
-  static const std::vector<std::pair<Rel, bool>> kNone;
-  switch (t) {
-    case NodeType::kPaper: return kPaper;
-    case NodeType::kAuthor: return kAuthor;
-    case NodeType::kTopic: return kTopic;
-    case NodeType::kSubfield: return kSubfield;
-    case NodeType::kField: return kField;
-    case NodeType::kKeyword: return kKeyword;
-    default: return kNone;  // institutions, sources, domains: read from the other side
-  }
-}
-
 // A hub list whose ranked prefix could place every entry: the rest of the
 // list ranks below `last`.
 struct Deferred {
@@ -210,83 +136,84 @@ struct Deferred {
   Key last;
 };
 
+// Reads relation lists for the subgraph stages and weighs their edges by the
+// relation table (model.h). One per thread: it holds memoized weights.
 class EdgeReader {
  public:
   EdgeReader(Graph& g, const RwrParams& p, const std::unordered_map<uint32_t, double>& kw_seed)
       : g_(g), p_(p), kw_seed_(kw_seed) {}
 
-  double Base(Rel r) const {
-    switch (r) {
-      case Rel::kCitesOut: case Rel::kCitesIn: return p_.beta_cite;
-      case Rel::kRelated: return p_.beta_rel;
-      case Rel::kAuthors: case Rel::kAuthoredPapers: return p_.beta_auth;
-      case Rel::kCoauthor: return p_.beta_coauth;
-      case Rel::kCooccur: return p_.beta_cooc;
-      case Rel::kKeywords: case Rel::kKeywordPapers: return p_.beta_hk;
-      case Rel::kPublishedIn: case Rel::kSourcePapers: return p_.beta_published;
-      case Rel::kTopics: case Rel::kTopicPapers: return p_.beta_topic;
-      case Rel::kAffiliations: case Rel::kInstitutionAuthors: return p_.beta_affil;
-      default: return p_.beta_hierarchy;
-    }
+  // The relation's weight (Table 2); 0 = the relation is off.
+  double Base(Rel r) const { return p_.*GetRelInfo(r).weight; }
+
+  // kappa(g) of a keyword: its seed weight, else eps_kw.
+  double Kappa(uint32_t keyword) const {
+    auto it = kw_seed_.find(keyword);
+    return it != kw_seed_.end() ? it->second : p_.eps_kw;
   }
 
   // Whether r's ranked file lists r's edges in the per-hop order: its weight
   // must rise with the file's attribute rank (not so for AUTHORED once the
   // author position changes the weight).
   bool Ranked(Rel r) const {
-    if (!RankedRelation(r)) return false;
-    return r != Rel::kAuthoredPapers || p_.author_position_boost == 1.0;
+    const RelInfo& info = GetRelInfo(r);
+    if (!info.ranked) return false;
+    return info.weight_kind != EdgeWeight::kAuthorship || p_.author_position_boost == 1.0;
   }
 
   // An upper bound of the weight of any edge of relation r leaving u.
   double MaxWeight(Rel r, NodeRef u) const {
-    double base = Base(r);
-    switch (r) {
-      case Rel::kKeywords: {
+    const RelInfo& info = GetRelInfo(r);
+    const double base = Base(r);
+    switch (info.weight_kind) {
+      case EdgeWeight::kKeyword: {
+        if (info.from == NodeType::kKeyword) return base * Kappa(u.id);
         double kappa = p_.eps_kw;
         for (auto& [k, w] : kw_seed_) kappa = std::max(kappa, w);
         return base * kappa;
       }
-      case Rel::kKeywordPapers: {
-        auto it = kw_seed_.find(u.id);
-        return base * (it != kw_seed_.end() ? it->second : p_.eps_kw);
-      }
-      case Rel::kCoauthor: case Rel::kCooccur: return base * std::max(1.0, p_.c_max);
-      case Rel::kAuthors: case Rel::kAuthoredPapers: return base * std::max(1.0, p_.author_position_boost);
-      default: return base;
+      case EdgeWeight::kCount:
+        return base * std::max(1.0, p_.c_max);
+      case EdgeWeight::kAuthorship:
+        return base * std::max(1.0, p_.author_position_boost);
+      case EdgeWeight::kConstant:
+      case EdgeWeight::kTopicScore:
+        return base;
     }
+    return base;
   }
 
   // Table 2 weight of one edge from `u` to `v` over relation r with attr a.
   float Weight(Rel r, NodeRef u, NodeRef v, uint32_t a) {
-    double base = Base(r);
-    switch (r) {
-      case Rel::kKeywords: case Rel::kKeywordPapers: {
-        uint32_t kw = r == Rel::kKeywords ? v.id : u.id;
-        auto it = kw_seed_.find(kw);
-        double kappa = it != kw_seed_.end() ? it->second : p_.eps_kw;
-        return static_cast<float>(base * kappa * (a / 10.0));
+    const RelInfo& info = GetRelInfo(r);
+    const double base = Base(r);
+    switch (info.weight_kind) {
+      case EdgeWeight::kConstant:
+        return static_cast<float>(base);
+      case EdgeWeight::kKeyword: {
+        uint32_t kw = info.to == NodeType::kKeyword ? v.id : u.id;
+        return static_cast<float>(base * Kappa(kw) * (a / 10.0));
       }
-      case Rel::kCoauthor: case Rel::kCooccur: {
-        auto& memo = r == Rel::kCoauthor ? coauthor_w_ : cooccur_w_;  // counts are small
+      case EdgeWeight::kCount: {
+        auto& memo = count_w_[static_cast<int>(CanonicalRel(r))];  // counts are small
         if (a < memo.size() && memo[a] >= 0) return memo[a];
         float w = static_cast<float>(base * std::max(1.0, std::min(p_.c_max, std::log(1.0 + a))));
         if (a < memo.size()) memo[a] = w;
         return w;
       }
-      case Rel::kAuthors: case Rel::kAuthoredPapers: {
+      case EdgeWeight::kAuthorship: {
         if (p_.author_position_boost == 1.0) return static_cast<float>(base);
-        uint32_t paper = r == Rel::kAuthors ? u.id : v.id;
+        const bool from_paper = info.from == NodeType::kPaper;
+        uint32_t paper = from_paper ? u.id : v.id;
         uint32_t pos = a >> 1;
-        uint32_t team = g_.adj(Rel::kAuthors).Degree(paper);
+        uint32_t team = g_.adj(from_paper ? r : info.reverse).Degree(paper);
         bool lead = pos == 0 || pos + 1 == team;
         return static_cast<float>(base * (lead ? p_.author_position_boost : 1.0));
       }
-      case Rel::kTopics: case Rel::kTopicPapers:
+      case EdgeWeight::kTopicScore:
         return static_cast<float>(base * ((a >> 1) / 1000.0));
-      default:
-        return static_cast<float>(base);
     }
+    return static_cast<float>(base);
   }
 
   // Offers `sel` every neighbour of u over r not yet in `g` that may still
@@ -295,7 +222,8 @@ class EdgeReader {
   // prefix, in the order of the rule, only as far as it can still place a
   // node; when the whole prefix could place, the list is returned as deferred
   // (the rest of it ranks below the prefix's last entry) for ScanAll.
-  void Candidates(Rel r, NodeRef u, const Subgraph& g, HopSelector* sel, std::vector<Deferred>* deferred) {
+  void Candidates(Rel r, NodeRef u, const Subgraph& g, HopSelector* sel,
+                  std::vector<Deferred>* deferred) {
     const NodeType to = GetRelInfo(r).to;
     if (Ranked(r)) {
       RankedLists::Cursor c = g_.ranked(r).Find(u.id);
@@ -359,120 +287,163 @@ class EdgeReader {
   // false when it cannot beat the floor of the node's type.
   bool MakeKey(const HopSelector& sel, Rel r, uint32_t id, float w, uint32_t a, Key* k) {
     if (w <= 0) return false;
-    const NodeType t = GetRelInfo(r).to;
-    const Key* floor = sel.Floor(t);
+    const RelInfo& info = GetRelInfo(r);
+    const Key* floor = sel.Floor(info.to);
     if (floor && w < floor->w) return false;
-    uint32_t tie = t == NodeType::kPaper ? g_.Citations(id)
-                   : r == Rel::kCoauthor || r == Rel::kCooccur ? a : 0u;
+    uint32_t tie = info.to == NodeType::kPaper              ? g_.Citations(id)
+                   : info.weight_kind == EdgeWeight::kCount ? a
+                                                            : 0u;
     *k = Key{w, tie, id};
     return !floor || Better(*k, *floor);
   }
-  static bool IsNew(const Subgraph& g, NodeRef u, NodeRef v) { return !(v == u) && !g.local.count(v.key()); }
+  static bool IsNew(const Subgraph& g, NodeRef u, NodeRef v) {
+    return !(v == u) && !g.local.count(v.key());
+  }
 
   Graph& g_;
   const RwrParams& p_;
   const std::unordered_map<uint32_t, double>& kw_seed_;
-  std::array<float, 256> coauthor_w_ = Unset(), cooccur_w_ = Unset();
-  static std::array<float, 256> Unset() {
-    std::array<float, 256> a;
-    a.fill(-1.0f);
+  std::array<std::array<float, 256>, kRelCount> count_w_ = Unset();
+  static std::array<std::array<float, 256>, kRelCount> Unset() {
+    std::array<std::array<float, 256>, kRelCount> a;
+    for (auto& x : a) x.fill(-1.0f);
     return a;
   }
 };
 
-}  // namespace
+// A subgraph edge before merging: one relation seen from one side.
+struct RawEdge {
+  uint32_t a, b;
+  uint8_t rel;
+  float w;
+};
 
-Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrParams& params) {
-  Subgraph g;
-  std::unordered_map<uint32_t, double> kw_seed;
-  for (const Seed& s : seeds)
-    if (s.node.type == NodeType::kKeyword) kw_seed[s.node.id] = std::max(kw_seed[s.node.id], s.weight);
-  // Two threads share the graph's mappings (pages faulted in once) but never
-  // an adjacency file: each relation (its Adjacency and decoded-list cache)
-  // belongs to one thread per stage. Every file the stages may read is opened
-  // first, as Graph opens files lazily and that is not thread-safe.
-  const bool two = params.threads > 1;
-  EdgeReader reader(graph, params, kw_seed), reader2(graph, params, kw_seed);
-  if (two)
-    for (int r = 0; r < kRelCount; ++r)
-      if (reader.Base(static_cast<Rel>(r)) > 0) {
-        graph.adj(static_cast<Rel>(r));
-        graph.ranked(static_cast<Rel>(r));
-      }
-  // Runs fn(reader, thread) on thread 0 and, with two threads, thread 1.
-  auto run = [&](const auto& fn) {
-    if (!two) {
-      fn(reader, 0);
-      return;
+// Builds a Subgraph in three stages: hop selection (SelectHop, once per hop),
+// edge collection (CollectEdges) and assembly into CSR (Assemble).
+class SubgraphBuilder {
+ public:
+  SubgraphBuilder(Graph& graph, const std::vector<Seed>& seeds, const RwrParams& params)
+      : graph_(graph),
+        params_(params),
+        two_(params.threads > 1),
+        readers_{EdgeReader(graph, params, kw_seed_), EdgeReader(graph, params, kw_seed_)} {
+    for (const Seed& s : seeds)
+      if (s.node.type == NodeType::kKeyword)
+        kw_seed_[s.node.id] = std::max(kw_seed_[s.node.id], s.weight);
+    // Two threads share the graph's mappings (pages faulted in once) but never
+    // an adjacency file: each relation (its Adjacency and decoded-list cache)
+    // belongs to one thread per stage. Every file the stages may read is
+    // opened first, as Graph opens files lazily and that is not thread-safe.
+    if (two_)
+      for (const RelInfo& r : AllRelations())
+        if (readers_[0].Base(r.rel) > 0) {
+          graph.adj(r.rel);
+          graph.ranked(r.rel);
+        }
+    for (const Seed& s : seeds) {
+      size_t before = g_.nodes.size();
+      uint32_t id = Add(s.node, 0);
+      if (g_.nodes.size() > before) frontier_.push_back(id);
     }
-    std::thread t([&] { fn(reader2, 1); });
-    fn(reader, 0);
-    t.join();
-  };
-  auto add = [&](NodeRef n, int hop) {
-    auto [it, inserted] = g.local.emplace(n.key(), static_cast<uint32_t>(g.nodes.size()));
+  }
+
+  Result<Subgraph> Build() {
+    for (int h = 1; h <= params_.hops && !frontier_.empty(); ++h) {
+      const auto t = Clock::now();
+      SelectHop(h);
+      g_.hop_ms.push_back(Since(t));
+    }
+    const auto t = Clock::now();
+    Assemble(CollectEdges());
+    g_.edges_ms = Since(t);
+    LITGRAPH_RETURN_IF_ERROR(graph_.status());
+    return std::move(g_);
+  }
+
+ private:
+  uint32_t Add(NodeRef n, int hop) {
+    auto [it, inserted] = g_.local.emplace(n.key(), static_cast<uint32_t>(g_.nodes.size()));
     if (inserted) {
-      g.nodes.push_back(n);
-      g.hop.push_back(hop);
+      g_.nodes.push_back(n);
+      g_.hop.push_back(hop);
     }
     return it->second;
-  };
-  std::vector<uint32_t> frontier;
-  for (const Seed& s : seeds) {
-    size_t before = g.nodes.size();
-    uint32_t id = add(s.node, 0);
-    if (g.nodes.size() > before) frontier.push_back(id);
   }
-  std::vector<uint32_t> expanded;
-  using Clock = std::chrono::steady_clock;
-  auto since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
-  for (int h = 1; h <= params.hops && !frontier.empty(); ++h) {
-    const auto t_hop = Clock::now();
-    expanded.insert(expanded.end(), frontier.begin(), frontier.end());
+
+  // Runs fn(reader, thread) on thread 0 and, with two threads, thread 1.
+  template <typename Fn>
+  void Run(const Fn& fn) {
+    if (!two_) {
+      fn(readers_[0], 0);
+      return;
+    }
+    std::thread t([&] { fn(readers_[1], 1); });
+    fn(readers_[0], 0);
+    t.join();
+  }
+
+  // Which thread reads each relation: the largest share of lists first, to
+  // the thread with fewer so far. AUTHORED's two directions go together (with
+  // author_position_boost a weight of one reads the other's degrees).
+  std::array<int, kRelCount> Owners(
+      const std::vector<std::tuple<double, Rel, uint32_t>>& work) const {
+    std::array<int, kRelCount> owner{};
+    if (!two_) return owner;
+    auto group = [](Rel r) {
+      const RelInfo& info = GetRelInfo(r);
+      return info.weight_kind == EdgeWeight::kAuthorship && info.from != NodeType::kPaper
+                 ? info.reverse
+                 : r;
+    };
+    std::array<size_t, kRelCount> lists{};
+    for (const auto& w : work) ++lists[static_cast<int>(group(std::get<1>(w)))];
+    std::vector<int> order;
+    for (int r = 0; r < kRelCount; ++r)
+      if (lists[r]) order.push_back(r);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lists[a] > lists[b]; });
+    size_t load[2] = {0, 0};
+    for (int r : order) {
+      int t = load[1] < load[0] ? 1 : 0;
+      owner[r] = t;
+      load[t] += lists[r];
+    }
+    for (int r = 0; r < kRelCount; ++r)
+      owner[r] = owner[static_cast<int>(group(static_cast<Rel>(r)))];
+    return owner;
+  }
+
+  // Hop h: from the frontier, the per_hop_cap best new nodes of each type by
+  // their strongest edge (the documented rule) become the next frontier.
+  void SelectHop(int h) {
+    expanded_.insert(expanded_.end(), frontier_.begin(), frontier_.end());
     // Relation lists in decreasing order of their strongest possible edge, so
     // the floors rise early and a list that cannot beat its type's floor is
     // not read at all.
     std::vector<std::tuple<double, Rel, uint32_t>> work;
-    for (uint32_t u : frontier)
-      for (Rel r : RelsFrom(g.nodes[u].type))
-        if (reader.Base(r) > 0) work.emplace_back(reader.MaxWeight(r, g.nodes[u]), r, u);
-    std::stable_sort(work.begin(), work.end(), [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
-    std::array<HopSelector, 2> sel{HopSelector(params.per_hop_cap), HopSelector(params.per_hop_cap)};
-    // Which thread reads each relation: the largest share of lists first, to
-    // the thread with fewer so far. AUTHORED's two directions go together
-    // (with author_position_boost a weight of one reads the other's degrees).
-    std::array<int, kRelCount> owner{};
-    if (two) {
-      auto group = [](Rel r) { return r == Rel::kAuthoredPapers ? Rel::kAuthors : r; };
-      std::array<size_t, kRelCount> lists{};
-      for (const auto& w : work) ++lists[static_cast<int>(group(std::get<1>(w)))];
-      std::vector<int> order;
-      for (int r = 0; r < kRelCount; ++r)
-        if (lists[r]) order.push_back(r);
-      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lists[a] > lists[b]; });
-      size_t load[2] = {0, 0};
-      for (int r : order) {
-        int t = load[1] < load[0] ? 1 : 0;
-        owner[r] = t;
-        load[t] += lists[r];
-      }
-      owner[static_cast<int>(Rel::kAuthoredPapers)] = owner[static_cast<int>(Rel::kAuthors)];
-    }
+    for (uint32_t u : frontier_)
+      for (const RelInfo& r : AllRelations())
+        if (r.from == g_.nodes[u].type && readers_[0].Base(r.rel) > 0)
+          work.emplace_back(readers_[0].MaxWeight(r.rel, g_.nodes[u]), r.rel, u);
+    std::stable_sort(work.begin(), work.end(),
+                     [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
+    std::array<HopSelector, 2> sel{HopSelector(params_.per_hop_cap),
+                                   HopSelector(params_.per_hop_cap)};
+    const std::array<int, kRelCount> owner = Owners(work);
     HopSelector::Shared shared;
-    run([&](EdgeReader& rd, int t) {
+    Run([&](EdgeReader& rd, int t) {
       std::vector<Deferred> deferred;
       for (const auto& [maxw, r, u] : work) {
         if (owner[static_cast<int>(r)] != t) continue;
         const Key* floor = sel[t].Floor(GetRelInfo(r).to);
         if (floor && static_cast<float>(maxw) < floor->w) continue;  // edge weights are floats
-        rd.Candidates(r, g.nodes[u], g, &sel[t], &deferred);
-        if (two) sel[t].Sync(&shared);
+        rd.Candidates(r, g_.nodes[u], g_, &sel[t], &deferred);
+        if (two_) sel[t].Sync(&shared);
       }
       // The rest of a hub list only when its prefix's last entry still beats
       // the floor: by now the floors are high, so this is rare.
       for (const Deferred& d : deferred) {
         const Key* floor = sel[t].Floor(GetRelInfo(d.r).to);
-        if (!floor || Better(d.last, *floor)) rd.ScanAll(d.r, d.u, g, &sel[t]);
+        if (!floor || Better(d.last, *floor)) rd.ScanAll(d.r, d.u, g_, &sel[t]);
       }
     });
     // Each node at its best key; then the cap best of each type. Pruning
@@ -481,128 +452,135 @@ Subgraph BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrPa
     auto& found = sel[0].found();
     found.insert(found.end(), sel[1].found().begin(), sel[1].found().end());
     std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-      return a.first.type != b.first.type ? a.first.type < b.first.type : Better(a.second, b.second);
+      return a.first.type != b.first.type ? a.first.type < b.first.type
+                                          : Better(a.second, b.second);
     });
-    frontier.clear();
+    frontier_.clear();
     for (size_t i = 0; i < found.size();) {
       size_t j = i;
       size_t kept = 0;
       for (; j < found.size() && found[j].first.type == found[i].first.type; ++j) {
-        if (kept >= params.per_hop_cap) continue;
-        size_t before = g.nodes.size();
-        uint32_t id = add(found[j].first, h);
-        if (g.nodes.size() > before) {  // a node's first entry is its best
-          frontier.push_back(id);
+        if (kept >= params_.per_hop_cap) continue;
+        size_t before = g_.nodes.size();
+        uint32_t id = Add(found[j].first, h);
+        if (g_.nodes.size() > before) {  // a node's first entry is its best
+          frontier_.push_back(id);
           ++kept;
         }
       }
       i = j;
     }
-    g.hop_ms.push_back(since(t_hop));
   }
-  const auto t_edges = Clock::now();
-  // Edges: every edge with an expanded end (seeds and hops before the last)
-  // whose other end is in the subgraph; different relations between two
-  // nodes add up. Each relation is read from one side: a directed relation
-  // from its short side (a paper's references, authors, keywords, venue and
-  // topics; an author's institutions; a topic's parent) for every member, so
-  // the long lists of hubs (a paper's citers, a keyword's papers) are never
-  // decoded here; a symmetric relation (RELATED_TO, COAUTHOR, COOCCUR) from
-  // the expanded nodes.
-  std::array<MemberSet, kNodeTypeCount> members;
-  for (const NodeRef& n : g.nodes) members[static_cast<int>(n.type)].sorted.push_back(n.id);
-  for (auto& m : members) m.Build();
-  std::vector<uint8_t> is_expanded(g.nodes.size(), 0);
-  for (uint32_t u : expanded) is_expanded[u] = 1;
-  auto canonical = [](Rel r) -> uint8_t {
-    switch (r) {  // both directions of a relation are one undirected edge
-      case Rel::kCitesIn: return static_cast<uint8_t>(Rel::kCitesOut);
-      case Rel::kAuthoredPapers: return static_cast<uint8_t>(Rel::kAuthors);
-      case Rel::kInstitutionAuthors: return static_cast<uint8_t>(Rel::kAffiliations);
-      case Rel::kSourcePapers: return static_cast<uint8_t>(Rel::kPublishedIn);
-      case Rel::kTopicPapers: return static_cast<uint8_t>(Rel::kTopics);
-      case Rel::kSubfieldTopics: return static_cast<uint8_t>(Rel::kTopicSubfield);
-      case Rel::kFieldSubfields: return static_cast<uint8_t>(Rel::kSubfieldField);
-      case Rel::kDomainFields: return static_cast<uint8_t>(Rel::kFieldDomain);
-      case Rel::kKeywordPapers: return static_cast<uint8_t>(Rel::kKeywords);
-      default: return static_cast<uint8_t>(r);
-    }
-  };
-  struct RawEdge {
-    uint32_t a, b;
-    uint8_t rel;
-    float w;
-  };
-  // One task per relation, taken by whichever thread is free: a relation's
-  // file is read by one thread only.
-  std::vector<std::pair<Rel, bool>> tasks;
-  for (int type = 0; type < kNodeTypeCount; ++type)
-    if (!members[type].sorted.empty())
-      for (auto rel : EdgeRelsFrom(static_cast<NodeType>(type)))
-        if (reader.Base(rel.first) > 0 && !members[static_cast<int>(GetRelInfo(rel.first).to)].sorted.empty())
-          tasks.push_back(rel);
-  std::array<std::vector<RawEdge>, 2> raws;
-  std::atomic<size_t> next_task{0};
-  run([&](EdgeReader& rd, int t) {
-    for (size_t i = next_task++; i < tasks.size(); i = next_task++) {
-      const auto [r, every_member] = tasks[i];
-      const NodeType from = GetRelInfo(r).from;
-      const auto& m = members[static_cast<int>(GetRelInfo(r).to)];
-      for (uint32_t u = 0; u < g.nodes.size(); ++u) {
-        const NodeRef un = g.nodes[u];
-        if (un.type != from || (!every_member && !is_expanded[u])) continue;
-        rd.Within(r, un, m, [&](NodeRef v, float w) {
-          uint32_t vl = g.local.at(v.key());
-          if (is_expanded[u] || is_expanded[vl]) raws[t].push_back({std::min(u, vl), std::max(u, vl), canonical(r), w});
-        });
+
+  // Every edge with an expanded end (seeds and hops before the last) whose
+  // other end is in the subgraph. Each relation is read from one side
+  // (RelInfo::edge_side): a directed relation from its short side (a paper's
+  // references, authors, keywords, venue and topics; an author's
+  // institutions; a topic's parent) for every member, so the long lists of
+  // hubs (a paper's citers, a keyword's papers) are never decoded here; a
+  // symmetric relation (RELATED_TO, COAUTHOR, COOCCUR) from the expanded
+  // nodes.
+  std::vector<RawEdge> CollectEdges() {
+    std::array<MemberSet, kNodeTypeCount> members;
+    for (const NodeRef& n : g_.nodes) members[static_cast<int>(n.type)].sorted.push_back(n.id);
+    for (auto& m : members) m.Build();
+    std::vector<uint8_t> is_expanded(g_.nodes.size(), 0);
+    for (uint32_t u : expanded_) is_expanded[u] = 1;
+    // One task per relation, taken by whichever thread is free: a relation's
+    // file is read by one thread only.
+    std::vector<Rel> tasks;
+    for (const RelInfo& r : AllRelations())
+      if (r.edge_side != EdgeSide::kNone && !members[static_cast<int>(r.from)].sorted.empty() &&
+          readers_[0].Base(r.rel) > 0 && !members[static_cast<int>(r.to)].sorted.empty())
+        tasks.push_back(r.rel);
+    std::array<std::vector<RawEdge>, 2> raws;
+    std::atomic<size_t> next_task{0};
+    Run([&](EdgeReader& rd, int t) {
+      for (size_t i = next_task++; i < tasks.size(); i = next_task++) {
+        const RelInfo& info = GetRelInfo(tasks[i]);
+        const bool every_member = info.edge_side == EdgeSide::kMembers;
+        const auto& m = members[static_cast<int>(info.to)];
+        const uint8_t rel = static_cast<uint8_t>(CanonicalRel(info.rel));
+        for (uint32_t u = 0; u < g_.nodes.size(); ++u) {
+          const NodeRef un = g_.nodes[u];
+          if (un.type != info.from || (!every_member && !is_expanded[u])) continue;
+          rd.Within(info.rel, un, m, [&](NodeRef v, float w) {
+            uint32_t vl = g_.local.at(v.key());
+            if (is_expanded[u] || is_expanded[vl])
+              raws[t].push_back({std::min(u, vl), std::max(u, vl), rel, w});
+          });
+        }
+      }
+    });
+    std::vector<RawEdge> raw = std::move(raws[0]);
+    raw.insert(raw.end(), raws[1].begin(), raws[1].end());
+    return raw;
+  }
+
+  // Merges the raw edges (parallel relations between two nodes add up; the
+  // pair keeps its strongest relation) into the undirected CSR.
+  void Assemble(std::vector<RawEdge> raw) {
+    std::sort(raw.begin(), raw.end(), [](const RawEdge& x, const RawEdge& y) {
+      return x.a != y.a       ? x.a < y.a
+             : x.b != y.b     ? x.b < y.b
+             : x.rel != y.rel ? x.rel < y.rel
+                              : x.w > y.w;
+    });
+    struct Agg {
+      uint32_t a, b;
+      float w, best;
+      uint8_t rel;
+    };
+    std::vector<Agg> merged;
+    for (size_t i = 0; i < raw.size(); ++i) {
+      if (i > 0 && raw[i].a == raw[i - 1].a && raw[i].b == raw[i - 1].b &&
+          raw[i].rel == raw[i - 1].rel)
+        continue;  // the same relation seen from the other end
+      if (!merged.empty() && merged.back().a == raw[i].a && merged.back().b == raw[i].b) {
+        merged.back().w += raw[i].w;
+        if (raw[i].w > merged.back().best) {
+          merged.back().best = raw[i].w;
+          merged.back().rel = raw[i].rel;
+        }
+      } else {
+        merged.push_back({raw[i].a, raw[i].b, raw[i].w, raw[i].w, raw[i].rel});
       }
     }
-  });
-  std::vector<RawEdge> raw = std::move(raws[0]);
-  raw.insert(raw.end(), raws[1].begin(), raws[1].end());
-  std::sort(raw.begin(), raw.end(), [](const RawEdge& x, const RawEdge& y) {
-    return x.a != y.a ? x.a < y.a : x.b != y.b ? x.b < y.b : x.rel != y.rel ? x.rel < y.rel : x.w > y.w;
-  });
-  struct Agg {
-    uint32_t a, b;
-    float w, best;
-    uint8_t rel;
-  };
-  std::vector<Agg> merged;
-  for (size_t i = 0; i < raw.size(); ++i) {
-    if (i > 0 && raw[i].a == raw[i - 1].a && raw[i].b == raw[i - 1].b && raw[i].rel == raw[i - 1].rel)
-      continue;  // the same relation seen from the other end
-    if (!merged.empty() && merged.back().a == raw[i].a && merged.back().b == raw[i].b) {
-      merged.back().w += raw[i].w;
-      if (raw[i].w > merged.back().best) {
-        merged.back().best = raw[i].w;
-        merged.back().rel = raw[i].rel;
+    const size_t n = g_.nodes.size();
+    g_.offsets.assign(n + 1, 0);
+    for (const Agg& e : merged) {
+      ++g_.offsets[e.a + 1];
+      ++g_.offsets[e.b + 1];
+    }
+    for (size_t i = 0; i < n; ++i) g_.offsets[i + 1] += g_.offsets[i];
+    g_.nbr.resize(g_.offsets[n]);
+    g_.weight.resize(g_.offsets[n]);
+    g_.rel.resize(g_.offsets[n]);
+    std::vector<uint64_t> fill(g_.offsets.begin(), g_.offsets.end() - 1);
+    for (const Agg& e : merged) {
+      for (auto [x, y] : {std::make_pair(e.a, e.b), std::make_pair(e.b, e.a)}) {
+        uint64_t at = fill[x]++;
+        g_.nbr[at] = y;
+        g_.weight[at] = e.w;
+        g_.rel[at] = e.rel;
       }
-    } else {
-      merged.push_back({raw[i].a, raw[i].b, raw[i].w, raw[i].w, raw[i].rel});
     }
   }
-  const size_t n = g.nodes.size();
-  g.offsets.assign(n + 1, 0);
-  for (const Agg& e : merged) {
-    ++g.offsets[e.a + 1];
-    ++g.offsets[e.b + 1];
-  }
-  for (size_t i = 0; i < n; ++i) g.offsets[i + 1] += g.offsets[i];
-  g.nbr.resize(g.offsets[n]);
-  g.weight.resize(g.offsets[n]);
-  g.rel.resize(g.offsets[n]);
-  std::vector<uint64_t> fill(g.offsets.begin(), g.offsets.end() - 1);
-  for (const Agg& e : merged) {
-    for (auto [x, y] : {std::make_pair(e.a, e.b), std::make_pair(e.b, e.a)}) {
-      uint64_t at = fill[x]++;
-      g.nbr[at] = y;
-      g.weight[at] = e.w;
-      g.rel[at] = e.rel;
-    }
-  }
-  g.edges_ms = since(t_edges);
-  return g;
+
+  Graph& graph_;
+  const RwrParams& params_;
+  const bool two_;
+  std::unordered_map<uint32_t, double> kw_seed_;  // before readers_, which refer to it
+  std::array<EdgeReader, 2> readers_;
+  Subgraph g_;
+  std::vector<uint32_t> frontier_, expanded_;
+};
+
+}  // namespace
+
+Result<Subgraph> BuildSubgraph(Graph& graph, const std::vector<Seed>& seeds,
+                               const RwrParams& params) {
+  return SubgraphBuilder(graph, seeds, params).Build();
 }
 
 WalkResult RandomWalk(const Subgraph& g, const std::vector<Seed>& seeds, const RwrParams& p) {
@@ -635,10 +613,11 @@ WalkResult RandomWalk(const Subgraph& g, const std::vector<Seed>& seeds, const R
         continue;
       }
       double f = cur[u] / out_w[u];
-      for (uint64_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) (*next)[g.nbr[k]] += f * g.weight[k];
+      for (uint64_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
+        (*next)[g.nbr[k]] += f * g.weight[k];
     }
   };
-  if (p.propagation == "two-step") {
+  if (p.propagation == Propagation::kTwoStep) {
     std::vector<double> p1, p2;
     step(s, &p1);
     step(p1, &p2);
@@ -663,6 +642,47 @@ WalkResult RandomWalk(const Subgraph& g, const std::vector<Seed>& seeds, const R
   }
   res.score = std::move(r);
   return res;
+}
+
+std::vector<uint32_t> RankNodes(const Subgraph& g, const WalkResult& walk,
+                                const std::vector<Seed>& seeds, const NodeType* type,
+                                bool exclude_seeds, size_t limit) {
+  std::unordered_set<uint64_t> is_seed;
+  for (const Seed& s : seeds) is_seed.insert(s.node.key());
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    if (type && g.nodes[i].type != *type) continue;
+    if (exclude_seeds && is_seed.count(g.nodes[i].key())) continue;
+    order.push_back(i);
+  }
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return walk.score[a] != walk.score[b] ? walk.score[a] > walk.score[b] : g.nodes[a] < g.nodes[b];
+  });
+  if (order.size() > limit) order.resize(limit);
+  return order;
+}
+
+Result<std::optional<Seed>> SeedFromRecord(Store* store, const Json& j,
+                                           const std::string& weight_field,
+                                           const std::string& where) {
+  if (!j.contains("id") || !j["id"].is_string())
+    return Status::MalformedInput(where + ": expected a JSON object with a string \"id\"");
+  double w = 1.0;
+  std::string field = !weight_field.empty()  ? weight_field
+                      : j.contains("weight") ? "weight"
+                                             : "score";
+  if (j.contains(field)) {
+    if (!j[field].is_number())
+      return Status::MalformedInput(fmt::format("{}: field \"{}\" must be a number", where, field));
+    w = j[field].get<double>();
+  } else if (!weight_field.empty()) {
+    return Status::MalformedInput(fmt::format("{}: no field \"{}\"", where, field));
+  }
+  std::string type =
+      j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>() : "";
+  auto node = store->ResolveNode(j["id"].get<std::string>(), type);
+  if (!node) return std::optional<Seed>();
+  return std::optional<Seed>(Seed{{node->first, static_cast<uint32_t>(node->second)}, w});
 }
 
 std::vector<ExplainPath> Explain(const Subgraph& g, const std::vector<Seed>& seeds, uint32_t target,

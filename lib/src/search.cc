@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "litgraph/keywords.h"
 #include "litgraph/text.h"
 
 namespace litgraph {
@@ -31,11 +32,11 @@ std::vector<double> MinMax(const std::vector<double>& x) {
   return out;
 }
 
-// The C of eq. 10 over a pool's citation counts: their total ("log") or
-// their 95th percentile ("p95", the reference code).
-double ImportanceScale(const std::vector<uint32_t>& counts, const std::string& mode) {
+// The C of eq. 10 over a pool's citation counts: their total (kLog) or their
+// 95th percentile (kP95, the reference code).
+double ImportanceScale(const std::vector<uint32_t>& counts, Importance mode) {
   if (counts.empty()) return 1;
-  if (mode == "p95") {
+  if (mode == Importance::kP95) {
     std::vector<uint32_t> s = counts;
     std::sort(s.begin(), s.end());
     return s[std::min(s.size() - 1, static_cast<size_t>(std::ceil(0.95 * (s.size() - 1))))];
@@ -46,8 +47,8 @@ double ImportanceScale(const std::vector<uint32_t>& counts, const std::string& m
 }
 
 // imp(p) = min(1, ln(1 + c_p) / ln(1 + max(1, C))); 1 in "uniform" mode.
-double Importance(uint32_t c_p, double scale, const std::string& mode) {
-  if (mode == "uniform") return 1.0;
+double ImportanceOf(uint32_t c_p, double scale, Importance mode) {
+  if (mode == Importance::kUniform) return 1.0;
   return std::min(1.0, std::log(1.0 + c_p) / std::log(1.0 + std::max(1.0, scale)));
 }
 
@@ -62,34 +63,51 @@ double TitleLevel(const std::string& level) {
 
 void SearchParams::Register(ParamTable* t) {
   rwr.Register(t);
-  t->Add("max_query_keywords", &max_query_keywords, "Keywords extracted from the query (m)");
-  t->Add("theta_kw", &theta_kw, "Cosine threshold of keyword vector matches");
-  t->Add("kw_vector_top", &kw_vector_top, "Vector matches kept per query keyword");
-  t->Add("sem_top", &sem_top, "Papers retrieved by title and by abstract vectors");
-  t->Add("sem_keep", &sem_keep, "Of those, kept per list");
-  t->Add("hnsw_ef", &hnsw_ef, "HNSW search beam width");
-  t->Add("w_title_vec", &w_title_vec, "Weight of the title cosine in eq. 4");
-  t->Add("w_abs_vec", &w_abs_vec, "Weight of the abstract cosine in eq. 4");
-  t->Add("theta_title", &theta_title, "Fuzzy title threshold (eq. 5)");
-  t->Add("title_top", &title_top, "Papers kept per title");
-  t->Add("max_titles", &max_titles, "Titles used from a query");
-  t->Add("lambda_emb", &lambda_emb, "Weight of the semantic score in s_pre (eq. 9)");
-  t->Add("lambda_title", &lambda_title, "Weight of the title score in s_pre (eq. 9)");
-  t->Add("bonus_exact", &bonus_exact, "s_pre bonus of an exact title hit");
-  t->Add("bonus_fuzzy", &bonus_fuzzy, "s_pre bonus of a fuzzy title hit");
+  t->Add("max_query_keywords", &max_query_keywords, "Keywords extracted from the query (m)",
+         ParamTable::Between(0, 100));
+  t->Add("theta_kw", &theta_kw, "Cosine threshold of keyword vector matches",
+         ParamTable::Between(0, 1));
+  t->Add("kw_vector_top", &kw_vector_top, "Vector matches kept per query keyword",
+         ParamTable::Between(0, 1000));
+  t->Add("sem_top", &sem_top, "Papers retrieved by title and by abstract vectors",
+         ParamTable::Between(0, 100000));
+  t->Add("sem_keep", &sem_keep, "Of those, kept per list", ParamTable::Between(0, 100000));
+  t->Add("hnsw_ef", &hnsw_ef, "HNSW search beam width", ParamTable::Between(1, 100000));
+  t->Add("w_title_vec", &w_title_vec, "Weight of the title cosine in eq. 4",
+         ParamTable::Between(0, 1));
+  t->Add("w_abs_vec", &w_abs_vec, "Weight of the abstract cosine in eq. 4",
+         ParamTable::Between(0, 1));
+  t->Add("theta_title", &theta_title, "Fuzzy title threshold (eq. 5)", ParamTable::Between(0, 1));
+  t->Add("title_top", &title_top, "Papers kept per title", ParamTable::Between(0, 1000));
+  t->Add("max_titles", &max_titles, "Titles used from a query", ParamTable::Between(0, 1000));
+  t->Add("lambda_emb", &lambda_emb, "Weight of the semantic score in s_pre (eq. 9)",
+         ParamTable::AtLeast(0));
+  t->Add("lambda_title", &lambda_title, "Weight of the title score in s_pre (eq. 9)",
+         ParamTable::AtLeast(0));
+  t->Add("bonus_exact", &bonus_exact, "s_pre bonus of an exact title hit", ParamTable::AtLeast(0));
+  t->Add("bonus_fuzzy", &bonus_fuzzy, "s_pre bonus of a fuzzy title hit", ParamTable::AtLeast(0));
   t->Add("lambda_lex", &lambda_lex, "Weight of MinMax BM25 in s_pre (not in the paper; 0 = off)");
-  t->Add("lexical_top", &lexical_top, "BM25 top-N papers added to the candidates (not in the paper; 0 = off)");
-  t->Add("max_paper_seeds", &max_paper_seeds, "Paper seeds kept (title hits first)");
-  t->Add("max_keyword_seeds", &max_keyword_seeds, "Keyword seeds kept");
-  t->Add("gamma", &gamma, "Importance factor of seed weights (eq. 11)");
-  t->Add("importance", &importance, "Citation importance: log (eq. 10), p95 or uniform",
-         {"log", "p95", "uniform"});
-  t->Add("lambda_pre", &lambda_pre, "Weight of the pre-graph score (eq. 18)");
-  t->Add("lambda_graph", &lambda_graph, "Weight of the graph score (eq. 18)");
-  t->Add("lambda_imp", &lambda_imp, "Weight of citation importance (eq. 18)");
-  t->Add("gate_floor", &gate_floor, "Floor of the graph gate (eq. 17)");
-  t->Add("title_hit_bonus", &title_hit_bonus, "Final bonus of an exact title hit (reference: 0.10)");
-  t->Add("dedup_threshold", &dedup_threshold, "Near-duplicate title threshold (0 = off)");
+  t->Add("lexical_top", &lexical_top,
+         "BM25 top-N papers added to the candidates (not in the paper; 0 = off)");
+  t->Add("max_paper_seeds", &max_paper_seeds, "Paper seeds kept (title hits first)",
+         ParamTable::Between(0, 100000));
+  t->Add("max_keyword_seeds", &max_keyword_seeds, "Keyword seeds kept",
+         ParamTable::Between(0, 100000));
+  t->Add("gamma", &gamma, "Importance factor of seed weights (eq. 11)", ParamTable::AtLeast(0));
+  t->AddChoice(
+      "importance", &importance, "Citation importance: log (eq. 10), p95 or uniform",
+      {{"log", Importance::kLog}, {"p95", Importance::kP95}, {"uniform", Importance::kUniform}});
+  t->Add("lambda_pre", &lambda_pre, "Weight of the pre-graph score (eq. 18)",
+         ParamTable::AtLeast(0));
+  t->Add("lambda_graph", &lambda_graph, "Weight of the graph score (eq. 18)",
+         ParamTable::AtLeast(0));
+  t->Add("lambda_imp", &lambda_imp, "Weight of citation importance (eq. 18)",
+         ParamTable::AtLeast(0));
+  t->Add("gate_floor", &gate_floor, "Floor of the graph gate (eq. 17)", ParamTable::Between(0, 1));
+  t->Add("title_hit_bonus", &title_hit_bonus, "Final bonus of an exact title hit (reference: 0.10)",
+         ParamTable::AtLeast(0));
+  t->Add("dedup_threshold", &dedup_threshold, "Near-duplicate title threshold (0 = off)",
+         ParamTable::Between(0, 1));
 }
 
 Status SearchParams::ApplyProfile(const std::string& profile) {
@@ -112,28 +130,64 @@ Status SearchParams::ApplyProfile(const std::string& profile) {
     // Citations weigh more in seeds (eq. 11) and in the final score (eq. 18).
     gamma = 1.0;
     lambda_pre = 0.30, lambda_graph = 0.35, lambda_imp = 0.35;
-    importance = "p95";
+    importance = Importance::kP95;
     return Status::Ok();
   }
-  return Status::Usage("unknown ranking profile: " + profile);
+  return Status::InvalidArgument("unknown ranking profile: " + profile);
+}
+
+bool ParseRetrievalMode(std::string_view name, RetrievalMode* mode) {
+  if (name == "hybrid")
+    *mode = RetrievalMode::kHybrid;
+  else if (name == "keyword")
+    *mode = RetrievalMode::kKeyword;
+  else if (name == "semantic")
+    *mode = RetrievalMode::kSemantic;
+  else if (name == "title")
+    *mode = RetrievalMode::kTitle;
+  else
+    return false;
+  return true;
+}
+
+std::vector<std::string> BiasNames() {
+  std::vector<std::string> names;
+  for (const RelInfo& r : AllRelations())
+    if (r.bias[0] && std::find(names.begin(), names.end(), r.bias) == names.end())
+      names.push_back(r.bias);
+  names.push_back("nonseed_keyword");
+  names.push_back("exploration");
+  return names;
 }
 
 Status SearchParams::ApplyBias(const std::string& spec) {
+  auto names = [] {
+    std::string s;
+    for (const auto& n : BiasNames()) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  };
   size_t eq = spec.find('=');
-  if (eq == std::string::npos) return Status::Usage("--bias expects relation=level, e.g. citation=high");
+  if (eq == std::string::npos)
+    return Status::InvalidArgument(
+        "--bias expects relation=level, e.g. citation=high (relations: " + names() + ")");
   std::string rel = spec.substr(0, eq), level = spec.substr(eq + 1);
   double f = level == "low" ? 0.5 : level == "middle" ? 1.0 : level == "high" ? 1.5 : -1;
-  if (f < 0) return Status::Usage("--bias level must be low, middle or high: " + spec);
-  if (rel == "keyword") rwr.beta_hk *= f;
-  else if (rel == "nonseed_keyword") rwr.eps_kw *= f;
-  else if (rel == "citation") rwr.beta_cite *= f;
-  else if (rel == "related") rwr.beta_rel *= f;
-  else if (rel == "authorship") rwr.beta_auth *= f;
-  else if (rel == "coauthorship") rwr.beta_coauth *= f;
-  else if (rel == "cooccurrence") rwr.beta_cooc *= f;
-  else if (rel == "exploration") rwr.alpha = std::clamp(rwr.alpha / f, 0.01, 0.9);
-  else return Status::Usage("unknown --bias relation: " + rel);
-  return Status::Ok();
+  if (f < 0) return Status::InvalidArgument("--bias level must be low, middle or high: " + spec);
+  if (rel == "nonseed_keyword") {
+    rwr.eps_kw *= f;
+    return Status::Ok();
+  }
+  if (rel == "exploration") {
+    rwr.alpha = std::clamp(rwr.alpha / f, 0.01, 0.9);
+    return Status::Ok();
+  }
+  for (const RelInfo& r : AllRelations())
+    if (r.bias[0] != '\0' && rel == r.bias) {
+      rwr.*r.weight *= f;
+      return Status::Ok();
+    }
+  return Status::InvalidArgument("unknown --bias relation \"" + rel + "\" (relations: " + names() +
+                                 ")");
 }
 
 std::vector<std::pair<std::string, double>> TitlesInText(const std::string& text) {
@@ -188,18 +242,21 @@ std::vector<std::pair<std::string, double>> TitlesInText(const std::string& text
 std::string AbstractOf(const std::string& text) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_object()) {
-    if (j.contains("abstract") && j["abstract"].is_string()) return j["abstract"].get<std::string>();
+    if (j.contains("abstract") && j["abstract"].is_string())
+      return j["abstract"].get<std::string>();
     if (j.contains("text") && j["text"].is_string()) return j["text"].get<std::string>();
   }
   std::string lower;
-  for (char c : text) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  for (char c : text)
+    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   size_t h = lower.find("abstract");
   if (h != std::string::npos) {
     size_t start = text.find_first_of("\n", h);
     if (start != std::string::npos && start - h < 20) {
       size_t end = text.find("\n\n", start + 1);
       while (end != std::string::npos && end < start + 200) end = text.find("\n\n", end + 2);
-      std::string a = text.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
+      std::string a =
+          text.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
       if (a.size() > 100) return a;
     }
   }
@@ -208,286 +265,364 @@ std::string AbstractOf(const std::string& text) {
 
 TriSearch::TriSearch(Store* store, SearchParams params, std::unique_ptr<KeywordBackend> backend)
     : store_(store), p_(std::move(params)), finder_(store), kw_backend_(std::move(backend)) {
-  have_stats_ = OpenPhraseStats(store_, &phrase_stats_).ok();
+  stats_status_ = OpenPhraseStats(store_, &phrase_stats_);
+  have_stats_ = stats_status_.ok();
+  if (stats_status_.code() == Code::kNotFound) stats_status_ = Status::Ok();  // none built yet
 }
 
 TriSearch::~TriSearch() = default;
 
-Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTrace* trace) {
-  Graph* graph = finder_.graph();
-  if (!graph) return Status::Io(store_->dir() + ": the store has no graph yet (run litgraph-ingest)");
-  SemanticIndex* sem = finder_.semantic();
-  const bool use_kw = q.mode == "keyword" || q.mode == "hybrid";
-  const bool use_sem = q.mode == "semantic" || q.mode == "hybrid";
-  const bool use_title = q.mode == "title" || q.mode == "hybrid";
-  const bool pool_mode = !q.candidates.empty();
-  std::unordered_set<int64_t> pool(q.candidates.begin(), q.candidates.end());
-  auto t0 = Clock::now();
-
-  // 1. Keyword path.
+struct TriSearch::State {
+  const SearchQuery& q;
+  SearchTrace* trace;
+  Graph* graph = nullptr;
+  SemanticIndex* sem = nullptr;
+  bool pool_mode = false;
+  std::unordered_set<int64_t> pool;
+  // Keyword path: keyword node -> w_g (eq. 3).
   std::unordered_map<int64_t, double> kw_weight;
-  if (use_kw) {
-    std::vector<Keyword> extracted;
-    if (kw_backend_) {
-      std::vector<std::vector<Keyword>> res;
-      std::vector<std::string> failures;
-      Status st = kw_backend_->Extract({{0, "", q.text, "query"}}, &res, &failures);
-      if (!st.ok()) return st;
-      extracted = res.empty() ? std::vector<Keyword>{} : res[0];
-    } else {
-      Stmt known = store_->db().Prepare("SELECT 1 FROM keyword WHERE ext_id = ?");
-      KeywordExtractor ex(have_stats_ ? &phrase_stats_ : nullptr, [&](const std::string& phrase) {
-        known.Bind(1, KeywordExtId(phrase));
-        bool hit = known.Step();
-        known.Reset();
-        return hit;
-      });
-      ExtractOptions eo;
-      eo.max_keywords = p_.max_query_keywords;
-      extracted = ex.Extract("", q.text, eo);
-    }
-    if (extracted.size() > p_.max_query_keywords) extracted.resize(p_.max_query_keywords);
-    if (trace) trace->query_keywords = extracted;
-    std::vector<std::pair<std::string, double>> ks;
-    for (const auto& k : extracted) ks.emplace_back(k.text, k.score / 10.0);
-    for (const auto& [text, level] : q.keywords) ks.emplace_back(NormalizeKeyword(text), level);
-    for (const auto& [text, s] : ks) {
-      if (text.empty()) continue;
-      if (auto id = store_->NodeByExtId(NodeType::kKeyword, KeywordExtId(text)))  // eq. 1
-        kw_weight[*id] = std::max(kw_weight[*id], s);
-      if (sem && sem->vectors(VecField::kKeyword).present() > 0) {  // eq. 2
-        auto v = sem->EmbedQuery(text);
-        if (!v.ok()) return v.status();
-        for (const VectorHit& h :
-             sem->Search(VecField::kKeyword, *v, p_.kw_vector_top, 4 * p_.kw_vector_top, 64))
-          if (h.score >= p_.theta_kw) kw_weight[h.id] = std::max(kw_weight[h.id], s * h.score);
-      }
-    }
-  }
-  auto t1 = Clock::now();
-
-  // 2. Semantic path.
+  // Semantic path: the query vector and the candidates.
   QueryVector eq;
   std::unordered_set<int64_t> p_emb;
-  if (sem && (use_sem || use_title)) {
-    auto v = sem->EmbedQuery(q.abstract.empty() ? q.text : q.abstract);
-    if (!v.ok()) return v.status();
-    eq = std::move(v.value());  // empty: no term the model knows
-  }
-  if (use_sem && !eq.empty()) {
-    if (pool_mode) {
-      p_emb = pool;
-    } else {
-      for (VecField f : {VecField::kTitle, VecField::kAbstract}) {
-        auto hits = finder_.SemanticField(f, eq, p_.sem_top, std::max(p_.hnsw_ef, p_.sem_top));
-        for (size_t i = 0; i < hits.size() && i < p_.sem_keep; ++i) p_emb.insert(hits[i].id);
-      }
-    }
-  }
-  // Optional lexical recall (an extension: BM25 hits join the candidates).
-  if (p_.lexical_top > 0 && !pool_mode && finder_.lexical()) {
-    for (const LexicalHit& h :
-         finder_.lexical()->Search(LexicalIndex::QueryTerms(q.abstract.empty() ? q.text : q.abstract),
-                                   p_.lexical_top, 400000))
-      p_emb.insert(h.doc);
-  }
-  auto t2 = Clock::now();
-
-  // 3. Title path.
+  // Title path: candidates with their best s_title (eq. 6).
   struct TitleHit {
     double score = 0;
     bool exact = false;
   };
   std::unordered_map<int64_t, TitleHit> p_title;
-  if (use_title) {
-    auto titles = q.titles;
-    for (auto& t : TitlesInText(q.text)) titles.push_back(t);
-    std::stable_sort(titles.begin(), titles.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    if (titles.size() > p_.max_titles) titles.resize(p_.max_titles);
-    if (trace) trace->titles = titles;
-    for (const auto& [title, conf] : titles) {
-      size_t kept = 0;
-      for (const FindHit& h : finder_.MatchTitle(title, pool_mode ? 50 : p_.title_top, p_.theta_title)) {
-        if (pool_mode && !pool.count(h.paper)) continue;
-        if (kept++ >= p_.title_top) break;
-        TitleHit& t = p_title[h.paper];
-        double s = conf * h.score;  // eq. 6
-        if (s > t.score) t.score = s;
-        t.exact = t.exact || h.match == "title_exact";
+  // Merge: every candidate's scores; the seeds kept.
+  std::unordered_map<int64_t, ScoreParts> parts;
+  std::vector<int64_t> paper_seeds;
+  std::vector<std::pair<int64_t, double>> kw_seeds;
+  bool no_seeds = false;
+  WalkResult walk;
+
+  State(const SearchQuery& query, SearchTrace* t) : q(query), trace(t) {}
+  bool Uses(RetrievalMode path) const { return q.mode == RetrievalMode::kHybrid || q.mode == path; }
+};
+
+namespace {
+
+// Runs one stage and adds its time to *ms.
+template <typename Fn>
+auto Timed(double* ms, Fn&& fn) {
+  auto t = Clock::now();
+  struct Add {
+    double* ms;
+    Clock::time_point t;
+    ~Add() { *ms += Ms(t, Clock::now()); }
+  } add{ms, t};
+  return fn();
+}
+
+}  // namespace
+
+Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTrace* trace) {
+  SearchTrace local;
+  if (!trace) trace = &local;
+  State s(q, trace);
+  LITGRAPH_RETURN_IF_ERROR(stats_status_);  // damaged phrase statistics
+  s.graph = finder_.graph();
+  if (!s.graph) {
+    LITGRAPH_RETURN_IF_ERROR(finder_.status());
+    return Status::IoError(store_->dir() + ": the store has no graph yet (run litgraph-ingest)");
+  }
+  s.sem = finder_.semantic();
+  s.pool_mode = !q.candidates.empty();
+  s.pool.insert(q.candidates.begin(), q.candidates.end());
+  LITGRAPH_RETURN_IF_ERROR(Timed(&trace->t_keywords, [&] { return KeywordPath(&s); }));
+  if (have_stats_) LITGRAPH_RETURN_IF_ERROR(phrase_stats_.status());
+  LITGRAPH_RETURN_IF_ERROR(Timed(&trace->t_semantic, [&] { return SemanticPath(&s); }));
+  Timed(&trace->t_title, [&] { TitlePath(&s); });
+  Timed(&trace->t_merge, [&] { Merge(&s); });
+  LITGRAPH_RETURN_IF_ERROR(Timed(&trace->t_subgraph, [&] { return SeedSubgraph(&s); }));
+  if (s.no_seeds) return std::vector<SearchResult>{};
+  Timed(&trace->t_walk, [&] { Walk(&s); });
+  std::vector<SearchResult> out = Timed(&trace->t_rank, [&] { return FinalRanking(&s); });
+  LITGRAPH_RETURN_IF_ERROR(finder_.status());
+  return out;
+}
+
+// 1. Keyword path: the query's keywords matched to Keyword nodes exactly
+// (eq. 1) and by vector (eq. 2); a node keeps its best match (eq. 3).
+Status TriSearch::KeywordPath(State* s) {
+  if (!s->Uses(RetrievalMode::kKeyword)) return Status::Ok();
+  std::vector<Keyword> extracted;
+  if (kw_backend_) {
+    std::vector<std::vector<Keyword>> res;
+    std::vector<std::string> failures;
+    LITGRAPH_RETURN_IF_ERROR(kw_backend_->Extract({{0, "", s->q.text, "query"}}, &res, &failures));
+    extracted = res.empty() ? std::vector<Keyword>{} : res[0];
+  } else {
+    KeywordExtractor ex(have_stats_ ? &phrase_stats_ : nullptr, [&](const std::string& phrase) {
+      return store_->NodeByExtId(NodeType::kKeyword, KeywordExtId(phrase)).has_value();
+    });
+    ExtractOptions eo;
+    eo.max_keywords = p_.max_query_keywords;
+    extracted = ex.Extract("", s->q.text, eo);
+  }
+  if (extracted.size() > p_.max_query_keywords) extracted.resize(p_.max_query_keywords);
+  s->trace->query_keywords = extracted;
+  std::vector<std::pair<std::string, double>> ks;
+  for (const auto& k : extracted) ks.emplace_back(k.text, k.score / 10.0);
+  for (const auto& [text, level] : s->q.keywords) ks.emplace_back(NormalizeKeyword(text), level);
+  for (const auto& [text, w] : ks) {
+    if (text.empty()) continue;
+    if (auto id = store_->NodeByExtId(NodeType::kKeyword, KeywordExtId(text)))  // eq. 1
+      s->kw_weight[*id] = std::max(s->kw_weight[*id], w);
+    if (s->sem && s->sem->vectors(VecField::kKeyword).present() > 0) {  // eq. 2
+      auto v = s->sem->EmbedQuery(text);
+      if (!v.ok()) return v.status();
+      for (const VectorHit& h :
+           s->sem->Search(VecField::kKeyword, *v, p_.kw_vector_top, 4 * p_.kw_vector_top, 64))
+        if (h.score >= p_.theta_kw) s->kw_weight[h.id] = std::max(s->kw_weight[h.id], w * h.score);
+    }
+  }
+  return Status::Ok();
+}
+
+// 2. Semantic path: the query embedded (a whole paper's abstract alone), the
+// top sem_top papers by title and by abstract vectors, sem_keep of each.
+Status TriSearch::SemanticPath(State* s) {
+  const SearchQuery& q = s->q;
+  if (s->sem && (s->Uses(RetrievalMode::kSemantic) || s->Uses(RetrievalMode::kTitle))) {
+    auto v = s->sem->EmbedQuery(q.abstract.empty() ? q.text : q.abstract);
+    if (!v.ok()) return v.status();
+    s->eq = std::move(v.value());  // empty: no term the model knows
+  }
+  if (s->Uses(RetrievalMode::kSemantic) && !s->eq.empty()) {
+    if (s->pool_mode) {
+      s->p_emb = s->pool;
+    } else {
+      for (VecField f : {VecField::kTitle, VecField::kAbstract}) {
+        auto hits = finder_.SemanticField(f, s->eq, p_.sem_top, std::max(p_.hnsw_ef, p_.sem_top));
+        for (size_t i = 0; i < hits.size() && i < p_.sem_keep; ++i) s->p_emb.insert(hits[i].id);
       }
     }
   }
-  auto t3 = Clock::now();
+  // Optional lexical recall (an extension: BM25 hits join the candidates).
+  if (p_.lexical_top > 0 && !s->pool_mode && finder_.lexical()) {
+    for (const LexicalHit& h : finder_.lexical()->Search(
+             LexicalIndex::QueryTerms(q.abstract.empty() ? q.text : q.abstract), p_.lexical_top,
+             400000))
+      s->p_emb.insert(h.doc);
+  }
+  return Status::Ok();
+}
 
-  // 4. Merge (eq. 7-9).
-  std::vector<int64_t> cands(p_emb.begin(), p_emb.end());
-  for (auto& [id, t] : p_title)
-    if (!p_emb.count(id)) cands.push_back(id);
+// 3. Title path: --title entries and titles found in the query, best
+// confidence first; exact or fuzzy (eq. 5) matches, s_title = c x m (eq. 6).
+void TriSearch::TitlePath(State* s) {
+  if (!s->Uses(RetrievalMode::kTitle)) return;
+  auto titles = s->q.titles;
+  for (auto& t : TitlesInText(s->q.text)) titles.push_back(t);
+  std::stable_sort(titles.begin(), titles.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (titles.size() > p_.max_titles) titles.resize(p_.max_titles);
+  s->trace->titles = titles;
+  for (const auto& [title, conf] : titles) {
+    size_t kept = 0;
+    for (const FindHit& h :
+         finder_.MatchTitle(title, s->pool_mode ? 50 : p_.title_top, p_.theta_title)) {
+      if (s->pool_mode && !s->pool.count(h.paper)) continue;
+      if (kept++ >= p_.title_top) break;
+      State::TitleHit& t = s->p_title[h.paper];
+      double score = conf * h.score;  // eq. 6
+      if (score > t.score) t.score = score;
+      t.exact = t.exact || h.match == MatchKind::kTitleExact;
+    }
+  }
+}
+
+// 4. Merge (eq. 7-9): every candidate's cosines combined by eq. 4, MinMax
+// over the candidates, s_pre; then the paper seeds (title hits first) and
+// keyword seeds, each capped (reference code).
+void TriSearch::Merge(State* s) {
+  std::vector<int64_t> cands(s->p_emb.begin(), s->p_emb.end());
+  for (auto& [id, t] : s->p_title)
+    if (!s->p_emb.count(id)) cands.push_back(id);
   std::sort(cands.begin(), cands.end());
   std::vector<double> emb(cands.size(), 0), ttl(cands.size(), 0), lex(cands.size(), 0);
   std::vector<char> has_emb(cands.size(), 0);
   for (size_t i = 0; i < cands.size(); ++i) {
-    double s;
-    if (!eq.empty() && finder_.EmbeddingScore(eq, cands[i], &s)) {
-      emb[i] = s;
+    double score;
+    if (!s->eq.empty() && finder_.EmbeddingScore(s->eq, cands[i], &score)) {
+      emb[i] = score;
       has_emb[i] = 1;
     }
-    if (auto it = p_title.find(cands[i]); it != p_title.end()) ttl[i] = it->second.score;
+    if (auto it = s->p_title.find(cands[i]); it != s->p_title.end()) ttl[i] = it->second.score;
   }
   if (p_.lambda_lex > 0 && finder_.lexical() && !cands.empty()) {
     std::vector<uint32_t> docs(cands.begin(), cands.end());
-    std::vector<float> s = finder_.lexical()->ScoreDocs(LexicalIndex::QueryTerms(q.text), docs);
-    for (size_t i = 0; i < cands.size(); ++i) lex[i] = s[i];
+    std::vector<float> x = finder_.lexical()->ScoreDocs(LexicalIndex::QueryTerms(s->q.text), docs);
+    for (size_t i = 0; i < cands.size(); ++i) lex[i] = x[i];
   }
   std::vector<double> emb_n = MinMax(emb), ttl_n = MinMax(ttl), lex_n = MinMax(lex);
-  std::unordered_map<int64_t, ScoreParts> parts;
   for (size_t i = 0; i < cands.size(); ++i) {
-    ScoreParts& sp = parts[cands[i]];
+    ScoreParts& sp = s->parts[cands[i]];
     sp.emb = emb[i];
     sp.has_emb = has_emb[i];
     sp.title = ttl[i];
     sp.lex = lex[i];
-    auto it = p_title.find(cands[i]);
-    sp.title_exact = it != p_title.end() && it->second.exact;
-    sp.title_fuzzy = it != p_title.end() && !it->second.exact;
+    auto it = s->p_title.find(cands[i]);
+    sp.title_exact = it != s->p_title.end() && it->second.exact;
+    sp.title_fuzzy = it != s->p_title.end() && !it->second.exact;
     double bonus = sp.title_exact ? p_.bonus_exact : sp.title_fuzzy ? p_.bonus_fuzzy : 0;
-    sp.pre = p_.lambda_emb * emb_n[i] + p_.lambda_title * ttl_n[i] + p_.lambda_lex * lex_n[i] + bonus;
+    sp.pre =
+        p_.lambda_emb * emb_n[i] + p_.lambda_title * ttl_n[i] + p_.lambda_lex * lex_n[i] + bonus;
   }
-  // Paper seeds: title hits first, then by s_pre (reference code cap).
-  std::vector<int64_t> paper_seeds = cands;
-  std::sort(paper_seeds.begin(), paper_seeds.end(), [&](int64_t a, int64_t b) {
+  auto& parts = s->parts;
+  s->paper_seeds = cands;
+  std::sort(s->paper_seeds.begin(), s->paper_seeds.end(), [&](int64_t a, int64_t b) {
     bool ta = parts[a].title > 0, tb = parts[b].title > 0;
     if (ta != tb) return ta;
     if (parts[a].pre != parts[b].pre) return parts[a].pre > parts[b].pre;
     return a < b;
   });
-  if (paper_seeds.size() > p_.max_paper_seeds) paper_seeds.resize(p_.max_paper_seeds);
-  std::vector<std::pair<int64_t, double>> kw_seeds(kw_weight.begin(), kw_weight.end());
-  std::sort(kw_seeds.begin(), kw_seeds.end(), [](const auto& a, const auto& b) {
+  if (s->paper_seeds.size() > p_.max_paper_seeds) s->paper_seeds.resize(p_.max_paper_seeds);
+  s->kw_seeds.assign(s->kw_weight.begin(), s->kw_weight.end());
+  std::sort(s->kw_seeds.begin(), s->kw_seeds.end(), [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
   });
-  if (kw_seeds.size() > p_.max_keyword_seeds) kw_seeds.resize(p_.max_keyword_seeds);
-  auto t4 = Clock::now();
+  if (s->kw_seeds.size() > p_.max_keyword_seeds) s->kw_seeds.resize(p_.max_keyword_seeds);
+}
 
-  // 5. Subgraph and seed distribution (eq. 10-12).
+// 5. Subgraph and seed distribution (eq. 10-12): the 2-hop subgraph of the
+// seeds; paper seeds weigh s_pre (1 + gamma imp), keyword seeds w_g.
+Status TriSearch::SeedSubgraph(State* s) {
   seeds_.clear();
-  for (auto& [id, w] : kw_seeds) seeds_.push_back({{NodeType::kKeyword, static_cast<uint32_t>(id)}, w});
-  for (int64_t id : paper_seeds) seeds_.push_back({{NodeType::kPaper, static_cast<uint32_t>(id)}, 1.0});
-  if (seeds_.empty() && !pool_mode) return std::vector<SearchResult>{};
-  subgraph_ = BuildSubgraph(*graph, seeds_, p_.rwr);
-  {
-    std::vector<uint32_t> counts;
-    for (const NodeRef& n : subgraph_.nodes)
-      if (n.type == NodeType::kPaper) counts.push_back(graph->Citations(n.id));
-    double scale = ImportanceScale(counts, p_.importance);
-    for (Seed& s : seeds_)
-      if (s.node.type == NodeType::kPaper)  // eq. 11
-        s.weight = parts[s.node.id].pre *
-                   (1 + p_.gamma * Importance(graph->Citations(s.node.id), scale, p_.importance));
+  for (auto& [id, w] : s->kw_seeds)
+    seeds_.push_back({{NodeType::kKeyword, static_cast<uint32_t>(id)}, w});
+  for (int64_t id : s->paper_seeds)
+    seeds_.push_back({{NodeType::kPaper, static_cast<uint32_t>(id)}, 1.0});
+  if (seeds_.empty() && !s->pool_mode) {
+    s->no_seeds = true;
+    return Status::Ok();
   }
-  if (trace) {
-    for (auto& [id, w] : kw_seeds) {
-      auto l = store_->NodeLabel(NodeType::kKeyword, id);
-      trace->keyword_seeds.emplace_back(l ? l->first : std::to_string(id), w);
-    }
-    for (const Seed& s : seeds_)
-      if (s.node.type == NodeType::kPaper) trace->paper_seeds.emplace_back(s.node.id, s.weight);
-    trace->subgraph_nodes = subgraph_.nodes.size();
-    trace->subgraph_edges = subgraph_.edges();
-    trace->t_hops = subgraph_.hop_ms;
-    trace->t_edges = subgraph_.edges_ms;
+  auto sub = BuildSubgraph(*s->graph, seeds_, p_.rwr);
+  if (!sub.ok()) return sub.status();
+  subgraph_ = std::move(sub.value());
+  std::vector<uint32_t> counts;
+  for (const NodeRef& n : subgraph_.nodes)
+    if (n.type == NodeType::kPaper) counts.push_back(s->graph->Citations(n.id));
+  double scale = ImportanceScale(counts, p_.importance);
+  for (Seed& seed : seeds_)
+    if (seed.node.type == NodeType::kPaper)  // eq. 11
+      seed.weight =
+          s->parts[seed.node.id].pre *
+          (1 + p_.gamma * ImportanceOf(s->graph->Citations(seed.node.id), scale, p_.importance));
+  SearchTrace* trace = s->trace;
+  for (auto& [id, w] : s->kw_seeds) {
+    auto l = store_->NodeLabel(NodeType::kKeyword, id);
+    trace->keyword_seeds.emplace_back(l ? l->first : std::to_string(id), w);
   }
-  auto t5 = Clock::now();
+  for (const Seed& seed : seeds_)
+    if (seed.node.type == NodeType::kPaper)
+      trace->paper_seeds.emplace_back(seed.node.id, seed.weight);
+  trace->subgraph_nodes = subgraph_.nodes.size();
+  trace->subgraph_edges = subgraph_.edges();
+  trace->t_hops = subgraph_.hop_ms;
+  trace->t_edges = subgraph_.edges_ms;
+  return Status::Ok();
+}
 
-  // 6. Random walk with restart.
-  WalkResult walk = RandomWalk(subgraph_, seeds_, p_.rwr);
-  if (trace) trace->iterations = walk.iterations;
-  auto t6 = Clock::now();
+// 6. Random walk with restart (eq. 13-15).
+void TriSearch::Walk(State* s) {
+  s->walk = RandomWalk(subgraph_, seeds_, p_.rwr);
+  s->trace->iterations = s->walk.iterations;
+}
 
-  // 7. Final ranking.
-  std::vector<SearchResult> results;
-  std::unordered_set<int64_t> excluded(q.exclude.begin(), q.exclude.end());
-  if (q.target == "author") {
-    for (uint32_t i = 0; i < subgraph_.nodes.size(); ++i) {
-      if (subgraph_.nodes[i].type != NodeType::kAuthor) continue;
-      SearchResult r;
-      r.type = NodeType::kAuthor;
-      r.id = subgraph_.nodes[i].id;
-      r.local = i;
-      r.s.graph = walk.score[i];
-      r.s.final_score = walk.score[i];  // eq. 19
-      results.push_back(r);
-    }
-  } else {
-    std::vector<int64_t> pool_ids;
-    if (pool_mode) {
-      pool_ids = q.candidates;
-    } else {
-      for (const NodeRef& n : subgraph_.nodes)
-        if (n.type == NodeType::kPaper) pool_ids.push_back(n.id);
-    }
-    Stmt field_stmt;
-    if (!q.field.empty())
-      field_stmt = store_->db().Prepare(
-          "SELECT 1 FROM paper_topic pt JOIN topic t ON t.id = pt.topic_id JOIN subfield sf ON "
-          "sf.id = t.subfield_id JOIN field f ON f.id = sf.field_id WHERE pt.paper_id = ?1 AND "
-          "(f.name = ?2 COLLATE NOCASE OR f.ext_id = ?2 OR f.ext_id = 'fields/' || ?2) LIMIT 1");
-    std::vector<int64_t> kept;
-    for (int64_t id : pool_ids) {
-      if (excluded.count(id)) continue;
-      int year = graph->Year(static_cast<uint64_t>(id));
-      if (q.after && (year == 0 || year < q.after)) continue;
-      if (q.before && (year == 0 || year > q.before)) continue;
-      if (!q.field.empty()) {
-        field_stmt.Bind(1, id).Bind(2, q.field);
-        bool ok = field_stmt.Step();
-        field_stmt.Reset();
-        if (!ok) continue;
-      }
-      kept.push_back(id);
-    }
-    std::vector<double> pre(kept.size()), gr(kept.size());
-    std::vector<uint32_t> cites(kept.size());
-    for (size_t i = 0; i < kept.size(); ++i) {
-      auto it = parts.find(kept[i]);
-      pre[i] = it == parts.end() ? 0 : it->second.pre;
-      int local = subgraph_.Find({NodeType::kPaper, static_cast<uint32_t>(kept[i])});
-      gr[i] = local >= 0 ? walk.score[local] : 0;
-      cites[i] = graph->Citations(static_cast<uint64_t>(kept[i]));
-    }
-    std::vector<double> pre_n = MinMax(pre), gr_n = MinMax(gr);
-    double scale = ImportanceScale(cites, p_.importance);
-    std::vector<double> imp(kept.size());
-    for (size_t i = 0; i < kept.size(); ++i) imp[i] = Importance(cites[i], scale, p_.importance);
-    for (size_t i = 0; i < kept.size(); ++i) {
-      SearchResult r;
-      r.id = kept[i];
-      if (auto it = parts.find(kept[i]); it != parts.end()) r.s = it->second;
-      r.s.graph = gr[i];
-      r.s.gate = std::max(p_.gate_floor, pre_n[i]);  // eq. 17
-      r.s.importance = imp[i];
-      r.s.final_score = std::min(1.0, p_.lambda_pre * pre_n[i] + p_.lambda_graph * gr_n[i] * r.s.gate +
-                                          p_.lambda_imp * imp[i]);  // eq. 18
-      if (r.s.title_exact) r.s.final_score += p_.title_hit_bonus;
-      int local = subgraph_.Find({NodeType::kPaper, static_cast<uint32_t>(kept[i])});
-      r.local = local >= 0 ? static_cast<uint32_t>(local) : UINT32_MAX;
-      results.push_back(r);
-    }
-  }
-  std::unordered_set<uint64_t> seed_keys;
-  for (const Seed& s : seeds_) seed_keys.insert(s.node.key());
+// 7. Final ranking (eq. 16-19).
+std::vector<SearchResult> TriSearch::FinalRanking(State* s) {
+  std::vector<SearchResult> results =
+      s->q.target == SearchTarget::kAuthor ? AuthorResults(s) : PaperResults(s);
   std::sort(results.begin(), results.end(), [](const SearchResult& a, const SearchResult& b) {
     return a.s.final_score != b.s.final_score ? a.s.final_score > b.s.final_score : a.id < b.id;
   });
-  // Near-duplicate titles: keep the better ranked of two titles >= threshold.
+  return CutAndExplain(*s, std::move(results));
+}
+
+// Authors by their walk score (eq. 19).
+std::vector<SearchResult> TriSearch::AuthorResults(State* s) {
+  std::vector<SearchResult> results;
+  for (uint32_t i = 0; i < subgraph_.nodes.size(); ++i) {
+    if (subgraph_.nodes[i].type != NodeType::kAuthor) continue;
+    SearchResult r;
+    r.type = NodeType::kAuthor;
+    r.id = subgraph_.nodes[i].id;
+    r.local = i;
+    r.s.graph = s->walk.score[i];
+    r.s.final_score = s->walk.score[i];
+    results.push_back(r);
+  }
+  return results;
+}
+
+// Every paper of the subgraph (or the candidates) that passes the filters:
+// imp_final over that pool, the gate (eq. 17) and s_final (eq. 18).
+std::vector<SearchResult> TriSearch::PaperResults(State* s) {
+  const SearchQuery& q = s->q;
+  Graph* graph = s->graph;
+  std::vector<int64_t> pool_ids;
+  if (s->pool_mode) {
+    pool_ids = q.candidates;
+  } else {
+    for (const NodeRef& n : subgraph_.nodes)
+      if (n.type == NodeType::kPaper) pool_ids.push_back(n.id);
+  }
+  std::unordered_set<int64_t> excluded(q.exclude.begin(), q.exclude.end());
+  std::vector<int64_t> kept;
+  for (int64_t id : pool_ids) {
+    if (excluded.count(id)) continue;
+    int year = graph->Year(static_cast<uint64_t>(id));
+    if (q.after && (year == 0 || year < q.after)) continue;
+    if (q.before && (year == 0 || year > q.before)) continue;
+    if (!q.field.empty() && !store_->PaperInField(id, q.field)) continue;
+    kept.push_back(id);
+  }
+  std::vector<double> pre(kept.size()), gr(kept.size());
+  std::vector<uint32_t> cites(kept.size());
+  for (size_t i = 0; i < kept.size(); ++i) {
+    auto it = s->parts.find(kept[i]);
+    pre[i] = it == s->parts.end() ? 0 : it->second.pre;
+    int local = subgraph_.Find({NodeType::kPaper, static_cast<uint32_t>(kept[i])});
+    gr[i] = local >= 0 ? s->walk.score[local] : 0;
+    cites[i] = graph->Citations(static_cast<uint64_t>(kept[i]));
+  }
+  std::vector<double> pre_n = MinMax(pre), gr_n = MinMax(gr);
+  double scale = ImportanceScale(cites, p_.importance);
+  std::vector<SearchResult> results;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    SearchResult r;
+    r.id = kept[i];
+    if (auto it = s->parts.find(kept[i]); it != s->parts.end()) r.s = it->second;
+    r.s.graph = gr[i];
+    r.s.gate = std::max(p_.gate_floor, pre_n[i]);  // eq. 17
+    r.s.importance = ImportanceOf(cites[i], scale, p_.importance);
+    r.s.final_score =
+        std::min(1.0, p_.lambda_pre * pre_n[i] + p_.lambda_graph * gr_n[i] * r.s.gate +
+                          p_.lambda_imp * r.s.importance);  // eq. 18
+    if (r.s.title_exact) r.s.final_score += p_.title_hit_bonus;
+    int local = subgraph_.Find({NodeType::kPaper, static_cast<uint32_t>(kept[i])});
+    r.local = local >= 0 ? static_cast<uint32_t>(local) : UINT32_MAX;
+    results.push_back(r);
+  }
+  return results;
+}
+
+// The top results, near-duplicate titles (eq. 5 >= dedup_threshold) removed
+// keeping the better ranked, with their explanation paths.
+std::vector<SearchResult> TriSearch::CutAndExplain(const State& s,
+                                                   std::vector<SearchResult> results) {
+  std::unordered_set<uint64_t> seed_keys;
+  for (const Seed& seed : seeds_) seed_keys.insert(seed.node.key());
   std::vector<SearchResult> out;
   std::vector<std::string> kept_titles;
-  size_t want = pool_mode ? q.candidates.size() : p_.limit;
+  size_t want = s.pool_mode ? s.q.candidates.size() : p_.limit;
   for (SearchResult& r : results) {
     if (out.size() >= want) break;
-    if (r.type == NodeType::kPaper && p_.dedup_threshold > 0 && !pool_mode) {
-      auto label = store_->NodeLabel(NodeType::kPaper, r.id);
-      std::string title = label ? label->second : "";
+    if (r.type == NodeType::kPaper && p_.dedup_threshold > 0 && !s.pool_mode) {
+      std::string title = store_->GetText(TextColumn::kPaperTitle, r.id);
       bool dup = false;
       for (const auto& t : kept_titles)
         if (!title.empty() && TitleMatchScore(title, t) >= p_.dedup_threshold) dup = true;
@@ -499,16 +634,6 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   }
   for (SearchResult& r : out)
     if (r.local != UINT32_MAX && out.size() <= 200) r.paths = Explain(subgraph_, seeds_, r.local);
-  auto t7 = Clock::now();
-  if (trace) {
-    trace->t_keywords = Ms(t0, t1);
-    trace->t_semantic = Ms(t1, t2);
-    trace->t_title = Ms(t2, t3);
-    trace->t_merge = Ms(t3, t4);
-    trace->t_subgraph = Ms(t4, t5);
-    trace->t_walk = Ms(t5, t6);
-    trace->t_rank = Ms(t6, t7);
-  }
   return out;
 }
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "litgraph/sqlite.h"
+#include "litgraph/generation.h"
 #include "litgraph/store.h"
 
 namespace litgraph {
@@ -19,196 +19,231 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double Since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
-json ReadInfo(Store* store) {
-  auto v = store->GetMeta("vectors_info");
-  if (!v) return json::object();
-  json j = json::parse(*v, nullptr, false);
-  return j.is_object() ? j : json::object();
+json InfoOf(const GenerationView* view) {
+  return view && view->info().is_object() ? view->info() : json::object();
+}
+
+TextColumn ColumnOf(VecField f) {
+  switch (f) {
+    case VecField::kTitle:
+      return TextColumn::kPaperTitle;
+    case VecField::kAbstract:
+      return TextColumn::kPaperAbstract;
+    case VecField::kKeyword:
+      return TextColumn::kKeywordText;
+  }
+  return TextColumn::kPaperTitle;
 }
 
 // Texts of one field by dense id (empty where there is nothing to embed).
 std::vector<std::string> FieldTexts(Store* store, VecField f, uint64_t rows) {
   std::vector<std::string> texts(rows);
-  const char* sql = f == VecField::kTitle      ? "SELECT id, title FROM paper"
-                    : f == VecField::kAbstract ? "SELECT id, abstract FROM paper"
-                                               : "SELECT id, text FROM keyword";
-  Stmt st = store->db().Prepare(sql);
-  while (st.Step()) {
-    uint64_t id = static_cast<uint64_t>(st.Int(0));
-    if (id < rows) texts[id] = st.Str(1);
-  }
+  store->ForEachText(ColumnOf(f), [&](int64_t id, std::string_view text) {
+    if (static_cast<uint64_t>(id) < rows) texts[static_cast<uint64_t>(id)] = std::string(text);
+  });
   return texts;
+}
+
+// One embedding run's state, passed from stage to stage.
+struct EmbedRun {
+  Store* store;
+  const EmbedRunOptions& o;
+  EmbedRunStats* stats;
+  json info;
+  const GenerationView* cur;  // the current generation, null when none
+  GenerationBuilder* out;     // the new one
+  bool full = true;           // re-embed everything (no vectors to reuse)
+  std::unique_ptr<Embedder> embedder;
+};
+
+// Chooses the model: the HTTP backend, or the built-in model (trained when
+// asked or when there is none, else linked from the current generation).
+// Refuses to mix the vectors of two models unless asked to replace them.
+Status ChooseModel(EmbedRun* r) {
+  const EmbedRunOptions& o = r->o;
+  const bool cur_gen = r->cur != nullptr;
+  std::string cur_model = r->info.value("model_id", "");
+  if (o.backend == "http") {
+    auto http = std::make_unique<HttpEmbedder>(o.http);
+    LITGRAPH_RETURN_IF_ERROR(http->Probe());
+    if (cur_gen && cur_model != http->model_id() && !o.replace)
+      return Status::InvalidArgument(fmt::format(
+          "the store's vectors were made by {}; embedding with {} would mix models (pass "
+          "--replace to re-embed everything with the new model)",
+          cur_model, http->model_id()));
+    if (cur_model != http->model_id()) r->full = true;
+    r->info = {{"backend", "http"}, {"url", o.http.url}, {"model", o.http.model}};
+    r->embedder = std::move(http);
+    return Status::Ok();
+  }
+  bool have_builtin = cur_gen && r->info.value("backend", "") == "builtin" && r->cur->Has("model");
+  if (cur_gen && !have_builtin && !o.replace && !o.train)
+    return Status::InvalidArgument(fmt::format(
+        "the store's vectors were made by {}; embedding with the built-in model would mix "
+        "models (pass --replace or --train to re-embed everything)",
+        cur_model));
+  if (o.train || !have_builtin) {
+    LITGRAPH_RETURN_IF_ERROR(TrainLsa(r->store, o.lsa, r->out->Path("model"),
+                                      r->out->NewFile("model"), &r->stats->train));
+    r->stats->trained = true;
+    r->full = true;
+    r->info = {{"backend", "builtin"},
+               {"method", "lsa"},
+               {"train_docs", r->stats->train.docs},
+               {"terms", r->stats->train.terms},
+               {"papers_at_train", r->store->PaperCount()}};
+  } else {
+    LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, "model"));
+  }
+  auto id = r->out->Identity("model");
+  if (!id.ok()) return id.status();
+  auto lsa = std::make_unique<LsaModel>();
+  LITGRAPH_RETURN_IF_ERROR(lsa->Open(r->out->Path("model"), *id));
+  r->stats->lexical_weight = lsa->lexical_weight();
+  r->embedder = std::move(lsa);
+  r->stats->retrain_due =
+      !r->stats->trained && r->store->PaperCount() > 1.5 * r->info.value("papers_at_train", 0.0);
+  return Status::Ok();
+}
+
+// Computes the vectors of rows `todo` into data (rows x dim).
+Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::string>& texts,
+                 const std::vector<uint64_t>& todo, std::vector<float>* data) {
+  const int dim = r->embedder->dim();
+  if (auto* lsa = dynamic_cast<LsaModel*>(r->embedder.get())) {
+    int threads = std::max(1, r->o.threads);
+    std::vector<std::thread> ts;
+    for (int t = 0; t < threads; ++t)
+      ts.emplace_back([&, t] {
+        for (size_t i = t; i < todo.size(); i += threads)
+          lsa->EmbedOne(texts[todo[i]], data->data() + todo[i] * dim);
+      });
+    for (auto& th : ts) th.join();
+    return Status::Ok();
+  }
+  const size_t chunk = 4096;
+  for (size_t i = 0; i < todo.size(); i += chunk) {
+    std::vector<std::string> batch;
+    for (size_t j = i; j < todo.size() && j < i + chunk; ++j) batch.push_back(texts[todo[j]]);
+    std::vector<float> out;
+    LITGRAPH_RETURN_IF_ERROR(r->embedder->Embed(batch, &out));
+    for (size_t j = 0; j < batch.size(); ++j)
+      std::copy(out.begin() + j * dim, out.begin() + (j + 1) * dim,
+                data->begin() + todo[i + j] * dim);
+    r->o.reporter->Progress(fmt::format("{} {} / {}", name, i + batch.size(), todo.size()));
+  }
+  r->o.reporter->Progress("");
+  return Status::Ok();
+}
+
+// One field: its vectors (reusing the current generation's unless a full
+// run), the vector file, and its HNSW index (extended when possible).
+Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
+  const int dim = r->embedder->dim();
+  const NodeType type = f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper;
+  const uint64_t rows = static_cast<uint64_t>(r->store->MaxId(type)) + 1;
+  const std::string name = VecFieldName(f);
+  std::vector<std::string> texts = FieldTexts(r->store, f, rows);
+  std::vector<float> data(rows * dim, 0.0f);
+  std::vector<char> need(rows, 1);
+  VectorFile old;
+  if (!r->full && r->cur->Has(name + ".vec")) {
+    LITGRAPH_RETURN_IF_ERROR(old.Open(*r->cur, name + ".vec"));
+    if (old.dim() != dim)
+      return Status::Corruption(r->cur->Path(name + ".vec") +
+                                ": dimension differs from the model's");
+    for (uint64_t i = 0; i < rows && i < old.rows(); ++i)
+      if (const float* v = old.Row(i)) {
+        std::copy(v, v + dim, data.begin() + i * dim);
+        need[i] = 0;
+      }
+    LITGRAPH_RETURN_IF_ERROR(old.status());
+  }
+  std::vector<uint64_t> todo;
+  for (uint64_t i = 0; i < rows; ++i)
+    if (need[i] && !texts[i].empty()) todo.push_back(i);
+  LITGRAPH_RETURN_IF_ERROR(EmbedRows(r, name, texts, todo, &data));
+  (f == VecField::kTitle      ? r->stats->titles
+   : f == VecField::kAbstract ? r->stats->abstracts
+                              : r->stats->keywords) = static_cast<int64_t>(todo.size());
+  LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, data.data()));
+  data = {};
+  texts = {};
+  auto t_index = Clock::now();
+  VectorFile vf;
+  auto id = r->out->Identity(name + ".vec");
+  if (!id.ok()) return id.status();
+  LITGRAPH_RETURN_IF_ERROR(vf.Open(r->out->Path(name + ".vec"), *id));
+  r->o.reporter->Progress(fmt::format("indexing {} vectors", name));
+  HnswBuildOptions ho = r->o.hnsw;
+  ho.threads = std::max(1, r->o.threads);
+  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, r->full ? nullptr : r->cur));
+  *index_seconds += Since(t_index);
+  return Status::Ok();
 }
 
 }  // namespace
 
 const char* VecFieldName(VecField f) {
   switch (f) {
-    case VecField::kTitle: return "title";
-    case VecField::kAbstract: return "abstract";
-    case VecField::kKeyword: return "keyword";
+    case VecField::kTitle:
+      return "title";
+    case VecField::kAbstract:
+      return "abstract";
+    case VecField::kKeyword:
+      return "keyword";
   }
   return "";
 }
 
-Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats,
-                const std::function<void(const std::string&)>& note) {
+Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
   auto t0 = Clock::now();
   try {
-    json info = ReadInfo(store);
-    int64_t cur_gen = store->Generation("vectors");
-    std::string cur_dir = cur_gen ? store->ArtifactDir("vectors", cur_gen) : "";
-    int64_t gen = 0;
-    auto dir_or = store->NewArtifactDir("vectors", &gen);
-    if (!dir_or.ok()) return dir_or.status();
-    const std::string dir = dir_or.value();
-    struct Cleanup {
-      std::string dir;
-      bool keep = false;
-      ~Cleanup() {
-        std::error_code ec;
-        if (!keep) fs::remove_all(dir, ec);
-      }
-    } cleanup{dir};
-
-    std::unique_ptr<Embedder> embedder;
-    bool full = !o.missing || cur_gen == 0;
-    std::string cur_model = info.value("model_id", "");
-    if (o.backend == "http") {
-      auto http = std::make_unique<HttpEmbedder>(o.http);
-      Status st = http->Probe();
-      if (!st.ok()) return st;
-      if (cur_gen && cur_model != http->model_id() && !o.replace)
-        return Status::Usage(fmt::format(
-            "the store's vectors were made by {}; embedding with {} would mix models (pass "
-            "--replace to re-embed everything with the new model)",
-            cur_model, http->model_id()));
-      if (cur_model != http->model_id()) full = true;
-      info = {{"backend", "http"}, {"url", o.http.url}, {"model", o.http.model}};
-      embedder = std::move(http);
-    } else {
-      bool have_builtin = cur_gen && info.value("backend", "") == "builtin" &&
-                          fs::exists(cur_dir + "/model");
-      if (cur_gen && !have_builtin && !o.replace && !o.train)
-        return Status::Usage(fmt::format(
-            "the store's vectors were made by {}; embedding with the built-in model would mix "
-            "models (pass --replace or --train to re-embed everything)",
-            cur_model));
-      if (o.train || !have_builtin) {
-        ThrowIfError(TrainLsa(store, o.lsa, dir + "/model", &stats->train));
-        stats->trained = true;
-        full = true;
-        info = {{"backend", "builtin"},
-                {"method", "lsa"},
-                {"train_docs", stats->train.docs},
-                {"terms", stats->train.terms},
-                {"papers_at_train", store->PaperCount()}};
-      } else {
-        fs::create_hard_link(cur_dir + "/model", dir + "/model");
-      }
-      auto lsa = std::make_unique<LsaModel>();
-      ThrowIfError(lsa->Open(dir + "/model"));
-      stats->lexical_weight = lsa->lexical_weight();
-      embedder = std::move(lsa);
-      stats->retrain_due = !stats->trained &&
-                           store->PaperCount() > 1.5 * info.value("papers_at_train", 0.0);
-    }
-    const int dim = embedder->dim();
-    stats->dim = dim;
-    stats->model_id = embedder->model_id();
-
+    auto cur = store->Current("vectors");
+    if (!cur.ok()) return cur.status();
+    auto out = GenerationBuilder::Start(store, "vectors");
+    if (!out.ok()) return out.status();
+    EmbedRun r{store, o, stats, InfoOf(*cur), *cur, out->get(), true, nullptr};
+    r.full = !o.missing || r.cur == nullptr;
+    LITGRAPH_RETURN_IF_ERROR(ChooseModel(&r));
+    stats->dim = r.embedder->dim();
+    stats->model_id = r.embedder->model_id();
     auto t_embed = Clock::now();
     double index_seconds = 0;
-    for (VecField f : {VecField::kTitle, VecField::kAbstract, VecField::kKeyword}) {
-      uint64_t rows = static_cast<uint64_t>(store->MaxId(f == VecField::kKeyword ? NodeType::kKeyword
-                                                                                : NodeType::kPaper)) + 1;
-      std::vector<std::string> texts = FieldTexts(store, f, rows);
-      std::vector<float> data(rows * dim, 0.0f);
-      std::vector<char> need(rows, 1);
-      VectorFile old;
-      std::string name = VecFieldName(f);
-      if (!full && old.Open(cur_dir + "/" + name + ".vec").ok() && old.dim() == dim) {
-        for (uint64_t r = 0; r < rows && r < old.rows(); ++r)
-          if (const float* v = old.Row(r)) {
-            std::copy(v, v + dim, data.begin() + r * dim);
-            need[r] = 0;
-          }
-      }
-      std::vector<uint64_t> todo;
-      for (uint64_t r = 0; r < rows; ++r)
-        if (need[r] && !texts[r].empty()) todo.push_back(r);
-      if (auto* lsa = dynamic_cast<LsaModel*>(embedder.get())) {
-        int threads = std::max(1, o.threads);
-        std::vector<std::thread> ts;
-        for (int t = 0; t < threads; ++t)
-          ts.emplace_back([&, t] {
-            for (size_t i = t; i < todo.size(); i += threads)
-              lsa->EmbedOne(texts[todo[i]], data.data() + todo[i] * dim);
-          });
-        for (auto& th : ts) th.join();
-      } else {
-        const size_t chunk = 4096;
-        for (size_t i = 0; i < todo.size(); i += chunk) {
-          std::vector<std::string> batch;
-          for (size_t j = i; j < todo.size() && j < i + chunk; ++j) batch.push_back(texts[todo[j]]);
-          std::vector<float> out;
-          ThrowIfError(embedder->Embed(batch, &out));
-          for (size_t j = 0; j < batch.size(); ++j)
-            std::copy(out.begin() + j * dim, out.begin() + (j + 1) * dim, data.begin() + todo[i + j] * dim);
-          if (o.progress) fmt::print(stderr, "\rlitgraph-embed: {} {} / {}   ", name, i + batch.size(), todo.size());
-        }
-        if (o.progress) fmt::print(stderr, "\r\033[K");
-      }
-      (f == VecField::kTitle ? stats->titles : f == VecField::kAbstract ? stats->abstracts : stats->keywords) =
-          static_cast<int64_t>(todo.size());
-      ThrowIfError(VectorFile::Write(dir + "/" + name + ".vec", dim, rows, data.data()));
-      data = {};
-      texts = {};
-      auto t_index = Clock::now();
-      VectorFile vf;
-      ThrowIfError(vf.Open(dir + "/" + name + ".vec"));
-      std::string old_lib;
-      if (!full && fs::exists(cur_dir + "/" + name + ".hnswlib")) {
-        old_lib = dir + "/" + name + ".base.hnswlib";
-        fs::copy_file(cur_dir + "/" + name + ".hnswlib", old_lib);
-      }
-      if (note && o.progress) note(fmt::format("indexing {} vectors", name));
-      HnswBuildOptions ho = o.hnsw;
-      ho.threads = std::max(1, o.threads);
-      ThrowIfError(BuildHnsw(vf, dir + "/" + name, ho, old_lib));
-      if (!old_lib.empty()) fs::remove(old_lib);
-      index_seconds += Since(t_index);
-    }
+    for (VecField f : {VecField::kTitle, VecField::kAbstract, VecField::kKeyword})
+      LITGRAPH_RETURN_IF_ERROR(EmbedField(&r, f, &index_seconds));
     stats->index_seconds = index_seconds;
     stats->embed_seconds = Since(t_embed) - index_seconds;
-    info["model_id"] = stats->model_id;
-    info["dim"] = dim;
-    info["generation"] = gen;
-    FsyncDir(dir);
-    FsyncDir(store->dir());
+    r.info["model_id"] = stats->model_id;
+    r.info["dim"] = stats->dim;
+    r.info["generation"] = (*out)->number();
+    (*out)->info() = r.info;
     Transaction txn(&store->db(), "IMMEDIATE");
-    store->SetMeta("vectors_info", info.dump());
-    store->SetGeneration("vectors", gen);
+    LITGRAPH_RETURN_IF_ERROR((*out)->Commit());
     txn.Commit();
-    cleanup.keep = true;
   } catch (const StatusError& e) {
     return e.status();
   } catch (const fs::filesystem_error& e) {
-    return Status::Io(e.what());
+    return Status::IoError(e.what());
   }
   stats->seconds = Since(t0);
   return Status::Ok();
 }
 
-Result<std::unique_ptr<SemanticIndex>> SemanticIndex::Open(Store* store, const std::string& http_key) {
-  int64_t gen = store->Generation("vectors");
-  if (gen == 0)
-    return Status::NotFound(fmt::format("{}: the store has no vectors yet (run litgraph-embed)", store->dir()));
+Result<std::unique_ptr<SemanticIndex>> SemanticIndex::Open(Store* store,
+                                                           const std::string& http_key) {
+  auto view = store->Current("vectors");
+  if (!view.ok()) return view.status();
+  if (*view == nullptr)
+    return Status::NotFound(
+        fmt::format("{}: the store has no vectors yet (run litgraph-embed)", store->dir()));
   std::unique_ptr<SemanticIndex> s(new SemanticIndex());
-  s->dir_ = store->ArtifactDir("vectors", gen);
-  json info = ReadInfo(store);
+  s->view_ = *view;
+  json info = InfoOf(s->view_);
   s->model_id_ = info.value("model_id", "");
   if (info.value("backend", "") == "http") {
     HttpEmbedOptions ho;
@@ -217,9 +252,10 @@ Result<std::unique_ptr<SemanticIndex>> SemanticIndex::Open(Store* store, const s
     ho.http.api_key = http_key;
     s->embedder_ = std::make_unique<HttpEmbedder>(ho);
   } else {
+    auto id = s->view_->Identity("model");
+    if (!id.ok()) return id.status();
     auto lsa = std::make_unique<LsaModel>();
-    Status st = lsa->Open(s->dir_ + "/model");
-    if (!st.ok()) return st;
+    LITGRAPH_RETURN_IF_ERROR(lsa->Open(s->view_->Path("model"), *id));
     s->lsa_ = lsa.get();
     s->lexical_weight_ = lsa->lexical_weight();
     s->embedder_ = std::move(lsa);
@@ -232,17 +268,30 @@ SemanticIndex::Field& SemanticIndex::Get(VecField f) {
   Field& fl = fields_[static_cast<int>(f)];
   if (!fl.opened) {
     fl.opened = true;
-    std::string base = dir_ + "/" + VecFieldName(f);
-    ThrowIfError(fl.vec.Open(base + ".vec"));
-    if (fs::exists(base + ".hnsw")) {
-      ThrowIfError(fl.hnsw.Open(base + ".hnsw", &fl.vec));
-      fl.has_index = true;
+    const std::string base = VecFieldName(f);
+    Status st = fl.vec.Open(*view_, base + ".vec");
+    if (st.ok() && view_->Has(base + ".hnsw")) {
+      st = fl.hnsw.Open(*view_, base + ".hnsw", &fl.vec);
+      fl.has_index = st.ok();
     }
+    // A field that failed to open answers nothing (its rows stay 0 or its
+    // index is unused) and status() reports why.
+    if (!st.ok() && status_.ok()) status_ = st;
   }
   return fl;
 }
 
 const VectorFile& SemanticIndex::vectors(VecField f) { return Get(f).vec; }
+
+Status SemanticIndex::status() const {
+  LITGRAPH_RETURN_IF_ERROR(status_);
+  if (lsa_) LITGRAPH_RETURN_IF_ERROR(lsa_->status());
+  for (const Field& fl : fields_) {
+    LITGRAPH_RETURN_IF_ERROR(fl.vec.status());
+    if (fl.has_index) LITGRAPH_RETURN_IF_ERROR(fl.hnsw.status());
+  }
+  return Status::Ok();
+}
 
 std::vector<VectorHit> SemanticIndex::Search(VecField f, const float* query, size_t k, size_t ef) {
   Field& fl = Get(f);
@@ -265,15 +314,7 @@ const SparseVector& SemanticIndex::StoredSparse(VecField f, uint64_t id) {
   auto it = cache.find(id);
   if (it != cache.end()) return it->second;
   if (cache.size() >= 100000) cache.clear();  // a long-lived index stays bounded
-  Stmt& st = text_stmt_[static_cast<int>(f)];
-  if (!st.raw())
-    st = store_->db().Prepare(f == VecField::kTitle      ? "SELECT title FROM paper WHERE id = ?"
-                              : f == VecField::kAbstract ? "SELECT abstract FROM paper WHERE id = ?"
-                                                         : "SELECT text FROM keyword WHERE id = ?");
-  st.Bind(1, static_cast<int64_t>(id));
-  SparseVector v;
-  if (st.Step()) v = lsa_->EmbedSparse(st.Text(0));
-  st.Reset();
+  SparseVector v = lsa_->EmbedSparse(store_->GetText(ColumnOf(f), static_cast<int64_t>(id)));
   return cache.emplace(id, std::move(v)).first->second;
 }
 
@@ -287,8 +328,9 @@ bool SemanticIndex::Score(const QueryVector& q, VecField f, uint64_t id, double*
   return true;
 }
 
-std::vector<VectorHit> SemanticIndex::Search(VecField f, const QueryVector& q, size_t k, size_t depth,
-                                             size_t ef, const std::vector<uint32_t>& extra) {
+std::vector<VectorHit> SemanticIndex::Search(VecField f, const QueryVector& q, size_t k,
+                                             size_t depth, size_t ef,
+                                             const std::vector<uint32_t>& extra) {
   std::vector<VectorHit> hits;
   if (q.empty()) return hits;
   std::vector<VectorHit> dense = Search(f, q.dense.data(), std::max(k, depth), std::max(ef, depth));
@@ -317,8 +359,10 @@ Result<std::vector<float>> SemanticIndex::EmbedText(const std::string& text) {
   Status st = embedder_->Embed({text}, &v);
   if (!st.ok()) return st;
   if (embedder_->dim() != vectors(VecField::kTitle).dim())
-    return Status::Io(fmt::format("the embedding model returns {} dimensions but the store's "
-                                  "vectors have {}", embedder_->dim(), vectors(VecField::kTitle).dim()));
+    return Status::IoError(
+        fmt::format("the embedding model returns {} dimensions but the store's "
+                    "vectors have {}",
+                    embedder_->dim(), vectors(VecField::kTitle).dim()));
   if (std::all_of(v.begin(), v.end(), [](float x) { return x == 0; })) v.clear();
   return v;
 }

@@ -54,13 +54,6 @@ Stmt& Stmt::BindStatic(int i, std::string_view v) {
   return *this;
 }
 
-Stmt& Stmt::BindBlob(int i, std::string_view v) {
-  int rc = sqlite3_bind_blob(stmt_, i, v.data() ? v.data() : "", static_cast<int>(v.size()),
-                             SQLITE_TRANSIENT);
-  if (rc != SQLITE_OK) Fail(rc);
-  return *this;
-}
-
 Stmt& Stmt::BindStaticBlob(int i, std::string_view v) {
   int rc = sqlite3_bind_blob(stmt_, i, v.data() ? v.data() : "", static_cast<int>(v.size()),
                              SQLITE_STATIC);
@@ -114,17 +107,31 @@ void Db::Close() {
   }
 }
 
-Status Db::Open(const std::string& path, bool writable, bool create) {
+Status Db::Open(const std::string& path, bool writable, bool create,
+                const std::string& uri_params) {
   Close();
   path_ = path;
   int flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
   if (create) flags |= SQLITE_OPEN_CREATE;
   flags |= SQLITE_OPEN_NOMUTEX;
-  int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+  std::string name = path;
+  if (!uri_params.empty()) {
+    // A file: URI; '?', '#' and '%' in the path are percent-encoded.
+    name = "file:";
+    for (char c : path) {
+      if (c == '?' || c == '#' || c == '%')
+        name += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+      else
+        name += c;
+    }
+    name += "?" + uri_params;
+    flags |= SQLITE_OPEN_URI;
+  }
+  int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     Close();
-    return Status::Io(fmt::format("{}: cannot open database: {}", path, msg));
+    return Status::IoError(fmt::format("{}: cannot open database: {}", path, msg));
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, 10000);
@@ -136,7 +143,7 @@ void Db::Fail(int rc, std::string_view what) const {
   std::string sql(what.substr(0, 120));
   for (char& c : sql)
     if (c == '\n') c = ' ';
-  throw StatusError(Status::Io(fmt::format("{}: {} (in: {})", path_, msg, sql)));
+  throw StatusError(Status::IoError(fmt::format("{}: {} (in: {})", path_, msg, sql)));
 }
 
 void Db::Exec(std::string_view sql) {
@@ -149,19 +156,13 @@ void Db::Exec(std::string_view sql) {
     std::string head = s.substr(0, 120);
     for (char& c : head)
       if (c == '\n') c = ' ';
-    throw StatusError(Status::Io(fmt::format("{}: {} (in: {})", path_, msg, head)));
+    throw StatusError(Status::IoError(fmt::format("{}: {} (in: {})", path_, msg, head)));
   }
 }
 
 std::optional<int64_t> Db::QueryInt(std::string_view sql) {
   Stmt st(this, sql);
   if (st.Step() && !st.IsNull(0)) return st.Int(0);
-  return std::nullopt;
-}
-
-std::optional<std::string> Db::QueryText(std::string_view sql) {
-  Stmt st(this, sql);
-  if (st.Step() && !st.IsNull(0)) return st.Str(0);
   return std::nullopt;
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "litgraph/fts_tokens.h"
+#include "litgraph/generation.h"
 #include "litgraph/text.h"
 
 namespace litgraph {
@@ -151,39 +152,23 @@ CREATE VIRTUAL TABLE keyword_fts USING fts5(
 CREATE TABLE keyword_extracted(paper_id INTEGER PRIMARY KEY, backend TEXT NOT NULL);
 CREATE TABLE backend_cache(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 )sql",
+    // v4: the store's identity, written into the footer of every derived file
+    // (checked_file.h) so that files from another store are refused.
+    R"sql(
+INSERT OR IGNORE INTO meta(key, value) VALUES('store_id', lower(hex(randomblob(16))));
+)sql",
 };
 
 }  // namespace
 
 const std::vector<std::string>& SchemaMigrations() { return kMigrations; }
 
-const char* NodeTypeName(NodeType t) {
-  static const char* kNames[] = {"paper", "author", "institution", "source", "topic",
-                                 "subfield", "field", "domain", "keyword"};
-  return kNames[static_cast<int>(t)];
-}
-
-const char* NodeTypeTable(NodeType t) { return NodeTypeName(t); }
-
-bool ParseNodeType(std::string_view s, NodeType* t) {
-  for (int i = 0; i < kNodeTypeCount; ++i) {
-    if (s == NodeTypeName(static_cast<NodeType>(i))) {
-      *t = static_cast<NodeType>(i);
-      return true;
-    }
-  }
-  if (s == "venue") {
-    *t = NodeType::kSource;
-    return true;
-  }
-  return false;
-}
-
-Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, Mode mode, bool create) {
+Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, Mode mode, bool create,
+                                           Reporter* reporter) {
   std::unique_ptr<Store> s(new Store());
   Status st;
   try {
-    st = s->Init(dir, mode, create);
+    st = s->Init(dir, mode, create, reporter);
   } catch (const StatusError& e) {
     st = e.status();
   }
@@ -192,136 +177,206 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, Mode mode, bo
 }
 
 Store::~Store() {
-  by_ext_ = Stmt();
-  by_doi_ = Stmt();
-  by_title_ = Stmt();
-  summary_ = Stmt();
-  summary_authors_ = Stmt();
+  stmts_.clear();  // finalized before the connection closes
+  views_.clear();  // unpinned
+  // A writer removes what its commits left unused (after them: a crash
+  // before a commit must find the previous generation in place).
+  if (mode_ == Mode::kWrite && lock_fd_ >= 0 && db_.is_open()) {
+    try {
+      RemoveUnused();
+    } catch (const StatusError&) {
+    }
+  }
   if (read_txn_ && db_.is_open()) sqlite3_exec(db_.raw(), "COMMIT", nullptr, nullptr, nullptr);
   db_.Close();
   if (lock_fd_ >= 0) close(lock_fd_);
 }
 
-Status Store::Init(const std::string& dir, Mode mode, bool create) {
+Status Store::Init(const std::string& dir, Mode mode, bool create, Reporter* reporter) {
   dir_ = dir;
   mode_ = mode;
-  std::string db_path = dir + "/litgraph.sqlite";
   std::error_code ec;
-  if (!create && !fs::exists(db_path, ec))
-    return Status::Io(fmt::format("{}: no litgraph store here (create one with litgraph-ingest)",
-                                  dir));
-  if (mode == Mode::kRead) {
-    // Read-write handle (without CREATE) so WAL readers can use the shared
-    // memory index; we never write through it.
-    Status st = db_.Open(db_path, access(db_path.c_str(), W_OK) == 0, false);
-    if (!st.ok()) return st;
-    db_.Exec("PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=268435456;");
-    auto version = db_.QueryInt("PRAGMA user_version");
-    int v = version ? static_cast<int>(*version) : 0;
-    if (v > kSchemaVersion)
-      return Status::Io(fmt::format("{}: store schema version {} is newer than this litgraph "
-                                    "({}); upgrade litgraph",
-                                    dir, v, kSchemaVersion));
-    if (v < kSchemaVersion)
-      return Status::Io(fmt::format("{}: store schema version {} needs migrating to {}; run "
-                                    "any writing tool (e.g. litgraph-ingest with no input)",
-                                    dir, v, kSchemaVersion));
+  if (!create && !fs::exists(dir + "/litgraph.sqlite", ec))
+    return Status::IoError(
+        fmt::format("{}: no litgraph store here (create one with litgraph-ingest)", dir));
+  return mode == Mode::kRead ? InitReader() : InitWriter(reporter);
+}
+
+// A reader opens the database, checks the schema version and starts the one
+// snapshot every query of the process sees, then pins the derived
+// generations that snapshot names (generation.h). A store the user cannot
+// write (another user's, a read-only mount, a container image) opens
+// read-only: sharing the WAL index when its -shm file exists, else as an
+// immutable database (safe as long as nobody writes it).
+Status Store::InitReader() {
+  const std::string db_path = dir_ + "/litgraph.sqlite";
+  const bool writable = access(db_path.c_str(), W_OK) == 0 && access(dir_.c_str(), W_OK) == 0;
+  Status st;
+  for (const char* how : {"rw", "ro", "immutable"}) {
+    if (writable ? std::string(how) != "rw" : std::string(how) == "rw") continue;
+    st = db_.Open(db_path, std::string(how) == "rw", false,
+                  std::string(how) == "immutable" ? "immutable=1" : "");
+    if (!st.ok()) continue;
+    try {
+      db_.Exec("PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=268435456;");
+      db_.QueryInt("SELECT count(*) FROM sqlite_master");
+      break;
+    } catch (const StatusError& e) {
+      st = e.status();
+      db_.Close();
+    }
+  }
+  if (!st.ok() && st.message().find("database is locked") != std::string::npos)
+    return Status::IoError(dir_ +
+                           ": locked by its first bulk load (litgraph-ingest into an empty store) "
+                           "for longer than the 10 s a reader waits; try again when it finishes");
+  if (!st.ok()) return st;
+  auto version = db_.QueryInt("PRAGMA user_version");
+  int v = version ? static_cast<int>(*version) : 0;
+  if (v > kSchemaVersion)
+    return Status::IoError(fmt::format(
+        "{}: store schema version {} is newer than this litgraph ({}); upgrade litgraph", dir_, v,
+        kSchemaVersion));
+  if (v < kSchemaVersion)
+    return Status::IoError(
+        fmt::format("{}: store schema version {} needs migrating to {}; run any writing tool (e.g. "
+                    "litgraph-ingest with no input)",
+                    dir_, v, kSchemaVersion));
+  // Snapshot, then pins; a generation removed in between (a writer committed
+  // twice meanwhile) means a new snapshot.
+  for (int attempt = 0;; ++attempt) {
     db_.Exec("BEGIN");
     read_txn_ = true;
     db_.QueryInt("SELECT count(*) FROM meta");  // starts the snapshot
-  } else {
-    fs::create_directories(dir, ec);
-    if (ec) return Status::Io(fmt::format("{}: cannot create store directory: {}", dir, ec.message()));
-    std::string lock_path = dir + "/LOCK";
-    lock_fd_ = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock_fd_ < 0)
-      return Status::Io(fmt::format("{}: {}", lock_path, std::strerror(errno)));
-    if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-      if (isatty(STDERR_FILENO))
-        fmt::print(stderr, "litgraph: waiting for another writer to finish with {}\n", dir);
-      if (flock(lock_fd_, LOCK_EX) != 0)
-        return Status::Io(fmt::format("{}: cannot lock: {}", lock_path, std::strerror(errno)));
-    }
-    Status st = db_.Open(db_path, true, true);
-    if (!st.ok()) return st;
-    // Before any FTS5 table is used on this connection (fts_tokens.h).
-    auto fts = FtsTokens::Install(db_.raw());
-    if (!fts.ok()) return fts.status();
-    fts_tokens_ = fts.value();
-    // 16 KiB pages suit rows carrying an abstract: a bulk load runs ~15%
-    // faster than with 4 KiB pages (bench/results). Only a new file takes it.
-    db_.Exec("PRAGMA page_size=16384;");
-    db_.Exec(
-        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-524288;"
-        "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824; PRAGMA journal_size_limit=67108864;");
-    st = Migrate();
-    if (!st.ok()) return st;
-    RemoveOrphanGenerations();
+    bool gone = false;
+    LITGRAPH_RETURN_IF_ERROR(PinGenerations(&gone));
+    if (!gone) return Status::Ok();
+    db_.Exec("COMMIT");
+    read_txn_ = false;
+    if (attempt == 50) return Status::IoError(dir_ + ": generations keep changing; try again");
   }
-  by_ext_ = db_.Prepare("SELECT id FROM paper WHERE ext_id = ?");
-  by_doi_ = db_.Prepare("SELECT id FROM paper WHERE doi = ?");
-  by_title_ = db_.Prepare("SELECT id FROM paper WHERE title_key = ? ORDER BY id LIMIT 50");
-  summary_ = db_.Prepare(
-      "SELECT p.ext_id, p.title, p.doi, p.type, p.year, p.cited_by_count, s.name, p.date "
-      "FROM paper p LEFT JOIN source s ON s.id = p.source_id WHERE p.id = ?");
-  summary_authors_ = db_.Prepare(
-      "SELECT a.name, au.raw_name FROM authorship au JOIN author a ON a.id = au.author_id "
-      "WHERE au.paper_id = ? ORDER BY au.position");
+}
+
+Status Store::InitWriter(Reporter* reporter) {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec)
+    return Status::IoError(
+        fmt::format("{}: cannot create store directory: {}", dir_, ec.message()));
+  std::string lock_path = dir_ + "/LOCK";
+  lock_fd_ = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) return Status::IoError(fmt::format("{}: {}", lock_path, std::strerror(errno)));
+  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    reporter->Note(fmt::format("waiting for another writer to finish with {}", dir_));
+    if (flock(lock_fd_, LOCK_EX) != 0)
+      return Status::IoError(fmt::format("{}: cannot lock: {}", lock_path, std::strerror(errno)));
+  }
+  LITGRAPH_RETURN_IF_ERROR(db_.Open(dir_ + "/litgraph.sqlite", true, true));
+  // Before any FTS5 table is used on this connection (fts_tokens.h).
+  auto fts = FtsTokens::Install(db_.raw());
+  if (!fts.ok()) return fts.status();
+  fts_tokens_ = fts.value();
+  // 16 KiB pages suit rows carrying an abstract: a bulk load runs ~15%
+  // faster than with 4 KiB pages (bench/results). Only a new file takes it.
+  db_.Exec("PRAGMA page_size=16384;");
+  db_.Exec(
+      "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-524288;"
+      "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824; PRAGMA "
+      "journal_size_limit=67108864;");
+  LITGRAPH_RETURN_IF_ERROR(Migrate());
+  LITGRAPH_RETURN_IF_ERROR(ReadStoreId());
+  RemoveUnused();
   return Status::Ok();
+}
+
+Status Store::ReadStoreId() {
+  auto hex = GetMeta("store_id");
+  if (!hex || hex->size() != 32) return Status::Corruption(dir_ + ": the store has no valid id");
+  for (size_t i = 0; i < 16; ++i)
+    id_[i] = static_cast<uint8_t>(std::stoi(hex->substr(2 * i, 2), nullptr, 16));
+  return Status::Ok();
+}
+
+Status Store::PinGenerations(bool* gone) {
+  LITGRAPH_RETURN_IF_ERROR(ReadStoreId());
+  views_.clear();
+  for (const char* artifact : kArtifacts) {
+    int64_t n = Generation(artifact);
+    if (n == 0) continue;
+    bool g = false;
+    auto v = GenerationView::Open(dir_, id_, artifact, n, /*pin=*/true, &g);
+    if (g) {
+      *gone = true;
+      return Status::Ok();
+    }
+    if (v.ok())
+      views_[artifact] = std::move(v.value());
+    else
+      view_errors_[artifact] = v.status();
+  }
+  return Status::Ok();
+}
+
+Result<const GenerationView*> Store::Current(const std::string& artifact) {
+  if (mode_ == Mode::kRead) {  // the generations pinned at open
+    if (auto it = views_.find(artifact); it != views_.end()) return it->second.get();
+    if (auto it = view_errors_.find(artifact); it != view_errors_.end()) return it->second;
+    return static_cast<const GenerationView*>(nullptr);
+  }
+  // A writer sees its own commits; views it handed out stay valid.
+  int64_t n = Generation(artifact);
+  if (n == 0) return static_cast<const GenerationView*>(nullptr);
+  auto it = views_.find(artifact);
+  if (it != views_.end() && it->second->number() == n) return it->second.get();
+  bool gone = false;
+  auto v = GenerationView::Open(dir_, id_, artifact, n, /*pin=*/false, &gone);
+  if (!v.ok()) return v.status();
+  if (it != views_.end()) retired_views_.push_back(std::move(it->second));
+  return (views_[artifact] = std::move(v.value())).get();
+}
+
+void Store::RemoveUnused() {
+  for (const char* artifact : kArtifacts)
+    RemoveUnusedGenerations(dir_, artifact, Generation(artifact));
 }
 
 Status Store::Migrate() {
   auto version = db_.QueryInt("PRAGMA user_version");
   int v = version ? static_cast<int>(*version) : 0;
   if (v > kSchemaVersion)
-    return Status::Io(fmt::format("{}: store schema version {} is newer than this litgraph ({})",
-                                  dir_, v, kSchemaVersion));
+    return Status::IoError(fmt::format(
+        "{}: store schema version {} is newer than this litgraph ({})", dir_, v, kSchemaVersion));
   for (; v < kSchemaVersion; ++v) {
     Transaction txn(&db_, "EXCLUSIVE");
     db_.Exec(kMigrations[v]);
     db_.Exec(fmt::format("PRAGMA user_version = {}", v + 1));
-    db_.Exec(fmt::format(
-        "INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '{}')", v + 1));
+    db_.Exec(fmt::format("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '{}')",
+                         v + 1));
     txn.Commit();
   }
   return Status::Ok();
 }
 
-void Store::RemoveOrphanGenerations() {
-  for (const char* artifact : {"graph", "vectors", "keywords"}) {
-    int64_t current = Generation(artifact);
-    int64_t keep_prev = 0;
-    std::error_code ec;
-    std::vector<std::pair<int64_t, fs::path>> dirs;
-    for (const auto& e : fs::directory_iterator(dir_, ec)) {
-      std::string name = e.path().filename().string();
-      std::string prefix = std::string(artifact) + ".";
-      if (name.rfind(prefix, 0) != 0) continue;
-      std::string rest = name.substr(prefix.size());
-      char* end = nullptr;
-      long long n = std::strtoll(rest.c_str(), &end, 10);
-      if (end == rest.c_str() || *end != '\0') {
-        fs::remove_all(e.path(), ec);  // graph.5.tmp and the like
-        continue;
-      }
-      dirs.emplace_back(n, e.path());
-      if (n < current && n > keep_prev) keep_prev = n;
-    }
-    for (const auto& [n, path] : dirs)
-      if (n != current && n != keep_prev) fs::remove_all(path, ec);
-  }
-}
-
 std::optional<std::string> Store::GetMeta(const std::string& key) {
-  Stmt st = db_.Prepare("SELECT value FROM meta WHERE key = ?");
+  Stmt& st = CachedStmt("SELECT value FROM meta WHERE key = ?");
   st.Bind(1, key);
-  if (st.Step() && !st.IsNull(0)) return st.Str(0);
-  return std::nullopt;
+  std::optional<std::string> v;
+  if (st.Step() && !st.IsNull(0)) v = st.Str(0);
+  st.Reset();
+  return v;
 }
 
 void Store::SetMeta(const std::string& key, const std::string& value) {
-  Stmt st = db_.Prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)");
-  st.Bind(1, key).Bind(2, value).Exec();
+  CachedStmt("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)")
+      .Bind(1, key)
+      .Bind(2, value)
+      .Exec();
+}
+
+Stmt& Store::CachedStmt(const char* sql) {
+  auto it = stmts_.find(sql);
+  if (it == stmts_.end()) it = stmts_.emplace(sql, db_.Prepare(sql)).first;
+  return it->second;
 }
 
 int64_t Store::Generation(const std::string& artifact) {
@@ -329,153 +384,8 @@ int64_t Store::Generation(const std::string& artifact) {
   return v ? std::strtoll(v->c_str(), nullptr, 10) : 0;
 }
 
-std::string Store::ArtifactDir(const std::string& artifact, int64_t generation) const {
-  return fmt::format("{}/{}.{}", dir_, artifact, generation);
-}
-
-Result<std::string> Store::NewArtifactDir(const std::string& artifact, int64_t* generation) {
-  if (mode_ != Mode::kWrite) return Status::Internal("NewArtifactDir on a read-only store");
-  int64_t g = Generation(artifact) + 1;
-  std::error_code ec;
-  while (fs::exists(ArtifactDir(artifact, g), ec)) ++g;
-  std::string path = ArtifactDir(artifact, g);
-  fs::create_directories(path, ec);
-  if (ec) return Status::Io(fmt::format("{}: {}", path, ec.message()));
-  *generation = g;
-  return path;
-}
-
 void Store::SetGeneration(const std::string& artifact, int64_t generation) {
   SetMeta(artifact + "_generation", std::to_string(generation));
-}
-
-std::optional<int64_t> Store::PaperByExtId(const std::string& ext_id) {
-  by_ext_.Bind(1, ext_id);
-  std::optional<int64_t> r;
-  if (by_ext_.Step()) r = by_ext_.Int(0);
-  by_ext_.Reset();
-  return r;
-}
-
-std::optional<int64_t> Store::PaperByDoi(const std::string& doi) {
-  std::string d = NormalizeDoi(doi);
-  if (d.empty()) return std::nullopt;
-  by_doi_.Bind(1, d);
-  std::optional<int64_t> r;
-  if (by_doi_.Step()) r = by_doi_.Int(0);
-  by_doi_.Reset();
-  return r;
-}
-
-std::vector<int64_t> Store::PapersByTitleKey(const std::string& title_key) {
-  std::vector<int64_t> out;
-  if (title_key.empty()) return out;
-  by_title_.Bind(1, title_key);
-  while (by_title_.Step()) out.push_back(by_title_.Int(0));
-  by_title_.Reset();
-  return out;
-}
-
-std::optional<int64_t> Store::ResolvePaperId(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  if (auto id = PaperByExtId(text)) return id;
-  std::string shortid = ShortOpenAlexId(text);
-  if (!shortid.empty() && shortid != text)
-    if (auto id = PaperByExtId(shortid)) return id;
-  if (!NormalizeDoi(text).empty()) return PaperByDoi(text);
-  return std::nullopt;
-}
-
-std::optional<PaperSummary> Store::GetPaperSummary(int64_t id) {
-  summary_.Bind(1, id);
-  if (!summary_.Step()) {
-    summary_.Reset();
-    return std::nullopt;
-  }
-  PaperSummary p;
-  p.id = id;
-  p.ext_id = summary_.Str(0);
-  p.title = summary_.Str(1);
-  p.doi = summary_.Str(2);
-  p.type = summary_.Str(3);
-  p.year = summary_.IsNull(4) ? 0 : static_cast<int>(summary_.Int(4));
-  p.cited_by_count = summary_.IsNull(5) ? -1 : summary_.Int(5);
-  p.venue = summary_.Str(6);
-  p.date = summary_.Str(7);
-  summary_.Reset();
-  summary_authors_.Bind(1, id);
-  while (summary_authors_.Step()) {
-    std::string name = summary_authors_.Str(0);
-    p.authors.push_back(name.empty() ? summary_authors_.Str(1) : name);
-  }
-  summary_authors_.Reset();
-  return p;
-}
-
-int64_t Store::PaperCount() { return db_.QueryInt("SELECT count(*) FROM paper").value_or(0); }
-
-int64_t Store::MaxId(NodeType t) {
-  return db_.QueryInt(fmt::format("SELECT max(id) FROM {}", NodeTypeTable(t))).value_or(0);
-}
-
-std::optional<std::pair<std::string, std::string>> Store::NodeLabel(NodeType t, int64_t id) {
-  const char* name_col = t == NodeType::kPaper ? "title" : t == NodeType::kKeyword ? "text" : "name";
-  Stmt st = db_.Prepare(
-      fmt::format("SELECT ext_id, {} FROM {} WHERE id = ?", name_col, NodeTypeTable(t)));
-  st.Bind(1, id);
-  if (!st.Step()) return std::nullopt;
-  return std::make_pair(st.Str(0), st.Str(1));
-}
-
-std::optional<std::pair<NodeType, int64_t>> Store::ResolveNode(const std::string& ext_id,
-                                                               const std::string& type_hint) {
-  NodeType t;
-  if (!type_hint.empty() && ParseNodeType(type_hint, &t)) {
-    if (t == NodeType::kPaper) {
-      if (auto id = ResolvePaperId(ext_id)) return std::make_pair(t, *id);
-      return std::nullopt;
-    }
-    std::string key = t == NodeType::kKeyword && ext_id.rfind("kw:", 0) != 0 ? "kw:" + ext_id : ext_id;
-    std::string shortid = ShortOpenAlexId(key);
-    if (auto id = NodeByExtId(t, shortid.empty() ? key : shortid)) return std::make_pair(t, *id);
-    return std::nullopt;
-  }
-  if (ext_id.rfind("kw:", 0) == 0) {
-    if (auto id = NodeByExtId(NodeType::kKeyword, ext_id)) return std::make_pair(NodeType::kKeyword, *id);
-    return std::nullopt;
-  }
-  if (ext_id.rfind("name:", 0) == 0) {
-    if (auto id = NodeByExtId(NodeType::kAuthor, ext_id)) return std::make_pair(NodeType::kAuthor, *id);
-    return std::nullopt;
-  }
-  if (ext_id.rfind("venue:", 0) == 0) {
-    if (auto id = NodeByExtId(NodeType::kSource, ext_id)) return std::make_pair(NodeType::kSource, *id);
-    return std::nullopt;
-  }
-  std::string shortid = ShortOpenAlexId(ext_id);
-  if (!shortid.empty()) {
-    NodeType ot = NodeType::kPaper;
-    if (shortid.rfind("subfields/", 0) == 0) ot = NodeType::kSubfield;
-    else if (shortid.rfind("fields/", 0) == 0) ot = NodeType::kField;
-    else if (shortid.rfind("domains/", 0) == 0) ot = NodeType::kDomain;
-    else if (shortid[0] == 'A') ot = NodeType::kAuthor;
-    else if (shortid[0] == 'I') ot = NodeType::kInstitution;
-    else if (shortid[0] == 'S') ot = NodeType::kSource;
-    else if (shortid[0] == 'T') ot = NodeType::kTopic;
-    if (ot != NodeType::kPaper) {
-      if (auto id = NodeByExtId(ot, shortid)) return std::make_pair(ot, *id);
-      return std::nullopt;
-    }
-  }
-  if (auto id = ResolvePaperId(ext_id)) return std::make_pair(NodeType::kPaper, *id);
-  return std::nullopt;
-}
-
-std::optional<int64_t> Store::NodeByExtId(NodeType t, const std::string& ext_id) {
-  Stmt st = db_.Prepare(fmt::format("SELECT id FROM {} WHERE ext_id = ?", NodeTypeTable(t)));
-  st.Bind(1, ext_id);
-  if (!st.Step()) return std::nullopt;
-  return st.Int(0);
 }
 
 }  // namespace litgraph

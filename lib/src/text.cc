@@ -65,12 +65,23 @@ constexpr std::string_view kLatinExtA =
 
 void AppendFold(char f, std::string* out) {
   switch (f) {
-    case '1': *out += "ae"; break;
-    case '2': *out += "th"; break;
-    case '3': *out += "ss"; break;
-    case '4': *out += "ij"; break;
-    case '5': *out += "oe"; break;
-    default: out->push_back(f);
+    case '1':
+      *out += "ae";
+      break;
+    case '2':
+      *out += "th";
+      break;
+    case '3':
+      *out += "ss";
+      break;
+    case '4':
+      *out += "ij";
+      break;
+    case '5':
+      *out += "oe";
+      break;
+    default:
+      out->push_back(f);
   }
 }
 
@@ -84,8 +95,8 @@ bool IsSeparatorCodePoint(uint32_t cp) {
 // besides Latin); other code points unchanged.
 uint32_t LowerNonLatin(uint32_t cp) {
   if (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) return cp + 0x20;  // Greek
-  if (cp >= 0x410 && cp <= 0x42F) return cp + 0x20;                  // Cyrillic
-  if (cp >= 0x400 && cp <= 0x40F) return cp + 0x50;                  // Cyrillic Ѐ..Џ
+  if (cp >= 0x410 && cp <= 0x42F) return cp + 0x20;                 // Cyrillic
+  if (cp >= 0x400 && cp <= 0x40F) return cp + 0x50;                 // Cyrillic Ѐ..Џ
   return cp;
 }
 
@@ -277,8 +288,8 @@ std::string ShortOpenAlexId(std::string_view s) {
   // API paths: works/W1, authors/A1, ... (but keep subfields/1804 etc.)
   for (std::string_view coll : {"works/", "authors/", "institutions/", "sources/", "topics/",
                                 "concepts/", "funders/", "publishers/", "keywords/"}) {
-    if (s.rfind(coll, 0) == 0 && s.size() > coll.size() && std::isalpha(static_cast<unsigned char>(s[coll.size()])) &&
-        coll != "keywords/") {
+    if (s.rfind(coll, 0) == 0 && s.size() > coll.size() &&
+        std::isalpha(static_cast<unsigned char>(s[coll.size()])) && coll != "keywords/") {
       s.remove_prefix(coll.size());
       break;
     }

@@ -1,7 +1,5 @@
 #include "litgraph/vectors.h"
 
-#include "litgraph/embed.h"
-
 #include <fmt/format.h>
 #include <hnswlib/hnswlib.h>
 
@@ -12,12 +10,16 @@
 #include <thread>
 #include <unordered_set>
 
+#include "litgraph/embed.h"
+#include "litgraph/files.h"
+#include "litgraph/generation.h"
+
 namespace litgraph {
 
 namespace {
 
-constexpr char kVecMagic[8] = {'L', 'G', 'V', 'E', 'C', 0, 0, 1};
-constexpr char kHnswMagic[8] = {'L', 'G', 'H', 'N', 'S', 'W', 0, 1};
+constexpr char kVecMagic[8] = {'L', 'G', 'V', 'E', 'C', 0, 0, 2};
+constexpr char kHnswMagic[8] = {'L', 'G', 'H', 'N', 'S', 'W', 0, 2};
 
 struct VecHeader {
   char magic[8];
@@ -46,61 +48,162 @@ bool IsZero(const float* v, int dim) {
   return true;
 }
 
+template <typename T>
+std::string_view Bytes(const std::vector<T>& v) {
+  return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)};
+}
+
+using HnswLib = hnswlib::HierarchicalNSW<float>;
+
+// The hnswlib index to extend: `base`'s <name>.hnswlib, verified in full,
+// copied out of its checked file and loaded (hnswlib reads a path).
+std::unique_ptr<HnswLib> LoadBase(const GenerationView& base, const std::string& name,
+                                  const std::string& scratch, hnswlib::SpaceInterface<float>* space,
+                                  size_t max_elements) {
+  CheckedFile f;
+  Status st = base.OpenFile(name + ".hnswlib", &f);
+  if (st.ok()) st = f.VerifyAll();
+  if (!st.ok()) throw StatusError(st);
+  st = WriteFileAtomic(scratch, {reinterpret_cast<const char*>(f.Read(0, f.size())), f.size()});
+  if (!st.ok()) throw StatusError(st);
+  auto index = std::make_unique<HnswLib>(space, scratch, false, max_elements);
+  std::filesystem::remove(scratch);
+  return index;
+}
+
+// Saves an hnswlib index as a checked file of `out`.
+Status SaveHnswLib(HnswLib* index, GenerationBuilder* out, const std::string& name) {
+  const std::string scratch = out->Path(name + ".scratch");
+  index->saveIndex(scratch);
+  MappedFile saved;
+  LITGRAPH_RETURN_IF_ERROR(saved.Open(scratch));
+  CheckedFileWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
+  LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(saved.data()), saved.size()}));
+  LITGRAPH_RETURN_IF_ERROR(w.Finish());
+  std::filesystem::remove(scratch);
+  return Status::Ok();
+}
+
+// Exports an hnswlib index to the flat layout (vectors.h).
+Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const std::string& name) {
+  const uint64_t n = index.cur_element_count;
+  HnswHeader h{};
+  std::memcpy(h.magic, kHnswMagic, 8);
+  h.dim = static_cast<uint32_t>(dim);
+  h.M = static_cast<uint32_t>(index.maxM_);
+  h.maxM0 = static_cast<uint32_t>(index.maxM0_);
+  h.entry = n ? static_cast<uint32_t>(index.enterpoint_node_) : 0;
+  h.max_level = n ? index.maxlevel_ : 0;
+  h.nodes = n;
+  std::vector<uint32_t> labels(n);
+  std::vector<uint8_t> levels((n + 7) / 8 * 8, 0);
+  std::vector<uint64_t> upper_off(n, 0);
+  std::vector<uint32_t> level0(n * (1 + h.maxM0), 0);
+  std::vector<uint32_t> upper;
+  for (uint64_t i = 0; i < n; ++i) {
+    const auto node = static_cast<hnswlib::tableint>(i);
+    labels[i] = static_cast<uint32_t>(index.getExternalLabel(node));
+    int lv = std::min(index.element_levels_[i], 255);
+    levels[i] = static_cast<uint8_t>(lv);
+    auto* l0 = index.get_linklist0(node);
+    uint32_t cnt = std::min<uint32_t>(index.getListCount(l0), h.maxM0);
+    uint32_t* dst = level0.data() + i * (1 + h.maxM0);
+    dst[0] = cnt;
+    std::memcpy(dst + 1, l0 + 1, cnt * sizeof(uint32_t));
+    upper_off[i] = upper.size();
+    for (int l = 1; l <= lv; ++l) {
+      auto* ll = index.get_linklist(node, l);
+      uint32_t c = std::min<uint32_t>(index.getListCount(ll), h.M);
+      upper.push_back(c);
+      for (uint32_t k = 0; k < h.M; ++k) upper.push_back(k < c ? ll[1 + k] : 0);
+    }
+  }
+  h.upper_words = upper.size();
+  CheckedFileWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
+  LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
+  for (std::string_view part :
+       {Bytes(labels), Bytes(levels), Bytes(upper_off), Bytes(level0), Bytes(upper)})
+    LITGRAPH_RETURN_IF_ERROR(w.Append(part));
+  return w.Finish();
+}
+
 }  // namespace
 
-Status VectorFile::Write(const std::string& path, int dim, uint64_t rows, const float* data) {
+Status VectorFile::Write(GenerationBuilder* out, const std::string& name, int dim, uint64_t rows,
+                         const float* data) {
+  return Write(out->Path(name), out->NewFile(name), dim, rows, data);
+}
+
+Status VectorFile::Write(const std::string& path, const FileIdentity& id, int dim, uint64_t rows,
+                         const float* data) {
   VecHeader h{};
   std::memcpy(h.magic, kVecMagic, 8);
   h.dim = static_cast<uint32_t>(dim);
   h.rows = rows;
   for (uint64_t r = 0; r < rows; ++r) h.present += IsZero(data + r * dim, dim) ? 0 : 1;
-  std::string file(reinterpret_cast<const char*>(&h), sizeof h);
-  file.append(reinterpret_cast<const char*>(data), rows * dim * sizeof(float));
-  return WriteFileAtomic(path, file);
+  CheckedFileWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(path, id));
+  LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
+  LITGRAPH_RETURN_IF_ERROR(
+      w.Append({reinterpret_cast<const char*>(data), rows * dim * sizeof(float)}));
+  return w.Finish();
 }
 
-Status VectorFile::Open(const std::string& path) {
-  Status st = file_.Open(path);
-  if (!st.ok()) return st;
+Status VectorFile::Open(const GenerationView& generation, const std::string& name) {
+  auto id = generation.Identity(name);
+  if (!id.ok()) return id.status();
+  return Open(generation.Path(name), *id);
+}
+
+Status VectorFile::Open(const std::string& path, const FileIdentity& id) {
+  LITGRAPH_RETURN_IF_ERROR(file_.Open(path, id));
   VecHeader h;
-  if (file_.size() < sizeof h) return Status::Io(path + ": truncated vector file");
-  std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kVecMagic, 8) != 0 || h.dim == 0 ||
+  const uint8_t* p = file_.Read(0, sizeof h);
+  if (!p) return Status::Corruption(path + ": truncated vector file");
+  std::memcpy(&h, p, sizeof h);
+  if (std::memcmp(h.magic, kVecMagic, 8) != 0 || h.dim == 0 || h.dim > 65536 ||
+      h.rows > (file_.size() - sizeof h) / (h.dim * sizeof(float)) ||
       file_.size() != sizeof h + h.rows * h.dim * sizeof(float))
-    return Status::Io(path + ": corrupt vector file");
+    return Status::Corruption(path + ": corrupt vector file");
   dim_ = static_cast<int>(h.dim);
   rows_ = h.rows;
   present_ = h.present;
-  data_ = reinterpret_cast<const float*>(file_.data() + sizeof h);
   return Status::Ok();
 }
 
-const float* VectorFile::Row(uint64_t id) const {
+const float* VectorFile::RawRow(uint64_t id) const {
   if (id >= rows_) return nullptr;
-  const float* r = data_ + id * dim_;
-  return IsZero(r, dim_) ? nullptr : r;
+  const uint64_t bytes = static_cast<uint64_t>(dim_) * sizeof(float);
+  return reinterpret_cast<const float*>(file_.Read(sizeof(VecHeader) + id * bytes, bytes));
 }
 
-Status BuildHnsw(const VectorFile& vectors, const std::string& prefix,
-                 const HnswBuildOptions& o, const std::string& hnswlib_in) {
+const float* VectorFile::Row(uint64_t id) const {
+  const float* r = RawRow(id);
+  return r && !IsZero(r, dim_) ? r : nullptr;
+}
+
+Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
+                 const HnswBuildOptions& o, const GenerationView* base) {
   const int dim = vectors.dim();
   hnswlib::InnerProductSpace space(static_cast<size_t>(dim));
-  std::unique_ptr<hnswlib::HierarchicalNSW<float>> index;
+  std::unique_ptr<HnswLib> index;
   std::unordered_set<uint64_t> have;
-  size_t present = vectors.present();
+  const size_t present = std::max<size_t>(vectors.present(), 1);
   try {
-    if (!hnswlib_in.empty() && std::filesystem::exists(hnswlib_in)) {
-      index = std::make_unique<hnswlib::HierarchicalNSW<float>>(&space, hnswlib_in, false,
-                                                                std::max<size_t>(present, 1));
+    if (base && base->Has(name + ".hnswlib")) {
+      index = LoadBase(*base, name, out->Path(name + ".base"), &space, present);
       for (size_t i = 0; i < index->cur_element_count; ++i) have.insert(index->getExternalLabel(i));
     } else {
-      index = std::make_unique<hnswlib::HierarchicalNSW<float>>(
-          &space, std::max<size_t>(present, 1), static_cast<size_t>(o.M),
-          static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
+      index = std::make_unique<HnswLib>(&space, present, static_cast<size_t>(o.M),
+                                        static_cast<size_t>(o.ef_construction),
+                                        static_cast<size_t>(o.seed));
     }
     std::vector<uint64_t> todo;
     for (uint64_t r = 0; r < vectors.rows(); ++r)
       if (vectors.Row(r) && !have.count(r)) todo.push_back(r);
+    LITGRAPH_RETURN_IF_ERROR(vectors.status());
     if (index->max_elements_ < index->cur_element_count + todo.size())
       index->resizeIndex(index->cur_element_count + todo.size());
     // hnswlib's addPoint is thread-safe; the insertion order per thread is
@@ -114,65 +217,35 @@ Status BuildHnsw(const VectorFile& vectors, const std::string& prefix,
           index->addPoint(vectors.Row(todo[i]), static_cast<hnswlib::labeltype>(todo[i]));
       });
     for (auto& th : ts) th.join();
-    index->saveIndex(prefix + ".hnswlib.tmp");
-    std::filesystem::rename(prefix + ".hnswlib.tmp", prefix + ".hnswlib");
+    LITGRAPH_RETURN_IF_ERROR(SaveHnswLib(index.get(), out, name + ".hnswlib"));
+  } catch (const StatusError& e) {
+    return e.status();
   } catch (const std::exception& e) {
-    return Status::Io(fmt::format("{}: hnswlib: {}", prefix, e.what()));
+    return Status::IoError(fmt::format("{}: hnswlib: {}", out->Path(name), e.what()));
   }
-  // Export to the flat layout.
-  const uint64_t n = index->cur_element_count;
-  HnswHeader h{};
-  std::memcpy(h.magic, kHnswMagic, 8);
-  h.dim = static_cast<uint32_t>(dim);
-  h.M = static_cast<uint32_t>(index->maxM_);
-  h.maxM0 = static_cast<uint32_t>(index->maxM0_);
-  h.entry = n ? static_cast<uint32_t>(index->enterpoint_node_) : 0;
-  h.max_level = n ? index->maxlevel_ : 0;
-  h.nodes = n;
-  std::vector<uint32_t> labels(n);
-  std::vector<uint8_t> levels((n + 7) / 8 * 8, 0);
-  std::vector<uint64_t> upper_off(n, 0);
-  std::vector<uint32_t> level0(n * (1 + h.maxM0), 0);
-  std::vector<uint32_t> upper;
-  for (uint64_t i = 0; i < n; ++i) {
-    labels[i] = static_cast<uint32_t>(index->getExternalLabel(static_cast<hnswlib::tableint>(i)));
-    int lv = index->element_levels_[i];
-    levels[i] = static_cast<uint8_t>(std::min(lv, 255));
-    auto* l0 = index->get_linklist0(static_cast<hnswlib::tableint>(i));
-    uint32_t cnt = index->getListCount(l0);
-    uint32_t* dst = level0.data() + i * (1 + h.maxM0);
-    dst[0] = cnt;
-    std::memcpy(dst + 1, l0 + 1, cnt * sizeof(uint32_t));
-    upper_off[i] = upper.size();
-    for (int l = 1; l <= lv; ++l) {
-      auto* ll = index->get_linklist(static_cast<hnswlib::tableint>(i), l);
-      uint32_t c = index->getListCount(ll);
-      upper.push_back(c);
-      for (uint32_t k = 0; k < h.M; ++k) upper.push_back(k < c ? ll[1 + k] : 0);
-    }
-  }
-  h.upper_words = upper.size();
-  std::string file(reinterpret_cast<const char*>(&h), sizeof h);
-  file.append(reinterpret_cast<const char*>(labels.data()), labels.size() * 4);
-  file.append(reinterpret_cast<const char*>(levels.data()), levels.size());
-  file.append(reinterpret_cast<const char*>(upper_off.data()), upper_off.size() * 8);
-  file.append(reinterpret_cast<const char*>(level0.data()), level0.size() * 4);
-  file.append(reinterpret_cast<const char*>(upper.data()), upper.size() * 4);
-  return WriteFileAtomic(prefix + ".hnsw", file);
+  return ExportHnsw(*index, dim, out, name + ".hnsw");
 }
 
-Status HnswIndex::Open(const std::string& path, const VectorFile* vectors) {
-  Status st = file_.Open(path);
-  if (!st.ok()) return st;
+Status HnswIndex::Open(const GenerationView& generation, const std::string& name,
+                       const VectorFile* vectors) {
+  const std::string path = generation.Path(name);
+  LITGRAPH_RETURN_IF_ERROR(generation.OpenFile(name, &file_));
   HnswHeader h;
-  if (file_.size() < sizeof h) return Status::Io(path + ": truncated index");
-  std::memcpy(&h, file_.data(), sizeof h);
-  if (std::memcmp(h.magic, kHnswMagic, 8) != 0) return Status::Io(path + ": not a litgraph HNSW index");
+  const uint8_t* p = file_.Read(0, sizeof h);
+  if (!p) return Status::Corruption(path + ": truncated index");
+  std::memcpy(&h, p, sizeof h);
+  if (std::memcmp(h.magic, kHnswMagic, 8) != 0)
+    return Status::Corruption(path + ": not a litgraph HNSW index");
   if (static_cast<int>(h.dim) != vectors->dim())
-    return Status::Io(path + ": index and vectors differ in dimension");
-  uint64_t n = h.nodes;
-  size_t need = sizeof h + n * 4 + (n + 7) / 8 * 8 + n * 8 + n * (1 + h.maxM0) * 4 + h.upper_words * 4;
-  if (file_.size() != need) return Status::Io(path + ": corrupt index");
+    return Status::Corruption(path + ": index and vectors differ in dimension");
+  const uint64_t n = h.nodes, size = file_.size();
+  // Every term bounded by the file size before it is multiplied.
+  if (n > size / 17 || h.maxM0 > 1u << 16 || h.M > 1u << 16 || h.upper_words > size / 4 ||
+      h.max_level < 0 || h.max_level > 255 || (n > 0 && h.entry >= n))
+    return Status::Corruption(path + ": corrupt index");
+  const uint64_t need =
+      sizeof h + n * 4 + (n + 7) / 8 * 8 + n * 8 + n * (1 + h.maxM0) * 4 + h.upper_words * 4;
+  if (size != need) return Status::Corruption(path + ": corrupt index");
   vectors_ = vectors;
   dim_ = static_cast<int>(h.dim);
   M_ = static_cast<int>(h.M);
@@ -180,21 +253,48 @@ Status HnswIndex::Open(const std::string& path, const VectorFile* vectors) {
   entry_ = h.entry;
   max_level_ = h.max_level;
   nodes_ = n;
-  const uint8_t* p = file_.data() + sizeof h;
-  labels_ = reinterpret_cast<const uint32_t*>(p);
-  p += n * 4;
-  levels_ = p;
-  p += (n + 7) / 8 * 8;
-  upper_off_ = reinterpret_cast<const uint64_t*>(p);
-  p += n * 8;
-  level0_ = reinterpret_cast<const uint32_t*>(p);
-  p += n * (1 + h.maxM0) * 4;
-  upper_ = reinterpret_cast<const uint32_t*>(p);
+  upper_words_ = h.upper_words;
+  labels_at_ = sizeof h;
+  levels_at_ = labels_at_ + n * 4;
+  upper_off_at_ = levels_at_ + (n + 7) / 8 * 8;
+  level0_at_ = upper_off_at_ + n * 8;
+  upper_at_ = level0_at_ + n * (1 + h.maxM0) * 4;
   return Status::Ok();
 }
 
+const uint32_t* HnswIndex::Level0(uint32_t node) const {
+  const uint64_t words = 1 + static_cast<uint64_t>(maxM0_);
+  auto* l = reinterpret_cast<const uint32_t*>(file_.Read(level0_at_ + node * words * 4, words * 4));
+  return l && l[0] <= static_cast<uint32_t>(maxM0_) ? l : nullptr;
+}
+
+const uint32_t* HnswIndex::Upper(uint32_t node, int level) const {
+  const uint8_t* o = file_.Read(upper_off_at_ + uint64_t{node} * 8, 8);
+  if (!o) return nullptr;
+  uint64_t off;
+  std::memcpy(&off, o, 8);
+  const uint64_t words = 1 + static_cast<uint64_t>(M_);
+  off += static_cast<uint64_t>(level - 1) * words;
+  if (off > upper_words_ || words > upper_words_ - off) return nullptr;
+  auto* l = reinterpret_cast<const uint32_t*>(file_.Read(upper_at_ + off * 4, words * 4));
+  return l && l[0] <= static_cast<uint32_t>(M_) ? l : nullptr;
+}
+
+bool HnswIndex::Label(uint32_t node, uint32_t* label) const {
+  const uint8_t* p = file_.Read(labels_at_ + uint64_t{node} * 4, 4);
+  if (!p) return false;
+  std::memcpy(label, p, 4);
+  return true;
+}
+
+int HnswIndex::Level(uint32_t node) const {
+  const uint8_t* p = file_.Read(levels_at_ + node, 1);
+  return p ? *p : -1;
+}
+
 float HnswIndex::Score(const float* q, uint32_t node) const {
-  const float* v = vectors_->RawRow(labels_[node]);
+  uint32_t label;
+  const float* v = Label(node, &label) ? vectors_->RawRow(label) : nullptr;
   return v ? Dot(q, v, dim_) : -2.0f;
 }
 
@@ -208,8 +308,9 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
     bool changed = true;
     while (changed) {
       changed = false;
-      if (levels_[cur] < level) break;
+      if (Level(cur) < level) break;
       const uint32_t* l = Upper(cur, level);
+      if (!l) break;
       for (uint32_t i = 0; i < l[0]; ++i) {
         uint32_t c = l[1 + i];
         if (c >= nodes_) continue;
@@ -246,6 +347,7 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
     if (results.size() >= ef && s < results.top().first) break;
     candidates.pop();
     const uint32_t* l = Level0(c);
+    if (!l) break;  // damaged: status() says so
     for (uint32_t i = 0; i < l[0]; ++i) {
       uint32_t nb = l[1 + i];
       if (nb >= nodes_ || !visited.insert(nb)) continue;
@@ -258,7 +360,8 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
     }
   }
   while (!results.empty()) {
-    out.push_back({labels_[results.top().second], results.top().first});
+    uint32_t label;
+    if (Label(results.top().second, &label)) out.push_back({label, results.top().first});
     results.pop();
   }
   std::sort(out.begin(), out.end(), [](const VectorHit& a, const VectorHit& b) {
@@ -271,11 +374,13 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
 std::vector<VectorHit> BruteForceSearch(const VectorFile& vectors, const float* query, size_t k) {
   std::vector<VectorHit> all;
   for (uint64_t r = 0; r < vectors.rows(); ++r)
-    if (const float* v = vectors.Row(r)) all.push_back({static_cast<uint32_t>(r), Dot(query, v, vectors.dim())});
+    if (const float* v = vectors.Row(r))
+      all.push_back({static_cast<uint32_t>(r), Dot(query, v, vectors.dim())});
   size_t m = std::min(k, all.size());
-  std::partial_sort(all.begin(), all.begin() + m, all.end(), [](const VectorHit& a, const VectorHit& b) {
-    return a.score != b.score ? a.score > b.score : a.id < b.id;
-  });
+  std::partial_sort(all.begin(), all.begin() + m, all.end(),
+                    [](const VectorHit& a, const VectorHit& b) {
+                      return a.score != b.score ? a.score > b.score : a.id < b.id;
+                    });
   all.resize(m);
   return all;
 }

@@ -13,7 +13,7 @@ any, a limit above the node count, and a subgraph that is the whole graph).
 
 With damping = 1 - alpha and reset = the normalized seed weights, igraph's
 personalized PageRank solves r = alpha s + (1 - alpha) P^T r, the walk of
-spec/retrieval.md section 8 (eq. 13-15). igraph treats nodes without
+SciAtlas section 3.3 (eq. 13-15). igraph treats nodes without
 neighbours differently, so the graph must have none (checked).
 
 Exit 0 when every node's score agrees within --tol and rwr-rank's order is

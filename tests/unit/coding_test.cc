@@ -141,9 +141,10 @@ std::vector<std::string> RoundTrip(const std::vector<std::string>& ids) {
 }
 
 TEST(IdListTest, RoundTripsWorkNativeAndOddIds) {
-  const std::vector<std::string> ids = {
-      "W2741809807", "W1", "W007", "W0", "W", "A00-1001", "J82-3002", "", "w123",
-      "10.1234/abc", "name:hajic jan", "Hajič", "W4385245566", "W1"};
+  const std::vector<std::string> ids = {"W2741809807", "W1",          "W007",           "W0",
+                                        "W",           "A00-1001",    "J82-3002",       "",
+                                        "w123",        "10.1234/abc", "name:hajic jan", "Hajič",
+                                        "W4385245566", "W1"};
   EXPECT_EQ(RoundTrip(ids), ids);
   EXPECT_EQ(RoundTrip({}), std::vector<std::string>{});
   EXPECT_EQ(PackIdList({}), "");
@@ -177,9 +178,15 @@ TEST(IdListTest, RandomListsRoundTrip) {
     int n = static_cast<int>(rng() % 40);
     for (int i = 0; i < n; ++i) {
       switch (rng() % 4) {
-        case 0: ids.push_back("W" + std::to_string(1 + rng() % 5000000000ull)); break;
-        case 1: ids.push_back("W0" + std::to_string(rng() % 1000)); break;
-        case 2: ids.push_back("P" + std::to_string(rng() % 100) + "-" + std::to_string(rng() % 9)); break;
+        case 0:
+          ids.push_back("W" + std::to_string(1 + rng() % 5000000000ull));
+          break;
+        case 1:
+          ids.push_back("W0" + std::to_string(rng() % 1000));
+          break;
+        case 2:
+          ids.push_back("P" + std::to_string(rng() % 100) + "-" + std::to_string(rng() % 9));
+          break;
         default: {
           std::string s(rng() % 300, 'x');  // long strings need multi-byte lengths
           for (char& c : s) c = static_cast<char>(rng() % 256);

@@ -53,12 +53,12 @@ TEST(VectorMathTest, NormalizeAndDot) {
 
 // ---- The built-in LSA model ----------------------------------------------------------
 
-const std::vector<std::string> kProtein = {"protein", "folding", "amino",     "acid",   "structure",
-                                           "residue", "peptide", "chain",     "helix",  "enzyme",
-                                           "molecular", "binding"};
-const std::vector<std::string> kFinance = {"stock",  "market", "finance", "investment", "portfolio",
-                                           "equity", "bond",   "trading", "price",      "dividend",
-                                           "asset",  "capital"};
+const std::vector<std::string> kProtein = {"protein",   "folding", "amino",     "acid",
+                                           "structure", "residue", "peptide",   "chain",
+                                           "helix",     "enzyme",  "molecular", "binding"};
+const std::vector<std::string> kFinance = {"stock",     "market",   "finance", "investment",
+                                           "portfolio", "equity",   "bond",    "trading",
+                                           "price",     "dividend", "asset",   "capital"};
 
 std::string RandomDoc(const std::vector<std::string>& vocab, std::mt19937_64& rng, int words = 8) {
   std::string doc;
@@ -344,7 +344,8 @@ TEST(LsaModelTest, SparsePartIsTheUnitTfIdfVector) {
   std::map<std::string, float> by_term;
   for (size_t i = 0; i < v.terms.size(); ++i) by_term[vocab[v.terms[i]]] = v.weights[i];
   ASSERT_TRUE(by_term.count("protein") && by_term.count("fold"));
-  EXPECT_NEAR(by_term["protein"] / by_term["fold"], (1 + std::log(2.0)) * idf["protein"] / idf["fold"], 1e-5);
+  EXPECT_NEAR(by_term["protein"] / by_term["fold"],
+              (1 + std::log(2.0)) * idf["protein"] / idf["fold"], 1e-5);
   EXPECT_TRUE(m.EmbedSparse("xylophone quartet").empty());
   EXPECT_TRUE(m.EmbedSparse("").empty());
 }
@@ -354,7 +355,8 @@ TEST(LsaModelTest, SparseDotMatchesTheDenseDotProduct) {
   EXPECT_FLOAT_EQ(SparseDot(a, b), -2.0f * 0.25f + 1.0f * 2.0f);
   EXPECT_FLOAT_EQ(SparseDot(b, a), SparseDot(a, b));
   EXPECT_FLOAT_EQ(SparseDot(a, SparseVector{}), 0.0f);
-  EXPECT_FLOAT_EQ(SparseDot(SparseVector{{2, 3}, {1, 1}}, SparseVector{{0, 1, 4}, {1, 1, 1}}), 0.0f);
+  EXPECT_FLOAT_EQ(SparseDot(SparseVector{{2, 3}, {1, 1}}, SparseVector{{0, 1, 4}, {1, 1, 1}}),
+                  0.0f);
 }
 
 TEST(LsaModelTest, LexicalWeightIsRecordedInTheModel) {
@@ -378,12 +380,12 @@ TEST(LsaModelTest, BadModelFilesFail) {
   const std::string path = tmp.File("model");
   ASSERT_TRUE(Train(path, 8).ok());
   const std::string good = ReadFile(path);
-  for (auto [name, bytes] : std::vector<std::pair<std::string, std::string>>{
-           {"trunc", good.substr(0, good.size() - 1)},
-           {"header", good.substr(0, 30)},
-           {"empty", ""},
-           {"magic", "X" + good.substr(1)},
-           {"extra", good + "z"}}) {
+  for (auto [name, bytes] :
+       std::vector<std::pair<std::string, std::string>>{{"trunc", good.substr(0, good.size() - 1)},
+                                                        {"header", good.substr(0, 30)},
+                                                        {"empty", ""},
+                                                        {"magic", "X" + good.substr(1)},
+                                                        {"extra", good + "z"}}) {
     WriteFile(tmp.File(name), bytes);
     LsaModel m;
     EXPECT_FALSE(m.Open(tmp.File(name)).ok()) << name;
@@ -400,7 +402,9 @@ TEST(LsaModelTest, TooLittleTextIsAnError) {
   EXPECT_FALSE(TrainLsaOnTexts({}, o, tmp.File("m0"), &stats).ok());
   EXPECT_FALSE(TrainLsaOnTexts({"protein folding"}, o, tmp.File("m1"), &stats).ok());
   // Words that occur once carry no vocabulary (df >= 2).
-  EXPECT_FALSE(TrainLsaOnTexts({"alpha beta", "gamma delta", "epsilon zeta"}, o, tmp.File("m2"), &stats).ok());
+  EXPECT_FALSE(
+      TrainLsaOnTexts({"alpha beta", "gamma delta", "epsilon zeta"}, o, tmp.File("m2"), &stats)
+          .ok());
   EXPECT_FALSE(std::filesystem::exists(tmp.File("m2")));
 }
 
@@ -413,7 +417,8 @@ TEST(LsaModelTest, VocabularyCapKeepsTheMostFrequentTerms) {
   // "protein folding chain" in every doc, "rare*" words in two docs each.
   std::vector<std::string> docs;
   for (int i = 0; i < 40; ++i)
-    docs.push_back("protein folding chain" + std::string(" rare") + static_cast<char>('a' + i / 2) + "x");
+    docs.push_back("protein folding chain" + std::string(" rare") + static_cast<char>('a' + i / 2) +
+                   "x");
   ASSERT_TRUE(TrainLsaOnTexts(docs, o, tmp.File("m"), &stats).ok());
   EXPECT_EQ(stats.terms, 10u);
   LsaModel m;
@@ -455,9 +460,9 @@ TEST(HttpEmbedderTest, UnreachableEndpointIsAnIoError) {
   HttpEmbedder e(o);
   std::vector<float> out;
   Status st = e.Embed({"protein folding"}, &out);
-  EXPECT_EQ(st.code(), Code::kIo);
+  EXPECT_EQ(st.code(), Code::kIoError);
   EXPECT_NE(st.message().find("127.0.0.1:1"), std::string::npos) << st.message();
-  EXPECT_EQ(e.Probe().code(), Code::kIo);
+  EXPECT_EQ(e.Probe().code(), Code::kIoError);
 }
 
 }  // namespace

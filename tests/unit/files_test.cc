@@ -17,7 +17,8 @@ void ExpectZeroedAndWritable(ZeroedArray<T>& a) {
   EXPECT_EQ(a[a.size() - 1], T{});
   for (size_t i = 0; i < a.size(); i += 4096 / sizeof(T)) a[i] = static_cast<T>(i % 251 + 1);
   a[a.size() - 1] = T{7};
-  for (size_t i = 0; i + 1 < a.size(); i += 4096 / sizeof(T)) EXPECT_EQ(a[i], static_cast<T>(i % 251 + 1)) << i;
+  for (size_t i = 0; i + 1 < a.size(); i += 4096 / sizeof(T))
+    EXPECT_EQ(a[i], static_cast<T>(i % 251 + 1)) << i;
   EXPECT_EQ(a[a.size() - 1], T{7});
 }
 
@@ -64,7 +65,8 @@ TEST(FindSortedStringTest, FindsEveryStringAndNothingElse) {
   }
   offsets.push_back(strings.size());
   for (size_t i = 0; i < words.size(); ++i)
-    EXPECT_EQ(FindSortedString(offsets.data(), strings.data(), words.size(), words[i]), static_cast<int64_t>(i));
+    EXPECT_EQ(FindSortedString(offsets.data(), strings.data(), words.size(), words[i]),
+              static_cast<int64_t>(i));
   for (const char* miss : {"", "a", "alph", "alphaa", "bet", "betam", "zeta", "epsilon"})
     EXPECT_EQ(FindSortedString(offsets.data(), strings.data(), words.size(), miss), -1) << miss;
   EXPECT_EQ(FindSortedString(offsets.data(), strings.data(), 0, "alpha"), -1);

@@ -31,8 +31,9 @@ const std::vector<Doc>& Docs() {
   static const std::vector<Doc> kDocs = {
       {"Graph Neural Networks for Citation Recommendation",
        "We propose relational message passing over heterogeneous scholarly graphs."},
-      {"Résumé: naïve Bayes über Straße", "Diacritics, ümlauts and CAPITALS are folded; "
-                                          "connections connected connecting reduce to one stem."},
+      {"Résumé: naïve Bayes über Straße",
+       "Diacritics, ümlauts and CAPITALS are folded; "
+       "connections connected connecting reduce to one stem."},
       {"", "A paper without a title, with numbers 2024 and 3.14 and hyphen-ated words."},
       {"Only a title", ""},
       {"!!! ??? ...", "--- *** ///"},
@@ -131,7 +132,9 @@ TEST(FtsTokensIngestTest, IngestReplaysRecordedTokens) {
   ASSERT_TRUE(store.ok());
   IngestStats stats;
   IngestOptions options;
-  ASSERT_TRUE(Ingest(store.value().get(), {TestData("search-biodiversity-finance.works.jsonl")}, options, &stats).ok());
+  ASSERT_TRUE(Ingest(store.value().get(), {TestData("search-biodiversity-finance.works.jsonl")},
+                     options, &stats)
+                  .ok());
   ASSERT_GT(stats.works, 0);
   ASSERT_NE(store.value()->fts_tokens(), nullptr);
   // Title and abstract of every work (a work without an abstract has one).

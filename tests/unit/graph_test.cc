@@ -19,8 +19,10 @@
 namespace litgraph {
 namespace {
 
+using litgraph::testing::Payload;
 using litgraph::testing::ReadFile;
 using litgraph::testing::ScopedTempDir;
+using litgraph::testing::TestId;
 using litgraph::testing::WriteFile;
 
 struct CsrGraph {
@@ -35,11 +37,13 @@ struct CsrGraph {
     offsets.push_back(ids.size());
   }
   std::vector<uint32_t> List(uint64_t n) const {
-    return {ids.begin() + static_cast<long>(offsets[n]), ids.begin() + static_cast<long>(offsets[n + 1])};
+    return {ids.begin() + static_cast<long>(offsets[n]),
+            ids.begin() + static_cast<long>(offsets[n + 1])};
   }
   std::vector<uint32_t> Attrs(uint64_t n) const {
     if (attrs.empty()) return {};
-    return {attrs.begin() + static_cast<long>(offsets[n]), attrs.begin() + static_cast<long>(offsets[n + 1])};
+    return {attrs.begin() + static_cast<long>(offsets[n]),
+            attrs.begin() + static_cast<long>(offsets[n + 1])};
   }
   uint32_t MaxDegree() const {
     uint64_t m = 0;
@@ -59,14 +63,16 @@ CsrGraph RandomGraph(std::mt19937_64& rng, uint64_t num_nodes, uint32_t max_degr
     while (s.size() < deg) s.insert(static_cast<uint32_t>(rng() % id_limit));
     std::vector<uint32_t> a;
     if (with_attrs)
-      for (size_t i = 0; i < s.size(); ++i) a.push_back(static_cast<uint32_t>(rng() >> (rng() % 64)));
+      for (size_t i = 0; i < s.size(); ++i)
+        a.push_back(static_cast<uint32_t>(rng() >> (rng() % 64)));
     g.AddNode({s.begin(), s.end()}, a);
   }
   return g;
 }
 
 Status Write(const std::string& path, const CsrGraph& g, uint32_t nodes_per_block) {
-  return WriteAdjacency(path, g.num_nodes, g.offsets, g.ids, g.attrs, nodes_per_block);
+  return WriteAdjacency(path, TestId(path), g.num_nodes, g.offsets, g.ids, g.attrs,
+                        nodes_per_block);
 }
 
 void ExpectSame(Adjacency& adj, const CsrGraph& g, uint64_t node) {
@@ -91,7 +97,7 @@ TEST(AdjacencyTest, RandomGraphsRoundTrip) {
         ASSERT_TRUE(Write(path, g, npb).ok());
         EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
         Adjacency adj;
-        Status st = adj.Open(path);
+        Status st = adj.Open(path, TestId(path));
         ASSERT_TRUE(st.ok()) << st.message();
         EXPECT_EQ(adj.num_nodes(), num_nodes);
         EXPECT_EQ(adj.num_edges(), g.ids.size());
@@ -114,7 +120,7 @@ TEST(AdjacencyTest, AllListsEmpty) {
     std::string path = tmp.File("empty" + std::to_string(npb) + ".adj");
     ASSERT_TRUE(Write(path, g, npb).ok());
     Adjacency adj;
-    ASSERT_TRUE(adj.Open(path).ok());
+    ASSERT_TRUE(adj.Open(path, TestId(path)).ok());
     EXPECT_EQ(adj.num_nodes(), 200u);
     EXPECT_EQ(adj.num_edges(), 0u);
     EXPECT_EQ(adj.max_degree(), 0u);
@@ -127,9 +133,9 @@ TEST(AdjacencyTest, ZeroNodes) {
   CsrGraph g;
   for (bool attrs : {false, true}) {
     std::string path = tmp.File(attrs ? "zero_a.adj" : "zero.adj");
-    ASSERT_TRUE(WriteAdjacency(path, 0, g.offsets, {}, {}, 64).ok());
+    ASSERT_TRUE(WriteAdjacency(path, TestId(path), 0, g.offsets, {}, {}, 64).ok());
     Adjacency adj;
-    Status st = adj.Open(path);
+    Status st = adj.Open(path, TestId(path));
     ASSERT_TRUE(st.ok()) << st.message();
     EXPECT_EQ(adj.num_nodes(), 0u);
     EXPECT_EQ(adj.num_edges(), 0u);
@@ -154,14 +160,14 @@ TEST(AdjacencyTest, OneNodeOfVeryHighDegree) {
   std::string path = tmp.File("hub.adj");
   ASSERT_TRUE(Write(path, g, 64).ok());
   Adjacency adj;
-  ASSERT_TRUE(adj.Open(path).ok());
+  ASSERT_TRUE(adj.Open(path, TestId(path)).ok());
   EXPECT_EQ(adj.max_degree(), kDegree);
   EXPECT_EQ(adj.num_edges(), kDegree + 3u);
   for (uint64_t n = 0; n < 4; ++n) ExpectSame(adj, g, n);
   // A second, differently blocked copy.
   ASSERT_TRUE(Write(path, g, 1).ok());
   Adjacency adj1;
-  ASSERT_TRUE(adj1.Open(path).ok());
+  ASSERT_TRUE(adj1.Open(path, TestId(path)).ok());
   for (uint64_t n = 0; n < 4; ++n) ExpectSame(adj1, g, n);
 }
 
@@ -178,7 +184,7 @@ TEST(AdjacencyTest, IdsNearTheTopOfThe32BitRange) {
     std::string path = tmp.File("top" + std::to_string(npb) + ".adj");
     ASSERT_TRUE(Write(path, g, npb).ok());
     Adjacency adj;
-    ASSERT_TRUE(adj.Open(path).ok());
+    ASSERT_TRUE(adj.Open(path, TestId(path)).ok());
     for (uint64_t n = 0; n < g.num_nodes; ++n) ExpectSame(adj, g, n);
   }
 }
@@ -188,80 +194,114 @@ TEST(AdjacencyTest, CorruptOrMissingFilesFailToOpen) {
   std::mt19937_64 rng(5);
   CsrGraph g = RandomGraph(rng, 300, 30, 5000, true);
   std::string good = tmp.File("good.adj");
+  const FileIdentity id = TestId(good);
   ASSERT_TRUE(Write(good, g, 7).ok());
   std::string bytes = ReadFile(good);
-  ASSERT_GT(bytes.size(), Adjacency::kHeaderSize + 16);
+  ASSERT_GT(bytes.size(), Adjacency::kHeaderSize + kCheckedFooterSize + 16);
   {
     Adjacency adj;
-    ASSERT_TRUE(adj.Open(good).ok());
+    ASSERT_TRUE(adj.Open(good, id).ok());
   }
-  // Truncations: inside the header, inside the index, inside the data, by one byte.
-  for (size_t keep : {size_t{0}, size_t{10}, Adjacency::kHeaderSize - 1, Adjacency::kHeaderSize,
-                      Adjacency::kHeaderSize + 20, bytes.size() / 2, bytes.size() - 1}) {
-    std::string path = tmp.File("cut" + std::to_string(keep) + ".adj");
-    WriteFile(path, bytes.substr(0, keep));
+  auto open_as = [&](const std::string& name, std::string_view content, const FileIdentity& as) {
+    std::string path = tmp.File(name);
+    WriteFile(path, content);
     Adjacency adj;
-    Status st = adj.Open(path);
-    EXPECT_FALSE(st.ok()) << "kept " << keep << " of " << bytes.size();
-    if (!st.ok()) {
-      EXPECT_EQ(st.code(), Code::kIo);
-    }
+    return adj.Open(path, as);
+  };
+  // Truncations anywhere, by one byte, trailing garbage: the footer no longer
+  // describes the file.
+  for (size_t keep : {size_t{0}, size_t{10}, Adjacency::kHeaderSize, bytes.size() / 2,
+                      bytes.size() - kCheckedFooterSize, bytes.size() - 1}) {
+    Status st = open_as("cut" + std::to_string(keep) + ".adj", bytes.substr(0, keep), id);
+    EXPECT_EQ(st.code(), Code::kCorruption) << "kept " << keep << " of " << bytes.size();
   }
-  // Trailing garbage changes the data size too.
+  EXPECT_EQ(open_as("long.adj", bytes + "xyz", id).code(), Code::kCorruption);
+  // A file of another store, another build or another relation is refused.
+  FileIdentity other = id;
+  other.store[0] ^= 1;
+  EXPECT_EQ(open_as("store.adj", bytes, other).code(), Code::kCorruption);
+  other = id;
+  other.build = 2;
+  EXPECT_EQ(open_as("build.adj", bytes, other).code(), Code::kCorruption);
+  other = id;
+  other.name = "cites.in.adj";
+  Status st = open_as("name.adj", bytes, other);
+  EXPECT_EQ(st.code(), Code::kCorruption);
+  EXPECT_NE(st.message().find("name.adj"), std::string::npos) << st.message();
+  // A checked file whose payload is not an adjacency file.
   {
-    std::string path = tmp.File("long.adj");
-    WriteFile(path, bytes + "xyz");
-    Adjacency adj;
-    EXPECT_FALSE(adj.Open(path).ok());
-  }
-  // Wrong magic.
-  {
-    std::string bad = bytes;
+    std::string bad = Payload(good);
     bad[0] = 'X';
     std::string path = tmp.File("magic.adj");
-    WriteFile(path, bad);
+    ASSERT_TRUE(WriteCheckedFile(path, id, bad).ok());
     Adjacency adj;
-    EXPECT_FALSE(adj.Open(path).ok());
+    EXPECT_EQ(adj.Open(path, id).code(), Code::kCorruption);
   }
-  // Missing file.
+  // Missing file: an error, never an empty relation.
   {
     Adjacency adj;
-    Status st = adj.Open(tmp.File("missing.adj"));
-    EXPECT_FALSE(st.ok());
+    EXPECT_FALSE(adj.Open(tmp.File("missing.adj"), id).ok());
   }
 }
 
-TEST(AdjacencyTest, CorruptBlocksThrowOnRead) {
+// A damaged block reads as empty and latches a Corruption status naming the
+// file; nothing throws and nothing is read outside the mapping.
+TEST(AdjacencyTest, CorruptBlocksReportOnRead) {
   ScopedTempDir tmp;
   std::mt19937_64 rng(11);
   CsrGraph g = RandomGraph(rng, 100, 30, 5000, true);
   std::string path = tmp.File("g.adj");
+  const FileIdentity id = TestId(path);
   ASSERT_TRUE(Write(path, g, 10).ok());
   const std::string bytes = ReadFile(path);
-  const size_t blocks = 10;
-  const size_t data_start = Adjacency::kHeaderSize + (blocks + 1) * 8;
-  ASSERT_LT(data_start, bytes.size());
-  // Every data byte overwritten: sizes still match, so Open succeeds, but
-  // decoding any block must report corruption rather than read garbage.
-  {
+  const std::string payload = Payload(path);
+  uint64_t index_off = 0;
+  std::memcpy(&index_off, payload.data() + 48, 8);
+  ASSERT_LT(index_off, payload.size());
+  // One flipped byte in any page: the page checksum catches it on first read.
+  for (size_t at : {Adjacency::kHeaderSize + 3, payload.size() / 2, payload.size() - 1}) {
     std::string bad = bytes;
-    for (size_t i = data_start; i < bad.size(); ++i) bad[i] = '\xFF';
-    std::string p = tmp.File("data.adj");
+    bad[at] ^= 0x10;
+    std::string p = tmp.File("flip" + std::to_string(at) + ".adj");
     WriteFile(p, bad);
     Adjacency adj;
-    ASSERT_TRUE(adj.Open(p).ok());
-    for (uint64_t n = 0; n < g.num_nodes; n += 5) EXPECT_THROW(adj.Neighbours(n), StatusError) << n;
+    Status st = adj.Open(p, id);
+    if (st.ok()) {
+      for (uint64_t n = 0; n < g.num_nodes; ++n) adj.Neighbours(n);
+      st = adj.status();
+    }
+    EXPECT_EQ(st.code(), Code::kCorruption) << at;
+    EXPECT_NE(st.message().find(p), std::string::npos) << st.message();
+  }
+  // Checksums intact but every data byte wrong (a writer bug, not damage):
+  // the format's own checks report it.
+  {
+    std::string bad = payload;
+    for (size_t i = Adjacency::kHeaderSize; i < index_off; ++i) bad[i] = '\xFF';
+    std::string p = tmp.File("data.adj");
+    ASSERT_TRUE(WriteCheckedFile(p, id, bad).ok());
+    Adjacency adj;
+    ASSERT_TRUE(adj.Open(p, id).ok());
+    for (uint64_t n = 0; n < g.num_nodes; n += 5) {
+      EXPECT_EQ(adj.Neighbours(n).size(), 0u) << n;
+      EXPECT_EQ(adj.status().code(), Code::kCorruption) << n;
+    }
+    EXPECT_NE(adj.status().message().find("data.adj"), std::string::npos) << adj.status().message();
   }
   // Block offsets running backwards.
   {
-    std::string bad = bytes;
-    uint64_t huge = (bytes.size() - data_start) + 1000;
-    std::memcpy(&bad[Adjacency::kHeaderSize + 8], &huge, 8);  // start of block 1
+    std::string bad = payload;
+    uint64_t huge = index_off + 1000;
+    std::memcpy(&bad[index_off + 8], &huge, 8);  // start of block 1
     std::string p = tmp.File("index.adj");
-    WriteFile(p, bad);
+    ASSERT_TRUE(WriteCheckedFile(p, id, bad).ok());
     Adjacency adj;
-    ASSERT_TRUE(adj.Open(p).ok());
-    EXPECT_THROW(adj.Neighbours(10), StatusError);
+    Status st = adj.Open(p, id);
+    if (st.ok()) {
+      EXPECT_EQ(adj.Neighbours(10).size(), 0u);
+      st = adj.status();
+    }
+    EXPECT_EQ(st.code(), Code::kCorruption);
   }
 }
 
@@ -270,7 +310,7 @@ TEST(AdjacencyTest, CorruptBlocksThrowOnRead) {
 TEST(AdjacencyTest, HeaderWithOverflowingBlockCountFailsToOpen) {
   ScopedTempDir tmp;
   std::string file(72, '\0');
-  const char magic[8] = {'L', 'G', 'A', 'D', 'J', 0, 0, 1};
+  const char magic[8] = {'L', 'G', 'A', 'D', 'J', 0, 0, 2};
   std::memcpy(&file[0], magic, 8);
   const uint64_t nodes = uint64_t{1} << 61, edges = 0, blocks = uint64_t{1} << 61;
   const uint32_t per_block = 1;
@@ -279,9 +319,9 @@ TEST(AdjacencyTest, HeaderWithOverflowingBlockCountFailsToOpen) {
   std::memcpy(&file[24], &blocks, 8);
   std::memcpy(&file[32], &per_block, 4);
   const std::string path = tmp.File("overflow.adj");
-  WriteFile(path, file);
+  ASSERT_TRUE(WriteCheckedFile(path, TestId(path), file).ok());
   Adjacency adj;
-  Status st = adj.Open(path);
+  Status st = adj.Open(path, TestId(path));
   EXPECT_FALSE(st.ok()) << "opened with " << adj.num_nodes() << " nodes";
 }
 
@@ -293,7 +333,7 @@ TEST(AdjacencyTest, RandomAccessAcrossManyBlocksUsesTheCacheCorrectly) {
   std::string path = tmp.File("many.adj");
   ASSERT_TRUE(Write(path, g, 7).ok());
   Adjacency adj;
-  ASSERT_TRUE(adj.Open(path).ok());
+  ASSERT_TRUE(adj.Open(path, TestId(path)).ok());
   adj.set_cache_bytes(48 << 10);
   std::uniform_int_distribution<uint64_t> pick(0, g.num_nodes - 1);
   for (int i = 0; i < 20000; ++i) {
@@ -351,9 +391,9 @@ TEST(RankedListsTest, RoundTripsListsInTheirOwnOrder) {
     }
     offsets[n] = ids.size();
     const std::string path = tmp.File(with_attrs ? "a.ranked" : "b.ranked");
-    ASSERT_TRUE(WriteRankedLists(path, n, offsets, ids, attrs, 40).ok());
+    ASSERT_TRUE(WriteRankedLists(path, TestId(path), n, offsets, ids, attrs, 40).ok());
     RankedLists r;
-    ASSERT_TRUE(r.Open(path).ok());
+    ASSERT_TRUE(r.Open(path, TestId(path)).ok());
     EXPECT_EQ(r.lists(), (n + 2) / 3);
     EXPECT_EQ(r.length(), 40u);
     for (uint64_t v = 0; v < n + 5; ++v) {
@@ -372,7 +412,9 @@ TEST(RankedListsTest, RoundTripsListsInTheirOwnOrder) {
       std::vector<uint32_t> want(ids.begin() + offsets[v], ids.begin() + offsets[v + 1]);
       EXPECT_EQ(got_ids, want) << v;
       if (with_attrs) {
-        EXPECT_EQ(got_attrs, std::vector<uint32_t>(attrs.begin() + offsets[v], attrs.begin() + offsets[v + 1])) << v;
+        EXPECT_EQ(got_attrs,
+                  std::vector<uint32_t>(attrs.begin() + offsets[v], attrs.begin() + offsets[v + 1]))
+            << v;
       }
     }
   }
@@ -383,21 +425,26 @@ TEST(RankedListsTest, DamagedFilesFailToOpen) {
   std::vector<uint64_t> offsets = {0, 2, 2, 5};
   std::vector<uint32_t> ids = {9, 3, 7, 1, 8};
   const std::string path = tmp.File("x.ranked");
-  ASSERT_TRUE(WriteRankedLists(path, 3, offsets, ids, {}).ok());
+  const FileIdentity id = TestId(path);
+  ASSERT_TRUE(WriteRankedLists(path, id, 3, offsets, ids, {}).ok());
   std::string bytes = ReadFile(path);
   RankedLists ok;
-  ASSERT_TRUE(ok.Open(path).ok());
+  ASSERT_TRUE(ok.Open(path, id).ok());
   WriteFile(tmp.File("short.ranked"), bytes.substr(0, bytes.size() - 1));
   RankedLists a;
-  EXPECT_FALSE(a.Open(tmp.File("short.ranked")).ok()) << "truncated data";
-  WriteFile(tmp.File("tiny.ranked"), bytes.substr(0, 20));
+  EXPECT_FALSE(a.Open(tmp.File("short.ranked"), id).ok()) << "truncated";
+  std::string payload = Payload(path);
+  ASSERT_TRUE(WriteCheckedFile(tmp.File("tiny.ranked"), id, payload.substr(0, 20)).ok());
   RankedLists b;
-  EXPECT_FALSE(b.Open(tmp.File("tiny.ranked")).ok()) << "truncated header";
-  std::string bad = bytes;
-  bad[0] = 'X';
-  WriteFile(tmp.File("magic.ranked"), bad);
+  EXPECT_FALSE(b.Open(tmp.File("tiny.ranked"), id).ok()) << "truncated header";
+  payload[0] = 'X';
+  ASSERT_TRUE(WriteCheckedFile(tmp.File("magic.ranked"), id, payload).ok());
   RankedLists c;
-  EXPECT_FALSE(c.Open(tmp.File("magic.ranked")).ok()) << "wrong magic";
+  EXPECT_FALSE(c.Open(tmp.File("magic.ranked"), id).ok()) << "wrong magic";
+  FileIdentity other = id;
+  other.name = "cites.in.ranked";
+  RankedLists d;
+  EXPECT_FALSE(d.Open(path, other).ok()) << "another relation's file";
 }
 
 }  // namespace

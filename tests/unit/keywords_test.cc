@@ -28,8 +28,10 @@
 namespace litgraph {
 namespace {
 
+using litgraph::testing::Payload;
 using litgraph::testing::ReadFile;
 using litgraph::testing::ScopedTempDir;
+using litgraph::testing::TestId;
 using litgraph::testing::WriteFile;
 using nlohmann::json;
 
@@ -57,8 +59,8 @@ const std::set<std::string> kVague = {"novel",    "new",       "proposed",  "exi
                                       "recent",   "effective", "efficient", "important",
                                       "various",  "different", "several",   "significant",
                                       "improved", "promising", "simple"};
-const std::set<std::string> kFillerHeads = {"approach", "method", "methodology", "technique",
-                                            "framework", "result", "strategy",   "solution",
+const std::set<std::string> kFillerHeads = {"approach",  "method", "methodology", "technique",
+                                            "framework", "result", "strategy",    "solution",
                                             "scheme",    "work",   "tool"};
 
 struct Paper {
@@ -168,8 +170,9 @@ TEST(NormalizeKeywordTest, EmptyAndSeparatorOnly) {
 }
 
 TEST(NormalizeKeywordTest, Idempotent) {
-  for (const char* s : {"Graph Neural Networks", "pre-training", "Analyses", "Schrödinger Equations",
-                        "Case Studies", "matrices", "Bayesian Hypotheses"}) {
+  for (const char* s :
+       {"Graph Neural Networks", "pre-training", "Analyses", "Schrödinger Equations",
+        "Case Studies", "matrices", "Bayesian Hypotheses"}) {
     std::string once = NormalizeKeyword(s);
     EXPECT_EQ(NormalizeKeyword(once), once) << s;
   }
@@ -177,22 +180,39 @@ TEST(NormalizeKeywordTest, Idempotent) {
 
 TEST(SingularTest, RegularAndIrregularPlurals) {
   const std::vector<std::pair<const char*, const char*>> cases = {
-      {"networks", "network"},   {"studies", "study"},       {"analyses", "analysis"},
-      {"hypotheses", "hypothesis"}, {"matrices", "matrix"},  {"indices", "index"},
-      {"vertices", "vertex"},    {"criteria", "criterion"},  {"phenomena", "phenomenon"},
-      {"approaches", "approach"}, {"classes", "class"},      {"processes", "process"},
-      {"boxes", "box"},          {"meshes", "mesh"},         {"heroes", "hero"},
-      {"children", "child"},     {"corpora", "corpus"},      {"biases", "bias"},
-      {"viruses", "virus"},      {"axes", "axis"},           {"leaves", "leaf"},
-      {"probabilities", "probability"}, {"graphs", "graph"}, {"languages", "language"},
+      {"networks", "network"},
+      {"studies", "study"},
+      {"analyses", "analysis"},
+      {"hypotheses", "hypothesis"},
+      {"matrices", "matrix"},
+      {"indices", "index"},
+      {"vertices", "vertex"},
+      {"criteria", "criterion"},
+      {"phenomena", "phenomenon"},
+      {"approaches", "approach"},
+      {"classes", "class"},
+      {"processes", "process"},
+      {"boxes", "box"},
+      {"meshes", "mesh"},
+      {"heroes", "hero"},
+      {"children", "child"},
+      {"corpora", "corpus"},
+      {"biases", "bias"},
+      {"viruses", "virus"},
+      {"axes", "axis"},
+      {"leaves", "leaf"},
+      {"probabilities", "probability"},
+      {"graphs", "graph"},
+      {"languages", "language"},
   };
   for (auto [plural, singular] : cases) EXPECT_EQ(Singular(plural), singular) << plural;
 }
 
 TEST(SingularTest, WordsThatStayAsTheyAre) {
-  for (const char* w : {"physics", "mathematics", "economics", "linguistics", "series", "species",
-                        "data", "news", "corpus", "analysis", "process", "class", "status",
-                        "bias", "gas", "network", "study", "dynamics", "its", "bus"}) {
+  for (const char* w :
+       {"physics", "mathematics", "economics", "linguistics", "series", "species", "data",
+        "news",    "corpus",      "analysis",  "process",     "class",  "status",  "bias",
+        "gas",     "network",     "study",     "dynamics",    "its",    "bus"}) {
     EXPECT_EQ(Singular(w), w) << w;
   }
 }
@@ -213,9 +233,8 @@ TEST(SingularTest, SingularIsIdempotentOnNouns) {
 // "ies" rule turns "movies" into "movy".
 TEST(SingularTest, CommonPlurals) {
   const std::vector<std::pair<const char*, const char*>> cases = {
-      {"areas", "area"},     {"ideas", "idea"},       {"scenarios", "scenario"},
-      {"ratios", "ratio"},   {"metrics", "metric"},   {"topics", "topic"},
-      {"caches", "cache"},   {"movies", "movie"},
+      {"areas", "area"},     {"ideas", "idea"},   {"scenarios", "scenario"}, {"ratios", "ratio"},
+      {"metrics", "metric"}, {"topics", "topic"}, {"caches", "cache"},       {"movies", "movie"},
   };
   for (auto [plural, singular] : cases) EXPECT_EQ(Singular(plural), singular) << plural;
 }
@@ -304,8 +323,8 @@ TEST(ForEachCandidateTest, PropertiesOnRealisticAbstracts) {
 // abstract), "Unlike traditional statistical machine translation" yields
 // "unlike".
 TEST(ForEachCandidateTest, NoCandidateStartsWithAPreposition) {
-  const std::set<std::string> kPrepositions = {"despite", "unlike", "beyond", "along",
-                                               "throughout", "amid", "onto", "besides"};
+  const std::set<std::string> kPrepositions = {"despite",    "unlike", "beyond", "along",
+                                               "throughout", "amid",   "onto",   "besides"};
   for (const Paper& p : Abstracts()) {
     for (const Candidate& c : Candidates(p.abstract)) {
       std::vector<std::string> w = Split(c.phrase);
@@ -468,14 +487,14 @@ bool HasKeyword(const std::vector<Keyword>& kws, const std::string& t) {
 
 TEST(KeywordExtractorTest, TopicOfTheTitleIsFound) {
   KeywordExtractor ex(nullptr);
-  EXPECT_TRUE(HasKeyword(ex.Extract(Abstracts()[1].title, Abstracts()[1].abstract),
-                         "machine translation"));
+  EXPECT_TRUE(
+      HasKeyword(ex.Extract(Abstracts()[1].title, Abstracts()[1].abstract), "machine translation"));
   EXPECT_TRUE(HasKeyword(ex.Extract(Abstracts()[3].title, Abstracts()[3].abstract),
                          "biodiversity finance"));
-  EXPECT_TRUE(HasKeyword(ex.Extract(Abstracts()[4].title, Abstracts()[4].abstract),
-                         "image recognition"));
-  EXPECT_TRUE(HasKeyword(ex.Extract(Abstracts()[5].title, Abstracts()[5].abstract),
-                         "citation network"));
+  EXPECT_TRUE(
+      HasKeyword(ex.Extract(Abstracts()[4].title, Abstracts()[4].abstract), "image recognition"));
+  EXPECT_TRUE(
+      HasKeyword(ex.Extract(Abstracts()[5].title, Abstracts()[5].abstract), "citation network"));
 }
 
 // Library limitation (lib/src/keywords.cc, KeywordExtractor::Extract, no
@@ -519,7 +538,8 @@ TEST(KeywordExtractorTest, KnownKeywordsAreFavoured) {
   int before = base.back().score;
   KeywordExtractor boosted(nullptr, [&](const std::string& s) { return s == target; });
   std::vector<Keyword> kws = boosted.Extract(p.title, p.abstract);
-  auto it = std::find_if(kws.begin(), kws.end(), [&](const Keyword& k) { return k.text == target; });
+  auto it =
+      std::find_if(kws.begin(), kws.end(), [&](const Keyword& k) { return k.text == target; });
   ASSERT_NE(it, kws.end());
   EXPECT_GE(it->score, before);
 }
@@ -546,10 +566,9 @@ std::string UniqueWord(int i) {
 // phrase of its own in the title and the first sentence.
 std::vector<Doc> Corpus() {
   static const std::vector<std::string> kTopics = {
-      "protein folding",      "machine translation", "graph neural network",
-      "speech recognition",   "image segmentation",  "reinforcement learning",
-      "knowledge graph",      "topic modeling",      "citation analysis",
-      "climate modeling",     "drug discovery",      "anomaly detection"};
+      "protein folding",    "machine translation",    "graph neural network", "speech recognition",
+      "image segmentation", "reinforcement learning", "knowledge graph",      "topic modeling",
+      "citation analysis",  "climate modeling",       "drug discovery",       "anomaly detection"};
   std::vector<Doc> docs;
   for (int i = 0; i < 80; ++i) {
     const std::string& a = kTopics[i % kTopics.size()];
@@ -560,8 +579,8 @@ std::vector<Doc> Corpus() {
     d.title = "The " + u + " lattice for " + a + " and " + b;
     d.abstract = "We study the " + u + " lattice. Our " + u + " lattice improves " + a + ". ";
     if (i % 5 < 2) d.abstract += "It relies on deep learning. Deep learning is everywhere. ";
-    d.abstract += "We evaluate " + a + " on benchmarks for " + b + ", and " + a +
-                  " again with care.";
+    d.abstract +=
+        "We evaluate " + a + " on benchmarks for " + b + ", and " + a + " again with care.";
     docs.push_back(d);
   }
   return docs;
@@ -637,9 +656,9 @@ TEST(KeywordExtractorTest, SameResultsFromCountedAndStoredStatistics) {
   std::vector<Doc> docs = Corpus();
   PhraseStats counted;
   Count(docs, &counted);
-  ASSERT_TRUE(counted.Write(dir.File("phrase_df")).ok());
+  ASSERT_TRUE(counted.Write(dir.File("phrase_df"), TestId(dir.File("phrase_df"))).ok());
   PhraseStats stored;
-  ASSERT_TRUE(stored.Open(dir.File("phrase_df")).ok());
+  ASSERT_TRUE(stored.Open(dir.File("phrase_df"), TestId(dir.File("phrase_df"))).ok());
   KeywordExtractor a(&counted), b(&stored);
   for (const Doc& d : docs) {
     std::vector<Keyword> x = a.Extract(d.title, d.abstract), y = b.Extract(d.title, d.abstract);
@@ -661,7 +680,8 @@ TEST(KeywordExtractorTest, SmallCorpusDoesNotFilterByDocumentFrequency) {
   std::vector<Keyword> kws = ex.Extract(docs[0].title, docs[0].abstract);
   ExpectContract(kws);
   bool unique = false;
-  for (const auto& k : kws) unique = unique || k.text.find(docs[0].unique_word) != std::string::npos;
+  for (const auto& k : kws)
+    unique = unique || k.text.find(docs[0].unique_word) != std::string::npos;
   EXPECT_TRUE(unique) << "the title phrase should win without df filtering";
 }
 
@@ -788,9 +808,9 @@ TEST(PhraseStatsTest, WriteOpenRoundTrip) {
   Count(docs, &counted);
   auto df = CountDf(docs);
   std::string path = dir.File("phrase_df");
-  ASSERT_TRUE(counted.Write(path).ok());
+  ASSERT_TRUE(counted.Write(path, TestId(path)).ok());
   PhraseStats opened;
-  Status st = opened.Open(path);
+  Status st = opened.Open(path, TestId(path));
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(opened.num_docs(), counted.num_docs());
   size_t kept = 0, singletons = 0;
@@ -810,8 +830,8 @@ TEST(PhraseStatsTest, WriteOpenRoundTrip) {
   // Kept: the phrases and the words of two papers or more.
   EXPECT_GE(opened.size(), kept);
   EXPECT_LT(opened.size(), counted.size());
-  // File size: 32-byte header + 12 bytes per kept key.
-  EXPECT_EQ(std::filesystem::file_size(path), 32 + 12 * opened.size());
+  // Payload size: 32-byte header + 12 bytes per kept key.
+  EXPECT_EQ(Payload(path).size(), 32 + 12 * opened.size());
   // Hashes absent from the corpus, around and between the stored ones.
   for (uint64_t h : {uint64_t{1}, uint64_t{2}, ~uint64_t{0}, uint64_t{1} << 63})
     if (!counted.DocFreq(h)) {
@@ -822,9 +842,9 @@ TEST(PhraseStatsTest, WriteOpenRoundTrip) {
 TEST(PhraseStatsTest, EmptyStatisticsRoundTrip) {
   ScopedTempDir dir;
   PhraseStats empty;
-  ASSERT_TRUE(empty.Write(dir.File("e")).ok());
+  ASSERT_TRUE(empty.Write(dir.File("e"), TestId(dir.File("e"))).ok());
   PhraseStats opened;
-  ASSERT_TRUE(opened.Open(dir.File("e")).ok());
+  ASSERT_TRUE(opened.Open(dir.File("e"), TestId(dir.File("e"))).ok());
   EXPECT_EQ(opened.num_docs(), 0u);
   EXPECT_EQ(opened.size(), 0u);
   EXPECT_EQ(opened.DocFreq(PhraseHash("graph")), 0u);
@@ -837,7 +857,7 @@ TEST(PhraseStatsTest, CorruptFilesFailToOpen) {
   PhraseStats counted;
   Count(Corpus(), &counted);
   std::string good_path = dir.File("good");
-  ASSERT_TRUE(counted.Write(good_path).ok());
+  ASSERT_TRUE(counted.Write(good_path, TestId(good_path)).ok());
   std::string good = ReadFile(good_path);
   ASSERT_GT(good.size(), 64u);
   struct Bad {
@@ -858,10 +878,10 @@ TEST(PhraseStatsTest, CorruptFilesFailToOpen) {
     std::string path = dir.File(b.name);
     WriteFile(path, b.bytes);
     PhraseStats s;
-    EXPECT_FALSE(s.Open(path).ok()) << b.name;
+    EXPECT_FALSE(s.Open(path, TestId(good_path)).ok()) << b.name;
   }
   PhraseStats missing;
-  EXPECT_FALSE(missing.Open(dir.File("does_not_exist")).ok());
+  EXPECT_FALSE(missing.Open(dir.File("does_not_exist"), TestId(dir.File("does_not_exist"))).ok());
 }
 
 // Regression test for a fixed bug (lib/src/keywords.cc, PhraseStats::Open):
@@ -871,16 +891,16 @@ TEST(PhraseStatsTest, CorruptCountDoesNotWrap) {
   ScopedTempDir dir;
   PhraseStats counted;
   Count(Corpus(), &counted);
-  ASSERT_TRUE(counted.Write(dir.File("good")).ok());
-  std::string bytes = ReadFile(dir.File("good"));
+  ASSERT_TRUE(counted.Write(dir.File("good"), TestId(dir.File("good"))).ok());
+  std::string bytes = Payload(dir.File("good"));
   ASSERT_GE(bytes.size(), 32u);
   uint64_t count;
   std::memcpy(&count, bytes.data() + 16, 8);
   count += uint64_t{1} << 62;
   std::memcpy(bytes.data() + 16, &count, 8);
-  WriteFile(dir.File("bad"), bytes);
+  ASSERT_TRUE(WriteCheckedFile(dir.File("bad"), TestId(dir.File("bad")), bytes).ok());
   PhraseStats s;
-  EXPECT_FALSE(s.Open(dir.File("bad")).ok());
+  EXPECT_FALSE(s.Open(dir.File("bad"), TestId(dir.File("bad"))).ok());
 }
 
 // Library limitation (lib/src/keywords.cc, PhraseStats::Write): Write only
@@ -891,11 +911,11 @@ TEST(PhraseStatsTest, WriteOfOpenedStatisticsKeepsPhrases) {
   ScopedTempDir dir;
   PhraseStats counted;
   Count(Corpus(), &counted);
-  ASSERT_TRUE(counted.Write(dir.File("a")).ok());
+  ASSERT_TRUE(counted.Write(dir.File("a"), TestId(dir.File("a"))).ok());
   PhraseStats opened;
-  ASSERT_TRUE(opened.Open(dir.File("a")).ok());
-  ASSERT_TRUE(opened.Write(dir.File("b")).ok());
-  EXPECT_EQ(ReadFile(dir.File("a")), ReadFile(dir.File("b")));
+  ASSERT_TRUE(opened.Open(dir.File("a"), TestId(dir.File("a"))).ok());
+  ASSERT_TRUE(opened.Write(dir.File("b"), TestId(dir.File("b"))).ok());
+  EXPECT_EQ(Payload(dir.File("a")), Payload(dir.File("b")));
 }
 
 // ---- LLM answers ------------------------------------------------------------
@@ -925,7 +945,7 @@ TEST(ParseKeywordAnswerTest, AcceptsValidAnswerNormalizesAndDropsDuplicates) {
       << why;
   ASSERT_EQ(kws.size(), 3u);
   EXPECT_EQ(kws[0].text, "graph neural network");
-  EXPECT_EQ(kws[0].score, 9);  // the first occurrence wins
+  EXPECT_EQ(kws[0].score, 9);                 // the first occurrence wins
   EXPECT_EQ(kws[1].text, "protein-folding");  // a hyphenated compound stays one word
   EXPECT_EQ(kws[1].score, 6);
   EXPECT_EQ(kws[2].text, "case study");
@@ -998,10 +1018,10 @@ TEST(ParseKeywordAnswerTest, RejectsBrokenAnswers) {
 TEST(ParseKeywordAnswerTest, HugeIntegerScores) {
   std::vector<Keyword> kws;
   std::string why;
-  EXPECT_FALSE(ParseKeywordAnswer(ChatResponse(R"({"keywords": ["graph"], "scores": [4294967297]})"),
-                                  &kws, &why));
-  EXPECT_FALSE(ParseKeywordAnswer(ChatResponse(R"({"keywords": ["graph"], "scores": [-4294967286]})"),
-                                  &kws, &why));
+  EXPECT_FALSE(ParseKeywordAnswer(
+      ChatResponse(R"({"keywords": ["graph"], "scores": [4294967297]})"), &kws, &why));
+  EXPECT_FALSE(ParseKeywordAnswer(
+      ChatResponse(R"({"keywords": ["graph"], "scores": [-4294967286]})"), &kws, &why));
 }
 
 TEST(KeywordRequestBodyTest, ValidJsonWithModelMessagesAndPaper) {

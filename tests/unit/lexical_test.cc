@@ -29,15 +29,15 @@ using litgraph::testing::WriteFile;
 // Content words (with inflected variants that stem together), in decreasing
 // frequency; documents draw from them with Zipf-like weights 1/(rank+1).
 const std::vector<std::string> kVocabulary = {
-    "graph",     "network",   "networks",  "neural",     "model",      "models",
-    "learning",  "protein",   "folding",   "quantum",    "citation",   "citations",
-    "retrieval", "ranking",   "ranked",    "embedding",  "language",   "transformer",
-    "attention", "biodiversity", "finance", "climate",   "carbon",     "ocean",
-    "genome",    "sequencing", "immune",   "vaccine",    "galaxy",     "telescope",
-    "algorithm", "complexity", "theorem",  "proof",      "market",     "policy",
-    "energy",    "battery",   "catalyst",  "polymer",    "robot",      "sensor",
-    "vision",    "speech",    "translation", "parsing",  "semantic",   "syntax",
-    "compiler",  "database",  "entanglement", "lineage", "hajič",      "æther"};
+    "graph",     "network",      "networks",     "neural",    "model",    "models",
+    "learning",  "protein",      "folding",      "quantum",   "citation", "citations",
+    "retrieval", "ranking",      "ranked",       "embedding", "language", "transformer",
+    "attention", "biodiversity", "finance",      "climate",   "carbon",   "ocean",
+    "genome",    "sequencing",   "immune",       "vaccine",   "galaxy",   "telescope",
+    "algorithm", "complexity",   "theorem",      "proof",     "market",   "policy",
+    "energy",    "battery",      "catalyst",     "polymer",   "robot",    "sensor",
+    "vision",    "speech",       "translation",  "parsing",   "semantic", "syntax",
+    "compiler",  "database",     "entanglement", "lineage",   "hajič",    "æther"};
 // Noise the analyzer drops: stopwords and one-letter words.
 const std::vector<std::string> kNoise = {"the", "of", "and", "in", "a", "x", "is", "with", "for"};
 
@@ -54,9 +54,12 @@ Corpus MakeCorpus(std::mt19937& rng, int n) {
     std::string s;
     for (int i = 0; i < words; ++i) {
       if (!s.empty()) s += (rng() % 5 == 0) ? ", " : " ";
-      if (rng() % 4 == 0) s += kNoise[noise(rng)];
-      else if (rng() % 40 == 0) s += std::to_string(rng() % 3000);
-      else s += kVocabulary[zipf(rng)];
+      if (rng() % 4 == 0)
+        s += kNoise[noise(rng)];
+      else if (rng() % 40 == 0)
+        s += std::to_string(rng() % 3000);
+      else
+        s += kVocabulary[zipf(rng)];
     }
     return s;
   };
@@ -143,7 +146,7 @@ class LexicalIndexTest : public ::testing::Test {
     auto graph = Graph::Open(store_);
     ASSERT_TRUE(graph.ok()) << graph.status().message();
     index_ = new LexicalIndex();
-    st = index_->Open((*graph)->dir());
+    st = index_->Open((*graph)->view());
     ASSERT_TRUE(st.ok()) << st.message();
     brute_ = new BruteForce();
     for (size_t i = 0; i < corpus_->ext_ids.size(); ++i) {
@@ -226,8 +229,7 @@ TEST_F(LexicalIndexTest, CountsAndDocumentFrequencies) {
   EXPECT_EQ(index_->DocFreq(""), 0u);
   EXPECT_EQ(index_->DocFreq("networks"), 0u);  // only the stem is indexed
   EXPECT_GT(index_->DocFreq("network"), 0u);
-  for (uint32_t df : {1u, 10u, 100u})
-    EXPECT_NEAR(index_->Idf(df), brute_->Idf(df), 1e-12) << df;
+  for (uint32_t df : {1u, 10u, 100u}) EXPECT_NEAR(index_->Idf(df), brute_->Idf(df), 1e-12) << df;
 }
 
 TEST_F(LexicalIndexTest, ExactSearchMatchesBruteForceBm25) {
@@ -244,8 +246,9 @@ TEST_F(LexicalIndexTest, ExactSearchMatchesBruteForceBm25) {
       double s = brute_->Score(q, d);
       if (s > 0) exact.emplace_back(s, d);
     }
-    std::sort(exact.begin(), exact.end(),
-              [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    std::sort(exact.begin(), exact.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
     const size_t k = 10;
     std::vector<LexicalHit> hits = index_->Search(q, k, 0);
     ASSERT_EQ(hits.size(), std::min(k, exact.size())) << text;
@@ -366,10 +369,11 @@ TEST_F(LexicalIndexTest, EmptyQueriesAndZeroK) {
   EXPECT_TRUE(index_->Search(zero_weight, 10).empty());
 }
 
-TEST(LexicalIndexOpenTest, MissingIndexIsNotFound) {
-  ScopedTempDir tmp;
+TEST_F(LexicalIndexTest, MissingIndexIsNotFound) {
+  auto view = store_->Current("graph");
+  ASSERT_TRUE(view.ok()) << view.status().message();
   LexicalIndex index;
-  Status st = index.Open(tmp.path());
+  Status st = index.Open(**view, "no_such_");
   EXPECT_EQ(st.code(), Code::kNotFound);
 }
 

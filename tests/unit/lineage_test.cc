@@ -7,14 +7,13 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "litgraph/graph.h"
 #include "litgraph/ingest.h"
@@ -27,7 +26,7 @@ namespace {
 using Adj = std::vector<std::vector<uint32_t>>;
 
 struct TestGraph {
-  Adj out;                  // out[v]: papers v cites (sorted, distinct)
+  Adj out;  // out[v]: papers v cites (sorted, distinct)
   std::vector<uint64_t> weight;
 };
 
@@ -83,7 +82,7 @@ struct Path {
 
 // All simple paths from `from` with 1..max_hops edges, grouped by end node.
 std::map<uint32_t, std::vector<Path>> EnumeratePaths(const TestGraph& g, uint32_t from,
-                                                      int max_hops) {
+                                                     int max_hops) {
   std::map<uint32_t, std::vector<Path>> by_end;
   std::vector<uint32_t> stack = {from};
   std::vector<char> on(g.out.size(), 0);
@@ -119,7 +118,8 @@ std::vector<Path> ExpectedBest(const std::vector<Path>& all, int max_hops, size_
   std::vector<Path> ok;
   for (const Path& p : all)
     if (p.hops() <= max_hops) ok.push_back(p);
-  std::sort(ok.begin(), ok.end(), [&](const Path& a, const Path& b) { return Before(a, b, shortest); });
+  std::sort(ok.begin(), ok.end(),
+            [&](const Path& a, const Path& b) { return Before(a, b, shortest); });
   if (ok.size() > k) ok.resize(k);
   return ok;
 }
@@ -150,7 +150,8 @@ int CheckPair(const TestGraph& g, uint32_t newer, uint32_t older,
               const std::map<uint32_t, std::vector<Path>>& paths_from_newer) {
   static const std::vector<Path> kNone;
   auto it = paths_from_newer.find(older);
-  const std::vector<Path>& all = newer == older || it == paths_from_newer.end() ? kNone : it->second;
+  const std::vector<Path>& all =
+      newer == older || it == paths_from_newer.end() ? kNone : it->second;
   int calls = 0;
   for (int max_hops = 1; max_hops <= 6; ++max_hops) {
     for (size_t k : {size_t{1}, size_t{3}}) {
@@ -177,13 +178,15 @@ int CheckPair(const TestGraph& g, uint32_t newer, uint32_t older,
           EXPECT_EQ(p.nodes.back(), older) << where();
           EXPECT_LE(p.hops(), max_hops) << where();
           std::set<uint32_t> distinct(p.nodes.begin(), p.nodes.end());
-          EXPECT_EQ(distinct.size(), p.nodes.size()) << "not simple: " << Describe(p.nodes) << "\n" << where();
+          EXPECT_EQ(distinct.size(), p.nodes.size()) << "not simple: " << Describe(p.nodes) << "\n"
+                                                     << where();
           uint64_t sum = 0;
           for (size_t i = 0; i < p.nodes.size(); ++i) {
             sum += g.weight[p.nodes[i]];
             if (i + 1 < p.nodes.size()) {
               EXPECT_TRUE(HasEdge(g, p.nodes[i], p.nodes[i + 1]))
-                  << "no edge " << p.nodes[i] << "->" << p.nodes[i + 1] << "\n" << where();
+                  << "no edge " << p.nodes[i] << "->" << p.nodes[i + 1] << "\n"
+                  << where();
             }
           }
           EXPECT_EQ(p.citations, sum) << where();
@@ -199,7 +202,8 @@ int CheckPair(const TestGraph& g, uint32_t newer, uint32_t older,
         }
         int shortest_hops = -1;
         for (const Path& p : all)
-          if (p.hops() <= max_hops && (shortest_hops < 0 || p.hops() < shortest_hops)) shortest_hops = p.hops();
+          if (p.hops() <= max_hops && (shortest_hops < 0 || p.hops() < shortest_hops))
+            shortest_hops = p.hops();
         if (newer != older) {
           EXPECT_EQ(stats.shortest_hops, shortest_hops) << where();
         }
@@ -246,9 +250,7 @@ void RunRandomGraphs(bool cyclic, uint32_t seed, int graphs) {
   EXPECT_EQ(calls, graphs * kPairsPerGraph * 24);
 }
 
-TEST(LineagePropertyTest, RandomDagsMatchExhaustiveEnumeration) {
-  RunRandomGraphs(false, 1, 250);
-}
+TEST(LineagePropertyTest, RandomDagsMatchExhaustiveEnumeration) { RunRandomGraphs(false, 1, 250); }
 
 TEST(LineagePropertyTest, RandomCyclicGraphsMatchExhaustiveEnumeration) {
   RunRandomGraphs(true, 2, 250);
@@ -328,8 +330,8 @@ TEST(LineageTest, HandWorkedExample) {
 TEST(LineageStoreTest, GraphOverloadMatchesExplicitAdjacency) {
   litgraph::testing::ScopedTempDir tmp;
   // Papers P0 (oldest) .. P9; Pi cites a few older ones; counts chosen by hand.
-  const std::vector<std::vector<int>> cites = {{}, {0}, {0, 1}, {1}, {2, 3}, {0, 4},
-                                               {4, 5}, {3, 6}, {6, 7, 2}, {8, 1}};
+  const std::vector<std::vector<int>> cites = {{},     {0},    {0, 1}, {1},       {2, 3},
+                                               {0, 4}, {4, 5}, {3, 6}, {6, 7, 2}, {8, 1}};
   std::string lines;
   for (size_t i = 0; i < cites.size(); ++i) {
     nlohmann::json refs = nlohmann::json::array();
@@ -382,7 +384,9 @@ TEST(LineageStoreTest, GraphOverloadMatchesExplicitAdjacency) {
       o.shortest = shortest;
       for (uint32_t newer : {dense[9], dense[8], dense[7]}) {
         for (uint32_t older : {dense[0], dense[1], dense[3]}) {
-          auto a = FindLineage(g, newer, older, o, nullptr);
+          auto found = FindLineage(g, newer, older, o, nullptr);
+          ASSERT_TRUE(found.ok()) << found.status().message();
+          const std::vector<LineagePath>& a = *found;
           auto b = FindLineage(out, weight, newer, older, o, nullptr);
           ASSERT_EQ(a.size(), b.size());
           for (size_t i = 0; i < a.size(); ++i) {
@@ -401,7 +405,9 @@ TEST(LineageStoreTest, GraphOverloadMatchesExplicitAdjacency) {
   TreeOptions t;
   t.depth = 2;
   bool truncated = true;
-  std::vector<TreeNode> tree = LineageTree(g, dense[9], t, &truncated);
+  auto tree_or = LineageTree(g, dense[9], t, &truncated);
+  ASSERT_TRUE(tree_or.ok()) << tree_or.status().message();
+  const std::vector<TreeNode>& tree = *tree_or;
   EXPECT_FALSE(truncated);
   std::set<uint32_t> got, want = {dense[8], dense[1], dense[6], dense[7], dense[2], dense[0]};
   for (const TreeNode& n : tree) {

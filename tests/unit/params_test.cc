@@ -15,6 +15,7 @@
 #include "litgraph/rwr.h"
 #include "litgraph/search.h"
 #include "test_util.h"
+#include "tool.h"
 
 namespace litgraph {
 namespace {
@@ -59,7 +60,7 @@ TEST(ParamTableSetTest, Doubles) {
   EXPECT_DOUBLE_EQ(v.alpha, -2.0);
   for (const char* bad : {"", "abc", "0.5x", "0.5 0.6", "x0.5"}) {
     Status st = t.Set("alpha", bad);
-    EXPECT_EQ(st.code(), Code::kBadInput) << bad;
+    EXPECT_EQ(st.code(), Code::kInvalidArgument) << bad;
     EXPECT_NE(st.message().find("alpha"), std::string::npos) << st.message();
   }
   EXPECT_DOUBLE_EQ(v.alpha, -2.0) << "a rejected value must not be stored";
@@ -74,7 +75,7 @@ TEST(ParamTableSetTest, Integers) {
   EXPECT_TRUE(t.Set("max_iter", "-3").ok());
   EXPECT_EQ(v.max_iter, -3);
   for (const char* bad : {"", "3.5", "x", "7 ", "1e3", "99999999999999999999"})
-    EXPECT_EQ(t.Set("max_iter", bad).code(), Code::kBadInput) << bad;
+    EXPECT_EQ(t.Set("max_iter", bad).code(), Code::kInvalidArgument) << bad;
   EXPECT_EQ(v.max_iter, -3);
 }
 
@@ -87,7 +88,7 @@ TEST(ParamTableSetTest, Sizes) {
   EXPECT_TRUE(t.Set("per_hop_cap", "0").ok());
   EXPECT_EQ(v.cap, 0u);
   for (const char* bad : {"-1", "1.0", "ten", ""})
-    EXPECT_EQ(t.Set("per_hop_cap", bad).code(), Code::kBadInput) << bad;
+    EXPECT_EQ(t.Set("per_hop_cap", bad).code(), Code::kInvalidArgument) << bad;
   EXPECT_EQ(v.cap, 0u);
 }
 
@@ -98,7 +99,7 @@ TEST(ParamTableSetTest, StringsWithAndWithoutChoices) {
   EXPECT_TRUE(t.Set("propagation", "two-step").ok());
   EXPECT_EQ(v.mode, "two-step");
   Status st = t.Set("propagation", "three-step");
-  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_EQ(st.code(), Code::kInvalidArgument);
   EXPECT_NE(st.message().find("three-step"), std::string::npos) << st.message();
   EXPECT_EQ(v.mode, "two-step");
   EXPECT_TRUE(t.Set("label", "anything at all").ok());
@@ -110,10 +111,10 @@ TEST(ParamTableSetTest, UnknownName) {
   ParamTable t;
   Register(&t, &v);
   Status st = t.Set("no_such_param", "1");
-  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_EQ(st.code(), Code::kInvalidArgument);
   EXPECT_NE(st.message().find("no_such_param"), std::string::npos) << st.message();
   // Set takes the underscore name only; dashes are a config-file convenience.
-  EXPECT_EQ(t.Set("max-iter", "3").code(), Code::kBadInput);
+  EXPECT_EQ(t.Set("max-iter", "3").code(), Code::kInvalidArgument);
 }
 
 // ---- LoadConfig -------------------------------------------------------------
@@ -162,7 +163,7 @@ TEST(LoadConfigTest, UnknownNameNamesFileAndLine) {
   ParamTable t;
   Register(&t, &v);
   Status st = t.LoadConfig(path);
-  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_EQ(st.code(), Code::kMalformedInput);
   EXPECT_NE(st.message().find(path + ":4:"), std::string::npos) << st.message();
   EXPECT_NE(st.message().find("beta_unknown"), std::string::npos) << st.message();
 }
@@ -175,7 +176,7 @@ TEST(LoadConfigTest, BadNumberNamesFileAndLine) {
   ParamTable t;
   Register(&t, &v);
   Status st = t.LoadConfig(path);
-  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_EQ(st.code(), Code::kMalformedInput);
   EXPECT_NE(st.message().find(path + ":2:"), std::string::npos) << st.message();
   EXPECT_DOUBLE_EQ(v.alpha, 0.15);
 }
@@ -188,12 +189,12 @@ TEST(LoadConfigTest, BadChoiceAndMissingEquals) {
   const std::string choice = tmp.File("choice.conf");
   WriteFile(choice, "propagation = sideways\n");
   Status st = t.LoadConfig(choice);
-  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_EQ(st.code(), Code::kMalformedInput);
   EXPECT_NE(st.message().find(choice + ":1:"), std::string::npos) << st.message();
   const std::string noeq = tmp.File("noeq.conf");
   WriteFile(noeq, "\nalpha 0.3\n");
   st = t.LoadConfig(noeq);
-  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_EQ(st.code(), Code::kMalformedInput);
   EXPECT_NE(st.message().find(noeq + ":2:"), std::string::npos) << st.message();
 }
 
@@ -203,7 +204,7 @@ TEST(LoadConfigTest, MissingFileIsAnIoError) {
   ParamTable t;
   Register(&t, &v);
   Status st = t.LoadConfig(tmp.File("nowhere.conf"));
-  EXPECT_EQ(st.code(), Code::kIo);
+  EXPECT_EQ(st.code(), Code::kIoError);
   EXPECT_NE(st.message().find("nowhere.conf"), std::string::npos);
 }
 
@@ -214,7 +215,7 @@ TEST(ParamFlagsTest, FlagsUseDashedNames) {
   ParamTable t;
   Register(&t, &v);
   CLI::App app("test");
-  t.AddFlags(&app, "Walk");
+  AddParamFlags(&app, &t, "Walk");
   Parse(&app, {"prog", "--alpha", "0.4", "--max-iter", "9", "--per-hop-cap", "3", "--propagation",
                "two-step"});
   EXPECT_DOUBLE_EQ(v.alpha, 0.4);
@@ -226,7 +227,7 @@ TEST(ParamFlagsTest, FlagsUseDashedNames) {
   ParamTable t2;
   Register(&t2, &w);
   CLI::App app2("test");
-  t2.AddFlags(&app2, "Walk");
+  AddParamFlags(&app2, &t2, "Walk");
   EXPECT_THROW(Parse(&app2, {"prog", "--propagation", "sideways"}), CLI::ParseError);
 }
 
@@ -238,7 +239,7 @@ TEST(ParamFlagsTest, CommandLineFlagWinsOverConfigFile) {
   ParamTable t;
   Register(&t, &v);
   CLI::App app("test");
-  t.AddFlags(&app, "Walk");
+  AddParamFlags(&app, &t, "Walk");
   Parse(&app, {"prog", "--alpha", "0.15"});
   ASSERT_TRUE(t.LoadConfig(path).ok());
   EXPECT_DOUBLE_EQ(v.alpha, 0.15) << "the flag must win";
@@ -254,7 +255,7 @@ TEST(ParamFlagsTest, FlagGivenWithItsDefaultValueStillWins) {
   ParamTable t;
   Register(&t, &v);
   CLI::App app("test");
-  t.AddFlags(&app, "Walk");
+  AddParamFlags(&app, &t, "Walk");
   Parse(&app, {"prog", "--max-iter", "50"});
   ASSERT_TRUE(t.LoadConfig(path).ok());
   EXPECT_EQ(v.max_iter, 50);
@@ -268,7 +269,7 @@ TEST(ParamFlagsTest, WithoutFlagsTheFileApplies) {
   ParamTable t;
   Register(&t, &v);
   CLI::App app("test");
-  t.AddFlags(&app, "Walk");
+  AddParamFlags(&app, &t, "Walk");
   Parse(&app, {"prog"});
   ASSERT_TRUE(t.LoadConfig(path).ok());
   EXPECT_DOUBLE_EQ(v.alpha, 0.5);
@@ -295,8 +296,8 @@ TEST(RegisteredParamsTest, RwrNamesMatchTheirFields) {
   EXPECT_EQ(p.max_iter, 7);
   EXPECT_EQ(p.per_hop_cap, 9u);
   EXPECT_EQ(p.hops, 1);
-  EXPECT_EQ(p.propagation, "two-step");
-  EXPECT_EQ(t.Set("propagation", "pagerank").code(), Code::kBadInput);
+  EXPECT_EQ(p.propagation, Propagation::kTwoStep);
+  EXPECT_EQ(t.Set("propagation", "pagerank").code(), Code::kInvalidArgument);
 }
 
 TEST(RegisteredParamsTest, SearchSharesTheWalkParameters) {
@@ -311,9 +312,9 @@ TEST(RegisteredParamsTest, SearchSharesTheWalkParameters) {
   EXPECT_DOUBLE_EQ(p.rwr.alpha, 0.4);
   EXPECT_DOUBLE_EQ(p.lambda_pre, 0.5);
   EXPECT_DOUBLE_EQ(p.gate_floor, 0.1);
-  EXPECT_EQ(p.importance, "uniform");
+  EXPECT_EQ(p.importance, Importance::kUniform);
   EXPECT_EQ(p.sem_top, 5u);
-  EXPECT_EQ(t.Set("importance", "linear").code(), Code::kBadInput);
+  EXPECT_EQ(t.Set("importance", "linear").code(), Code::kInvalidArgument);
 }
 
 }  // namespace

@@ -38,7 +38,8 @@ const T& Only(const std::vector<Record>& recs) {
   static const T kEmpty{};
   EXPECT_EQ(recs.size(), 1u);
   if (recs.size() != 1 || !std::holds_alternative<T>(recs[0])) {
-    ADD_FAILURE() << "unexpected record kind (index " << (recs.empty() ? -1 : static_cast<int>(recs[0].index())) << ")";
+    ADD_FAILURE() << "unexpected record kind (index "
+                  << (recs.empty() ? -1 : static_cast<int>(recs[0].index())) << ")";
     return kEmpty;
   }
   return std::get<T>(recs[0]);
@@ -118,7 +119,8 @@ TEST(RecordParserTest, ParsesWorkFixture) {
 TEST(RecordParserTest, AbstractFromDenseAndSparsePositions) {
   auto abstract = [](const std::string& index) {
     return Only<WorkRec>(ParseOk(R"({"id": "https://openalex.org/W1", "title": "t",)"
-                                 R"( "abstract_inverted_index": )" + index + "}"))
+                                 R"( "abstract_inverted_index": )" +
+                                 index + "}"))
         .abstract;
   };
   EXPECT_EQ(abstract(R"({"graphs": [1, 4], "neural": [0], "of": [3], "use": [2, 1]})"),
@@ -229,8 +231,9 @@ TEST(RecordParserTest, ParsesTopicFixture) {
 }
 
 TEST(RecordParserTest, ConceptsFundersPublishersAreSkipped) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"C71924100.json", "concept"}, {"F4320332161.json", "funder"}, {"P4310319965.json", "publisher"}};
+  const std::pair<const char*, const char*> cases[] = {{"C71924100.json", "concept"},
+                                                       {"F4320332161.json", "funder"},
+                                                       {"P4310319965.json", "publisher"}};
   for (const auto& [file, kind] : cases) {
     std::vector<Record> recs = ParseOk(ReadFile(TestData(file)));
     EXPECT_EQ(Only<SkippedRec>(recs).kind, kind) << file;
@@ -323,7 +326,8 @@ TEST(RecordParserTest, NativeRecordOptionalFields) {
 }
 
 TEST(RecordParserTest, NativeNullYearIsUnknown) {
-  std::vector<Record> recs = ParseOk(R"({"id": "N9", "title": "T", "year": null, "authors": null})");
+  std::vector<Record> recs =
+      ParseOk(R"({"id": "N9", "title": "T", "year": null, "authors": null})");
   EXPECT_EQ(Only<WorkRec>(recs).year, 0);
   EXPECT_TRUE(Only<WorkRec>(recs).authors.empty());
 }
@@ -347,7 +351,7 @@ TEST(RecordParserTest, UnknownFieldsAreAccepted) {
 TEST(RecordParserTest, MalformedJsonIsBadInput) {
   for (const char* bad : {R"({"id": "N1", "title": )", "{", "not json", R"({"id": "N1",})", ""}) {
     Status st = ParseStatus(bad);
-    EXPECT_EQ(st.code(), Code::kBadInput) << bad;
+    EXPECT_EQ(st.code(), Code::kMalformedInput) << bad;
     EXPECT_FALSE(st.message().empty());
   }
 }
@@ -371,7 +375,7 @@ TEST(RecordParserTest, WrongFieldTypesNameTheField) {
   };
   for (const Case& c : cases) {
     Status st = ParseStatus(c.json);
-    EXPECT_EQ(st.code(), Code::kBadInput) << c.json;
+    EXPECT_EQ(st.code(), Code::kMalformedInput) << c.json;
     EXPECT_NE(st.message().find(c.field), std::string::npos) << c.json << " -> " << st.message();
   }
 }
@@ -380,22 +384,22 @@ TEST(RecordParserTest, MissingOrEmptyIdIsBadInput) {
   for (const char* bad : {R"({"title": "no id"})", R"({"id": "", "title": "x"})",
                           R"({"id": null, "title": "x"})", R"({"id": [1], "title": "x"})"}) {
     Status st = ParseStatus(bad);
-    EXPECT_EQ(st.code(), Code::kBadInput) << bad;
+    EXPECT_EQ(st.code(), Code::kMalformedInput) << bad;
     EXPECT_NE(st.message().find("id"), std::string::npos) << bad << " -> " << st.message();
   }
 }
 
 TEST(RecordParserTest, NonObjectRecordsAreBadInput) {
-  EXPECT_EQ(ParseStatus("42").code(), Code::kBadInput);
-  EXPECT_EQ(ParseStatus(R"("W1")").code(), Code::kBadInput);
-  EXPECT_EQ(ParseStatus(R"([{"id": "N1"}, 3])").code(), Code::kBadInput);
-  EXPECT_EQ(ParseStatus(R"({"results": [3]})").code(), Code::kBadInput);
-  EXPECT_EQ(ParseStatus(R"({"results": "x"})").code(), Code::kBadInput);
+  EXPECT_EQ(ParseStatus("42").code(), Code::kMalformedInput);
+  EXPECT_EQ(ParseStatus(R"("W1")").code(), Code::kMalformedInput);
+  EXPECT_EQ(ParseStatus(R"([{"id": "N1"}, 3])").code(), Code::kMalformedInput);
+  EXPECT_EQ(ParseStatus(R"({"results": [3]})").code(), Code::kMalformedInput);
+  EXPECT_EQ(ParseStatus(R"({"results": "x"})").code(), Code::kMalformedInput);
 }
 
 TEST(RecordParserTest, UnsupportedOpenAlexEntityIsBadInput) {
   Status st = ParseStatus(R"({"id": "https://openalex.org/X123"})");
-  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_EQ(st.code(), Code::kMalformedInput);
   EXPECT_NE(st.message().find("X123"), std::string::npos) << st.message();
 }
 

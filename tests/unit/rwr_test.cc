@@ -43,6 +43,13 @@ void PrintTo(const NodeRef& n, std::ostream* os) { *os << NodeTypeName(n.type) <
 
 namespace {
 
+// BuildSubgraph on a graph whose files are sound.
+Subgraph MustBuild(Graph& graph, const std::vector<Seed>& seeds, const RwrParams& params) {
+  auto g = BuildSubgraph(graph, seeds, params);
+  EXPECT_TRUE(g.ok()) << g.status().message();
+  return g.ok() ? std::move(g.value()) : Subgraph();
+}
+
 using litgraph::testing::ScopedTempDir;
 using litgraph::testing::WriteFile;
 using nlohmann::json;
@@ -102,7 +109,8 @@ Matrix Transition(const Subgraph& g) {
       p[u][u] = 1;
       continue;
     }
-    for (uint64_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) p[u][g.nbr[k]] += g.weight[k] / total;
+    for (uint64_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
+      p[u][g.nbr[k]] += g.weight[k] / total;
   }
   return p;
 }
@@ -176,7 +184,8 @@ RwrParams Converging() {
 void ExpectScores(const std::vector<double>& got, const std::vector<double>& want, double tol,
                   const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << what << " node " << i;
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], want[i], tol) << what << " node " << i;
 }
 
 double Sum(const std::vector<double>& v) {
@@ -209,7 +218,8 @@ TEST(RandomWalkTest, TriangleWithUnequalWeightsSolvesTheLinearSystem) {
     p.alpha = alpha;
     std::vector<Seed> seeds = {{PaperNode(0), 1.0}};
     WalkResult w = RandomWalk(g, seeds, p);
-    ExpectScores(w.score, Stationary(g, seeds, alpha), 1e-10, "triangle alpha " + std::to_string(alpha));
+    ExpectScores(w.score, Stationary(g, seeds, alpha), 1e-10,
+                 "triangle alpha " + std::to_string(alpha));
     EXPECT_NEAR(Sum(w.score), 1.0, 1e-12);
     // The heavy 0-2 edge carries more mass to 2 than the light 0-1 edge to 1.
     EXPECT_GT(w.score[2], w.score[1]);
@@ -262,11 +272,14 @@ TEST(RandomWalkTest, SeedWeightsAreNormalizedToADistribution) {
   // Scaling all weights changes nothing; duplicate entries add up.
   WalkResult scaled = RandomWalk(g, {{PaperNode(0), 6.0}, {PaperNode(2), 2.0}}, p);
   ExpectScores(scaled.score, w.score, 1e-12, "scaled");
-  WalkResult dup = RandomWalk(g, {{PaperNode(0), 1.0}, {PaperNode(2), 1.0}, {PaperNode(0), 2.0}}, p);
+  WalkResult dup =
+      RandomWalk(g, {{PaperNode(0), 1.0}, {PaperNode(2), 1.0}, {PaperNode(0), 2.0}}, p);
   ExpectScores(dup.score, w.score, 1e-12, "duplicates");
   // The walk is linear in s: 0.75 r(a) + 0.25 r(c).
-  WalkResult ra = RandomWalk(g, {{PaperNode(0), 1.0}}, p), rc = RandomWalk(g, {{PaperNode(2), 1.0}}, p);
-  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(w.score[i], 0.75 * ra.score[i] + 0.25 * rc.score[i], 1e-10);
+  WalkResult ra = RandomWalk(g, {{PaperNode(0), 1.0}}, p),
+             rc = RandomWalk(g, {{PaperNode(2), 1.0}}, p);
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_NEAR(w.score[i], 0.75 * ra.score[i] + 0.25 * rc.score[i], 1e-10);
   // With no iteration the scores are the seed distribution itself.
   RwrParams none = p;
   none.max_iter = 0;
@@ -281,10 +294,10 @@ TEST(RandomWalkTest, SeedsOutsideTheSubgraphOrWithoutWeightAreIgnored) {
   WalkResult base = RandomWalk(g, {{PaperNode(0), 1.0}}, p);
   WalkResult w = RandomWalk(g,
                             {{PaperNode(0), 1.0},
-                             {PaperNode(50), 5.0},                     // not in the subgraph
-                             {{NodeType::kAuthor, 100}, 5.0},          // same id, other type
-                             {PaperNode(2), 0.0},                      // no weight
-                             {PaperNode(1), -3.0}},                    // negative
+                             {PaperNode(50), 5.0},             // not in the subgraph
+                             {{NodeType::kAuthor, 100}, 5.0},  // same id, other type
+                             {PaperNode(2), 0.0},              // no weight
+                             {PaperNode(1), -3.0}},            // negative
                             p);
   ExpectScores(w.score, base.score, 1e-12, "ignored seeds");
   // Nothing usable: all zeros, no iteration.
@@ -296,7 +309,8 @@ TEST(RandomWalkTest, SeedsOutsideTheSubgraphOrWithoutWeightAreIgnored) {
 }
 
 TEST(RandomWalkTest, StopsAtTheFirstIterationBelowEpsilon) {
-  Subgraph g = MakeSubgraph(4, {{0, 1, 1.0f}, {1, 2, 3.0f}, {2, 3, 1.0f}, {3, 0, 2.0f}, {0, 2, 1.0f}});
+  Subgraph g =
+      MakeSubgraph(4, {{0, 1, 1.0f}, {1, 2, 3.0f}, {2, 3, 1.0f}, {3, 0, 2.0f}, {0, 2, 1.0f}});
   std::vector<Seed> seeds = {{PaperNode(0), 1.0}};
   RwrParams p;  // epsilon 1e-6, max_iter 50
   WalkResult w = RandomWalk(g, seeds, p);
@@ -357,7 +371,7 @@ TEST(RandomWalkTest, TwoStepPropagationIsSPlusDecayedSteps) {
   // P s = (0, 1, 0), P^2 s = (0.5, 0, 0.5).
   Subgraph path = MakeSubgraph(3, {{0, 1, 1.0f}, {1, 2, 1.0f}});
   RwrParams p;
-  p.propagation = "two-step";
+  p.propagation = Propagation::kTwoStep;
   WalkResult w = RandomWalk(path, {{PaperNode(0), 1.0}}, p);
   ExpectScores(w.score, {1 + 0.85 * 0.85 * 0.5, 0.85, 0.85 * 0.85 * 0.5}, 1e-15, "two-step path");
   EXPECT_EQ(w.iterations, 2);
@@ -406,7 +420,8 @@ void CheckPaths(const Subgraph& g, const std::vector<Seed>& seeds, uint32_t targ
                 const std::vector<ExplainPath>& paths, size_t max_paths) {
   std::set<uint32_t> seed_locals;
   for (const Seed& s : seeds)
-    if (g.Find(s.node) >= 0 && s.weight > 0) seed_locals.insert(static_cast<uint32_t>(g.Find(s.node)));
+    if (g.Find(s.node) >= 0 && s.weight > 0)
+      seed_locals.insert(static_cast<uint32_t>(g.Find(s.node)));
   EXPECT_LE(paths.size(), max_paths);
   for (size_t i = 0; i < paths.size(); ++i) {
     const ExplainPath& p = paths[i];
@@ -442,7 +457,8 @@ TEST(ExplainTest, PathsAndStrengthsOnAHandGraph) {
       {{1, 3}, 0.25 * 0.4f / w1},
       {{1, 2, 3}, 0.25 * (2.0 / w1) * (1.0 / w2)},
   };
-  std::sort(want.begin(), want.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::sort(want.begin(), want.end(),
+            [](const auto& a, const auto& b) { return a.second > b.second; });
   std::vector<ExplainPath> all = Explain(g, seeds, 3, 10);
   ASSERT_EQ(all.size(), 4u);
   for (size_t i = 0; i < 4; ++i) {
@@ -488,7 +504,8 @@ TEST(ExplainTest, EveryNodeOfARandomGraphFollowsTheContract) {
     int a = next() % 20, b = next() % 20;
     if (a == b || seen.count({std::min(a, b), std::max(a, b)})) continue;
     seen.insert({std::min(a, b), std::max(a, b)});
-    edges.push_back({a, b, 0.25f + (next() % 8) * 0.25f, (next() % 2) ? Rel::kCitesOut : Rel::kRelated});
+    edges.push_back(
+        {a, b, 0.25f + (next() % 8) * 0.25f, (next() % 2) ? Rel::kCitesOut : Rel::kRelated});
   }
   Subgraph g = MakeSubgraph(20, edges);
   std::vector<Seed> seeds = {{PaperNode(0), 1.0}, {PaperNode(7), 2.0}, {PaperNode(13), 0.5}};
@@ -552,7 +569,8 @@ std::optional<std::pair<float, Rel>> EdgeOf(const Subgraph& g, NodeRef a, NodeRe
   int la = g.Find(a), lb = g.Find(b);
   if (la < 0 || lb < 0) return std::nullopt;
   for (uint64_t k = g.offsets[la]; k < g.offsets[la + 1]; ++k)
-    if (g.nbr[k] == static_cast<uint32_t>(lb)) return std::make_pair(g.weight[k], static_cast<Rel>(g.rel[k]));
+    if (g.nbr[k] == static_cast<uint32_t>(lb))
+      return std::make_pair(g.weight[k], static_cast<Rel>(g.rel[k]));
   return std::nullopt;
 }
 
@@ -607,7 +625,8 @@ std::vector<std::string> StarRecords() {
   std::vector<std::string> recs;
   json authors = json::array();
   for (int i = 1; i <= 12; ++i) authors.push_back(StarAuthor(i));
-  recs.push_back(Native("S", "The seed paper of the star", {{"authors", authors}, {"cited_by_count", 50}}));
+  recs.push_back(
+      Native("S", "The seed paper of the star", {{"authors", authors}, {"cited_by_count", 50}}));
   for (int i = 1; i <= 50; ++i) {
     char id[8];
     std::snprintf(id, sizeof id, "C%02d", i);
@@ -625,7 +644,8 @@ std::set<uint32_t> ExpectedStarPapers(Store* store, Graph* graph, size_t cap) {
     char id[8];
     std::snprintf(id, sizeof id, "C%02d", i);
     uint32_t pid = PaperId(store, id);
-    EXPECT_EQ(graph->Citations(pid), static_cast<uint32_t>((i * 7) % 11)) << "the record's count is used";
+    EXPECT_EQ(graph->Citations(pid), static_cast<uint32_t>((i * 7) % 11))
+        << "the record's count is used";
     citing.push_back({static_cast<uint32_t>((i * 7) % 11), pid});
   }
   std::sort(citing.begin(), citing.end(), [](const auto& a, const auto& b) {
@@ -652,7 +672,7 @@ TEST(BuildSubgraphTest, PerHopCapLimitsNewNodesPerTypePerHop) {
   RwrParams p;
   p.per_hop_cap = 10;
   p.hops = 1;
-  Subgraph g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph g = MustBuild(*graph, {{P(s), 1.0}}, p);
   CheckStructure(g, 1);
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 0), std::set<uint32_t>{s});
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 1).size(), 10u) << "exactly the cap of papers";
@@ -661,13 +681,13 @@ TEST(BuildSubgraphTest, PerHopCapLimitsNewNodesPerTypePerHop) {
   EXPECT_EQ(g.edges(), 20u) << "a star: every hop-1 node linked to the seed only";
   // Without a binding cap every neighbour is kept.
   p.per_hop_cap = 500;
-  Subgraph all = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph all = MustBuild(*graph, {{P(s), 1.0}}, p);
   CheckStructure(all, 1);
   EXPECT_EQ(AtHop(all, NodeType::kPaper, 1).size(), 50u);
   EXPECT_EQ(AtHop(all, NodeType::kAuthor, 1).size(), 12u);
   // A cap of 1: one node of each type; the author with the smallest id.
   p.per_hop_cap = 1;
-  Subgraph one = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph one = MustBuild(*graph, {{P(s), 1.0}}, p);
   EXPECT_EQ(AtHop(one, NodeType::kPaper, 1).size(), 1u);
   EXPECT_EQ(AtHop(one, NodeType::kAuthor, 1), std::set<uint32_t>{authors[0]});
 }
@@ -695,8 +715,9 @@ TEST(BuildSubgraphTest, PerHopCapBreaksWeightTiesByCitationCount) {
   p.hops = 1;
   for (size_t cap : {10u, 1u, 25u}) {
     p.per_hop_cap = cap;
-    Subgraph g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
-    EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), ExpectedStarPapers(store.get(), graph.get(), cap)) << cap;
+    Subgraph g = MustBuild(*graph, {{P(s), 1.0}}, p);
+    EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), ExpectedStarPapers(store.get(), graph.get(), cap))
+        << cap;
   }
 }
 
@@ -704,23 +725,25 @@ TEST(BuildSubgraphTest, TheStrongestEdgeWinsTheCap) {
   // S cites A (CITES 1.0) and is related to B (RELATED_TO 0.9): with one
   // paper per hop, A; with RELATED_TO at 1.5, B.
   ScopedTempDir tmp;
-  auto store = Build(tmp, {Native("S", "Seed paper", {{"references", json::array({"A"})},
-                                                     {"related", json::array({"B"})}}),
-                           Native("A", "Cited paper", {{"cited_by_count", 0}}),
-                           Native("B", "Related paper", {{"cited_by_count", 1000}})});
+  auto store =
+      Build(tmp, {Native("S", "Seed paper",
+                         {{"references", json::array({"A"})}, {"related", json::array({"B"})}}),
+                  Native("A", "Cited paper", {{"cited_by_count", 0}}),
+                  Native("B", "Related paper", {{"cited_by_count", 1000}})});
   ASSERT_TRUE(store);
   auto graph = OpenGraph(store.get());
   ASSERT_TRUE(graph);
-  const uint32_t s = PaperId(store.get(), "S"), a = PaperId(store.get(), "A"), b = PaperId(store.get(), "B");
+  const uint32_t s = PaperId(store.get(), "S"), a = PaperId(store.get(), "A"),
+                 b = PaperId(store.get(), "B");
   RwrParams p;
   p.per_hop_cap = 1;
-  Subgraph g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph g = MustBuild(*graph, {{P(s), 1.0}}, p);
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), std::set<uint32_t>{a}) << "weight before citations";
   p.beta_rel = 1.5;
-  g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  g = MustBuild(*graph, {{P(s), 1.0}}, p);
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), std::set<uint32_t>{b});
   p.per_hop_cap = 2;
-  g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  g = MustBuild(*graph, {{P(s), 1.0}}, p);
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), (std::set<uint32_t>{a, b}));
 }
 
@@ -738,27 +761,27 @@ TEST(BuildSubgraphTest, HopsSetTheRadius) {
   auto id = [&](const char* e) { return PaperId(store.get(), e); };
   RwrParams p;
   p.hops = 1;
-  Subgraph g1 = BuildSubgraph(*graph, {{P(id("A")), 1.0}}, p);
+  Subgraph g1 = MustBuild(*graph, {{P(id("A")), 1.0}}, p);
   CheckStructure(g1, 1);
   EXPECT_EQ(AtHop(g1, NodeType::kPaper, 1), std::set<uint32_t>{id("B")});
   EXPECT_EQ(g1.nodes.size(), 2u);
   EXPECT_EQ(g1.edges(), 1u);
   p.hops = 2;
-  Subgraph g2 = BuildSubgraph(*graph, {{P(id("A")), 1.0}}, p);
+  Subgraph g2 = MustBuild(*graph, {{P(id("A")), 1.0}}, p);
   CheckStructure(g2, 2);
   EXPECT_EQ(AtHop(g2, NodeType::kPaper, 2), (std::set<uint32_t>{id("C"), id("E")}));
   EXPECT_EQ(g2.Find(P(id("D"))), -1);
   EXPECT_EQ(g2.edges(), 3u) << "A-B, B-C, B-E; C-E joins two boundary nodes";
   EXPECT_FALSE(EdgeOf(g2, P(id("C")), P(id("E"))).has_value());
   p.hops = 3;
-  Subgraph g3 = BuildSubgraph(*graph, {{P(id("A")), 1.0}}, p);
+  Subgraph g3 = MustBuild(*graph, {{P(id("A")), 1.0}}, p);
   CheckStructure(g3, 3);
   EXPECT_EQ(AtHop(g3, NodeType::kPaper, 3), std::set<uint32_t>{id("D")});
   EXPECT_TRUE(EdgeOf(g3, P(id("C")), P(id("E"))).has_value());
   EXPECT_EQ(g3.edges(), 5u);
   // Two seeds: both at hop 0, shared neighbours once.
   p.hops = 1;
-  Subgraph two = BuildSubgraph(*graph, {{P(id("A")), 1.0}, {P(id("C")), 1.0}, {P(id("A")), 2.0}}, p);
+  Subgraph two = MustBuild(*graph, {{P(id("A")), 1.0}, {P(id("C")), 1.0}, {P(id("A")), 2.0}}, p);
   CheckStructure(two, 1);
   EXPECT_EQ(AtHop(two, NodeType::kPaper, 0), (std::set<uint32_t>{id("A"), id("C")}));
   EXPECT_EQ(AtHop(two, NodeType::kPaper, 1), (std::set<uint32_t>{id("B"), id("D"), id("E")}));
@@ -773,7 +796,7 @@ TEST(BuildSubgraphTest, RelationsWithZeroWeightAreNotTraversed) {
   const uint32_t s = PaperId(store.get(), "S");
   RwrParams p;
   p.beta_cite = 0;
-  Subgraph g = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph g = MustBuild(*graph, {{P(s), 1.0}}, p);
   CheckStructure(g, 2);
   EXPECT_TRUE(AtHop(g, NodeType::kPaper, 1).empty()) << "citing papers reached with beta_cite = 0";
   EXPECT_TRUE(AtHop(g, NodeType::kPaper, 2).empty());
@@ -781,7 +804,7 @@ TEST(BuildSubgraphTest, RelationsWithZeroWeightAreNotTraversed) {
   for (size_t k = 0; k < g.rel.size(); ++k) EXPECT_NE(static_cast<Rel>(g.rel[k]), Rel::kCitesOut);
   // Authorship off too: the seed alone, no edge, and the walk keeps its mass.
   p.beta_auth = 0;
-  Subgraph alone = BuildSubgraph(*graph, {{P(s), 1.0}}, p);
+  Subgraph alone = MustBuild(*graph, {{P(s), 1.0}}, p);
   EXPECT_EQ(alone.nodes.size(), 1u);
   EXPECT_EQ(alone.edges(), 0u);
   WalkResult w = RandomWalk(alone, {{P(s), 1.0}}, p);
@@ -790,18 +813,20 @@ TEST(BuildSubgraphTest, RelationsWithZeroWeightAreNotTraversed) {
   // Citations only: 50 citing papers, no author.
   RwrParams c;
   c.beta_auth = 0;
-  Subgraph cites = BuildSubgraph(*graph, {{P(s), 1.0}}, c);
+  Subgraph cites = MustBuild(*graph, {{P(s), 1.0}}, c);
   EXPECT_EQ(AtHop(cites, NodeType::kPaper, 1).size(), 50u);
   EXPECT_TRUE(AtHop(cites, NodeType::kAuthor, 1).empty());
 }
 
 // A keyword layer written by hand, as keyword_store.cc writes one: Keyword
 // nodes `texts`, HAS_KEYWORD links (paper, index into texts, score 1..10),
-// paper counts, then the graph rebuilt with `options` in the same
-// transaction. Returns the keywords' dense ids.
+// paper counts, then the graph rebuilt with `options` (its keyword layer
+// alone when `keywords_only`) in the same transaction. Returns the keywords'
+// dense ids.
 std::vector<uint32_t> WriteKeywordLayer(Store* s, const std::vector<std::string>& texts,
                                         const std::vector<std::tuple<uint32_t, size_t, int>>& links,
-                                        const GraphBuildOptions& options) {
+                                        const GraphBuildOptions& options,
+                                        bool keywords_only = false) {
   Db& db = s->db();
   Transaction txn(&db, "IMMEDIATE");
   std::vector<uint32_t> ids;
@@ -811,14 +836,20 @@ std::vector<uint32_t> WriteKeywordLayer(Store* s, const std::vector<std::string>
     add.Bind(1, "kw:" + t).Bind(2, t).Exec();
     ids.push_back(static_cast<uint32_t>(db.LastInsertRowid()));
   }
-  Stmt link = db.Prepare("INSERT OR IGNORE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)");
+  Stmt link = db.Prepare(
+      "INSERT OR IGNORE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)");
   for (auto [p, k, score] : links) {
     link.Reset();
-    link.Bind(1, static_cast<int64_t>(p)).Bind(2, static_cast<int64_t>(ids[k])).Bind(3, score).Exec();
+    link.Bind(1, static_cast<int64_t>(p))
+        .Bind(2, static_cast<int64_t>(ids[k]))
+        .Bind(3, score)
+        .Exec();
   }
-  db.Exec("UPDATE keyword SET paper_count = (SELECT count(*) FROM paper_keyword WHERE keyword_id = keyword.id)");
+  db.Exec(
+      "UPDATE keyword SET paper_count = (SELECT count(*) FROM paper_keyword WHERE keyword_id = "
+      "keyword.id)");
   GraphBuildStats gs;
-  Status st = BuildGraph(s, options, &gs);
+  Status st = keywords_only ? RebuildKeywordLayer(s, options) : BuildGraph(s, options, &gs);
   EXPECT_TRUE(st.ok()) << st.message();
   txn.Commit();
   return ids;
@@ -838,8 +869,10 @@ struct Table2Store {
 
 void MakeTable2Store(Table2Store* t) {
   std::vector<std::string> recs = {
-      Native("P1", "First paper", {{"authors", json::array({"Xavier Xu", "Yara Young"})}, {"references", json::array({"P2"})},
-                                   {"related", json::array({"P2"})}}),
+      Native("P1", "First paper",
+             {{"authors", json::array({"Xavier Xu", "Yara Young"})},
+              {"references", json::array({"P2"})},
+              {"related", json::array({"P2"})}}),
       Native("P2", "Second paper", {{"authors", json::array({"Xavier Xu", "Yara Young"})}}),
       Native("P3", "Third paper", {{"authors", json::array({"Xavier Xu", "Yara Young"})}}),
       Native("P4", "Fourth paper", {{"authors", json::array({"Xavier Xu", "Zed Zimmer"})}}),
@@ -861,18 +894,18 @@ void MakeTable2Store(Table2Store* t) {
   t->z = AuthorId(s, "Zed Zimmer");
   t->w = AuthorId(s, "Wanda Wu");
   GraphBuildOptions go;
-  go.keywords_only = true;
-  auto kw = WriteKeywordLayer(s, {"alpha topic", "beta topic"},
-                              {{t->p1, 0, 10}, {t->p1, 1, 4}, {t->p2, 0, 6},
-                               {t->p2, 1, 5}, {t->p3, 0, 8}, {t->p3, 1, 3}},
-                              go);
+  auto kw = WriteKeywordLayer(
+      s, {"alpha topic", "beta topic"},
+      {{t->p1, 0, 10}, {t->p1, 1, 4}, {t->p2, 0, 6}, {t->p2, 1, 5}, {t->p3, 0, 8}, {t->p3, 1, 3}},
+      go, /*keywords_only=*/true);
   t->k1 = kw[0];
   t->k2 = kw[1];
   t->graph = OpenGraph(s);
   ASSERT_TRUE(t->graph);
 }
 
-void ExpectEdge(const Subgraph& g, NodeRef a, NodeRef b, double w, Rel rel, const std::string& what) {
+void ExpectEdge(const Subgraph& g, NodeRef a, NodeRef b, double w, Rel rel,
+                const std::string& what) {
   auto e = EdgeOf(g, a, b);
   ASSERT_TRUE(e.has_value()) << what << ": no edge";
   EXPECT_NEAR(e->first, w, 1e-6) << what;
@@ -885,7 +918,7 @@ TEST(BuildSubgraphTest, Table2EdgeWeights) {
   ASSERT_TRUE(t.graph);
   RwrParams p;
   // Seeds: P1 and the keyword K1 with weight 0.8 (its kappa).
-  Subgraph g = BuildSubgraph(*t.graph, {{P(t.p1), 1.0}, {K(t.k1), 0.8}}, p);
+  Subgraph g = MustBuild(*t.graph, {{P(t.p1), 1.0}, {K(t.k1), 0.8}}, p);
   CheckStructure(g, 2);
   EXPECT_EQ(AtHop(g, NodeType::kPaper, 1), (std::set<uint32_t>{t.p2, t.p3, t.p5}));
   EXPECT_EQ(AtHop(g, NodeType::kAuthor, 1), (std::set<uint32_t>{t.x, t.y}));
@@ -914,9 +947,9 @@ TEST(BuildSubgraphTest, Table2EdgeWeights) {
   // Nothing that Table 2 does not list: every edge is one of the above types.
   for (size_t k = 0; k < g.rel.size(); ++k) {
     Rel r = static_cast<Rel>(g.rel[k]);
-    EXPECT_TRUE(r == Rel::kCitesOut || r == Rel::kRelated || r == Rel::kAuthors || r == Rel::kCoauthor ||
-                r == Rel::kKeywords || r == Rel::kCooccur)
-        << RelLabel(r);
+    EXPECT_TRUE(r == Rel::kCitesOut || r == Rel::kRelated || r == Rel::kAuthors ||
+                r == Rel::kCoauthor || r == Rel::kKeywords || r == Rel::kCooccur)
+        << GetRelInfo(r).label;
   }
 }
 
@@ -933,7 +966,7 @@ TEST(BuildSubgraphTest, WeightsFollowTheParameters) {
   p.beta_hk = 2.0;
   p.eps_kw = 0.1;
   p.beta_cooc = 0.2;
-  Subgraph g = BuildSubgraph(*t.graph, {{P(t.p1), 1.0}, {K(t.k1), 0.5}}, p);
+  Subgraph g = MustBuild(*t.graph, {{P(t.p1), 1.0}, {K(t.k1), 0.5}}, p);
   CheckStructure(g, 2);
   ExpectEdge(g, P(t.p1), P(t.p5), 2.0, Rel::kCitesOut, "CITES");
   ExpectEdge(g, P(t.p1), P(t.p2), 2.5, Rel::kCitesOut, "CITES + RELATED_TO");
@@ -945,7 +978,7 @@ TEST(BuildSubgraphTest, WeightsFollowTheParameters) {
   ExpectEdge(g, K(t.k1), K(t.k2), 0.2 * std::log(4.0), Rel::kCooccur, "COOCCUR");
   // RELATED_TO alone when citations are off.
   p.beta_cite = 0;
-  Subgraph r = BuildSubgraph(*t.graph, {{P(t.p1), 1.0}}, p);
+  Subgraph r = MustBuild(*t.graph, {{P(t.p1), 1.0}}, p);
   ExpectEdge(r, P(t.p1), P(t.p2), 0.5, Rel::kRelated, "RELATED_TO");
   EXPECT_EQ(r.Find(P(t.p5)), -1);
 }
@@ -958,37 +991,58 @@ TEST(BuildSubgraphTest, WeightsFollowTheParameters) {
 // expanded end, each relation once per pair, relations adding up.
 
 const std::vector<Rel>& RefRels(NodeType t) {
-  static const std::vector<Rel> kPaper = {Rel::kCitesOut, Rel::kCitesIn, Rel::kRelated, Rel::kAuthors, Rel::kKeywords};
+  static const std::vector<Rel> kPaper = {Rel::kCitesOut, Rel::kCitesIn, Rel::kRelated,
+                                          Rel::kAuthors, Rel::kKeywords};
   static const std::vector<Rel> kAuthor = {Rel::kAuthoredPapers, Rel::kCoauthor};
   static const std::vector<Rel> kKeyword = {Rel::kKeywordPapers, Rel::kCooccur};
   static const std::vector<Rel> kNone;
-  return t == NodeType::kPaper ? kPaper : t == NodeType::kAuthor ? kAuthor : t == NodeType::kKeyword ? kKeyword : kNone;
+  return t == NodeType::kPaper     ? kPaper
+         : t == NodeType::kAuthor  ? kAuthor
+         : t == NodeType::kKeyword ? kKeyword
+                                   : kNone;
 }
 
 // Table 2 at the default parameters, as floats the same way the library rounds them.
-float RefWeight(const RwrParams& p, const std::map<uint32_t, double>& kappa, Rel r, NodeRef u, NodeRef v, uint32_t a) {
-  auto count_w = [&](double beta) { return static_cast<float>(beta * std::max(1.0, std::min(p.c_max, std::log(1.0 + a)))); };
+float RefWeight(const RwrParams& p, const std::map<uint32_t, double>& kappa, Rel r, NodeRef u,
+                NodeRef v, uint32_t a) {
+  auto count_w = [&](double beta) {
+    return static_cast<float>(beta * std::max(1.0, std::min(p.c_max, std::log(1.0 + a))));
+  };
   switch (r) {
-    case Rel::kCitesOut: case Rel::kCitesIn: return static_cast<float>(p.beta_cite);
-    case Rel::kRelated: return static_cast<float>(p.beta_rel);
-    case Rel::kAuthors: case Rel::kAuthoredPapers: return static_cast<float>(p.beta_auth);
-    case Rel::kCoauthor: return count_w(p.beta_coauth);
-    case Rel::kCooccur: return count_w(p.beta_cooc);
-    case Rel::kKeywords: case Rel::kKeywordPapers: {
+    case Rel::kCitesOut:
+    case Rel::kCitesIn:
+      return static_cast<float>(p.beta_cite);
+    case Rel::kRelated:
+      return static_cast<float>(p.beta_rel);
+    case Rel::kAuthors:
+    case Rel::kAuthoredPapers:
+      return static_cast<float>(p.beta_auth);
+    case Rel::kCoauthor:
+      return count_w(p.beta_coauth);
+    case Rel::kCooccur:
+      return count_w(p.beta_cooc);
+    case Rel::kKeywords:
+    case Rel::kKeywordPapers: {
       uint32_t kw = r == Rel::kKeywords ? v.id : u.id;
       auto it = kappa.find(kw);
-      return static_cast<float>(p.beta_hk * (it != kappa.end() ? it->second : p.eps_kw) * (a / 10.0));
+      return static_cast<float>(p.beta_hk * (it != kappa.end() ? it->second : p.eps_kw) *
+                                (a / 10.0));
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
 uint8_t RefCanonical(Rel r) {
   switch (r) {
-    case Rel::kCitesIn: return static_cast<uint8_t>(Rel::kCitesOut);
-    case Rel::kAuthoredPapers: return static_cast<uint8_t>(Rel::kAuthors);
-    case Rel::kKeywordPapers: return static_cast<uint8_t>(Rel::kKeywords);
-    default: return static_cast<uint8_t>(r);
+    case Rel::kCitesIn:
+      return static_cast<uint8_t>(Rel::kCitesOut);
+    case Rel::kAuthoredPapers:
+      return static_cast<uint8_t>(Rel::kAuthors);
+    case Rel::kKeywordPapers:
+      return static_cast<uint8_t>(Rel::kKeywords);
+    default:
+      return static_cast<uint8_t>(r);
   }
 }
 
@@ -1017,8 +1071,9 @@ RefSubgraph ReferenceSubgraph(Graph& graph, const std::vector<Seed>& seeds, cons
           if (v == u || out.hop.count(v)) continue;
           uint32_t a = l.attrs.empty() ? 0 : l.attrs[i];
           float w = RefWeight(p, kappa, r, u, v, a);
-          uint32_t tie = v.type == NodeType::kPaper ? graph.Citations(v.id)
-                         : r == Rel::kCoauthor || r == Rel::kCooccur ? a : 0u;
+          uint32_t tie = v.type == NodeType::kPaper                  ? graph.Citations(v.id)
+                         : r == Rel::kCoauthor || r == Rel::kCooccur ? a
+                                                                     : 0u;
           if (w > 0 && (!best.count(v) || std::make_pair(w, tie) > best[v])) best[v] = {w, tie};
         }
       }
@@ -1090,10 +1145,13 @@ void MakeRandomStore(RandomStore* t, uint32_t seed) {
     if (i > 0 && uni(0, 3) == 0) related.push_back("W" + std::to_string(uni(0, i - 1)));
     std::set<int> as;
     if (uni(0, 2) == 0) as.insert(0);  // the prolific author
-    for (int k = 0; k < uni(1, 3); ++k) as.insert(uni(0, 1) ? uni(1, 6) : uni(7, 30));  // 1-6: a team
+    for (int k = 0; k < uni(1, 3); ++k)
+      as.insert(uni(0, 1) ? uni(1, 6) : uni(7, 30));  // 1-6: a team
     for (int a : as) authors.push_back("Random Author " + std::to_string(a));
     recs.push_back(Native("W" + std::to_string(i), "Random paper " + std::to_string(i),
-                          {{"references", refs}, {"related", related}, {"authors", authors},
+                          {{"references", refs},
+                           {"related", related},
+                           {"authors", authors},
                            {"cited_by_count", uni(0, 4)}}));
   }
   t->store = Build(t->tmp, recs);
@@ -1126,29 +1184,36 @@ TEST(BuildSubgraphTest, MatchesAReferenceOnRandomStores) {
     RandomStore t;
     MakeRandomStore(&t, store_seed);
     ASSERT_TRUE(t.graph);
-    for (Rel r : {Rel::kCitesIn, Rel::kKeywordPapers, Rel::kAuthoredPapers, Rel::kCoauthor, Rel::kCooccur})
+    for (Rel r :
+         {Rel::kCitesIn, Rel::kKeywordPapers, Rel::kAuthoredPapers, Rel::kCoauthor, Rel::kCooccur})
       ranked_lists += static_cast<int>(t.graph->ranked(r).lists());
     std::mt19937 rng(store_seed * 7919);
-    auto uni = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+    auto uni = [&](uint32_t lo, uint32_t hi) {
+      return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+    };
     for (int q = 0; q < 40; ++q) {
       std::vector<Seed> seeds;
-      for (uint32_t k = 0, m = uni(1, 4); k < m; ++k) seeds.push_back({P(uni(1, t.papers)), 0.1 + uni(0, 9) / 10.0});
+      for (uint32_t k = 0, m = uni(1, 4); k < m; ++k)
+        seeds.push_back({P(uni(1, t.papers)), 0.1 + uni(0, 9) / 10.0});
       if (q % 3 == 0) seeds.push_back({K(uni(1, t.keywords)), 0.2 + uni(0, 12) / 10.0});
       if (q % 4 == 0) seeds.push_back({A(uni(1, t.authors)), 0.5});
       RwrParams p;
       p.per_hop_cap = std::vector<size_t>{1, 2, 3, 5, 8, 20, 500}[q % 7];
       p.threads = q % 2 ? 2 : 1;
       RefSubgraph want = ReferenceSubgraph(*t.graph, seeds, p);
-      Subgraph g = BuildSubgraph(*t.graph, seeds, p);
+      Subgraph g = MustBuild(*t.graph, seeds, p);
       CheckStructure(g, p.hops);
-      const std::string what = fmt::format("store {} query {} cap {}", store_seed, q, p.per_hop_cap);
+      const std::string what =
+          fmt::format("store {} query {} cap {}", store_seed, q, p.per_hop_cap);
       std::map<NodeRef, int> got;
       for (size_t i = 0; i < g.nodes.size(); ++i) got[g.nodes[i]] = g.hop[i];
       ASSERT_EQ(got, want.hop) << what;
       std::map<std::pair<NodeRef, NodeRef>, double> got_edges;
       for (uint32_t a = 0; a < g.nodes.size(); ++a)
         for (uint64_t k = g.offsets[a]; k < g.offsets[a + 1]; ++k)
-          if (a < g.nbr[k]) got_edges[{std::min(g.nodes[a], g.nodes[g.nbr[k]]), std::max(g.nodes[a], g.nodes[g.nbr[k]])}] = g.weight[k];
+          if (a < g.nbr[k])
+            got_edges[{std::min(g.nodes[a], g.nodes[g.nbr[k]]),
+                       std::max(g.nodes[a], g.nodes[g.nbr[k]])}] = g.weight[k];
       ASSERT_EQ(got_edges.size(), want.edges.size()) << what;
       for (auto& [k, w] : want.edges) {
         auto it = got_edges.find(k);
@@ -1168,19 +1233,22 @@ TEST(BuildSubgraphTest, TwoThreadsMatchOneWithAuthorPositionBoost) {
   MakeRandomStore(&t, 5);
   ASSERT_TRUE(t.graph);
   std::mt19937 rng(4242);
-  auto uni = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+  auto uni = [&](uint32_t lo, uint32_t hi) {
+    return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+  };
   int boosted = 0;  // queries whose weights the boost changed
   for (int q = 0; q < 20; ++q) {
     std::vector<Seed> seeds;
-    for (uint32_t k = 0, m = uni(1, 4); k < m; ++k) seeds.push_back({P(uni(1, t.papers)), 0.1 + uni(0, 9) / 10.0});
+    for (uint32_t k = 0, m = uni(1, 4); k < m; ++k)
+      seeds.push_back({P(uni(1, t.papers)), 0.1 + uni(0, 9) / 10.0});
     if (q % 2 == 0) seeds.push_back({A(uni(1, t.authors)), 0.5});
     RwrParams p;
     p.author_position_boost = 1.5;
     p.per_hop_cap = std::vector<size_t>{2, 5, 20, 500}[q % 4];
     p.threads = 1;
-    Subgraph one = BuildSubgraph(*t.graph, seeds, p);
+    Subgraph one = MustBuild(*t.graph, seeds, p);
     p.threads = 2;
-    Subgraph two = BuildSubgraph(*t.graph, seeds, p);
+    Subgraph two = MustBuild(*t.graph, seeds, p);
     auto edges = [](const Subgraph& g) {
       std::map<std::pair<NodeRef, NodeRef>, std::pair<float, uint8_t>> out;
       for (uint32_t a = 0; a < g.nodes.size(); ++a)
@@ -1194,7 +1262,7 @@ TEST(BuildSubgraphTest, TwoThreadsMatchOneWithAuthorPositionBoost) {
     ASSERT_EQ(h1, h2) << "query " << q;
     ASSERT_EQ(edges(one), edges(two)) << "query " << q;
     p.author_position_boost = 1.0;
-    boosted += edges(BuildSubgraph(*t.graph, seeds, p)) != edges(one);
+    boosted += edges(MustBuild(*t.graph, seeds, p)) != edges(one);
   }
   EXPECT_GT(boosted, 5) << "the boost should change AUTHORED weights";
 }
@@ -1205,7 +1273,7 @@ TEST(BuildSubgraphTest, WalkAndExplainOnARealSubgraph) {
   ASSERT_TRUE(t.graph);
   RwrParams p = Converging();
   std::vector<Seed> seeds = {{P(t.p1), 1.0}, {K(t.k1), 0.8}};
-  Subgraph g = BuildSubgraph(*t.graph, seeds, p);
+  Subgraph g = MustBuild(*t.graph, seeds, p);
   WalkResult w = RandomWalk(g, seeds, p);
   ExpectScores(w.score, Stationary(g, seeds, p.alpha), 1e-9, "real subgraph");
   EXPECT_NEAR(Sum(w.score), 1.0, 1e-9);
@@ -1214,9 +1282,9 @@ TEST(BuildSubgraphTest, WalkAndExplainOnARealSubgraph) {
     CheckPaths(g, seeds, i, paths, 3);
     EXPECT_FALSE(paths.empty()) << "node " << i << " (hop " << g.hop[i] << ") has no path";
   }
-  EXPECT_STREQ(RelLabel(Rel::kCitesOut), "CITES");
-  EXPECT_STREQ(RelLabel(Rel::kAuthors), "AUTHORED");
-  EXPECT_STREQ(RelLabel(Rel::kKeywords), "HAS_KEYWORD");
+  EXPECT_STREQ(GetRelInfo(Rel::kCitesOut).label, "CITES");
+  EXPECT_STREQ(GetRelInfo(Rel::kAuthors).label, "AUTHORED");
+  EXPECT_STREQ(GetRelInfo(Rel::kKeywords).label, "HAS_KEYWORD");
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 //
 // The helpers (TitlesInText, AbstractOf, KeywordLevel / TitleLevel) and the
 // parameter profiles and biases are checked against the values the header
-// and spec/retrieval.md document. TriSearch::Run runs end to end on a real
+// and SciAtlas (section 3) document. TriSearch::Run runs end to end on a real
 // store: 42 native records with abstracts in three topics (protein folding,
 // finance, graph learning), with built-in keywords (RunKeywordExtraction) and
 // a 16-dimension built-in embedding (RunEmbed). With q.candidates fixing the
@@ -38,11 +38,13 @@ using nlohmann::json;
 // ---- TitlesInText --------------------------------------------------------------
 
 TEST(TitlesInTextTest, QuotedTitlesOfFourWordsOrMore) {
-  auto t = TitlesInText("As shown in \"Attention Is All You Need\" and \"short title here\" and \"too short\".");
+  auto t = TitlesInText(
+      "As shown in \"Attention Is All You Need\" and \"short title here\" and \"too short\".");
   ASSERT_EQ(t.size(), 1u) << "\"short title here\" has three words, fewer than four";
   EXPECT_EQ(t[0].first, "Attention Is All You Need");
   EXPECT_DOUBLE_EQ(t[0].second, 0.85);
-  auto two = TitlesInText("\"Graph Attention Networks Revisited\" and \"Neural Message Passing for Chemistry\"");
+  auto two = TitlesInText(
+      "\"Graph Attention Networks Revisited\" and \"Neural Message Passing for Chemistry\"");
   ASSERT_EQ(two.size(), 2u);
   EXPECT_EQ(two[0].first, "Graph Attention Networks Revisited");
   EXPECT_EQ(two[1].first, "Neural Message Passing for Chemistry");
@@ -59,7 +61,10 @@ TEST(TitlesInTextTest, ShortQuotesAreIgnored) {
 }
 
 TEST(TitlesInTextTest, CurlyQuotes) {
-  auto t = TitlesInText("see \xe2\x80\x9c" "Deep Residual Learning for Image Recognition" "\xe2\x80\x9d for details");
+  auto t = TitlesInText(
+      "see \xe2\x80\x9c"
+      "Deep Residual Learning for Image Recognition"
+      "\xe2\x80\x9d for details");
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t[0].first, "Deep Residual Learning for Image Recognition");
   EXPECT_DOUBLE_EQ(t[0].second, 0.85);
@@ -83,9 +88,10 @@ TEST(TitlesInTextTest, ReferenceLines) {
 }
 
 TEST(TitlesInTextTest, QuotedAndReferenceTitlesTogether) {
-  auto t = TitlesInText("We extend \"Graph Attention Networks for Node Classification\".\n"
-                        "[2] Kipf T, Welling M. Semi-Supervised Classification with Graph "
-                        "Convolutional Networks. ICLR, 2017.\n");
+  auto t = TitlesInText(
+      "We extend \"Graph Attention Networks for Node Classification\".\n"
+      "[2] Kipf T, Welling M. Semi-Supervised Classification with Graph "
+      "Convolutional Networks. ICLR, 2017.\n");
   ASSERT_EQ(t.size(), 2u);
   EXPECT_DOUBLE_EQ(t[0].second, 0.85);
   EXPECT_EQ(t[1].first, "Semi-Supervised Classification with Graph Convolutional Networks");
@@ -108,7 +114,8 @@ TEST(TitlesInTextTest, ReferenceLineWithInitials) {
 // ---- AbstractOf ------------------------------------------------------------------
 
 TEST(AbstractOfTest, JsonRecordAbstract) {
-  EXPECT_EQ(AbstractOf(R"({"id": "x", "title": "T", "abstract": "The abstract text."})"), "The abstract text.");
+  EXPECT_EQ(AbstractOf(R"({"id": "x", "title": "T", "abstract": "The abstract text."})"),
+            "The abstract text.");
   EXPECT_EQ(AbstractOf(R"({"text": "Only a text field."})"), "Only a text field.");
   // A record whose abstract is not a string falls back to the whole text.
   std::string odd = R"({"abstract": 5})";
@@ -175,7 +182,7 @@ TEST(SearchParamsTest, DefaultsAreThePapers) {
   EXPECT_EQ(p.sem_top, 60u);
   EXPECT_EQ(p.sem_keep, 15u);
   EXPECT_EQ(p.limit, 20u);
-  EXPECT_EQ(p.importance, "log");
+  EXPECT_EQ(p.importance, Importance::kLog);
 }
 
 TEST(SearchParamsTest, BalancedChangesNothing) {
@@ -221,10 +228,10 @@ TEST(SearchParamsTest, ImpactWeighsCitations) {
 TEST(SearchParamsTest, UnknownProfileIsAUsageError) {
   SearchParams p;
   Status st = p.ApplyProfile("fastest");
-  EXPECT_EQ(st.code(), Code::kUsage);
+  EXPECT_EQ(st.code(), Code::kInvalidArgument);
   EXPECT_NE(st.message().find("fastest"), std::string::npos);
-  EXPECT_EQ(p.ApplyProfile("").code(), Code::kUsage);
-  EXPECT_EQ(p.ApplyProfile("Precision").code(), Code::kUsage);
+  EXPECT_EQ(p.ApplyProfile("").code(), Code::kInvalidArgument);
+  EXPECT_EQ(p.ApplyProfile("Precision").code(), Code::kInvalidArgument);
   EXPECT_DOUBLE_EQ(p.lambda_pre, 0.35) << "a rejected profile changes nothing";
 }
 
@@ -267,10 +274,10 @@ TEST(SearchParamsTest, ExplorationBiasMovesTheRestart) {
 }
 
 TEST(SearchParamsTest, BadBiasesAreUsageErrors) {
-  for (const char* bad : {"citation", "citation=", "citation=huge", "=high", "gravity=high",
-                          "citation=HIGH", ""}) {
+  for (const char* bad :
+       {"citation", "citation=", "citation=huge", "=high", "gravity=high", "citation=HIGH", ""}) {
     SearchParams p;
-    EXPECT_EQ(p.ApplyBias(bad).code(), Code::kUsage) << bad;
+    EXPECT_EQ(p.ApplyBias(bad).code(), Code::kInvalidArgument) << bad;
     EXPECT_DOUBLE_EQ(p.rwr.beta_cite, 1.0) << bad;
   }
 }
@@ -300,9 +307,10 @@ const std::vector<Topic>& Topics() {
   return t;
 }
 
-const char* kAdjectives[14] = {"Scalable", "Robust",  "Efficient",   "Adaptive",    "Hierarchical",
-                               "Bayesian", "Sparse",  "Deep",        "Stochastic",  "Variational",
-                               "Distributed", "Interpretable", "Contrastive", "Temporal"};
+const char* kAdjectives[14] = {"Scalable",     "Robust",      "Efficient",   "Adaptive",
+                               "Hierarchical", "Bayesian",    "Sparse",      "Deep",
+                               "Stochastic",   "Variational", "Distributed", "Interpretable",
+                               "Contrastive",  "Temporal"};
 
 std::string Cap(std::string s) {
   s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
@@ -345,9 +353,9 @@ class TriSearchTest : public ::testing::Test {
         if (j >= 2) refs.push_back("T" + std::to_string(t) + "-" + std::to_string(j - 2));
         json rec = {{"id", s.ext},
                     {"title", s.title},
-                    {"abstract", Cap(a) + " and " + b + " are studied together. Our approach to " + c +
-                                     " improves on prior work in " + d + ". Experiments on " + e +
-                                     " show that " + a + " benefits from " + c + "."},
+                    {"abstract", Cap(a) + " and " + b + " are studied together. Our approach to " +
+                                     c + " improves on prior work in " + d + ". Experiments on " +
+                                     e + " show that " + a + " benefits from " + c + "."},
                     {"year", s.year},
                     {"cited_by_count", s.cites},
                     {"authors", json::array({tp.authors[j % 3], tp.authors[(j + 1) % 3]})},
@@ -406,7 +414,8 @@ class TriSearchTest : public ::testing::Test {
     return Specs()[0];
   }
 
-  std::vector<SearchResult> Run(const SearchQuery& q, SearchParams p = {}, SearchTrace* trace = nullptr) {
+  std::vector<SearchResult> Run(const SearchQuery& q, SearchParams p = {},
+                                SearchTrace* trace = nullptr) {
     TriSearch search(store_.get(), p);
     SearchTrace local;
     auto r = search.Run(q, trace ? trace : &local);
@@ -435,8 +444,8 @@ void ExpectSortedByFinal(const std::vector<SearchResult>& r) {
 }
 
 // Recomputes eq. 8-10 and 17-18 over a pool that the results cover exactly.
-void CheckFormula(const std::vector<SearchResult>& r, const std::vector<PaperSpec>& specs_of_results,
-                  const SearchParams& p) {
+void CheckFormula(const std::vector<SearchResult>& r,
+                  const std::vector<PaperSpec>& specs_of_results, const SearchParams& p) {
   ASSERT_FALSE(r.empty());
   std::vector<double> pre, graph, emb, title;
   double total_cites = 0;
@@ -452,13 +461,15 @@ void CheckFormula(const std::vector<SearchResult>& r, const std::vector<PaperSpe
   for (size_t i = 0; i < r.size(); ++i) {
     const ScoreParts& s = r[i].s;
     double bonus = s.title_exact ? p.bonus_exact : s.title_fuzzy ? p.bonus_fuzzy : 0.0;
-    EXPECT_NEAR(s.pre, p.lambda_emb * emb_n[i] + p.lambda_title * title_n[i] + bonus, 1e-12) << "eq. 9, " << i;
-    double imp = std::min(1.0, std::log(1.0 + specs_of_results[i].cites) / std::log(1.0 + std::max(1.0, total_cites)));
+    EXPECT_NEAR(s.pre, p.lambda_emb * emb_n[i] + p.lambda_title * title_n[i] + bonus, 1e-12)
+        << "eq. 9, " << i;
+    double imp = std::min(1.0, std::log(1.0 + specs_of_results[i].cites) /
+                                   std::log(1.0 + std::max(1.0, total_cites)));
     EXPECT_NEAR(s.importance, imp, 1e-12) << "eq. 10, " << i;
     double gate = std::max(p.gate_floor, pre_n[i]);
     EXPECT_NEAR(s.gate, gate, 1e-12) << "eq. 17, " << i;
-    double final_score =
-        std::min(1.0, p.lambda_pre * pre_n[i] + p.lambda_graph * graph_n[i] * gate + p.lambda_imp * imp);
+    double final_score = std::min(
+        1.0, p.lambda_pre * pre_n[i] + p.lambda_graph * graph_n[i] * gate + p.lambda_imp * imp);
     EXPECT_NEAR(s.final_score, final_score, 1e-12) << "eq. 18, " << i;
     EXPECT_GE(s.final_score, 0);
     EXPECT_LE(s.final_score, 1);
@@ -470,7 +481,8 @@ void CheckFormula(const std::vector<SearchResult>& r, const std::vector<PaperSpe
 TEST_F(TriSearchTest, CandidatePoolScoresFollowTheFormulas) {
   std::vector<int64_t> cands;
   for (int t = 0; t < 3; ++t)
-    for (int j : {0, 3, 7, 11}) cands.push_back(Id("T" + std::to_string(t) + "-" + std::to_string(j)));
+    for (int j : {0, 3, 7, 11})
+      cands.push_back(Id("T" + std::to_string(t) + "-" + std::to_string(j)));
   SearchQuery q;
   q.text = "protein folding on a free energy landscape with molecular dynamics simulation";
   q.candidates = cands;
@@ -525,7 +537,7 @@ TEST_F(TriSearchTest, ImportanceModesAndWeightsAreApplied) {
   q.text = "graph neural network for node classification";
   q.candidates = cands;
   SearchParams p;
-  p.importance = "uniform";
+  p.importance = Importance::kUniform;
   p.lambda_pre = 0.5;
   p.lambda_graph = 0.3;
   p.lambda_imp = 0.2;
@@ -541,7 +553,8 @@ TEST_F(TriSearchTest, ImportanceModesAndWeightsAreApplied) {
   for (size_t i = 0; i < r.size(); ++i) {
     EXPECT_DOUBLE_EQ(r[i].s.importance, 1.0) << "uniform";
     double gate = std::max(0.1, pre_n[i]);
-    EXPECT_NEAR(r[i].s.final_score, std::min(1.0, 0.5 * pre_n[i] + 0.3 * graph_n[i] * gate + 0.2), 1e-12);
+    EXPECT_NEAR(r[i].s.final_score, std::min(1.0, 0.5 * pre_n[i] + 0.3 * graph_n[i] * gate + 0.2),
+                1e-12);
   }
 }
 
@@ -605,7 +618,7 @@ TEST_F(TriSearchTest, RetrievalModes) {
   SearchQuery q;
   q.text = "protein folding and misfolded protein aggregation";
   for (const char* mode : {"keyword", "semantic", "hybrid"}) {
-    q.mode = mode;
+    ASSERT_TRUE(ParseRetrievalMode(mode, &q.mode));
     SearchTrace trace;
     std::vector<SearchResult> r = Run(q, {}, &trace);
     ASSERT_FALSE(r.empty()) << mode;
@@ -621,7 +634,7 @@ TEST_F(TriSearchTest, RetrievalModes) {
     }
   }
   // Title mode with no title anywhere: no seed, nothing found (and no crash).
-  q.mode = "title";
+  q.mode = RetrievalMode::kTitle;
   SearchTrace trace;
   std::vector<SearchResult> none = Run(q, {}, &trace);
   EXPECT_TRUE(none.empty());
@@ -684,7 +697,7 @@ TEST_F(TriSearchTest, CandidatesModeReturnsOnlyCandidates) {
   for (const char* mode : {"hybrid", "keyword", "semantic", "title"}) {
     SearchQuery q;
     q.text = "graph neural network for link prediction";
-    q.mode = mode;
+    ASSERT_TRUE(ParseRetrievalMode(mode, &q.mode));
     q.candidates = cands;
     std::vector<SearchResult> r = Run(q);
     std::set<int64_t> got;
@@ -730,7 +743,7 @@ TEST_F(TriSearchTest, YearFilters) {
 TEST_F(TriSearchTest, TargetAuthorReturnsAuthors) {
   SearchQuery q;
   q.text = "stock market volatility and hedge fund returns";
-  q.target = "author";
+  q.target = SearchTarget::kAuthor;
   std::vector<SearchResult> r = Run(q);
   ASSERT_FALSE(r.empty());
   std::set<std::string> finance = {"Dan Ledger", "Eve Equity", "Finn Bond"};
@@ -771,7 +784,7 @@ TEST_F(TriSearchTest, QueryWithoutAKnownTermFindsNothing) {
   for (const char* mode : {"semantic", "hybrid"}) {
     SearchQuery q;
     q.text = "zzqqxxjj";
-    q.mode = mode;
+    ASSERT_TRUE(ParseRetrievalMode(mode, &q.mode));
     std::vector<SearchResult> r = Run(q);
     EXPECT_TRUE(r.empty()) << mode << ": " << r.size() << " results, first graph score "
                            << (r.empty() ? 0 : r[0].s.graph);
@@ -787,7 +800,7 @@ TEST_F(TriSearchTest, NoGraphIsAnIoError) {
   q.text = "anything";
   auto r = search.Run(q, nullptr);
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), Code::kIo);
+  EXPECT_EQ(r.status().code(), Code::kIoError);
 }
 
 }  // namespace

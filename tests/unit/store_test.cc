@@ -4,7 +4,9 @@
 // temporary directory.
 #include "litgraph/store.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -18,19 +20,18 @@
 #include "litgraph/text.h"
 #include "test_util.h"
 
-#include <zlib.h>
-
 namespace litgraph {
 namespace {
 
+using litgraph::testing::ReadFile;
 using litgraph::testing::ScopedTempDir;
 using litgraph::testing::TestData;
-using litgraph::testing::ReadFile;
 using litgraph::testing::WriteFile;
 
 std::string Gzip(const std::string& data) {
   z_stream zs{};
-  EXPECT_EQ(deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  EXPECT_EQ(deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY),
+            Z_OK);
   std::string out(deflateBound(&zs, data.size()) + 64, '\0');
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   zs.avail_in = static_cast<uInt>(data.size());
@@ -60,7 +61,8 @@ Status IngestFiles(Store* store, const std::vector<std::string>& files,
 
 // FTS5 rowids of papers whose title/abstract match `query`.
 std::vector<int64_t> FtsMatch(Store* store, const std::string& query) {
-  Stmt st = store->db().Prepare("SELECT rowid FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rowid");
+  Stmt st =
+      store->db().Prepare("SELECT rowid FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rowid");
   st.Bind(1, query);
   std::vector<int64_t> out;
   while (st.Step()) out.push_back(st.Int(0));
@@ -93,11 +95,11 @@ TEST(StoreTest, OpenForReadFailsWithoutAStore) {
   ScopedTempDir tmp;
   auto empty = Store::Open(tmp.path(), Store::Mode::kRead);
   ASSERT_FALSE(empty.ok());
-  EXPECT_EQ(empty.status().code(), Code::kIo);
+  EXPECT_EQ(empty.status().code(), Code::kIoError);
   EXPECT_NE(empty.status().message().find(tmp.path()), std::string::npos);
   auto missing = Store::Open(tmp.File("does-not-exist"), Store::Mode::kRead);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.status().code(), Code::kIo);
+  EXPECT_EQ(missing.status().code(), Code::kIoError);
   EXPECT_FALSE(std::filesystem::exists(tmp.File("does-not-exist")));  // read never creates
 }
 
@@ -125,7 +127,7 @@ TEST(StoreTest, MigratesVersionOneStoreOnWriteOpen) {
   // A reader refuses the unmigrated store.
   auto reader = Store::Open(dir, Store::Mode::kRead);
   ASSERT_FALSE(reader.ok());
-  EXPECT_EQ(reader.status().code(), Code::kIo);
+  EXPECT_EQ(reader.status().code(), Code::kIoError);
   EXPECT_NE(reader.status().message().find("migrat"), std::string::npos)
       << reader.status().message();
 
@@ -166,7 +168,7 @@ TEST(StoreTest, RefusesNewerSchema) {
   for (Store::Mode mode : {Store::Mode::kRead, Store::Mode::kWrite}) {
     auto s = Store::Open(tmp.path(), mode);
     ASSERT_FALSE(s.ok());
-    EXPECT_EQ(s.status().code(), Code::kIo);
+    EXPECT_EQ(s.status().code(), Code::kIoError);
     EXPECT_NE(s.status().message().find("newer"), std::string::npos) << s.status().message();
   }
 }
@@ -176,14 +178,16 @@ TEST(StoreTest, RefusesNewerSchema) {
 TEST(IngestTest, NativeReingestUpdatesInPlace) {
   ScopedTempDir tmp;
   const std::string dir = tmp.File("db");
-  WriteFile(tmp.File("v1.jsonl"),
-            R"({"id": "N1", "title": "Quantum walrus migration", "abstract": "Seals too.", "year": 2001, "authors": ["Ann Author"]})"
-            "\n"
-            R"({"id": "N2", "title": "Unrelated paper", "year": 2002})"
-            "\n");
-  WriteFile(tmp.File("v2.jsonl"),
-            R"({"id": "N1", "title": "Penguin colonies revisited", "abstract": "Seals too.", "year": 2003, "authors": ["Bob Writer", "Ann Author"]})"
-            "\n");
+  WriteFile(
+      tmp.File("v1.jsonl"),
+      R"({"id": "N1", "title": "Quantum walrus migration", "abstract": "Seals too.", "year": 2001, "authors": ["Ann Author"]})"
+      "\n"
+      R"({"id": "N2", "title": "Unrelated paper", "year": 2002})"
+      "\n");
+  WriteFile(
+      tmp.File("v2.jsonl"),
+      R"({"id": "N1", "title": "Penguin colonies revisited", "abstract": "Seals too.", "year": 2003, "authors": ["Bob Writer", "Ann Author"]})"
+      "\n");
   auto store = OpenStore(dir, Store::Mode::kWrite);
   ASSERT_TRUE(store);
   IngestStats s1;
@@ -218,15 +222,18 @@ TEST(IngestTest, NativeReingestUpdatesInPlace) {
 
 TEST(IngestTest, OpenAlexStaleVersionIsSkipped) {
   ScopedTempDir tmp;
-  WriteFile(tmp.File("new.jsonl"),
-            R"({"id": "https://openalex.org/W100", "title": "Fresh title", "updated_date": "2024-05-01T00:00:00", "cited_by_count": 5})"
-            "\n");
-  WriteFile(tmp.File("old.jsonl"),
-            R"({"id": "https://openalex.org/W100", "title": "Stale title", "updated_date": "2023-01-01T00:00:00", "cited_by_count": 1})"
-            "\n");
-  WriteFile(tmp.File("newer.jsonl"),
-            R"({"id": "https://openalex.org/W100", "title": "Newest title", "updated_date": "2025-01-01T00:00:00"})"
-            "\n");
+  WriteFile(
+      tmp.File("new.jsonl"),
+      R"({"id": "https://openalex.org/W100", "title": "Fresh title", "updated_date": "2024-05-01T00:00:00", "cited_by_count": 5})"
+      "\n");
+  WriteFile(
+      tmp.File("old.jsonl"),
+      R"({"id": "https://openalex.org/W100", "title": "Stale title", "updated_date": "2023-01-01T00:00:00", "cited_by_count": 1})"
+      "\n");
+  WriteFile(
+      tmp.File("newer.jsonl"),
+      R"({"id": "https://openalex.org/W100", "title": "Newest title", "updated_date": "2025-01-01T00:00:00"})"
+      "\n");
   auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
   ASSERT_TRUE(store);
   ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("new.jsonl")}).ok());
@@ -252,9 +259,12 @@ TEST(IngestTest, OpenAlexStaleVersionIsSkipped) {
 TEST(IngestTest, DanglingReferenceIsLinkedWhenTheCitedWorkArrives) {
   ScopedTempDir tmp;
   WriteFile(tmp.File("b.jsonl"),
-            R"({"id": "B", "title": "Citing paper", "references": ["X1", "A"]})" "\n"
-            R"({"id": "A", "title": "Present cited paper"})" "\n");
-  WriteFile(tmp.File("x1.jsonl"), R"({"id": "X1", "title": "Late arrival"})" "\n");
+            R"({"id": "B", "title": "Citing paper", "references": ["X1", "A"]})"
+            "\n"
+            R"({"id": "A", "title": "Present cited paper"})"
+            "\n");
+  WriteFile(tmp.File("x1.jsonl"), R"({"id": "X1", "title": "Late arrival"})"
+                                  "\n");
   auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
   ASSERT_TRUE(store);
   IngestStats s1;
@@ -294,14 +304,20 @@ TEST(IngestTest, DanglingReferenceIsLinkedWhenTheCitedWorkArrives) {
 TEST(IngestTest, FailedIngestLeavesStoreUnchanged) {
   ScopedTempDir tmp;
   const std::string dir = tmp.File("db");
-  WriteFile(tmp.File("base.jsonl"),
-            R"({"id": "P1", "title": "Base one"})" "\n" R"({"id": "P2", "title": "Base two", "references": ["P1"]})" "\n");
-  WriteFile(tmp.File("good.jsonl"), R"({"id": "P3", "title": "Would be new"})" "\n");
-  WriteFile(tmp.File("bad.jsonl"),
-            R"({"id": "P4", "title": "Also new"})" "\n"
-            R"({"id": "P1", "title": "Overwrite attempt"})" "\n"
-            R"({"id": "P5", "title": })" "\n"
-            R"({"id": "P6", "title": "After the error"})" "\n");
+  WriteFile(tmp.File("base.jsonl"), R"({"id": "P1", "title": "Base one"})"
+                                    "\n"
+                                    R"({"id": "P2", "title": "Base two", "references": ["P1"]})"
+                                    "\n");
+  WriteFile(tmp.File("good.jsonl"), R"({"id": "P3", "title": "Would be new"})"
+                                    "\n");
+  WriteFile(tmp.File("bad.jsonl"), R"({"id": "P4", "title": "Also new"})"
+                                   "\n"
+                                   R"({"id": "P1", "title": "Overwrite attempt"})"
+                                   "\n"
+                                   R"({"id": "P5", "title": })"
+                                   "\n"
+                                   R"({"id": "P6", "title": "After the error"})"
+                                   "\n");
   int64_t gen_before = 0;
   {
     auto store = OpenStore(dir, Store::Mode::kWrite);
@@ -311,7 +327,7 @@ TEST(IngestTest, FailedIngestLeavesStoreUnchanged) {
     EXPECT_GT(gen_before, 0);
 
     Status st = IngestFiles(store.get(), {tmp.File("good.jsonl"), tmp.File("bad.jsonl")});
-    EXPECT_EQ(st.code(), Code::kBadInput);
+    EXPECT_EQ(st.code(), Code::kMalformedInput);
     EXPECT_NE(st.message().find(tmp.File("bad.jsonl") + ":3"), std::string::npos) << st.message();
     EXPECT_EQ(st.message().find("good.jsonl"), std::string::npos) << st.message();
   }
@@ -331,7 +347,8 @@ TEST(IngestTest, FailedIngestLeavesStoreUnchanged) {
 std::vector<std::string> IndexSql(Store* store) {
   std::vector<std::string> out;
   Stmt st = store->db().Prepare(
-      "SELECT name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE type = 'index' ORDER BY name");
+      "SELECT name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE type = 'index' ORDER BY "
+      "name");
   while (st.Step()) out.push_back(st.Str(0));
   return out;
 }
@@ -349,16 +366,23 @@ TEST(IngestTest, BulkLoadRestoresEverySecondaryIndex) {
   }
   ASSERT_GE(schema.size(), 5u);
   EXPECT_NE(std::find_if(schema.begin(), schema.end(),
-                         [](const std::string& s) { return s.rfind("paper_title_key: CREATE INDEX", 0) == 0; }),
+                         [](const std::string& s) {
+                           return s.rfind("paper_title_key: CREATE INDEX", 0) == 0;
+                         }),
             schema.end());
-  WriteFile(tmp.File("bad.jsonl"), R"({"id": "P1", "title": "One"})" "\n" R"({"id": "P2", "title": })" "\n");
-  WriteFile(tmp.File("good.jsonl"),
-            R"({"id": "P1", "title": "Graph neural networks", "doi": "10.1/abc", "authors": ["Ada Lovelace"]})" "\n");
+  WriteFile(tmp.File("bad.jsonl"), R"({"id": "P1", "title": "One"})"
+                                   "\n"
+                                   R"({"id": "P2", "title": })"
+                                   "\n");
+  WriteFile(
+      tmp.File("good.jsonl"),
+      R"({"id": "P1", "title": "Graph neural networks", "doi": "10.1/abc", "authors": ["Ada Lovelace"]})"
+      "\n");
   const std::string dir = tmp.File("db");
   {
     auto store = OpenStore(dir, Store::Mode::kWrite);
     ASSERT_TRUE(store);
-    EXPECT_EQ(IngestFiles(store.get(), {tmp.File("bad.jsonl")}).code(), Code::kBadInput);
+    EXPECT_EQ(IngestFiles(store.get(), {tmp.File("bad.jsonl")}).code(), Code::kMalformedInput);
     EXPECT_EQ(store->PaperCount(), 0);
     EXPECT_EQ(IndexSql(store.get()), schema) << "a failed bulk load restores the dropped indexes";
     ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("good.jsonl")}).ok());
@@ -370,13 +394,19 @@ TEST(IngestTest, BulkLoadRestoresEverySecondaryIndex) {
       while (st.Step()) all += st.Str(3) + "; ";
       return all;
     };
-    EXPECT_NE(plan("SELECT id FROM paper WHERE title_key = 'x'").find("paper_title_key"), std::string::npos);
+    EXPECT_NE(plan("SELECT id FROM paper WHERE title_key = 'x'").find("paper_title_key"),
+              std::string::npos);
     EXPECT_NE(plan("SELECT id FROM paper WHERE doi = 'x'").find("paper_doi"), std::string::npos);
-    EXPECT_NE(plan("SELECT paper_id FROM authorship WHERE author_id = 1").find("authorship_author"), std::string::npos);
+    EXPECT_NE(plan("SELECT paper_id FROM authorship WHERE author_id = 1").find("authorship_author"),
+              std::string::npos);
     // FTS5's merge settings, widened for the load, are its defaults again, and
     // the index it built is sound.
-    EXPECT_EQ(store->db().QueryInt("SELECT v FROM paper_fts_config WHERE k = 'automerge'").value_or(4), 4);
-    EXPECT_EQ(store->db().QueryInt("SELECT v FROM paper_fts_config WHERE k = 'crisismerge'").value_or(16), 16);
+    EXPECT_EQ(
+        store->db().QueryInt("SELECT v FROM paper_fts_config WHERE k = 'automerge'").value_or(4),
+        4);
+    EXPECT_EQ(
+        store->db().QueryInt("SELECT v FROM paper_fts_config WHERE k = 'crisismerge'").value_or(16),
+        16);
     store->db().Exec("INSERT INTO paper_fts(paper_fts) VALUES('integrity-check')");
     EXPECT_EQ(store->db().QueryInt("SELECT rowid FROM paper_fts WHERE paper_fts MATCH 'neural'"),
               store->PaperByExtId("P1"));
@@ -389,15 +419,21 @@ TEST(IngestTest, BulkLoadRestoresEverySecondaryIndex) {
 
 TEST(IngestTest, SkipInvalidCountsAndContinues) {
   ScopedTempDir tmp;
-  WriteFile(tmp.File("mixed.jsonl"),
-            R"({"id": "Q1", "title": "ok"})" "\n" "not json at all\n" R"({"id": "Q2", "title": 7})" "\n"
-            "\n" R"({"id": "Q3", "title": "ok too"})" "\n");
+  WriteFile(tmp.File("mixed.jsonl"), R"({"id": "Q1", "title": "ok"})"
+                                     "\n"
+                                     "not json at all\n"
+                                     R"({"id": "Q2", "title": 7})"
+                                     "\n"
+                                     "\n"
+                                     R"({"id": "Q3", "title": "ok too"})"
+                                     "\n");
   auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
   ASSERT_TRUE(store);
   IngestOptions options;
   options.skip_invalid = true;
-  std::vector<std::string> warnings;
-  options.warn = [&](const std::string& w) { warnings.push_back(w); };
+  litgraph::testing::RecordingReporter reporter;
+  const std::vector<std::string>& warnings = reporter.warnings;
+  options.reporter = &reporter;
   IngestStats stats;
   ASSERT_TRUE(Ingest(store.get(), {tmp.File("mixed.jsonl")}, options, &stats).ok());
   EXPECT_EQ(stats.invalid, 2);
@@ -410,11 +446,12 @@ TEST(IngestTest, SkipInvalidCountsAndContinues) {
 
 TEST(IngestTest, MissingInputIsIoAndChangesNothing) {
   ScopedTempDir tmp;
-  WriteFile(tmp.File("a.jsonl"), R"({"id": "M1", "title": "fine"})" "\n");
+  WriteFile(tmp.File("a.jsonl"), R"({"id": "M1", "title": "fine"})"
+                                 "\n");
   auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
   ASSERT_TRUE(store);
   Status st = IngestFiles(store.get(), {tmp.File("a.jsonl"), tmp.File("nope.jsonl")});
-  EXPECT_EQ(st.code(), Code::kIo);
+  EXPECT_EQ(st.code(), Code::kIoError);
   EXPECT_NE(st.message().find("nope.jsonl"), std::string::npos) << st.message();
   EXPECT_EQ(store->PaperCount(), 0);
   EXPECT_EQ(store->Generation("graph"), 0);
@@ -426,12 +463,12 @@ TEST(IngestTest, FixturesLoadAndResolve) {
   ASSERT_TRUE(store);
   IngestStats stats;
   // A single-line work, an entity record, and a 200-line JSON-lines file.
-  ASSERT_TRUE(IngestFiles(store.get(),
-                          {TestData("W2741809807.json"), TestData("A5023888391.json"),
-                           TestData("C71924100.json"),
-                           TestData("search-biodiversity-finance.works.jsonl")},
-                          &stats)
-                  .ok());
+  ASSERT_TRUE(
+      IngestFiles(store.get(),
+                  {TestData("W2741809807.json"), TestData("A5023888391.json"),
+                   TestData("C71924100.json"), TestData("search-biodiversity-finance.works.jsonl")},
+                  &stats)
+          .ok());
   EXPECT_EQ(stats.works, 201);
   EXPECT_EQ(stats.entities, 1);
   EXPECT_EQ(stats.skipped, 1);
@@ -468,20 +505,22 @@ TEST(IngestTest, MultiLineDocumentsPagesAndArrays) {
             "  {\"id\": \"R2\", \"title\": \"Array two\", \"references\": [\"R1\", \"W12\"]}\n]\n");
   WriteFile(tmp.File("one.json"), "{\n  \"id\": \"R3\",\n  \"title\": \"Pretty single\"\n}\n");
   WriteFile(tmp.File("crlf.jsonl"),
-            "{\"id\": \"R4\", \"title\": \"Windows one\"}\r\n{\"id\": \"R5\", \"title\": \"Windows two\"}\r\n");
+            "{\"id\": \"R4\", \"title\": \"Windows one\"}\r\n{\"id\": \"R5\", \"title\": \"Windows "
+            "two\"}\r\n");
   auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
   ASSERT_TRUE(store);
   IngestStats stats;
-  Status st = IngestFiles(store.get(),
-                          {tmp.File("page.json"), tmp.File("array.json"), tmp.File("one.json"),
-                           tmp.File("crlf.jsonl")},
-                          &stats);
+  Status st = IngestFiles(
+      store.get(),
+      {tmp.File("page.json"), tmp.File("array.json"), tmp.File("one.json"), tmp.File("crlf.jsonl")},
+      &stats);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(stats.works_new, 7);
   EXPECT_EQ(store->PaperCount(), 7);
   EXPECT_EQ(stats.cites_edges, 3);
   EXPECT_EQ(stats.dangling_references, 0);
-  for (const char* id : {"W11", "W12", "R1", "R2", "R3", "R4", "R5"}) EXPECT_TRUE(store->PaperByExtId(id)) << id;
+  for (const char* id : {"W11", "W12", "R1", "R2", "R3", "R4", "R5"})
+    EXPECT_TRUE(store->PaperByExtId(id)) << id;
   EXPECT_EQ(store->GetPaperSummary(*store->PaperByExtId("R5"))->title, "Windows two");
 }
 
@@ -490,7 +529,9 @@ TEST(IngestTest, GzipInputIsDetectedByContent) {
   std::string lines;
   for (int i = 0; i < 300; ++i)
     lines += R"({"id": "G)" + std::to_string(i) + R"(", "title": "Compressed paper number )" +
-             std::to_string(i) + R"("})" "\n";
+             std::to_string(i) +
+             R"("})"
+             "\n";
   const std::string gz = Gzip(lines);
   ASSERT_EQ(static_cast<unsigned char>(gz[0]), 0x1f);
   WriteFile(tmp.File("works.data"), gz);  // no .gz suffix
@@ -505,15 +546,17 @@ TEST(IngestTest, GzipInputIsDetectedByContent) {
   WriteFile(tmp.File("cut.gz"), gz.substr(0, gz.size() / 2));
   IngestStats cut_stats;
   st = IngestFiles(store.get(), {tmp.File("cut.gz")}, &cut_stats);
-  EXPECT_EQ(st.code(), Code::kBadInput) << st.message();
+  EXPECT_EQ(st.code(), Code::kMalformedInput) << st.message();
   EXPECT_NE(st.message().find("cut.gz"), std::string::npos) << st.message();
   EXPECT_EQ(store->PaperCount(), 300);
 }
 
 TEST(IngestTest, OverlongLineIsBadInputEvenWhenSkippingInvalid) {
   ScopedTempDir tmp;
-  WriteFile(tmp.File("long.jsonl"),
-            R"({"id": "S1", "title": "short"})" "\n" R"({"id": "S2", "title": ")" + std::string(500, 'x') + "\"}\n");
+  WriteFile(tmp.File("long.jsonl"), R"({"id": "S1", "title": "short"})"
+                                    "\n"
+                                    R"({"id": "S2", "title": ")" +
+                                        std::string(500, 'x') + "\"}\n");
   auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
   ASSERT_TRUE(store);
   IngestOptions options;
@@ -521,7 +564,7 @@ TEST(IngestTest, OverlongLineIsBadInputEvenWhenSkippingInvalid) {
   options.skip_invalid = true;
   IngestStats stats;
   Status st = Ingest(store.get(), {tmp.File("long.jsonl")}, options, &stats);
-  EXPECT_EQ(st.code(), Code::kBadInput);
+  EXPECT_EQ(st.code(), Code::kMalformedInput);
   EXPECT_NE(st.message().find("long.jsonl:2"), std::string::npos) << st.message();
   EXPECT_EQ(store->PaperCount(), 0);
 }
@@ -532,8 +575,9 @@ TEST(IngestTest, EmptyInputWarnsAndSucceeds) {
   auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
   ASSERT_TRUE(store);
   IngestOptions options;
-  std::vector<std::string> warnings;
-  options.warn = [&](const std::string& w) { warnings.push_back(w); };
+  litgraph::testing::RecordingReporter reporter;
+  const std::vector<std::string>& warnings = reporter.warnings;
+  options.reporter = &reporter;
   IngestStats stats;
   ASSERT_TRUE(Ingest(store.get(), {tmp.File("empty.jsonl")}, options, &stats).ok());
   EXPECT_EQ(stats.records, 0);
@@ -546,9 +590,12 @@ TEST(IngestTest, EmptyInputWarnsAndSucceeds) {
 
 TEST(IngestTest, SelfAndDuplicateReferencesAndSymmetricRelated) {
   ScopedTempDir tmp;
-  WriteFile(tmp.File("refs.jsonl"),
-            R"({"id": "D1", "title": "Cited"})" "\n"
-            R"({"id": "D2", "title": "Citing", "references": ["D2", "D1", "D1", "D9"], "related": ["D1"]})" "\n");
+  WriteFile(
+      tmp.File("refs.jsonl"),
+      R"({"id": "D1", "title": "Cited"})"
+      "\n"
+      R"({"id": "D2", "title": "Citing", "references": ["D2", "D1", "D1", "D9"], "related": ["D1"]})"
+      "\n");
   auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
   ASSERT_TRUE(store);
   IngestStats stats;
@@ -567,47 +614,74 @@ TEST(IngestTest, SelfAndDuplicateReferencesAndSymmetricRelated) {
   EXPECT_EQ(std::vector<uint32_t>(r2.ids.begin(), r2.ids.end()), std::vector<uint32_t>{d1});
 }
 
-TEST(StoreTest, WriterRemovesOrphanGenerationsAndKeepsThePreviousOne) {
+// A generation a reader uses is never removed, whatever the number of
+// commits since (the reader keeps its snapshot); one nobody uses goes at the
+// next writer, as do the leftovers of killed writers.
+TEST(StoreTest, WritersRemoveUnusedGenerationsButNeverAPinnedOne) {
   ScopedTempDir tmp;
   const std::string dir = tmp.File("db");
-  WriteFile(tmp.File("a.jsonl"), R"({"id": "O1", "title": "one"})" "\n");
-  WriteFile(tmp.File("b.jsonl"), R"({"id": "O2", "title": "two"})" "\n");
-  int64_t current = 0;
-  {
+  for (int i = 0; i < 5; ++i)
+    WriteFile(tmp.File(std::to_string(i) + ".jsonl"),
+              fmt::format(R"({{"id": "O{}", "title": "paper {}", "references": ["O0"]}})"
+                          "\n",
+                          i, i));
+  auto ingest = [&](int i) {
     auto store = OpenStore(dir, Store::Mode::kWrite);
     ASSERT_TRUE(store);
-    ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("a.jsonl")}).ok());
-    ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("b.jsonl")}).ok());
+    ASSERT_TRUE(IngestFiles(store.get(), {tmp.File(std::to_string(i) + ".jsonl")}).ok());
+  };
+  ingest(0);
+  ingest(1);
+  auto reader = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(reader);
+  const int64_t pinned = reader->Generation("graph");
+  const std::string pinned_dir = dir + "/graph." + std::to_string(pinned);
+  ASSERT_TRUE(std::filesystem::exists(pinned_dir));
+  for (int i = 2; i < 5; ++i) ingest(i);
+  // Three commits later the reader's generation is still there and whole.
+  EXPECT_TRUE(std::filesystem::exists(pinned_dir));
+  EXPECT_EQ(reader->Generation("graph"), pinned);
+  EXPECT_EQ(reader->PaperCount(), 2);
+  {
+    auto g = Graph::Open(reader.get());
+    ASSERT_TRUE(g.ok()) << g.status().message();
+    const uint32_t o0 = static_cast<uint32_t>(*reader->PaperByExtId("O0"));
+    EXPECT_EQ((*g)->adj(Rel::kCitesIn).Neighbours(o0).size(), 1u) << "O1 cites O0";
+    EXPECT_TRUE((*g)->status().ok()) << (*g)->status().message();
+  }
+  int64_t current = 0;
+  {
+    auto store = OpenStore(dir, Store::Mode::kRead);
     current = store->Generation("graph");
   }
-  ASSERT_GE(current, 2);
-  const std::string prev = dir + "/graph." + std::to_string(current - 1);
+  EXPECT_GT(current, pinned);
   const std::string cur = dir + "/graph." + std::to_string(current);
-  ASSERT_TRUE(std::filesystem::exists(prev));
   // What a killed writer leaves behind.
   std::filesystem::create_directories(dir + "/graph." + std::to_string(current + 5));
   std::filesystem::create_directories(dir + "/graph.3.tmp");
   std::filesystem::create_directories(dir + "/vectors.9");
+  reader.reset();  // unpins
   {
     auto store = OpenStore(dir, Store::Mode::kWrite);
     ASSERT_TRUE(store);
   }
   EXPECT_TRUE(std::filesystem::exists(cur));
-  EXPECT_TRUE(std::filesystem::exists(prev));
+  EXPECT_FALSE(std::filesystem::exists(pinned_dir));
   EXPECT_FALSE(std::filesystem::exists(dir + "/graph." + std::to_string(current + 5)));
   EXPECT_FALSE(std::filesystem::exists(dir + "/graph.3.tmp"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/vectors.9"));
-  auto reader = OpenStore(dir, Store::Mode::kRead);
-  ASSERT_TRUE(reader);
-  EXPECT_EQ(reader->Generation("graph"), current);
-  EXPECT_TRUE(Graph::Open(reader.get()).ok());
+  auto again = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->Generation("graph"), current);
+  EXPECT_TRUE(Graph::Open(again.get()).ok());
 }
 
 TEST(IngestTest, ReadOnlyStoreCannotIngest) {
   ScopedTempDir tmp;
   const std::string dir = tmp.File("db");
   { auto store = OpenStore(dir, Store::Mode::kWrite); }
-  WriteFile(tmp.File("a.jsonl"), R"({"id": "RO1", "title": "x"})" "\n");
+  WriteFile(tmp.File("a.jsonl"), R"({"id": "RO1", "title": "x"})"
+                                 "\n");
   auto reader = OpenStore(dir, Store::Mode::kRead);
   ASSERT_TRUE(reader);
   IngestStats stats;

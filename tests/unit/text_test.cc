@@ -55,12 +55,16 @@ TEST(WordsTest, NonLatinLettersAreKept) {
 TEST(WordsTest, SeparatorCodePointsSplit) {
   // Multiplication sign, non-breaking space, general punctuation block.
   EXPECT_EQ(Words("3×3"), (Strings{"3", "3"}));
-  EXPECT_EQ(Words("a\xC2\xA0" "b"), (Strings{"a", "b"}));
+  EXPECT_EQ(Words("a\xC2\xA0"
+                  "b"),
+            (Strings{"a", "b"}));
   EXPECT_EQ(Words("pre\xE2\x80\x91training"), (Strings{"pre", "training"}));  // U+2011
 }
 
 TEST(WordsTest, InvalidUtf8SeparatesInsteadOfCrashing) {
-  EXPECT_EQ(Words("ab\xFF" "cd"), (Strings{"ab", "cd"}));
+  EXPECT_EQ(Words("ab\xFF"
+                  "cd"),
+            (Strings{"ab", "cd"}));
   EXPECT_EQ(Words("ab\xC3"), (Strings{"ab"}));  // truncated two-byte sequence at the end
 }
 
@@ -91,9 +95,12 @@ Strings ReferenceWords(std::string_view text) {
 TEST(WordsTest, MatchesCodePointReferenceOnRandomText) {
   std::mt19937 rng(2718);
   const std::vector<std::string> pieces = {
-      "a", "Z", "q", "7", " ", "-", ",", ".", "'", "_", "\t", "é", "Æ", "ß", "Č", "ł", "ſ",
-      "\xCC\x81", "\xCC\x8C", "α", "Ω", "д", "深", "\xE2\x80\x93", "\xC2\xA0", "×", "\xFF",
-      "\xC3", "\xE2\x82", "\xF0\x9F\x98\x80", "\xEF\xBC\x8C"};
+      "a",           "Z", "q",    "7",    " ",        "-",
+      ",",           ".", "'",    "_",    "\t",       "é",
+      "Æ",           "ß", "Č",    "ł",    "ſ",        "\xCC\x81",
+      "\xCC\x8C",    "α", "Ω",    "д",    "深",       "\xE2\x80\x93",
+      "\xC2\xA0",    "×", "\xFF", "\xC3", "\xE2\x82", "\xF0\x9F\x98\x80",
+      "\xEF\xBC\x8C"};
   for (int round = 0; round < 2000; ++round) {
     std::string text;
     int n = static_cast<int>(rng() % 30);
@@ -103,7 +110,7 @@ TEST(WordsTest, MatchesCodePointReferenceOnRandomText) {
 }
 
 // Lowercasing is documented for every word ("Lowercased words"), and the
-// spec's title key is "letters only, lowercase" (spec/retrieval.md section 4).
+// title key is "letters only, lowercase" (SciAtlas section 3.1).
 TEST(WordsTest, NonLatinLettersAreLowercased) {
   EXPECT_EQ(Words("ΑΒΓ"), Words("αβγ"));
   EXPECT_EQ(NormalizeTitleKey("ΔΕΛΤΑ Model"), NormalizeTitleKey("δελτα model"));
@@ -185,8 +192,8 @@ TEST(NormalizeTitleTest, HyphenAndSpaceVariantsShareAKey) {
       "Pre-Training of BERT",
       "Pre Training of BERT",
       "PreTraining of BERT",
-      "pre\xE2\x80\x93training of bert",    // en dash
-      "Pre\xE2\x80\x90Training of BERT",    // U+2010 hyphen
+      "pre\xE2\x80\x93training of bert",  // en dash
+      "Pre\xE2\x80\x90Training of BERT",  // U+2010 hyphen
       "Pre - Training  of  BERT.",
       "PRE-TRAINING OF BERT",
   };
@@ -234,8 +241,8 @@ TEST(LcsTest, MatchesDynamicProgramAcrossWordBoundaries) {
   std::mt19937 rng(12345);
   // Lengths around 64 and 128 exercise the single- and multi-word paths and
   // the masking of the last partial word.
-  const std::vector<size_t> lengths = {1, 2, 5, 31, 63, 64, 65, 100, 127, 128, 129, 191, 192,
-                                       193, 250, 300};
+  const std::vector<size_t> lengths = {1,   2,   5,   31,  63,  64,  65,  100,
+                                       127, 128, 129, 191, 192, 193, 250, 300};
   int cases = 0;
   for (size_t la : lengths) {
     for (size_t lb : {size_t{1}, size_t{17}, size_t{64}, size_t{65}, size_t{130}, size_t{257}}) {
@@ -277,7 +284,7 @@ TEST(SimilarityTest, SequenceSimilarityByHand) {
   EXPECT_DOUBLE_EQ(SequenceSimilarity("", ""), 1.0);
   EXPECT_DOUBLE_EQ(SequenceSimilarity("abc", ""), 0.0);
   EXPECT_DOUBLE_EQ(SequenceSimilarity("abc", "abc"), 1.0);
-  EXPECT_DOUBLE_EQ(SequenceSimilarity("abcd", "abdc"), 6.0 / 8.0);      // LCS 3
+  EXPECT_DOUBLE_EQ(SequenceSimilarity("abcd", "abdc"), 6.0 / 8.0);        // LCS 3
   EXPECT_DOUBLE_EQ(SequenceSimilarity("kitten", "sitting"), 8.0 / 13.0);  // LCS "ittn"
 }
 
@@ -291,8 +298,7 @@ TEST(SimilarityTest, TokenJaccardByHand) {
 }
 
 TEST(SimilarityTest, TitleMatchScoreExactKeyIsOne) {
-  EXPECT_DOUBLE_EQ(TitleMatchScore("Attention Is All You Need", "attention is all you need."),
-                   1.0);
+  EXPECT_DOUBLE_EQ(TitleMatchScore("Attention Is All You Need", "attention is all you need."), 1.0);
   EXPECT_DOUBLE_EQ(TitleMatchScore("Deep   Residual-Learning", "deep residual learning"), 1.0);
 }
 
@@ -346,9 +352,9 @@ TEST(NormalizeDoiTest, AcceptedForms) {
 }
 
 TEST(NormalizeDoiTest, NonDoisGiveEmpty) {
-  for (const char* s : {"", "   ", "hello", "W2741809807", "10.7717", "10.", "11.1234/abc",
-                        "https://example.org/10.1234/abc", "doi:", "https://doi.org/",
-                        "arXiv:1706.03762"}) {
+  for (const char* s :
+       {"", "   ", "hello", "W2741809807", "10.7717", "10.", "11.1234/abc",
+        "https://example.org/10.1234/abc", "doi:", "https://doi.org/", "arXiv:1706.03762"}) {
     EXPECT_EQ(NormalizeDoi(s), "") << s;
   }
 }
@@ -365,7 +371,8 @@ TEST(ShortOpenAlexIdTest, AcceptedForms) {
   EXPECT_EQ(ShortOpenAlexId("W2741809807"), "W2741809807");
   EXPECT_EQ(ShortOpenAlexId("w2741809807"), "W2741809807");
   EXPECT_EQ(ShortOpenAlexId("https://openalex.org/i27837315"), "I27837315");
-  for (const char* id : {"A1", "I1", "S1", "T1", "C1", "F1", "P1"}) EXPECT_EQ(ShortOpenAlexId(id), id);
+  for (const char* id : {"A1", "I1", "S1", "T1", "C1", "F1", "P1"})
+    EXPECT_EQ(ShortOpenAlexId(id), id);
 }
 
 TEST(ShortOpenAlexIdTest, TopicHierarchyKeepsItsPath) {
@@ -376,9 +383,9 @@ TEST(ShortOpenAlexIdTest, TopicHierarchyKeepsItsPath) {
 }
 
 TEST(ShortOpenAlexIdTest, GarbageGivesEmpty) {
-  for (const char* s : {"", "W", "X123", "W12x", "hello", "https://openalex.org/",
-                        "https://example.org/W123", "10.7717/peerj.4375", "W-1", "W 1",
-                        "https://openalex.org/subfields/"}) {
+  for (const char* s :
+       {"", "W", "X123", "W12x", "hello", "https://openalex.org/", "https://example.org/W123",
+        "10.7717/peerj.4375", "W-1", "W 1", "https://openalex.org/subfields/"}) {
     EXPECT_EQ(ShortOpenAlexId(s), "") << s;
   }
 }

@@ -21,8 +21,11 @@
 namespace litgraph {
 namespace {
 
+using litgraph::testing::Payload;
 using litgraph::testing::ReadFile;
 using litgraph::testing::ScopedTempDir;
+using litgraph::testing::TestId;
+using litgraph::testing::TestStore;
 using litgraph::testing::WriteFile;
 
 // rows x dim random unit vectors (row 0 and every `hole`-th row left zero).
@@ -58,10 +61,10 @@ TEST(VectorFileTest, RoundTrip) {
     for (int i = 0; i < dim; ++i) data[r * dim + i] = static_cast<float>(r * 10 + i) - 20.5f;
   data[3 * dim + 2] = -0.0f;  // negative zero is still "no vector"
   const std::string path = tmp.File("title.vec");
-  ASSERT_TRUE(VectorFile::Write(path, dim, rows, data.data()).ok());
-  EXPECT_EQ(std::filesystem::file_size(path), 64 + rows * dim * sizeof(float));
+  ASSERT_TRUE(VectorFile::Write(path, TestId(path), dim, rows, data.data()).ok());
+  EXPECT_EQ(Payload(path).size(), 64 + rows * dim * sizeof(float));
   VectorFile f;
-  Status st = f.Open(path);
+  Status st = f.Open(path, TestId(path));
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(f.dim(), dim);
   EXPECT_EQ(f.rows(), rows);
@@ -84,10 +87,10 @@ TEST(VectorFileTest, RewriteReplacesAtomically) {
   ScopedTempDir tmp;
   const std::string path = tmp.File("v.vec");
   std::vector<float> a = RandomUnitRows(10, 4, 1), b = RandomUnitRows(3, 4, 2);
-  ASSERT_TRUE(VectorFile::Write(path, 4, 10, a.data()).ok());
-  ASSERT_TRUE(VectorFile::Write(path, 4, 3, b.data()).ok());
+  ASSERT_TRUE(VectorFile::Write(path, TestId(path), 4, 10, a.data()).ok());
+  ASSERT_TRUE(VectorFile::Write(path, TestId(path), 4, 3, b.data()).ok());
   VectorFile f;
-  ASSERT_TRUE(f.Open(path).ok());
+  ASSERT_TRUE(f.Open(path, TestId(path)).ok());
   EXPECT_EQ(f.rows(), 3u);
   EXPECT_EQ(f.present(), 2u);
   EXPECT_EQ(f.Row(2)[3], b[2 * 4 + 3]);
@@ -98,9 +101,9 @@ TEST(VectorFileTest, RewriteReplacesAtomically) {
 TEST(VectorFileTest, EmptyFile) {
   ScopedTempDir tmp;
   const std::string path = tmp.File("empty.vec");
-  ASSERT_TRUE(VectorFile::Write(path, 8, 0, nullptr).ok());
+  ASSERT_TRUE(VectorFile::Write(path, TestId(path), 8, 0, nullptr).ok());
   VectorFile f;
-  ASSERT_TRUE(f.Open(path).ok());
+  ASSERT_TRUE(f.Open(path, TestId(path)).ok());
   EXPECT_EQ(f.rows(), 0u);
   EXPECT_EQ(f.present(), 0u);
   EXPECT_EQ(f.Row(0), nullptr);
@@ -111,36 +114,65 @@ TEST(VectorFileTest, EmptyFile) {
 TEST(VectorFileTest, CorruptAndTruncatedFilesFail) {
   ScopedTempDir tmp;
   const std::string path = tmp.File("good.vec");
-  std::vector<float> data = RandomUnitRows(20, 6, 3);
-  ASSERT_TRUE(VectorFile::Write(path, 6, 20, data.data()).ok());
-  const std::string good = ReadFile(path);
+  const FileIdentity id = TestId(path);
+  std::vector<float> data = RandomUnitRows(400, 6, 3);  // 9,664 bytes: three pages
+  ASSERT_TRUE(VectorFile::Write(path, id, 6, 400, data.data()).ok());
+  const std::string good = ReadFile(path), payload = Payload(path);
   struct Case {
     const char* name;
     std::string bytes;
+    bool rewrap;  // a valid checked file around a bad payload
   };
-  std::string bad_magic = good;
+  std::string bad_magic = payload;
   bad_magic[0] = 'X';
-  std::string zero_dim = good;
+  std::string zero_dim = payload;
   zero_dim[8] = zero_dim[9] = zero_dim[10] = zero_dim[11] = 0;
-  std::string more_rows = good;
+  std::string more_rows = payload;
   more_rows[16] = static_cast<char>(more_rows[16] + 1);
-  std::vector<Case> cases = {{"truncated_data", good.substr(0, good.size() - 4)},
-                             {"truncated_header", good.substr(0, 40)},
-                             {"empty", ""},
-                             {"extra_bytes", good + "xxxx"},
-                             {"bad_magic", bad_magic},
-                             {"zero_dim", zero_dim},
-                             {"rows_mismatch", more_rows}};
+  std::string flipped = good;
+  flipped[100] ^= 4;
+  std::vector<Case> cases = {{"truncated_data", good.substr(0, good.size() - 4), false},
+                             {"truncated_header", good.substr(0, 40), false},
+                             {"empty", "", false},
+                             {"extra_bytes", good + "xxxx", false},
+                             {"flipped_header", flipped, false},
+                             {"bad_magic", bad_magic, true},
+                             {"zero_dim", zero_dim, true},
+                             {"rows_mismatch", more_rows, true},
+                             {"payload_truncated", payload.substr(0, payload.size() - 4), true}};
   for (const Case& c : cases) {
     const std::string p = tmp.File(std::string(c.name) + ".vec");
-    WriteFile(p, c.bytes);
+    if (c.rewrap)
+      ASSERT_TRUE(WriteCheckedFile(p, id, c.bytes).ok());
+    else
+      WriteFile(p, c.bytes);
     VectorFile f;
-    Status st = f.Open(p);
+    Status st = f.Open(p, id);
     EXPECT_FALSE(st.ok()) << c.name;
-    EXPECT_EQ(st.code(), Code::kIo) << c.name;
+    EXPECT_EQ(st.code(), Code::kCorruption) << c.name;
   }
+  // A flipped byte in a row of another page: Open succeeds (O(1)), reading
+  // the row fails and names the file; rows of intact pages still read.
+  {
+    std::string bad = good;
+    bad[64 + 300 * 6 * 4 + 5] ^= 1;
+    const std::string p = tmp.File("row.vec");
+    WriteFile(p, bad);
+    VectorFile f;
+    ASSERT_TRUE(f.Open(p, id).ok());
+    EXPECT_NE(f.Row(7), nullptr);
+    EXPECT_TRUE(f.status().ok());
+    EXPECT_EQ(f.Row(300), nullptr);
+    EXPECT_EQ(f.status().code(), Code::kCorruption);
+    EXPECT_NE(f.status().message().find("row.vec"), std::string::npos);
+  }
+  // Another store's or another field's file.
+  FileIdentity other = id;
+  other.name = "abstract.vec";
+  VectorFile f;
+  EXPECT_EQ(f.Open(path, other).code(), Code::kCorruption);
   VectorFile missing;
-  EXPECT_FALSE(missing.Open(tmp.File("missing.vec")).ok());
+  EXPECT_FALSE(missing.Open(tmp.File("missing.vec"), id).ok());
 }
 
 // ---- BruteForceSearch ----------------------------------------------------------------
@@ -156,9 +188,9 @@ TEST(BruteForceSearchTest, ExactTopKInOrder) {
     data[r * dim + 1] = std::sin(r * 10 * M_PI / 180);
   }
   const std::string path = tmp.File("v.vec");
-  ASSERT_TRUE(VectorFile::Write(path, dim, 10, data.data()).ok());
+  ASSERT_TRUE(VectorFile::Write(path, TestId(path), dim, 10, data.data()).ok());
   VectorFile f;
-  ASSERT_TRUE(f.Open(path).ok());
+  ASSERT_TRUE(f.Open(path, TestId(path)).ok());
   float q[3] = {std::cos(50 * M_PI / 180), std::sin(50 * M_PI / 180), 0};
   std::vector<VectorHit> hits = BruteForceSearch(f, q, 4);
   ASSERT_EQ(hits.size(), 4u);
@@ -178,20 +210,27 @@ TEST(BruteForceSearchTest, ExactTopKInOrder) {
 struct Indexed {
   VectorFile vec;
   HnswIndex index;
+  const GenerationView* view = nullptr;
 };
 
-void BuildIndex(const ScopedTempDir& tmp, const std::string& name, const std::vector<float>& data,
-                uint64_t rows, int dim, Indexed* out, const std::string& hnswlib_in = "") {
-  const std::string vpath = tmp.File(name + ".vec");
-  ASSERT_TRUE(VectorFile::Write(vpath, dim, rows, data.data()).ok());
-  ASSERT_TRUE(out->vec.Open(vpath).ok());
+// Writes <name>.vec and builds <name>.hnsw(lib) in a new generation of the
+// store's vectors, extending the index of `base` when given.
+void BuildIndex(TestStore* store, const std::string& name, const std::vector<float>& data,
+                uint64_t rows, int dim, Indexed* out, const GenerationView* base = nullptr) {
+  GenerationBuilder* b = store->Start("vectors");
+  ASSERT_TRUE(VectorFile::Write(b, name + ".vec", dim, rows, data.data()).ok());
+  VectorFile vec;
+  Status st = vec.Open(b->Path(name + ".vec"), *b->Identity(name + ".vec"));
+  ASSERT_TRUE(st.ok()) << st.message();
   HnswBuildOptions o;
   o.threads = 1;
-  Status st = BuildHnsw(out->vec, tmp.File(name), o, hnswlib_in);
+  st = BuildHnsw(vec, b, name, o, base);
   ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_TRUE(std::filesystem::exists(tmp.File(name + ".hnsw")));
-  EXPECT_TRUE(std::filesystem::exists(tmp.File(name + ".hnswlib")));
-  st = out->index.Open(tmp.File(name + ".hnsw"), &out->vec);
+  out->view = store->Commit();
+  EXPECT_TRUE(out->view->Has(name + ".hnsw"));
+  EXPECT_TRUE(out->view->Has(name + ".hnswlib"));
+  ASSERT_TRUE(out->vec.Open(*out->view, name + ".vec").ok());
+  st = out->index.Open(*out->view, name + ".hnsw", &out->vec);
   ASSERT_TRUE(st.ok()) << st.message();
 }
 
@@ -212,11 +251,12 @@ double RecallAt10(const Indexed& x, int dim, int queries, size_t ef, uint64_t se
 
 TEST(HnswTest, RecallAndResultShape) {
   ScopedTempDir tmp;
+  TestStore store(tmp.File("s"));
   const int dim = 32;
   const uint64_t rows = 2001;  // ids 1..2000
   std::vector<float> data = RandomUnitRows(rows, dim, 42);
   Indexed x;
-  BuildIndex(tmp, "title", data, rows, dim, &x);
+  BuildIndex(&store, "title", data, rows, dim, &x);
   ASSERT_FALSE(HasFatalFailure());
   EXPECT_EQ(x.vec.present(), 2000u);
   EXPECT_EQ(x.index.nodes(), 2000u);
@@ -259,8 +299,9 @@ TEST(HnswTest, AbsentRowsAreNotIndexed) {
   const int dim = 16;
   const uint64_t rows = 600;
   std::vector<float> data = RandomUnitRows(rows, dim, 5, /*hole=*/3);
+  TestStore store(tmp.File("s"));
   Indexed x;
-  BuildIndex(tmp, "abstract", data, rows, dim, &x);
+  BuildIndex(&store, "abstract", data, rows, dim, &x);
   ASSERT_FALSE(HasFatalFailure());
   EXPECT_EQ(x.index.nodes(), x.vec.present());
   std::mt19937_64 rng(3);
@@ -281,13 +322,14 @@ TEST(HnswTest, ExtendingAnIndexFindsTheNewRows) {
   std::vector<float> all = RandomUnitRows(rows, dim, 77);
   // First build: rows 1..1500 present (the later rows not yet embedded).
   std::vector<float> first(all.begin(), all.begin() + 1501 * dim);
+  TestStore store(tmp.File("s"));
   Indexed a;
-  BuildIndex(tmp, "first", first, 1501, dim, &a);
+  BuildIndex(&store, "title", first, 1501, dim, &a);
   ASSERT_FALSE(HasFatalFailure());
   EXPECT_EQ(a.index.nodes(), 1500u);
   // Second build over all 2,000 rows, starting from the first hnswlib index.
   Indexed b;
-  BuildIndex(tmp, "second", all, rows, dim, &b, tmp.File("first.hnswlib"));
+  BuildIndex(&store, "title", all, rows, dim, &b, a.view);
   ASSERT_FALSE(HasFatalFailure());
   EXPECT_EQ(b.index.nodes(), 2000u) << "each row once";
   // Every new row finds itself.
@@ -313,8 +355,12 @@ TEST(HnswTest, ExtendingAnIndexFindsTheNewRows) {
 TEST(HnswTest, MissingBaseIndexBuildsFromScratch) {
   ScopedTempDir tmp;
   std::vector<float> data = RandomUnitRows(300, 8, 4);
+  TestStore store(tmp.File("s"));
+  Indexed other;  // a generation without v.hnswlib
+  BuildIndex(&store, "w", data, 300, 8, &other);
+  ASSERT_FALSE(HasFatalFailure());
   Indexed x;
-  BuildIndex(tmp, "v", data, 300, 8, &x, tmp.File("no-such.hnswlib"));
+  BuildIndex(&store, "v", data, 300, 8, &x, other.view);
   ASSERT_FALSE(HasFatalFailure());
   EXPECT_EQ(x.index.nodes(), 299u);
 }
@@ -322,14 +368,15 @@ TEST(HnswTest, MissingBaseIndexBuildsFromScratch) {
 TEST(HnswTest, EmptyVectorFileGivesAnEmptyIndex) {
   ScopedTempDir tmp;
   std::vector<float> zeros(10 * 8, 0.0f);  // rows but none present
+  TestStore store(tmp.File("s"));
   Indexed x;
-  BuildIndex(tmp, "zeros", zeros, 10, 8, &x);
+  BuildIndex(&store, "zeros", zeros, 10, 8, &x);
   ASSERT_FALSE(HasFatalFailure());
   EXPECT_EQ(x.index.nodes(), 0u);
   std::vector<float> q(8, 0.35f);
   EXPECT_TRUE(x.index.Search(q.data(), 5, 64).empty());
   Indexed y;
-  BuildIndex(tmp, "norows", {}, 0, 8, &y);
+  BuildIndex(&store, "norows", {}, 0, 8, &y);
   ASSERT_FALSE(HasFatalFailure());
   EXPECT_EQ(y.index.nodes(), 0u);
   EXPECT_TRUE(y.index.Search(q.data(), 5, 64).empty());
@@ -337,27 +384,51 @@ TEST(HnswTest, EmptyVectorFileGivesAnEmptyIndex) {
 
 TEST(HnswTest, CorruptIndexOrWrongVectorsFail) {
   ScopedTempDir tmp;
+  TestStore store(tmp.File("s"));
   std::vector<float> data = RandomUnitRows(100, 8, 2);
   Indexed x;
-  BuildIndex(tmp, "v", data, 100, 8, &x);
+  BuildIndex(&store, "v", data, 100, 8, &x);
   ASSERT_FALSE(HasFatalFailure());
-  const std::string good = ReadFile(tmp.File("v.hnsw"));
-  for (auto [name, bytes] : std::vector<std::pair<std::string, std::string>>{
-           {"trunc.hnsw", good.substr(0, good.size() - 4)},
-           {"short.hnsw", good.substr(0, 20)},
-           {"magic.hnsw", "Z" + good.substr(1)},
-           {"extra.hnsw", good + "1234"}}) {
-    WriteFile(tmp.File(name), bytes);
-    HnswIndex idx;
-    EXPECT_FALSE(idx.Open(tmp.File(name), &x.vec).ok()) << name;
+  const std::string path = x.view->Path("v.hnsw");
+  const std::string good = ReadFile(path);
+  const std::string saved = good;
+  // Truncated, extended, damaged in the header or in the links: refused at
+  // open or reported by the search, never a crash.
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"trunc", good.substr(0, good.size() - 4)},
+      {"short", good.substr(0, 20)},
+      {"magic", "Z" + good.substr(1)},
+      {"extra", good + "1234"}};
+  for (size_t at = 64; at + kCheckedFooterSize < good.size(); at += good.size() / 7) {
+    std::string bad = good;
+    bad[at] ^= 0x40;
+    cases.emplace_back("flip" + std::to_string(at), bad);
   }
+  std::vector<float> q = RandomUnitRows(2, 8, 9);
+  for (const auto& [name, bytes] : cases) {
+    // The damaged bytes replace the file in place (a reader's view of a
+    // disk that went bad).
+    std::filesystem::remove(path);
+    WriteFile(path, bytes);
+    HnswIndex idx;
+    Status st = idx.Open(*x.view, "v.hnsw", &x.vec);
+    if (st.ok()) {
+      idx.Search(q.data() + 8, 10, 64);
+      st = idx.status();
+    }
+    EXPECT_EQ(st.code(), Code::kCorruption) << name;
+  }
+  std::filesystem::remove(path);
+  WriteFile(path, saved);
   // An index opened with vectors of another dimension.
   std::vector<float> other = RandomUnitRows(100, 4, 2);
-  ASSERT_TRUE(VectorFile::Write(tmp.File("other.vec"), 4, 100, other.data()).ok());
+  ASSERT_TRUE(
+      VectorFile::Write(tmp.File("other.vec"), TestId(tmp.File("other.vec")), 4, 100, other.data())
+          .ok());
   VectorFile ov;
-  ASSERT_TRUE(ov.Open(tmp.File("other.vec")).ok());
+  ASSERT_TRUE(ov.Open(tmp.File("other.vec"), TestId(tmp.File("other.vec"))).ok());
   HnswIndex idx;
-  EXPECT_FALSE(idx.Open(tmp.File("v.hnsw"), &ov).ok());
+  EXPECT_FALSE(idx.Open(*x.view, "v.hnsw", &ov).ok());
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Citation neighbourhoods of a paper through the graph files
-// (spec/relations.md, pair-wise): its references and citing papers, the
+// Citation neighbourhoods of a paper through the graph files (SciNetBench's
+// pair-wise relations; SciPIP's co-citation retrieval): its references and citing papers, the
 // papers most often co-cited with it, and the papers sharing most references
 // with it (bibliographic coupling). Each list is ranked (count, then the
 // neighbour's citations, then dense id) and cut at `limit`.
@@ -23,8 +23,8 @@ const char* NeighbourhoodName(Neighbourhood n);  // "references", "cited_by", ..
 // At most max_scan citing papers (co-citation) or references' citers
 // (coupling) are read, most cited first, so a hub's list stays fast; the
 // flag says when that cap cut the scan.
-std::vector<Neighbour> CitationNeighbours(Graph& graph, uint32_t paper, Neighbourhood kind,
-                                          size_t limit, bool* capped = nullptr,
-                                          size_t max_scan = 20000);
+Result<std::vector<Neighbour>> CitationNeighbours(Graph& graph, uint32_t paper, Neighbourhood kind,
+                                                  size_t limit, bool* capped = nullptr,
+                                                  size_t max_scan = 20000);
 
 }  // namespace litgraph

@@ -50,8 +50,12 @@ inline size_t VarintLength(uint64_t v) {
   return n;
 }
 
-inline void PutFixed32(uint32_t v, std::string* out) { out->append(reinterpret_cast<const char*>(&v), 4); }
-inline void PutFixed64(uint64_t v, std::string* out) { out->append(reinterpret_cast<const char*>(&v), 8); }
+inline void PutFixed32(uint32_t v, std::string* out) {
+  out->append(reinterpret_cast<const char*>(&v), 4);
+}
+inline void PutFixed64(uint64_t v, std::string* out) {
+  out->append(reinterpret_cast<const char*>(&v), 8);
+}
 
 // A list of external paper ids (referenced_works, related_works) packed for
 // the paper row: OpenAlex work ids "W<n>" become varint(n << 1); any other id

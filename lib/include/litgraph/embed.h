@@ -24,7 +24,7 @@
 // dimension were chosen on development data: the CSFCube development fold and
 // an ACL Anthology split disjoint from the evaluation's (same summary).
 //
-// Model file (vectors.<N>/model, memory-mapped, O(1) open):
+// Model file (vectors.<N>/model, a checked file, memory-mapped, O(1) open):
 //   header 64 bytes: magic "LGLSA\0\0\1", u32 dim, u32 terms, u64 train docs,
 //     u64 string bytes, f64 lexical weight w (0 in files written before it
 //     existed: dense only), f64 reserved...
@@ -44,6 +44,7 @@
 #include <utility>
 #include <vector>
 
+#include "litgraph/checked_file.h"
 #include "litgraph/files.h"
 #include "litgraph/http.h"
 #include "litgraph/status.h"
@@ -66,8 +67,8 @@ class Embedder {
 struct LsaTrainOptions {
   int dim = 128;
   double lexical_weight = 0.8;  // w of the lexical part, recorded in the model
-  size_t max_docs = 200000;   // training sample (evenly spaced over paper ids)
-  size_t max_terms = 100000;  // vocabulary: most frequent terms with df >= 2
+  size_t max_docs = 200000;     // training sample (evenly spaced over paper ids)
+  size_t max_terms = 100000;    // vocabulary: most frequent terms with df >= 2
   int power_iterations = 2;
   int oversample = 32;
   int threads = 2;
@@ -79,12 +80,13 @@ struct LsaTrainStats {
   double seconds = 0;
 };
 
-// Trains on the store's papers and writes the model file to `path`.
+// Trains on the store's papers and writes the model file to `path` with
+// identity `id` (checked_file.h).
 Status TrainLsa(Store* store, const LsaTrainOptions& options, const std::string& path,
-                LsaTrainStats* stats);
+                const FileIdentity& id, LsaTrainStats* stats);
 // Trains on given texts (tests, evaluation).
 Status TrainLsaOnTexts(const std::vector<std::string>& texts, const LsaTrainOptions& options,
-                       const std::string& path, LsaTrainStats* stats);
+                       const std::string& path, LsaTrainStats* stats, const FileIdentity& id = {});
 
 // A sparse vector: ascending term ids and their weights.
 struct SparseVector {
@@ -96,7 +98,10 @@ float SparseDot(const SparseVector& a, const SparseVector& b);
 
 class LsaModel : public Embedder {
  public:
-  Status Open(const std::string& path);
+  Status Open(const std::string& path, const FileIdentity& id = {});
+  // The first damage a read met (a damaged model embeds texts as empty);
+  // ok when none.
+  Status status() const { return file_.status(); }
   // The weight w of the lexical part (see above); 0 = dense only.
   double lexical_weight() const { return lexical_weight_; }
   // The lexical part: the unit TF-IDF vector of a text over the model's
@@ -112,22 +117,21 @@ class LsaModel : public Embedder {
 
  private:
   int64_t Find(std::string_view term) const;
+  float Idf(uint32_t term) const;
+  const float* TermVector(uint32_t term) const;  // null when damaged
   // (term id, sublinear tf x idf) of the text's known terms, ascending ids.
   std::vector<std::pair<uint32_t, float>> TermWeights(std::string_view text) const;
-  MappedFile file_;
+  CheckedFile file_;
   int dim_ = 0;
   uint32_t terms_ = 0;
   uint64_t train_docs_ = 0;
   double lexical_weight_ = 0;
-  const uint64_t* offsets_ = nullptr;
-  const float* idf_ = nullptr;
-  const float* vectors_ = nullptr;
-  const char* strings_ = nullptr;
+  uint64_t offsets_at_ = 0, idf_at_ = 0, vectors_at_ = 0, strings_at_ = 0;
   std::string id_;
 };
 
 struct HttpEmbedOptions {
-  std::string url;    // base URL or full /v1/embeddings endpoint
+  std::string url;  // base URL or full /v1/embeddings endpoint
   std::string model;
   size_t batch = 64;  // texts per request
   HttpOptions http;

@@ -17,6 +17,11 @@ class MappedFile {
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
+  MappedFile(MappedFile&& o) noexcept : data_(o.data_), size_(o.size_) {
+    o.data_ = nullptr;
+    o.size_ = 0;
+  }
+  MappedFile& operator=(MappedFile&& o) noexcept;
   Status Open(const std::string& path);
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }

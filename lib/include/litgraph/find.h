@@ -7,7 +7,7 @@
 //    URL; doi: bare, https://doi.org/ URL or doi: prefix.
 //  - title: exact match of the normalized form (letters only, lowercase) with
 //    score 1; otherwise fuzzy candidates (BM25 over titles alone) scored with
-//    seeds/000 eq. 5 (0.65 LCS ratio + 0.35 token Jaccard, text.h) and kept
+//    SciAtlas' eq. 5 (0.65 LCS ratio + 0.35 token Jaccard, text.h) and kept
 //    when >= 0.88.
 //  - author: all name tokens must match an author's name (diacritics folded);
 //    an exact full-name match scores 1, a token match 0.9. Papers are ordered
@@ -26,20 +26,22 @@
 
 #include "litgraph/graph.h"
 #include "litgraph/lexical.h"
-#include "litgraph/output.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
 
 namespace litgraph {
 
+// How free text is matched: BM25, the title and abstract vectors (SciAtlas
+// eq. 4), or both fused.
+enum class TextMatch : uint8_t { kLexical, kSemantic, kHybrid };
+// Hybrid fusion: reciprocal rank fusion (k = 60), or 0.5 x min-max BM25 +
+// 0.5 x min-max cosine over the fused pool.
+enum class Fusion : uint8_t { kRrf, kLinear };
+
 struct FindQuery {
   std::string id, doi, title, author, text;
-  // How free text is matched: "lexical" (BM25), "semantic" (title and
-  // abstract vectors, seeds/000 eq. 4) or "hybrid" (both, fused).
-  std::string text_mode = "lexical";
-  // Hybrid fusion: "rrf" (reciprocal rank fusion, k = 60) or "linear"
-  // (0.5 x min-max BM25 + 0.5 x min-max cosine over the fused pool).
-  std::string fusion = "rrf";
+  TextMatch text_match = TextMatch::kLexical;
+  Fusion fusion = Fusion::kRrf;
   // When non-empty: rank exactly these papers (dense ids), scoring each.
   std::vector<int64_t> candidates;
   int after = 0, before = 0;  // inclusive years, 0 = open
@@ -49,33 +51,53 @@ struct FindQuery {
   size_t lexical_budget = 400000;  // postings visited per text query (lexical.h)
 };
 
+// What matched a hit.
+enum class MatchKind : uint8_t {
+  kId,
+  kDoi,
+  kTitleExact,
+  kTitleFuzzy,
+  kTitle,
+  kAuthor,
+  kAuthorText,
+  kText,
+  kSemantic,
+  kHybrid,
+};
+// Its name in records: "id", "doi", "title_exact", "title_fuzzy", "title",
+// "author", "author+text", "text", "semantic", "hybrid".
+const char* MatchName(MatchKind m);
+
 struct FindHit {
   int64_t paper = 0;
   double score = 0;
-  std::string match;  // "id", "doi", "title_exact", "title_fuzzy", "author", "text"
+  MatchKind match = MatchKind::kText;
 };
 
 // Opens the derived indexes of the store's current generation lazily; works
-// (more slowly, through FTS5) when the store has no graph generation yet.
+// (more slowly, through FTS5) when the store has no graph generation yet. A
+// layer that fails to open, or shows damage while read, reads as absent and
+// latches the error in status(), which callers check before trusting a
+// result.
 class PaperFinder {
  public:
   explicit PaperFinder(Store* store);
   ~PaperFinder();
 
-  // Hits in rank order (score, then id). Usage error when the query is empty.
+  // Hits in rank order (score, then id). InvalidArgument when the query is empty.
   Result<std::vector<FindHit>> Find(const FindQuery& q);
 
   // Title path: exact hits (score 1) or fuzzy hits >= threshold, best first.
   std::vector<FindHit> MatchTitle(const std::string& title, size_t limit, double threshold);
 
   // Resolves a paper argument (id, DOI or title). Ambiguous titles return
-  // Usage listing the candidates; nothing found returns NotFound.
+  // InvalidArgument listing the candidates; nothing found returns NotFound.
   Result<int64_t> Resolve(const std::string& text);
 
   // The semantic layer; nullptr when the store has no vectors.
   SemanticIndex* semantic();
   // The model's similarity (semantic.h) of the query with a paper's title
-  // and abstract, combined by seeds/000 eq. 4/7:
+  // and abstract, combined by SciAtlas eq. 4/7:
   // (0.4 s_t + 0.6 s_a) / (0.4 [s_t] + 0.6 [s_a]). False when the paper has
   // neither vector.
   bool EmbeddingScore(const QueryVector& query, int64_t paper, double* score,
@@ -87,11 +109,14 @@ class PaperFinder {
   // combined by EmbeddingScore.
   std::vector<FindHit> SemanticSearch(const QueryVector& query, size_t k, size_t per_field = 60);
 
-  Graph* graph();                // nullptr when the store has no graph
-  const LexicalIndex* lexical();  // title + abstract index; nullptr when absent
+  Graph* graph();                       // nullptr when the store has no graph
+  const LexicalIndex* lexical();        // title + abstract index; nullptr when absent
   const LexicalIndex* title_lexical();  // titles-only index; nullptr when absent
+  // The first error any layer showed (ok when none).
+  Status status() const;
 
  private:
+  void Latch(const Status& st);
   std::vector<FindHit> TextSearch(const std::string& text, size_t k, size_t budget,
                                   const std::function<bool(uint32_t)>& accept);
   std::vector<int64_t> AuthorIds(const std::string& name, bool* exact);
@@ -100,26 +125,10 @@ class PaperFinder {
   Store* store_;
   std::vector<FindHit> TextHits(const FindQuery& q, const std::function<bool(uint32_t)>& accept);
   bool graph_tried_ = false, lexical_tried_ = false, title_tried_ = false, semantic_tried_ = false;
+  Status status_;
   std::unique_ptr<SemanticIndex> semantic_;
   std::unique_ptr<Graph> graph_;
   std::unique_ptr<LexicalIndex> lexical_, title_lexical_;
 };
-
-// Reads paper ids from a file ("-" = stdin): one id / DOI per line, or JSON
-// lines with an "id" field. Ids not in the store are reported through
-// *missing (may be null) and skipped; BadInput for a malformed line.
-Result<std::vector<int64_t>> ReadPaperIdList(Store* store, const std::string& path,
-                                             std::vector<std::string>* missing);
-
-// The common JSON fields of a paper record (litgraph-json(7)): id, type,
-// title, year, venue, authors, cited_by_count, citation_source, doi.
-Json PaperJson(const PaperSummary& p, Graph* graph);
-
-// A record for any node: PaperJson for papers; {id, type, name} plus
-// type-specific counts for the others (keywords: text, paper_count).
-Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id);
-
-// Table columns for paper results.
-std::vector<Column> PaperColumns();
 
 }  // namespace litgraph

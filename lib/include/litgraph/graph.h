@@ -1,37 +1,53 @@
 // The typed graph: memory-mapped, block-compressed adjacency files over the
-// dense per-type node ids of the store.
+// dense per-type node ids of the store, each a checked file (checked_file.h)
+// of the store's graph generation (generation.h).
 //
-// One adjacency file per relation and direction (Rel below), each mapping a
-// source node to its sorted neighbours and one 32-bit attribute per edge
-// whose meaning depends on the relation (RelInfo::attr). File format
+// One adjacency file per relation and direction (Rel, model.h), each mapping
+// a source node to its sorted neighbours and one 32-bit attribute per edge
+// whose meaning depends on the relation (RelInfo::attr). The payload
 // (doc/graph-format.md has the full description):
 //
-//   header   64 bytes: magic "LGADJ\0\0\1", node count, edge count,
-//            nodes per block, block count, max degree
-//   index    (blocks + 1) x u64: byte offset of each block in the data area;
-//            bit 63 set = block stored raw (zstd did not shrink it)
-//   data     blocks; a block decompresses to, for each of its nodes:
-//            varint degree, degree x varint id delta (first absolute),
-//            degree x varint attribute (files with attributes)
+//   header   64 bytes: magic "LGADJ\0\0\2", u64 node space (max id + 1),
+//            u64 edges, u64 blocks, u32 nodes per block, u32 max degree,
+//            u32 has attributes, u32 listed nodes (0: dense), u64 index
+//            offset, u64 nodes offset
+//   data     blocks; a block decompresses (zstd, or stored raw when zstd
+//            does not shrink it) to, for each of its nodes: varint degree,
+//            degree x varint id delta (first absolute), degree x varint
+//            attribute (files with attributes)
+//   index    (blocks + 1) x u64: each block's offset from the data start;
+//            bit 63 set = block stored raw
+//   nodes    sparse files only: u32 x listed nodes, ascending
 //
-// Opening maps the file and validates the header: O(1) in the graph size.
-// Neighbours(n) decompresses n's block (the last one read is kept, for its
-// neighbours in id order), skips the lists before n's and decodes n's list
-// alone into a cache of decoded lists (32 MiB per file by default). The cache
-// has two generations: lists are decoded into the current generation's
-// arena; when it holds half the budget, the older generation is dropped and
-// the current one becomes the older (a list found there moves back into the
-// current one). The arenas' memory is reused rather than freed, so a warm
-// cache allocates nothing. Why lists and not whole blocks: a query reads one
-// node of most blocks it touches, and in a fresh process every decoded byte
-// lands on a new page the kernel must fault in and zero; caching only what
-// was asked for cut a 60-seed rwr-rank subgraph at 1M papers from 27 to 21 ms
-// (bench/results/2026-11-22-hybrid/summary.md).
-// Node attribute arrays (citation counts, years) are flat little-endian files
-// mapped the same way.
+// A dense file has a list for every node of its space, block b holding the
+// nodes b x nodes-per-block onwards; a sparse file lists some nodes only (a
+// delta: the lists an update replaced), block b holding the lists of the
+// listed nodes at those positions.
+//
+// Opening maps the file and checks its footer and header: O(1) in the graph
+// size. Neighbours(n) decompresses n's block (the last one read is kept, for
+// its neighbours in id order), skips the lists before n's and decodes n's
+// list alone into a cache of decoded lists (32 MiB per file by default). The
+// cache has two generations: lists are decoded into the current
+// generation's arena; when it holds half the budget, the older generation is
+// dropped and the current one becomes the older (a list found there moves
+// back into the current one). The arenas' memory is reused rather than
+// freed, so a warm cache allocates nothing. Why lists and not whole blocks:
+// a query reads one node of most blocks it touches, and in a fresh process
+// every decoded byte lands on a new page the kernel must fault in and zero;
+// caching only what was asked for cut a 60-seed rwr-rank subgraph at 1M
+// papers from 27 to 21 ms (bench/results/2026-11-22-hybrid/summary.md).
+// Node attribute arrays (citation counts, years) are flat little-endian
+// checked files.
+//
+// Damage: readers never throw and never read outside their file. A damaged
+// block or list reads as empty and latches the first error in the reader's
+// status(); Graph::status() gathers them, and every algorithm over a Graph
+// checks it before returning (LevelDB's Iterator::status()).
 //
 // Thread-safety: an Adjacency (its cache) belongs to one thread; Graph's
-// lazily opened files are opened by one thread before others read them.
+// lazily opened files are opened by one thread before others read them; the
+// attribute arrays and checked files may be read from any thread.
 #pragma once
 
 #include <cstdint>
@@ -41,47 +57,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "litgraph/files.h"
+#include "litgraph/checked_file.h"
+#include "litgraph/generation.h"
+#include "litgraph/model.h"
 #include "litgraph/status.h"
 #include "litgraph/store.h"
 
 namespace litgraph {
-
-// Relations as stored: each entry is one direction of a relation.
-enum class Rel : uint8_t {
-  kCitesOut,        // paper -> papers it cites
-  kCitesIn,         // paper -> papers citing it
-  kRelated,         // paper -- paper (RELATED_TO, both directions merged)
-  kAuthors,         // paper -> authors (attr: position << 1 | is_corresponding)
-  kAuthoredPapers,  // author -> papers (attr: position << 1 | is_corresponding)
-  kCoauthor,        // author -- author (attr: number of joint papers)
-  kAffiliations,    // author -> institutions (attr: number of papers)
-  kInstitutionAuthors,  // institution -> authors (attr: number of papers)
-  kPublishedIn,     // paper -> source
-  kSourcePapers,    // source -> papers
-  kTopics,          // paper -> topics (attr: score x 1000 << 1 | is_primary)
-  kTopicPapers,     // topic -> papers (same attr)
-  kTopicSubfield,   // topic -> subfield
-  kSubfieldTopics,  // subfield -> topics
-  kSubfieldField,   // subfield -> field
-  kFieldSubfields,  // field -> subfields
-  kFieldDomain,     // field -> domain
-  kDomainFields,    // domain -> fields
-  kKeywords,        // paper -> keywords (attr: importance score 1..10)
-  kKeywordPapers,   // keyword -> papers (attr: importance score 1..10)
-  kCooccur,         // keyword -- keyword (attr: number of papers with both)
-};
-inline constexpr int kRelCount = 21;
-
-struct RelInfo {
-  Rel rel;
-  const char* file;       // file name in the generation directory
-  const char* label;      // relation type name: "CITES", "AUTHORED", ...
-  NodeType from, to;
-  bool forward;           // direction of the label: from -[label]-> to
-  const char* attr;       // what the attribute means ("" = none)
-};
-const RelInfo& GetRelInfo(Rel r);
 
 class Adjacency {
  public:
@@ -90,9 +72,10 @@ class Adjacency {
   ~Adjacency();
   Adjacency(const Adjacency&) = delete;
   Adjacency& operator=(const Adjacency&) = delete;
-  // Opens an adjacency file; missing files read as an empty relation when
-  // allow_missing is true.
-  Status Open(const std::string& path);
+  // Opens an adjacency file with the identity it must have.
+  Status Open(const std::string& path, const FileIdentity& id);
+  // Opens one of a generation's files.
+  Status Open(const GenerationView& generation, const std::string& name);
   void OpenEmpty() { num_nodes_ = 0; }
 
   uint64_t num_nodes() const { return num_nodes_; }  // source id space (max id + 1)
@@ -100,10 +83,12 @@ class Adjacency {
   uint32_t max_degree() const { return max_degree_; }
   uint32_t nodes_per_block() const { return nodes_per_block_; }
   size_t file_bytes() const { return file_.size(); }
+  bool sparse() const { return listed_ > 0; }
 
   // Neighbours of `node` (sorted ascending) and their attributes (empty when
   // the file has none). The spans stay valid until the next call on this
-  // Adjacency. Nodes outside the id space have no neighbours.
+  // Adjacency. Nodes outside the id space, or not listed in a sparse file,
+  // have no neighbours.
   struct List {
     std::span<const uint32_t> ids;
     std::span<const uint32_t> attrs;
@@ -111,11 +96,15 @@ class Adjacency {
   };
   List Neighbours(uint64_t node);
   uint32_t Degree(uint64_t node) { return static_cast<uint32_t>(Neighbours(node).size()); }
+  // Sparse files: whether `node` has a list here.
+  bool Lists(uint64_t node) const { return Position(node) >= 0; }
 
   // Blocks read (decompressed) so far, for benchmarks and tests.
   uint64_t blocks_decoded() const { return blocks_decoded_; }
   // The decoded-block cache's budget (default kCacheBytes).
   void set_cache_bytes(size_t bytes) { cache_limit_ = bytes; }
+  // The first damage a read found (ok when none).
+  Status status() const;
 
  private:
   // A decoded list in a cache arena: ids, then attributes (files with them).
@@ -127,8 +116,8 @@ class Adjacency {
   struct Generation {
     std::unordered_map<uint64_t, Cached> lists;
     std::vector<std::pair<uint32_t*, size_t>> chunks;  // malloc'd, words each
-    size_t chunk = 0, used = 0;  // bump position: chunks[chunk] + used
-    size_t bytes = 0;            // words handed out, in bytes
+    size_t chunk = 0, used = 0;                        // bump position: chunks[chunk] + used
+    size_t bytes = 0;                                  // words handed out, in bytes
     uint32_t* Allocate(size_t words);
     void Clear();  // keeps the chunks
     ~Generation();
@@ -140,95 +129,150 @@ class Adjacency {
     return l;
   }
   List Keep(uint64_t node, const uint32_t* words, uint32_t deg);
+  // The node's position in the file's node order; -1 when it has no list.
+  int64_t Position(uint64_t node) const;
+  // Reads block b into block_data_.. block_end_; false when it is damaged.
+  bool LoadBlock(uint64_t b);
+  List Decode(uint64_t node, uint64_t position);
+  List Damaged(const char* what);
 
-  MappedFile file_;
-  uint64_t num_nodes_ = 0, num_edges_ = 0, num_blocks_ = 0;
+  CheckedFile file_;
+  uint64_t num_nodes_ = 0, num_edges_ = 0, num_blocks_ = 0, listed_ = 0;
   uint32_t nodes_per_block_ = 1, max_degree_ = 0;
   bool has_attrs_ = false;
-  const uint64_t* index_ = nullptr;
-  const uint8_t* data_ = nullptr;
-  size_t data_size_ = 0;
+  uint64_t index_off_ = 0, nodes_off_ = 0;
   static constexpr size_t kCacheBytes = 32u << 20;
   size_t cache_limit_ = kCacheBytes;
   Generation gens_[2];
   int cur_ = 0;
-  std::string scratch_;            // decompressed bytes of block_
-  uint64_t block_ = UINT64_MAX;     // the last block read, and its bytes
+  std::string scratch_;          // decompressed bytes of block_
+  uint64_t block_ = UINT64_MAX;  // the last block read, and its bytes
   const uint8_t* block_data_ = nullptr;
   const uint8_t* block_end_ = nullptr;
   std::vector<uint32_t> decoded_;  // the list being decoded
-  void* dctx_ = nullptr;  // ZSTD_DCtx, reused: a context per call costs page faults
+  void* dctx_ = nullptr;           // ZSTD_DCtx, reused: a context per call costs page faults
   uint64_t blocks_decoded_ = 0;
+  Status status_;
 };
 
-// Writes an adjacency file from CSR arrays (offsets has num_nodes + 1
+// Writes an adjacency file list by list, in ascending node order, in bounded
+// memory (the block index and, for sparse files, the node list stay in RAM:
+// 8 bytes per block and 4 per listed node).
+class AdjacencyWriter {
+ public:
+  // node_space: ids [0, node_space). Dense files list every node (the nodes
+  // not given to Add have empty lists); sparse files only the nodes given.
+  Status Open(const std::string& path, const FileIdentity& id, uint64_t node_space, bool has_attrs,
+              bool sparse, uint32_t nodes_per_block = 16, int zstd_level = 3);
+  ~AdjacencyWriter();
+  Status Add(uint64_t node, std::span<const uint32_t> ids, std::span<const uint32_t> attrs);
+  Status Finish();
+  uint64_t edges() const { return edges_; }
+
+ private:
+  Status AddList(std::span<const uint32_t> ids, std::span<const uint32_t> attrs);
+  Status FlushBlock();
+  CheckedFileWriter out_;
+  uint64_t node_space_ = 0, next_ = 0, edges_ = 0;
+  bool attrs_ = false, sparse_ = false;
+  uint32_t per_block_ = 16, max_degree_ = 0, in_block_ = 0;
+  int level_ = 3;
+  std::string raw_, comp_;
+  std::vector<uint64_t> index_;
+  std::vector<uint32_t> nodes_;
+  void* cctx_ = nullptr;
+};
+
+// Writes a dense adjacency file from CSR arrays (offsets has num_nodes + 1
 // entries; each node's ids sorted ascending; attrs empty or parallel to ids).
-// Writes to path + ".tmp" and renames.
-Status WriteAdjacency(const std::string& path, uint64_t num_nodes,
+Status WriteAdjacency(const std::string& path, const FileIdentity& id, uint64_t num_nodes,
                       std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
-                      std::span<const uint32_t> attrs, uint32_t nodes_per_block = 64,
+                      std::span<const uint32_t> attrs, uint32_t nodes_per_block = 16,
                       int zstd_level = 3);
 
 // Ranked lists (`<relation>.ranked`, doc/graph-format.md) beside the hub
-// relations (RankedRelation): for every node with more than kRankedLength
+// relations (RelInfo::ranked): for every node with more than kRankedLength
 // neighbours (the length is recorded in the file), its first kRankedLength
 // neighbours in the order of the subgraph's per-hop rule: attribute rank
-// (RankedAttr) descending, then (papers) citation count descending, then id
-// ascending. A reader
-// walks a list entry by entry and stops as soon as the rest cannot matter,
-// so a hub costs a few entries instead of its whole list.
+// (RankedAttr, model.h) descending, then (papers) citation count descending,
+// then id ascending. A reader walks a list entry by entry and stops as soon
+// as the rest cannot matter, so a hub costs a few entries instead of its
+// whole list. A list that is present but empty means "no ranked list" (a
+// delta's way of removing one).
 //
-//   header     64 bytes: magic "LGRNK\0\0\1", u64 lists, u64 entries,
-//              u32 list length, u32 has attributes
+//   header     64 bytes: magic "LGRNK\0\0\2", u64 lists, u64 entries,
+//              u32 list length, u32 has attributes, u64 directory offset
+//   data       per list, in rank order: varint id [, varint attribute]
 //   directory  lists x (u32 node, u32 0, u64 byte offset), by node; then the
 //              data size as a final u64
-//   data       per list, in rank order: varint id [, varint attribute]
 inline constexpr uint32_t kRankedLength = 128;
 
 // paper.citations holds one u32 per paper: the count ranking uses, with this
 // bit set when it is the in-store CITES in-degree rather than the record's.
 inline constexpr uint32_t kCitationsFromStoreBit = 0x80000000u;
 inline uint32_t CitationCount(uint32_t stored) { return stored & ~kCitationsFromStoreBit; }
-bool RankedRelation(Rel r);
-uint32_t RankedAttr(Rel r, uint32_t attr);  // the attribute's part of the order
 
 class RankedLists {
  public:
-  Status Open(const std::string& path);
+  Status Open(const std::string& path, const FileIdentity& id);
+  Status Open(const GenerationView& generation, const std::string& name);
   void OpenEmpty() {}
 
   class Cursor {
    public:
     Cursor() = default;
-    Cursor(const uint8_t* p, const uint8_t* end, bool attrs) : p_(p), end_(end), attrs_(attrs) {}
+    Cursor(const RankedLists* owner, const uint8_t* p, const uint8_t* end)
+        : owner_(owner), p_(p), end_(end) {}
     bool empty() const { return p_ == end_; }
-    // The next entry; false at the end of the list.
+    // The next entry; false at the end of the list or at damage (latched in
+    // the owner's status()).
     bool Next(uint32_t* id, uint32_t* attr);
 
    private:
+    const RankedLists* owner_ = nullptr;
     const uint8_t* p_ = nullptr;
     const uint8_t* end_ = nullptr;
-    bool attrs_ = false;
   };
   // The node's ranked list: empty when the node has kRankedLength neighbours
   // or fewer (read its adjacency list instead).
   Cursor Find(uint32_t node) const;
+  // Whether the file has an entry for the node (possibly an empty list).
+  bool Lists(uint32_t node) const;
   uint64_t lists() const { return lists_; }
   uint32_t length() const { return length_; }
+  Status status() const;
 
  private:
-  MappedFile file_;
-  uint64_t lists_ = 0;
+  // The directory entry of `node` (its position), or -1.
+  int64_t Entry(uint32_t node) const;
+  void Damaged(const char* what) const;
+  CheckedFile file_;
+  mutable Status status_;
+  uint64_t lists_ = 0, dir_off_ = 0, data_size_ = 0;
   uint32_t length_ = 0;
   bool attrs_ = false;
-  const uint8_t* dir_ = nullptr;
-  const uint8_t* data_ = nullptr;
-  uint64_t data_size_ = 0;
+};
+
+// Writes ranked lists list by list, in ascending node order.
+class RankedListsWriter {
+ public:
+  Status Open(const std::string& path, const FileIdentity& id, bool has_attrs,
+              uint32_t length = kRankedLength);
+  // The node's list, in rank order (an empty list: "no ranked list").
+  Status Add(uint32_t node, std::span<const uint32_t> ids, std::span<const uint32_t> attrs);
+  Status Finish();
+
+ private:
+  CheckedFileWriter out_;
+  bool attrs_ = false;
+  uint32_t length_ = kRankedLength;
+  uint64_t data_ = 0, entries_ = 0;
+  std::string dir_, buf_;
 };
 
 // Writes the ranked lists of the nodes whose list in the CSR arrays is not
 // empty (each already in rank order, `length` entries).
-Status WriteRankedLists(const std::string& path, uint64_t num_nodes,
+Status WriteRankedLists(const std::string& path, const FileIdentity& id, uint64_t num_nodes,
                         std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
                         std::span<const uint32_t> attrs, uint32_t length = kRankedLength);
 
@@ -236,22 +280,27 @@ Status WriteRankedLists(const std::string& path, uint64_t num_nodes,
 class Graph {
  public:
   // Opens the generation the store's snapshot names. NotFound when the store
-  // has no graph yet (run litgraph-ingest).
+  // has no graph yet (run litgraph-ingest); an error when its manifest or
+  // attribute files are damaged.
   static Result<std::unique_ptr<Graph>> Open(Store* store);
 
   Store* store() { return store_; }
-  int64_t generation() const { return generation_; }
-  const std::string& dir() const { return dir_; }
+  const GenerationView& view() const { return *view_; }
+  int64_t generation() const { return view_->number(); }
 
-  // Lazily opened adjacency of a relation (an empty one when absent).
+  // Lazily opened adjacency of a relation (one that is missing or fails to
+  // open reads as empty and reports through status()).
   Adjacency& adj(Rel r);
-  // Its ranked lists (empty when absent, as in stores from before them).
+  // Its ranked lists (empty for relations without them).
   const RankedLists& ranked(Rel r);
+  // The first damage any of the graph's files showed, ok when none.
+  Status status() const;
 
   // Paper attributes (dense paper id).
   uint64_t num_papers() const { return num_papers_; }  // id space: max id + 1
   // Citation count used for ranking and lineage: the record's cited_by_count
-  // when present, else the in-store CITES in-degree (spec/relations.md).
+  // when present, else the in-store CITES in-degree (SciNetBench's
+  // collective credit).
   uint32_t Citations(uint64_t paper) const;
   bool CitationsFromRecord(uint64_t paper) const;
   uint32_t InStoreCitations(uint64_t paper) const;
@@ -259,13 +308,14 @@ class Graph {
 
  private:
   Graph() = default;
+  uint32_t StoredCitations(uint64_t paper) const;
   Store* store_ = nullptr;
-  int64_t generation_ = 0;
-  std::string dir_;
+  const GenerationView* view_ = nullptr;
   uint64_t num_papers_ = 0;
   std::unique_ptr<Adjacency> adj_[kRelCount];
   std::unique_ptr<RankedLists> ranked_[kRelCount];
-  MappedFile citations_, years_;
+  CheckedFile citations_, years_;
+  Status open_status_;  // a relation file that failed to open
 };
 
 }  // namespace litgraph

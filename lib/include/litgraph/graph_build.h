@@ -1,9 +1,9 @@
 // Building the derived graph files of a store from its SQLite tables.
 //
 // BuildGraph writes a complete new generation directory (every adjacency of
-// graph.h, the paper attribute arrays and the lexical index of lexical.h), then records it as current in
-// the caller's open write transaction: the graph becomes visible exactly when
-// the SQLite data it was built from commits.
+// graph.h, the paper attribute arrays and the lexical index of lexical.h), then records it as
+// current in the caller's open write transaction: the graph becomes visible exactly when the SQLite
+// data it was built from commits.
 //
 // Derived relations:
 //  - CITES resolves each paper's stored reference ids against the papers in
@@ -32,6 +32,7 @@
 #include <cstdint>
 
 #include "litgraph/graph.h"
+#include "litgraph/report.h"
 #include "litgraph/status.h"
 
 namespace litgraph {
@@ -48,29 +49,32 @@ struct LexicalBuilders;
 struct GraphBuildOptions {
   uint32_t nodes_per_block = 16;  // chosen by bench/graph_bench (doc/graph-format.md)
   int zstd_level = 3;
-  bool progress = false;
+  Reporter* reporter = NullReporter();
   // Already holds every paper's text (ingest into an empty store feeds one
   // while loading); finished on a second thread while relations are built.
   // Null: the lexical index is built by scanning the paper table.
   LexicalBuilders* lexical = nullptr;
-  // Keyword layer only: rebuild HAS_KEYWORD and COOCCUR and hard-link every
-  // other file from the current generation (extract-keywords).
-  bool keywords_only = false;
   // Length of the ranked lists of hub relations (graph.h; tests use short ones).
   uint32_t ranked_length = kRankedLength;
 };
 
 struct GraphBuildStats {
-  int64_t edges = 0;               // over all adjacency files (each direction once)
+  int64_t edges = 0;  // over all adjacency files (each direction once)
   int64_t cites_edges = 0;
   int64_t dangling_references = 0;
-  int64_t bytes = 0;               // on disk
-  int64_t cites_bytes = 0;         // cites.out + cites.in
+  int64_t bytes = 0;        // on disk
+  int64_t cites_bytes = 0;  // cites.out + cites.in
   int64_t lexical_terms = 0, lexical_postings = 0;
   double seconds = 0;
 };
 
-// Requires a store opened for writing with a transaction open.
+// Builds every file of a new generation. Requires a store opened for writing
+// with a transaction open.
 Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStats* stats);
+
+// The keyword layer only (extract-keywords): a new generation with HAS_KEYWORD
+// and COOCCUR rebuilt and every other file hard-linked from the current one.
+// InvalidArgument when the store has no graph yet.
+Status RebuildKeywordLayer(Store* store, const GraphBuildOptions& options);
 
 }  // namespace litgraph

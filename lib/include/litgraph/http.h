@@ -17,17 +17,17 @@
 namespace litgraph {
 
 struct HttpOptions {
-  int concurrency = 4;       // requests in flight
-  int timeout_ms = 60000;    // per attempt
-  int retries = 2;           // extra attempts after a failed or rejected answer
-  int backoff_ms = 250;      // doubled per attempt
-  std::string api_key;       // empty: no Authorization header
+  int concurrency = 4;     // requests in flight
+  int timeout_ms = 60000;  // per attempt
+  int retries = 2;         // extra attempts after a failed or rejected answer
+  int backoff_ms = 250;    // doubled per attempt
+  std::string api_key;     // empty: no Authorization header
 };
 
 struct HttpResult {
-  long status = 0;       // HTTP status; 0 when no answer (timeout, refused)
+  long status = 0;  // HTTP status; 0 when no answer (timeout, refused)
   std::string body;
-  std::string error;     // transport error or why the answer was rejected
+  std::string error;         // transport error or why the answer was rejected
   bool unreachable = false;  // could not connect or resolve the host
   int attempts = 0;
 };

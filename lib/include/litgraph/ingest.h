@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "litgraph/report.h"
 #include "litgraph/status.h"
 
 namespace litgraph {
@@ -31,29 +32,27 @@ namespace litgraph {
 class Store;
 
 struct IngestOptions {
-  bool skip_invalid = false;          // count and skip malformed records
-  bool build_graph = true;            // rebuild derived files after loading
-  bool progress = false;              // draw a progress line on stderr
+  bool skip_invalid = false;           // count and skip malformed records
+  bool build_graph = true;             // rebuild derived files after loading
   size_t max_line_bytes = 256u << 20;  // longer lines are malformed input
-  int threads = 1;                    // parser threads beside the writer
-  // Receives warnings (skipped records); may be empty.
-  std::function<void(const std::string&)> warn;
+  // Hears progress and warnings (skipped records, empty inputs).
+  Reporter* reporter = NullReporter();
 };
 
 struct IngestStats {
-  int64_t records = 0;          // JSON records read
-  int64_t works = 0;            // works stored (new + updated)
+  int64_t records = 0;  // JSON records read
+  int64_t works = 0;    // works stored (new + updated)
   int64_t works_new = 0;
   int64_t works_updated = 0;
-  int64_t works_stale = 0;      // older than the stored version: skipped
-  int64_t entities = 0;         // author / institution / source / topic records
-  int64_t skipped = 0;          // recognised but unsupported (concepts, funders, ...)
-  int64_t invalid = 0;          // malformed, skipped under --skip-invalid
-  int64_t references = 0;       // reference ids read from stored works
+  int64_t works_stale = 0;  // older than the stored version: skipped
+  int64_t entities = 0;     // author / institution / source / topic records
+  int64_t skipped = 0;      // recognised but unsupported (concepts, funders, ...)
+  int64_t invalid = 0;      // malformed, skipped under --skip-invalid
+  int64_t references = 0;   // reference ids read from stored works
   int64_t input_bytes = 0;
-  double load_seconds = 0;      // reading + SQLite
-  double graph_seconds = 0;     // derived files
-  double seconds = 0;           // total
+  double load_seconds = 0;   // reading + SQLite
+  double graph_seconds = 0;  // derived files
+  double seconds = 0;        // total
   // From the graph build (zero when it was skipped).
   int64_t graph_edges = 0;
   int64_t cites_edges = 0;
@@ -61,8 +60,8 @@ struct IngestStats {
 };
 
 // Loads `inputs` ("-" = stdin; empty = stdin) into the store opened for
-// writing. Returns BadInput "FILE:LINE: what" for malformed input (unless
-// skip_invalid), Io for unreadable files or store failures.
+// writing. Returns MalformedInput "FILE:LINE: what" for malformed input (unless
+// skip_invalid), IoError for unreadable files or store failures.
 Status Ingest(Store* store, const std::vector<std::string>& inputs, const IngestOptions& options,
               IngestStats* stats);
 

@@ -16,18 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "litgraph/jsonl.h"
 #include "litgraph/keywords.h"
+#include "litgraph/report.h"
 #include "litgraph/status.h"
+#include "litgraph/store.h"
 
 namespace litgraph {
-
-class Store;
-
-struct PaperText {
-  int64_t id = 0;
-  std::string title, abstract;
-  std::string label;  // external id, for messages
-};
 
 // Where keywords come from. Extract() may be called with batches from one
 // thread; implementations may work concurrently inside a batch.
@@ -42,27 +37,35 @@ class KeywordBackend {
   virtual std::string name() const = 0;  // recorded in meta.keyword_backend
 };
 
-// The built-in statistical extractor over the given corpus statistics.
+// The built-in statistical extractor over the given corpus statistics; with
+// `known`, phrases that are already Keyword nodes of that store are
+// preferred (query mode: filter-mode records, tri-search queries).
 std::unique_ptr<KeywordBackend> MakeBuiltinKeywordBackend(const PhraseStats* stats,
-                                                          ExtractOptions options = {});
+                                                          ExtractOptions options = {},
+                                                          Store* known = nullptr);
+
+// The text of a record given on standard input (extract-keywords --filter):
+// "title" and "abstract", or "text" for the abstract. MalformedInput naming
+// `where` when one of them is not a string.
+Result<PaperText> PaperTextOf(const Json& record, const std::string& where);
 
 struct KeywordRunOptions {
   enum class Select { kAll, kMissing, kIds } select = Select::kAll;
-  std::vector<int64_t> ids;  // for kIds (dense paper ids)
-  bool recount = false;      // recount phrase statistics even when not a full run
-  size_t batch = 2000;       // papers per backend call / commit unit for remote backends
-  bool progress = false;
+  std::vector<int64_t> ids;             // for kIds (dense paper ids)
+  bool recount = false;                 // recount phrase statistics even when not a full run
+  size_t batch = 2000;                  // papers per backend call / commit unit for remote backends
+  Reporter* reporter = NullReporter();  // progress, and the papers a backend failed on
   // Commit after every batch (remote backends: an interrupted run keeps its
   // finished batches; --missing resumes). Built-in: one transaction.
   bool commit_batches = false;
 };
 
 struct KeywordRunStats {
-  int64_t papers = 0;            // papers processed
-  int64_t paper_keywords = 0;    // HAS_KEYWORD rows written
-  int64_t keywords_total = 0;    // Keyword nodes in the store afterwards
+  int64_t papers = 0;          // papers processed
+  int64_t paper_keywords = 0;  // HAS_KEYWORD rows written
+  int64_t keywords_total = 0;  // Keyword nodes in the store afterwards
   int64_t failures = 0;
-  int64_t corpus_docs = 0;       // documents behind the phrase statistics
+  int64_t corpus_docs = 0;  // documents behind the phrase statistics
   bool recount_due = false;
   double extract_seconds = 0, seconds = 0;
 };
@@ -71,7 +74,7 @@ struct KeywordRunStats {
 Status RunKeywordExtraction(
     Store* store, const KeywordRunOptions& options,
     const std::function<std::unique_ptr<KeywordBackend>(const PhraseStats*)>& make_backend,
-    KeywordRunStats* stats, const std::function<void(const std::string&)>& warn = {});
+    KeywordRunStats* stats);
 
 // Opens the store's phrase statistics (NotFound when never counted).
 Status OpenPhraseStats(Store* store, PhraseStats* stats);

@@ -45,6 +45,7 @@
 #include <string_view>
 #include <vector>
 
+#include "litgraph/checked_file.h"
 #include "litgraph/files.h"
 #include "litgraph/status.h"
 
@@ -94,8 +95,12 @@ class PhraseStats {
   void AddDocument(std::string_view title, std::string_view abstract);
   // Writes the keys with df >= 2 (a missing key reads as df 0; the extractor
   // counts the paper itself, so df 1 is implied).
-  Status Write(const std::string& path) const;
-  Status Open(const std::string& path);
+  Status Write(const std::string& path, const FileIdentity& id) const;
+  // Opens the store's file (a checked file of sorted (hash, df) pairs,
+  // memory-mapped: O(1) open).
+  Status Open(const std::string& path, const FileIdentity& id);
+  // Damage a lookup met (ok when none).
+  Status status() const { return file_.status(); }
 
   uint32_t DocFreq(uint64_t phrase_hash) const;
   uint64_t num_docs() const { return num_docs_; }
@@ -111,10 +116,10 @@ class PhraseStats {
   };
   std::vector<Slot> slots_;
   size_t used_ = 0;
-  // Mapped mode.
-  MappedFile file_;
-  const uint64_t* sorted_keys_ = nullptr;
-  const uint32_t* sorted_counts_ = nullptr;
+  // Mapped mode: sorted_size_ hashes at keys_at_, their counts at counts_at_.
+  CheckedFile file_;
+  bool mapped_ = false;
+  uint64_t keys_at_ = 0, counts_at_ = 0;
   size_t sorted_size_ = 0;
   uint64_t num_docs_ = 0;
 };

@@ -11,7 +11,7 @@
 // always read and the cost is bounded whatever the query. With an unlimited
 // budget the result is exact quantized BM25 (a unit test checks this).
 //
-// Files (in the graph generation directory; doc/lexical-format.md):
+// Files (checked files of the graph generation; doc/graph-format.md):
 //   lexicon   header, sorted term strings, per-term df and postings offset
 //   postings  per term: varint segment count, then per segment: u8 impact,
 //             varint count, count x varint doc-id delta (ascending in segment)
@@ -29,6 +29,8 @@
 #include <string_view>
 #include <vector>
 
+#include "litgraph/checked_file.h"
+#include "litgraph/generation.h"
 #include "litgraph/graph.h"
 #include "litgraph/intern.h"
 #include "litgraph/status.h"
@@ -53,6 +55,8 @@ struct LexicalBuildStats {
   int64_t terms = 0, postings = 0, bytes = 0;
 };
 
+struct DocPostings;
+
 // Accumulates documents, then writes lexicon + postings. Documents may come
 // in any order; a document added again replaces its earlier version. Ingest
 // feeds one while loading an empty store, so tokenizing overlaps SQLite work.
@@ -64,13 +68,14 @@ class LexicalBuilder {
   ~LexicalBuilder();
   void Add(uint32_t doc, std::string_view title, std::string_view abstract);
   // Builds the index of the documents with ids < id_space in memory and
-  // releases them; Write then puts it into dir as <prefix>lexicon and
-  // <prefix>postings.
+  // releases them; Write then puts it into the generation being built as
+  // <prefix>lexicon and <prefix>postings.
   void Build(uint64_t id_space, const Bm25Params& params);
-  Status Write(const std::string& dir, const std::string& prefix, LexicalBuildStats* stats) const;
+  Status Write(GenerationBuilder* out, const std::string& prefix, LexicalBuildStats* stats) const;
 
  private:
   static constexpr uint32_t kNoTerm = 0xFFFFFFFFu;
+  void TakeLatest(uint64_t id_space, DocPostings* postings);
   struct DocRange {
     uint64_t start = 0;
     uint32_t count = 0, length = 0;
@@ -96,9 +101,9 @@ struct LexicalBuilders {
   // Builds both on a background thread: ingest starts it once the last
   // document is in, so it overlaps SQLite's index building.
   void StartBuild(uint64_t id_space);
-  // Waits for the build (starting it if needed) and writes both into dir;
-  // stats are the title + abstract index's.
-  Status Write(const std::string& dir, uint64_t id_space, LexicalBuildStats* stats);
+  // Waits for the build (starting it if needed) and writes both into the
+  // generation being built; stats are the title + abstract index's.
+  Status Write(GenerationBuilder* out, uint64_t id_space, LexicalBuildStats* stats);
 
  private:
   uint64_t id_space_ = 0;
@@ -106,8 +111,8 @@ struct LexicalBuilders {
 };
 inline constexpr char kTitleIndexPrefix[] = "title.";
 
-// Builds both lexical indexes for every paper of the store into dir.
-Status BuildLexicalIndexes(Store* store, const std::string& dir, LexicalBuildStats* stats);
+// Builds both lexical indexes for every paper of the store into `out`.
+Status BuildLexicalIndexes(Store* store, GenerationBuilder* out, LexicalBuildStats* stats);
 
 struct QueryTerm {
   std::string term;     // analysed form (a stem)
@@ -115,15 +120,15 @@ struct QueryTerm {
 };
 
 struct LexicalHit {
-  uint32_t doc;   // dense paper id
-  float score;    // BM25 (dequantized sum of impacts times query weights)
+  uint32_t doc;  // dense paper id
+  float score;   // BM25 (dequantized sum of impacts times query weights)
 };
 
 class LexicalIndex {
  public:
-  // NotFound when dir has no such index. prefix: "" (title + abstract) or
-  // kTitleIndexPrefix (titles).
-  Status Open(const std::string& dir, const std::string& prefix = "");
+  // NotFound when the generation has no such index. prefix: "" (title +
+  // abstract) or kTitleIndexPrefix (titles).
+  Status Open(const GenerationView& generation, const std::string& prefix = "");
 
   uint64_t num_terms() const { return num_terms_; }
   uint64_t num_docs() const { return num_docs_; }  // papers indexed
@@ -136,8 +141,7 @@ class LexicalIndex {
 
   // Top-k documents by BM25. `budget` caps the postings visited (0 = all).
   // `accept` (optional) filters documents; hits it rejects are skipped.
-  std::vector<LexicalHit> Search(const std::vector<QueryTerm>& terms, size_t k,
-                                 size_t budget = 0,
+  std::vector<LexicalHit> Search(const std::vector<QueryTerm>& terms, size_t k, size_t budget = 0,
                                  const std::function<bool(uint32_t)>& accept = {}) const;
 
   // Exact BM25 of the given documents (all postings of the terms visited).
@@ -147,7 +151,11 @@ class LexicalIndex {
   // Postings visited by the last Search (benchmarks).
   mutable uint64_t last_postings_visited = 0;
 
+  // Damage a search met (ok when none): a damaged term reads as absent.
+  Status status() const;
+
  private:
+  void Damaged() const;
   struct Segment {
     uint8_t impact;
     float weight;
@@ -158,13 +166,12 @@ class LexicalIndex {
   int64_t Find(std::string_view term) const;  // index or -1
   std::vector<Segment> Segments(const std::vector<QueryTerm>& terms) const;
 
-  MappedFile lexicon_, postings_;
+  CheckedFile lexicon_, postings_;
+  std::string path_;
+  mutable Status status_;
+  uint64_t term_offsets_at_ = 0, postings_offsets_at_ = 0, df_at_ = 0, strings_at_ = 0;
   uint64_t num_terms_ = 0, num_docs_ = 0, id_space_ = 0;
   double scale_ = 1.0;  // BM25 per impact unit
-  const uint64_t* term_offsets_ = nullptr;
-  const uint64_t* postings_offsets_ = nullptr;
-  const uint32_t* df_ = nullptr;
-  const char* strings_ = nullptr;
 };
 
 }  // namespace litgraph

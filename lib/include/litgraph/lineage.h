@@ -1,5 +1,6 @@
-// Citation lineage (spec/relations.md): paths from a newer paper B back to an
-// older paper A along CITES edges (citing -> cited), and lineage trees.
+// Citation lineage: paths from a newer paper B back to an older paper A
+// along CITES edges (citing -> cited), and lineage trees (SciNetBench's
+// path-wise task; Agents-K1's lineage command).
 //
 // Most influential path (SciNetBench's ground truth): among all simple
 // citation paths from B to A of at most max_hops edges, the one whose papers'
@@ -33,8 +34,8 @@ namespace litgraph {
 
 struct LineageOptions {
   int max_hops = 6;
-  size_t k = 1;             // number of distinct paths
-  bool shortest = false;    // order by hops first (then citations)
+  size_t k = 1;                     // number of distinct paths
+  bool shortest = false;            // order by hops first (then citations)
   uint64_t max_expanded = 2000000;  // nodes expanded across both sides
   uint64_t max_steps = 20000000;    // DFS steps before giving up (reported)
 };
@@ -55,9 +56,22 @@ struct LineageStats {
 };
 
 // Paths from `newer` to `older`, best first. Empty when none exists within
-// max_hops (stats say how far the search went).
-std::vector<LineagePath> FindLineage(Graph& graph, uint32_t newer, uint32_t older,
-                                     const LineageOptions& options, LineageStats* stats);
+// max_hops (stats say how far the search went); an error when the graph's
+// files are damaged.
+Result<std::vector<LineagePath>> FindLineage(Graph& graph, uint32_t newer, uint32_t older,
+                                             const LineageOptions& options, LineageStats* stats);
+
+// The lineage between two papers given in either order. `a` is taken as the
+// older; when b's year is earlier they swap, and with equal or unknown years
+// both directions are tried.
+struct LineageResult {
+  uint32_t older = 0, newer = 0;  // as traced
+  bool swapped = false;           // b turned out to be the older paper
+  std::vector<LineagePath> paths;
+  LineageStats stats;
+};
+Result<LineageResult> TraceLineage(Graph& graph, uint32_t a, uint32_t b,
+                                   const LineageOptions& options);
 
 // The same search over an explicit adjacency (tests and benchmarks):
 // out[v] lists the papers v cites; weight[v] its citation count.
@@ -82,7 +96,7 @@ struct TreeOptions {
   size_t limit = 50;
   uint64_t max_nodes = 200000;  // nodes visited before the walk stops (reported)
 };
-std::vector<TreeNode> LineageTree(Graph& graph, uint32_t root, const TreeOptions& options,
-                                  bool* truncated);
+Result<std::vector<TreeNode>> LineageTree(Graph& graph, uint32_t root, const TreeOptions& options,
+                                          bool* truncated);
 
 }  // namespace litgraph

@@ -20,10 +20,8 @@
 
 namespace litgraph {
 
-class Db;
-
 struct LlmOptions {
-  std::string url;    // base URL ("http://localhost:8080/v1") or the full endpoint
+  std::string url;  // base URL ("http://localhost:8080/v1") or the full endpoint
   std::string model;
   HttpOptions http;
   int max_chars = 6000;  // abstract characters sent
@@ -40,7 +38,7 @@ std::string KeywordRequestBody(const LlmOptions& options, const std::string& tit
 bool ParseKeywordAnswer(const std::string& response_body, std::vector<Keyword>* out,
                         std::string* why);
 
-// db: where the cache lives (the store's SQLite); may be null (no cache).
-std::unique_ptr<KeywordBackend> MakeLlmKeywordBackend(LlmOptions options, Db* db);
+// cache: the store whose answer cache to use (Store::CacheGet); may be null.
+std::unique_ptr<KeywordBackend> MakeLlmKeywordBackend(LlmOptions options, Store* cache);
 
 }  // namespace litgraph

@@ -1,5 +1,5 @@
-// Writing result records: JSON lines, or a readable table / TSV of chosen
-// columns.
+// Output formats: result records as JSON lines, or a readable table / TSV
+// of chosen columns; graphs of papers as Graphviz DOT or Mermaid.
 //
 // Every record is a JSON object with stable snake_case keys (litgraph-json(7)).
 // In jsonl mode each record becomes one compact line, written through the JSON
@@ -9,15 +9,14 @@
 #pragma once
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "litgraph/jsonl.h"
+
 namespace litgraph {
 
-using Json = nlohmann::ordered_json;
-
-enum class Format { kJsonl, kTable, kTsv, kDot, kMermaid, kBibtex };
+enum class Format { kJsonl, kTable, kTsv, kDot, kMermaid };
 
 // Parses a --format value; returns false for an unknown name.
 bool ParseFormat(const std::string& name, Format* out);
@@ -42,7 +41,7 @@ class Output {
   Format format() const { return format_; }
   size_t count() const { return count_; }
 
-  // Writes raw text (dot/mermaid/bibtex renderers).
+  // Writes raw text (drawings, reports).
   void Raw(std::string_view text);
 
  private:
@@ -60,5 +59,18 @@ class Output {
 
 // Flattens a JSON value to one line of text for table and tsv cells.
 std::string FlattenForCell(const Json& v);
+
+// A drawing of nodes and directed edges (kDot or kMermaid).
+struct DrawNode {
+  uint64_t key;       // unique, names the node in Mermaid ("p<key>")
+  std::string id;     // names it in DOT, shown in Mermaid
+  std::string label;  // one line
+};
+struct DrawEdge {
+  uint64_t from, to;  // node keys
+  std::string label;
+};
+std::string Draw(Format format, const std::string& name, const std::vector<DrawNode>& nodes,
+                 const std::vector<DrawEdge>& edges);
 
 }  // namespace litgraph

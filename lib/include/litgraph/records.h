@@ -1,6 +1,6 @@
 // Input records: what ingest understands, parsed into plain structs.
 //
-// Two families of JSON objects are accepted (spec/product.md, Inputs):
+// Two families of JSON objects are accepted (litgraph-json(7)):
 //  - OpenAlex records (id "https://openalex.org/<letter><digits>"): works (W),
 //    authors (A), institutions (I), sources (S) and topics (T). Concepts,
 //    funders and publishers are recognised and skipped.
@@ -33,9 +33,9 @@ struct InstitutionRef : NamedRef {
 };
 
 struct AuthorshipRec {
-  NamedRef author;          // ext_id may be synthesized for native records
+  NamedRef author;  // ext_id may be synthesized for native records
   std::string orcid;
-  std::string raw_name;     // as printed on the paper
+  std::string raw_name;         // as printed on the paper
   std::string author_position;  // first / middle / last
   bool is_corresponding = false;
   std::vector<InstitutionRef> institutions;
@@ -52,12 +52,12 @@ struct TopicRef : NamedRef {
 };
 
 struct WorkRec {
-  std::string ext_id;       // "W123" or the native id
+  std::string ext_id;  // "W123" or the native id
   bool is_openalex = true;
-  std::string doi;          // bare lowercase, or empty
+  std::string doi;  // bare lowercase, or empty
   std::string title, abstract, date, type, language, updated_date;
   std::string oa_status, oa_url, pdf_url, landing_page_url;
-  int year = 0;             // 0 = unknown
+  int year = 0;                         // 0 = unknown
   int64_t cited_by_count = -1;          // -1 = absent
   int64_t referenced_works_count = -1;  // -1 = absent
   int is_oa = -1;                       // -1 = absent

@@ -1,6 +1,7 @@
-// Tri-path recall and graph rerank (SciAtlas, seeds/000 section 3;
-// spec/retrieval.md). Every formula and default is the paper's; options name
-// the reference code's variants.
+// Tri-path recall and graph rerank (SciAtlas, Qiao et al. 2025, section 3,
+// eq. 1-18 and Table 2). Every formula and default is the paper's; options
+// name the variants of its published reference code. TriSearch::Run runs the
+// stages below in this order, each a function of its own (search.cc).
 //
 //  1. Keyword path: up to m = 8 keywords of the query (importance / 10) and
 //     --keyword entries; exact match of the normalized text (eq. 1) and vector
@@ -34,12 +35,14 @@
 
 #include "litgraph/find.h"
 #include "litgraph/keyword_store.h"
-#include "litgraph/llm.h"
-#include "litgraph/output.h"
 #include "litgraph/params.h"
 #include "litgraph/rwr.h"
 
 namespace litgraph {
+
+// How eq. 10 scales citation counts: by the pool's total (the paper), by its
+// 95th percentile (reference code), or not at all (relevance-only tasks).
+enum class Importance : uint8_t { kLog, kP95, kUniform };
 
 struct SearchParams {
   RwrParams rwr;
@@ -61,30 +64,42 @@ struct SearchParams {
   size_t max_paper_seeds = 30, max_keyword_seeds = 30;
   // Seeds and final ranking.
   double gamma = 0.5;
-  std::string importance = "log";  // log | p95 | uniform
+  Importance importance = Importance::kLog;
   double lambda_pre = 0.35, lambda_graph = 0.45, lambda_imp = 0.20, gate_floor = 0.25;
-  double title_hit_bonus = 0.0;  // reference code: 0.10
+  double title_hit_bonus = 0.0;   // reference code: 0.10
   double dedup_threshold = 0.80;  // 0 = keep near-duplicate titles
   size_t limit = 20;
 
   void Register(ParamTable* table);
   // --ranking-profile: precision | balanced | discovery | impact.
   Status ApplyProfile(const std::string& profile);
-  // --bias relation=level (low | middle | high) for keyword, nonseed_keyword,
-  // citation, related, authorship, coauthorship, cooccurrence, exploration.
+  // --bias name=level (low | middle | high: x0.5, x1, x1.5): the relations'
+  // bias names of the relation table (model.h: keyword, citation, related,
+  // authorship, coauthorship, cooccurrence), nonseed_keyword (eps_kw) and
+  // exploration (alpha, divided).
   Status ApplyBias(const std::string& spec);
 };
 
+// The names --bias accepts, for messages and documentation.
+std::vector<std::string> BiasNames();
+
+// Which recall paths run: one alone (ablations) or all three.
+enum class RetrievalMode : uint8_t { kHybrid, kKeyword, kSemantic, kTitle };
+// "hybrid", "keyword", "semantic", "title"; false for anything else.
+bool ParseRetrievalMode(std::string_view name, RetrievalMode* mode);
+// What is ranked: papers, or authors by their walk score (eq. 19).
+enum class SearchTarget : uint8_t { kPaper, kAuthor };
+
 struct SearchQuery {
-  std::string text;                      // any text; for a whole paper, see abstract
-  std::string abstract;                  // what to embed when a paper is given
+  std::string text;      // any text; for a whole paper, see abstract
+  std::string abstract;  // what to embed when a paper is given
   std::vector<std::pair<std::string, double>> keywords;  // --keyword, importance in [0,1]
   std::vector<std::pair<std::string, double>> titles;    // --title, confidence
-  int after = 0, before = 0;             // inclusive years on results
-  std::string field;                     // OpenAlex field (name or id) on results
-  std::string mode = "hybrid";           // keyword | semantic | title | hybrid
-  std::string target = "paper";          // paper | author
-  std::vector<int64_t> candidates;       // rank only these papers
+  int after = 0, before = 0;                             // inclusive years on results
+  std::string field;                                     // OpenAlex field (name or id) on results
+  RetrievalMode mode = RetrievalMode::kHybrid;
+  SearchTarget target = SearchTarget::kPaper;
+  std::vector<int64_t> candidates;  // rank only these papers
   std::vector<int64_t> exclude;
 };
 
@@ -120,21 +135,37 @@ struct SearchTrace {
 class TriSearch {
  public:
   // keyword_backend: null = built-in extractor over the store's statistics.
-  TriSearch(Store* store, SearchParams params, std::unique_ptr<KeywordBackend> keyword_backend = {});
+  TriSearch(Store* store, SearchParams params,
+            std::unique_ptr<KeywordBackend> keyword_backend = {});
   ~TriSearch();
 
   Result<std::vector<SearchResult>> Run(const SearchQuery& q, SearchTrace* trace);
 
   PaperFinder& finder() { return finder_; }
-  Subgraph& subgraph() { return subgraph_; }
-  std::vector<Seed>& seeds() { return seeds_; }
+  // The last query's subgraph and seeds (for explanations).
+  const Subgraph& subgraph() const { return subgraph_; }
+  const std::vector<Seed>& seeds() const { return seeds_; }
+  const SearchParams& params() const { return p_; }
 
  private:
+  struct State;  // one query's state, passed from stage to stage
+  Status KeywordPath(State* s);
+  Status SemanticPath(State* s);
+  void TitlePath(State* s);
+  void Merge(State* s);
+  Status SeedSubgraph(State* s);
+  void Walk(State* s);
+  std::vector<SearchResult> FinalRanking(State* s);
+  std::vector<SearchResult> PaperResults(State* s);
+  std::vector<SearchResult> AuthorResults(State* s);
+  std::vector<SearchResult> CutAndExplain(const State& s, std::vector<SearchResult> results);
+
   Store* store_;
   SearchParams p_;
   PaperFinder finder_;
   std::unique_ptr<KeywordBackend> kw_backend_;
   PhraseStats phrase_stats_;
+  Status stats_status_;  // opening the phrase statistics, NotFound excepted
   bool have_stats_ = false;
   Subgraph subgraph_;
   std::vector<Seed> seeds_;

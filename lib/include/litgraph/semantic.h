@@ -15,31 +15,31 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
-#include <unordered_map>
-
 #include "litgraph/embed.h"
-#include "litgraph/sqlite.h"
+#include "litgraph/report.h"
 #include "litgraph/status.h"
 #include "litgraph/vectors.h"
 
 namespace litgraph {
 
+class GenerationView;
 class Store;
 
 enum class VecField { kTitle, kAbstract, kKeyword };
 const char* VecFieldName(VecField f);  // "title", "abstract", "keyword"
 
 struct EmbedRunOptions {
-  bool train = false;    // (re)train the built-in model and re-embed everything
-  bool missing = false;  // only rows without vectors (new papers / keywords)
-  bool replace = false;  // allow switching models (re-embeds everything)
+  bool train = false;               // (re)train the built-in model and re-embed everything
+  bool missing = false;             // only rows without vectors (new papers / keywords)
+  bool replace = false;             // allow switching models (re-embeds everything)
   std::string backend = "builtin";  // builtin | http
   LsaTrainOptions lsa;
   HttpEmbedOptions http;
   HnswBuildOptions hnsw;
-  bool progress = false;
+  Reporter* reporter = NullReporter();
   int threads = 2;
 };
 
@@ -54,8 +54,7 @@ struct EmbedRunStats {
   bool retrain_due = false;
 };
 
-Status RunEmbed(Store* store, const EmbedRunOptions& options, EmbedRunStats* stats,
-                const std::function<void(const std::string&)>& note = {});
+Status RunEmbed(Store* store, const EmbedRunOptions& options, EmbedRunStats* stats);
 
 // A query embedded by the store's model: the dense vector the indexes
 // search, and the built-in model's lexical part (embed.h).
@@ -76,8 +75,12 @@ class SemanticIndex {
   Embedder& embedder() { return *embedder_; }
   int dim() const { return embedder_->dim(); }
   const std::string& model_id() const { return model_id_; }
-  // Lazily opened vectors and index of a field.
+  // Lazily opened vectors and index of a field (empty when they fail to
+  // open: see status()).
   const VectorFile& vectors(VecField f);
+  // The first error the model's or a field's files showed (at open or on a
+  // damaged read), ok when none.
+  Status status() const;
   // Dense top-k of the field's index (cosine).
   std::vector<VectorHit> Search(VecField f, const float* query, size_t k, size_t ef);
   // Embeds one text; an empty vector when the text has no term the model
@@ -110,14 +113,15 @@ class SemanticIndex {
     bool has_index = false;
   };
   Field& Get(VecField f);
-  std::string dir_, model_id_;
+  const GenerationView* view_ = nullptr;  // owned by the store
+  std::string model_id_;
   std::unique_ptr<Embedder> embedder_;
   const LsaModel* lsa_ = nullptr;  // the built-in model, when it is the store's
   double lexical_weight_ = 0;
   Store* store_ = nullptr;
-  Stmt text_stmt_[3];
   std::unordered_map<uint64_t, SparseVector> sparse_cache_[3];  // stored texts' lexical parts
   Field fields_[3];
+  Status status_;
 };
 
 }  // namespace litgraph

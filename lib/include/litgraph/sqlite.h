@@ -1,7 +1,8 @@
 // A thin RAII layer over the SQLite C API.
 //
-// Errors throw StatusError(Status::Io(...)) naming the database file and the
-// SQL that failed; Store converts them back to a Status at its API boundary.
+// Errors throw StatusError(Status::IoError(...)) naming the database file and
+// the SQL that failed: the library's one exception (status.h). Only the
+// store's modules (store.h) use this layer.
 // Not thread-safe: one Db and its statements belong to one thread.
 #pragma once
 
@@ -33,11 +34,12 @@ class Stmt {
   Stmt& Bind(int i, int v) { return Bind(i, static_cast<int64_t>(v)); }
   Stmt& Bind(int i, double v);
   Stmt& Bind(int i, std::string_view v);  // bound as TEXT (copied); empty binds ''
-  Stmt& BindBlob(int i, std::string_view v);
   // Bind without copying: v must stay valid until the statement is reset.
   Stmt& BindStatic(int i, std::string_view v);
   Stmt& BindStaticBlob(int i, std::string_view v);
-  Stmt& BindStaticOrNull(int i, std::string_view v) { return v.empty() ? BindNull(i) : BindStatic(i, v); }
+  Stmt& BindStaticOrNull(int i, std::string_view v) {
+    return v.empty() ? BindNull(i) : BindStatic(i, v);
+  }
   Stmt& BindNull(int i);
   // Binds NULL when the value is absent (empty string / negative sentinel).
   Stmt& BindTextOrNull(int i, std::string_view v) { return v.empty() ? BindNull(i) : Bind(i, v); }
@@ -73,7 +75,9 @@ class Db {
   Db& operator=(const Db&) = delete;
 
   // Opens (read-only, or read-write creating the file when create is true).
-  Status Open(const std::string& path, bool writable, bool create);
+  // `uri_params` ("immutable=1") opens through a file: URI with them.
+  Status Open(const std::string& path, bool writable, bool create,
+              const std::string& uri_params = "");
   void Close();
   bool is_open() const { return db_ != nullptr; }
 
@@ -82,7 +86,6 @@ class Db {
   Stmt Prepare(std::string_view sql) { return Stmt(this, sql); }
   // Single-value helpers.
   std::optional<int64_t> QueryInt(std::string_view sql);
-  std::optional<std::string> QueryText(std::string_view sql);
   int64_t LastInsertRowid() const { return sqlite3_last_insert_rowid(db_); }
   int Changes() const { return sqlite3_changes(db_); }
 
@@ -93,6 +96,20 @@ class Db {
  private:
   sqlite3* db_ = nullptr;
   std::string path_;
+};
+
+// Resets a reused statement (Store's cache) when the scope ends.
+class ScopedStmt {
+ public:
+  explicit ScopedStmt(Stmt& s) : s_(s) {}
+  ~ScopedStmt() { s_.Reset(); }
+  ScopedStmt(const ScopedStmt&) = delete;
+  ScopedStmt& operator=(const ScopedStmt&) = delete;
+  Stmt* operator->() { return &s_; }
+  Stmt& operator*() { return s_; }
+
+ private:
+  Stmt& s_;
 };
 
 // Commits on Commit(), rolls back on destruction otherwise.

@@ -1,10 +1,12 @@
 // The store: a directory holding a SQLite database of record metadata and
 // source relations, next to generations of derived, memory-mapped files
-// (graph, lexical index, vectors). The full format is in doc/store-format.md.
+// (graph, lexical index, keyword statistics, vectors). The full format is in
+// doc/store-format.md.
 //
 //   DIR/litgraph.sqlite      SQLite (WAL): nodes, source relations, FTS5
 //   DIR/LOCK                 flock()ed by the one writer at a time
 //   DIR/graph.<N>/           derived graph files of generation N
+//   DIR/keywords.<N>/        corpus phrase statistics of generation N
 //   DIR/vectors.<N>/         vectors and HNSW indexes of generation N
 //
 // Consistency: the meta table names the current generation of each derived
@@ -16,43 +18,110 @@
 // that snapshot names. Generation N-1 is kept until N+1 commits, so a reader
 // that raced a commit still finds its files.
 //
+// All SQL lives in the store's modules: store.cc (opening, schema, meta,
+// generations), store_read.cc (the lookups and scans below) and
+// store_write.cc (store_write.h: the writers). Other modules use this API.
+// Failing statements throw StatusError (status.h).
+//
 // Opening reads only the meta table: nothing proportional to the store size.
 // Thread-safety: a Store and everything it returns belong to one thread.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "litgraph/checked_file.h"
+#include "litgraph/model.h"
+#include "litgraph/report.h"
 #include "litgraph/sqlite.h"
 #include "litgraph/status.h"
 
 namespace litgraph {
 
 class FtsTokens;
+class GenerationView;
 
 // The schema version this build writes; older stores are migrated on the
 // first write-mode open (read-mode refuses newer or unmigrated stores).
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
-// Node types with dense per-type ids (SQLite rowids of their tables).
-enum class NodeType : uint8_t {
-  kPaper, kAuthor, kInstitution, kSource, kTopic, kSubfield, kField, kDomain, kKeyword,
-};
-inline constexpr int kNodeTypeCount = 9;
-const char* NodeTypeName(NodeType t);       // "paper", "author", ...
-const char* NodeTypeTable(NodeType t);      // SQL table
-bool ParseNodeType(std::string_view s, NodeType* t);
+// The derived artifacts, each a series of generations (generation.h).
+inline constexpr const char* kArtifacts[] = {"graph", "keywords", "vectors"};
 
 // A paper as tools print it (the common fields of litgraph-json(7)).
 struct PaperSummary {
-  int64_t id = 0;                 // dense id
+  int64_t id = 0;  // dense id
   std::string ext_id, title, doi, type, venue, date;
   int year = 0;
-  int64_t cited_by_count = -1;    // from the record; -1 when absent
+  int64_t cited_by_count = -1;       // from the record; -1 when absent
   std::vector<std::string> authors;  // names in author order
+};
+
+// Everything else the paper card shows (PaperCard, render.h). Absent values
+// are nullopt.
+struct PaperDetails {
+  using Text = std::optional<std::string>;
+  std::string abstract;
+  Text date, work_type, language, oa_status, oa_url, pdf_url, landing_page_url, updated_date;
+  std::optional<int64_t> referenced_works_count;
+  std::optional<bool> is_oa;
+  Text source_id, source_name;   // the venue's external id and name
+  size_t stored_references = 0;  // reference ids kept with the record
+  std::string oa_keywords_json;  // OpenAlex's keywords as stored (JSON), "" when none
+  struct Institution {
+    std::string ext_id, name;
+  };
+  struct Authorship {
+    int64_t position = 0;  // 0-based
+    std::string ext_id, name;
+    Text raw_name, author_position, orcid;
+    bool is_corresponding = false;
+    std::vector<Institution> institutions;
+  };
+  struct Topic {
+    std::string ext_id, name;
+    std::optional<double> score;
+    bool is_primary = false;
+    Text subfield, field, domain;
+  };
+  struct Keyword {
+    std::string ext_id, text;
+    int64_t score = 0;
+  };
+  std::vector<Authorship> authorships;  // by position
+  std::vector<Topic> topics;            // primary first, then by score, then id
+  std::vector<Keyword> keywords;        // by score, then text
+};
+
+// A paper's text, for extraction and embedding.
+struct PaperText {
+  int64_t id = 0;
+  std::string title, abstract;
+  std::string label;  // external id, for messages
+};
+
+// Text columns that vectors are computed from.
+enum class TextColumn : uint8_t { kPaperTitle, kPaperAbstract, kKeywordText };
+
+// One paper row as the graph build reads it.
+struct PaperLinksRow {
+  int64_t id;
+  std::string_view refs, related;  // packed id lists (coding.h)
+  std::optional<int64_t> source_id, cited_by_count, year;
+};
+
+// One authorship row as the graph build reads it.
+struct AuthorshipRow {
+  int64_t paper, position, author;
+  bool is_corresponding;
+  std::string_view institutions;  // space-separated institution ids
 };
 
 class Store {
@@ -60,33 +129,41 @@ class Store {
   enum class Mode { kRead, kWrite };
 
   // Opens DIR. kWrite migrates the schema, takes the writer lock (waiting for
-  // another writer) and removes orphan generations; it creates the directory
-  // and database only when `create` is set (ingest), else a missing store is
-  // an Io error as in kRead.
-  static Result<std::unique_ptr<Store>> Open(const std::string& dir, Mode mode,
-                                             bool create = false);
+  // another writer, which `reporter` hears about) and removes orphan
+  // generations; it creates the directory and database only when `create`
+  // is set (ingest), else a missing store is an error as in kRead.
+  static Result<std::unique_ptr<Store>> Open(const std::string& dir, Mode mode, bool create = false,
+                                             Reporter* reporter = NullReporter());
   ~Store();
 
+  // The database itself, for the store's own modules and tests.
   Db& db() { return db_; }
+  // A statement prepared once per store and reused, for the store's modules:
+  // `sql` must be a string literal (its address is the key).
+  Stmt& CachedStmt(const char* sql);
   // The FTS5 token replay of a writer's connection (fts_tokens.h); null for
   // readers.
   FtsTokens* fts_tokens() { return fts_tokens_; }
   const std::string& dir() const { return dir_; }
   Mode mode() const { return mode_; }
 
-  // Current generation number of a derived artifact ("graph", "vectors"),
-  // 0 when none was built; and its directory.
+  // --- Meta and derived generations ---------------------------------------
+  // The store's identity (meta.store_id), in every derived file's footer.
+  const StoreId& id() const { return id_; }
+  // Current generation number of a derived artifact ("graph", "keywords",
+  // "vectors") in this snapshot, 0 when none was built.
   int64_t Generation(const std::string& artifact);
-  std::string ArtifactDir(const std::string& artifact, int64_t generation) const;
-  // Writer only: a fresh empty directory for the next generation.
-  Result<std::string> NewArtifactDir(const std::string& artifact, int64_t* generation);
-  // Writer only, inside the caller's transaction: makes `generation` current.
+  // That generation, pinned for a reader (generation.h); null when none was
+  // built; an error when its manifest is damaged or from an older format.
+  Result<const GenerationView*> Current(const std::string& artifact);
+  // Writer only, inside the caller's transaction (GenerationBuilder):
+  // makes `generation` current.
   void SetGeneration(const std::string& artifact, int64_t generation);
-
   std::optional<std::string> GetMeta(const std::string& key);
   void SetMeta(const std::string& key, const std::string& value);
 
-  // Lookups by the forms users type. Return dense paper ids.
+  // --- Lookups ------------------------------------------------------------
+  // Papers by the forms users type; dense paper ids.
   std::optional<int64_t> PaperByExtId(const std::string& ext_id);
   std::optional<int64_t> PaperByDoi(const std::string& doi);  // any DOI form
   std::vector<int64_t> PapersByTitleKey(const std::string& title_key);
@@ -94,6 +171,21 @@ class Store {
   std::optional<int64_t> ResolvePaperId(const std::string& text);
 
   std::optional<PaperSummary> GetPaperSummary(int64_t id);
+  std::optional<PaperDetails> GetPaperDetails(int64_t id);
+  std::optional<PaperText> GetPaperText(int64_t id);
+  // One text column of a node ("" when the node has none).
+  std::string GetText(TextColumn column, int64_t id);
+  // Year (0 = unknown), source id (0 = none) and work type of a paper.
+  struct PaperFacets {
+    int year = 0;
+    int64_t source_id = 0;
+    std::string type;
+  };
+  std::optional<PaperFacets> GetPaperFacets(int64_t id);
+  // Whether a paper has a topic in an OpenAlex field given by name or id.
+  bool PaperInField(int64_t paper, const std::string& field);
+
+  bool IsEmpty();  // no paper yet
   int64_t PaperCount();
   int64_t MaxId(NodeType t);  // largest dense id in use (0 when empty)
 
@@ -101,24 +193,71 @@ class Store {
   // type name, may be empty) picks the table. Papers also resolve by DOI.
   std::optional<std::pair<NodeType, int64_t>> ResolveNode(const std::string& ext_id,
                                                           const std::string& type_hint = "");
-
   // The external id and display name of any node.
   std::optional<std::pair<std::string, std::string>> NodeLabel(NodeType t, int64_t id);
   std::optional<int64_t> NodeByExtId(NodeType t, const std::string& ext_id);
 
+  // Sources whose id or ISSN-L equals `id_or_issn`, or whose normalized name
+  // contains `name_key` (when not empty).
+  std::vector<int64_t> SourcesMatching(const std::string& id_or_issn, const std::string& name_key);
+  // Authors whose normalized name equals `name_key`, at most `limit`.
+  std::vector<int64_t> AuthorsByNameKey(const std::string& name_key, size_t limit);
+  // Authors whose name has every word of `name_key` (FTS5), at most `limit`.
+  std::vector<int64_t> AuthorsWithNameWords(const std::string& name_key, size_t limit);
+  std::vector<int64_t> PapersOfAuthor(int64_t author);
+  // FTS5 BM25 over title + abstract for an FTS5 query, best first: the
+  // fallback of stores without a lexical index.
+  void FullTextSearch(const std::string& fts_query, size_t limit,
+                      const std::function<void(int64_t paper, double score)>& fn);
+  // Answers cached from network backends (llm.h), keyed by content hash.
+  std::optional<std::string> CacheGet(const std::string& key);
+  void CachePut(const std::string& key, const std::string& value);
+
+  // --- Scans (the derived-file builders' inputs) ---------------------------
+  // Papers in id order.
+  std::vector<int64_t> PaperIds();
+  std::vector<int64_t> PaperIdsWithoutKeywords();  // never given keywords
+  void ForEachPaperExtId(const std::function<void(int64_t id, std::string_view ext_id)>& fn);
+  void ForEachPaperLinks(const std::function<void(const PaperLinksRow&)>& fn);
+  // Title and abstract of every paper in id order; with `every` > 1 only ids
+  // divisible by it (an evenly spaced sample).
+  void ForEachPaperText(
+      const std::function<void(int64_t id, std::string_view title, std::string_view abstract)>& fn,
+      int64_t every = 1);
+  void ForEachText(TextColumn column,
+                   const std::function<void(int64_t id, std::string_view text)>& fn);
+  // Authorships by paper, then position.
+  void ForEachAuthorship(const std::function<void(const AuthorshipRow&)>& fn);
+  void ForEachAuthorLastInstitution(const std::function<void(int64_t author, int64_t inst)>& fn);
+  void ForEachPaperTopic(const std::function<void(int64_t paper, int64_t topic,
+                                                  std::optional<double> score, bool primary)>& fn);
+  // Parent links of the topic hierarchy: topic -> subfield, subfield ->
+  // field, field -> domain (`child` is kTopic, kSubfield or kField).
+  void ForEachParent(NodeType child, const std::function<void(int64_t child, int64_t parent)>& fn);
+  // HAS_KEYWORD rows by paper.
+  void ForEachPaperKeyword(
+      const std::function<void(int64_t paper, int64_t keyword, int64_t score)>& fn);
+
  private:
   Store() = default;
-  Status Init(const std::string& dir, Mode mode, bool create);
+  Status Init(const std::string& dir, Mode mode, bool create, Reporter* reporter);
+  Status InitReader();
+  Status InitWriter(Reporter* reporter);
   Status Migrate();
-  void RemoveOrphanGenerations();
-
+  Status ReadStoreId();
+  Status PinGenerations(bool* gone);
+  void RemoveUnused();
   std::string dir_;
   Mode mode_ = Mode::kRead;
   Db db_;
   FtsTokens* fts_tokens_ = nullptr;  // owned by db_'s connection
   int lock_fd_ = -1;
   bool read_txn_ = false;
-  Stmt by_ext_, by_doi_, by_title_, summary_, summary_authors_;
+  StoreId id_{};
+  std::map<std::string, std::unique_ptr<GenerationView>> views_;
+  std::map<std::string, Status> view_errors_;
+  std::vector<std::unique_ptr<GenerationView>> retired_views_;  // a writer's, superseded
+  std::unordered_map<const char*, Stmt> stmts_;
 };
 
 // The SQL of each schema version's migration, exposed for the migration test.

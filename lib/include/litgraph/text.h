@@ -22,7 +22,7 @@ std::vector<std::string> Words(std::string_view text);
 template <typename Fn>
 void ForEachWord(std::string_view text, Fn&& fn);
 
-// Title normalization for exact matching (seeds/000 section 3.1): letters only,
+// Title normalization for exact matching (SciAtlas section 3.1): letters only,
 // lowercase, no spaces or punctuation. "Pre-Training of BERT!" -> "pretrainingofbert".
 std::string NormalizeTitleKey(std::string_view title);
 
@@ -41,7 +41,7 @@ double SequenceSimilarity(std::string_view a, std::string_view b);
 // Jaccard overlap of the two titles' word sets.
 double TokenJaccard(std::string_view a_words, std::string_view b_words);
 
-// Title match score, seeds/000 eq. 5: 1.0 for equal NormalizeTitleKey forms,
+// Title match score, SciAtlas eq. 5: 1.0 for equal NormalizeTitleKey forms,
 // else 0.65 * seq + 0.35 * jaccard over NormalizeTitleWords forms.
 double TitleMatchScore(std::string_view a, std::string_view b);
 

@@ -1,4 +1,6 @@
-// The shared command-line frame every litgraph tool is built on.
+// The tool layer: the command-line frame every litgraph executable is built
+// on. Only this layer knows CLI11, terminals and exit codes; the library
+// (lib/) never prints.
 //
 // A tool's main() creates a Tool, adds its own options to app(), and calls
 // Run() with one function that does the work. Tool adds the common options with
@@ -9,7 +11,9 @@
 // written, ends quietly on a broken pipe, and reports anything thrown as an
 // internal error (exit 5).
 //
-// The man page and the bash/zsh/fish completions are generated from the same
+// The tools are listed once, in tools/tools.list (name and summary); CMake
+// builds one executable per line and generates the list compiled in here.
+// Each tool's man page and bash/zsh/fish completions are generated from its
 // option definitions (hidden flags --generate-man and --generate-completion
 // SHELL), so they cannot drift from the code; man/ and completions/ hold the
 // generated files and a test checks they are current.
@@ -17,14 +21,32 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "litgraph/http.h"
+#include "litgraph/jsonl.h"
 #include "litgraph/output.h"
+#include "litgraph/params.h"
+#include "litgraph/report.h"
 #include "litgraph/status.h"
 
 namespace litgraph {
+
+// One line of tools/tools.list.
+struct ToolInfo {
+  const char* name;
+  const char* summary;
+};
+// Every tool, in the list's order.
+const std::vector<ToolInfo>& ToolList();
+
+// The process exit code of a status (product contract): 0 ok, 1 nothing
+// found, 2 invalid argument, 3 malformed input, 4 I/O, store, backend error
+// or damage, 5 internal error.
+int ExitCode(const Status& status);
 
 // Sections of a tool's man page that are prose rather than option lists.
 struct Manual {
@@ -35,13 +57,14 @@ struct Manual {
   std::string exit_status;  // tool-specific notes added to the shared list
   // Examples: pairs of command line and one-sentence explanation.
   std::vector<std::pair<std::string, std::string>> examples;
+  std::string summary;  // one line; default: the tool's line in tools.list
 };
 
 struct CommonOptions {
-  std::string db;               // store directory (--db, $LITGRAPH_DB, ./litgraph.db)
-  std::string format_name;      // as given; empty = automatic
+  std::string db;           // store directory (--db, $LITGRAPH_DB, ./litgraph.db)
+  std::string format_name;  // as given; empty = automatic
   bool quiet = false;
-  int threads = 0;              // 0 = hardware concurrency
+  int threads = 0;                 // 0 = hardware concurrency
   Format format = Format::kJsonl;  // resolved after parsing
 };
 
@@ -49,19 +72,25 @@ class Tool {
  public:
   // name: the part after "litgraph-" ("ingest"); formats: the --format values
   // this tool accepts, the first of jsonl/table being the automatic default.
-  Tool(std::string name, std::string summary, Manual manual,
+  Tool(std::string name, Manual manual,
        std::vector<std::string> formats = {"jsonl", "table", "tsv"});
+  ~Tool();
 
   CLI::App& app() { return app_; }
   const CommonOptions& common() const { return common_; }
   const std::string& name() const { return name_; }
   std::string prog() const { return "litgraph-" + name_; }
 
-  // True when progress lines should be drawn (stderr is a terminal, not quiet).
-  bool ShowProgress() const;
-  // "litgraph-<tool>: warning: msg" / plain notes on stderr, unless --quiet.
+  // Progress, notes and warnings for the library: drawn on stderr (progress
+  // only when it is a terminal), silent under --quiet.
+  Reporter* reporter();
   void Warn(std::string_view msg) const;
   void Note(std::string_view msg) const;
+
+  // --stats: a tool's run summary as one JSON object on stdout (Summary).
+  void AddStatsFlag();
+  // Prints the human summary as a note and, with --stats, the record.
+  void Summary(const std::string& human, const Json& record);
 
   // Parses and runs; returns the process exit code. Never throws.
   int Run(int argc, char** argv, const std::function<Status()>& body);
@@ -71,16 +100,29 @@ class Tool {
   std::string Completion(std::string_view shell) const;
 
  private:
+  class Terminal;
   std::string name_, summary_;
   Manual manual_;
   std::vector<std::string> formats_;
   CLI::App app_;
   CommonOptions common_;
   std::string generate_completion_;
-  bool generate_man_ = false;
+  bool generate_man_ = false, stats_ = false;
+  std::unique_ptr<Terminal> terminal_;
 };
 
 // Number of worker threads to use for --threads N (0 = hardware concurrency).
 int ResolveThreads(int requested);
+
+// One flag per parameter of `table` (--beta-cite for "beta_cite") in an
+// option group; a given flag is recorded with ParamTable::SetFromCommandLine,
+// and a value the parameter refuses is a usage error.
+void AddParamFlags(CLI::App* app, ParamTable* table, const std::string& group);
+
+// The options of an HTTP backend, named --<prefix>-url, -model, -timeout,
+// -retries and -concurrency ("llm", "embed"); `what` names the endpoint in
+// the help ("Chat-completions").
+void AddBackendOptions(CLI::App* app, const std::string& prefix, const std::string& what,
+                       std::string* url, std::string* model, HttpOptions* http);
 
 }  // namespace litgraph

@@ -1,0 +1,131 @@
+// Checked files: how every derived file of a store is written and read, so
+// that damage, a missing file or a file from elsewhere is an error naming
+// the file, never a wrong answer or a crash.
+//
+// A checked file is a format's own bytes (the payload) followed by a table
+// of page hashes and a footer:
+//
+//   payload  the format's bytes (adjacency, postings, vectors, ...)
+//   pages    u64 XXH3 (seeded with the page number) of each 4 KiB payload
+//            page, the last page short
+//   footer   64 bytes: char[8] magic "LGCHK\0\0\1", u8[16] store id,
+//            u64 build (the generation that wrote the file), u64 name hash
+//            (XXH3 of the file's name in its generation, "cites.out.adj"),
+//            u64 payload bytes, u32 page shift (12), u32 reserved,
+//            u64 XXH3 of the 56 bytes before it
+//
+// Opening maps the file and checks the footer against the identity the
+// reader expects (the store, the build the generation's manifest names, the
+// name): O(1) whatever the size, and a file copied from another store,
+// another generation or another relation is refused. Each payload page is
+// verified the first time it is read (Read()); a damaged page makes Read()
+// return null and latches a Corruption status naming the file. XXH3 hashes a
+// 4 KiB page in ~0.2 us, so the check costs a query a small fraction of its
+// time (bench/results/2026-11-23-reliability/summary.md).
+//
+// Writers stream the payload; the first page stays in memory until Finish()
+// so a format can fill in its header last (PatchHeader). Files are written to
+// <path>.tmp, fsynced and renamed into place.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "litgraph/files.h"
+#include "litgraph/status.h"
+
+namespace litgraph {
+
+using StoreId = std::array<uint8_t, 16>;
+
+// What a checked file must be: written for this store, by this build, under
+// this name.
+struct FileIdentity {
+  StoreId store{};
+  uint64_t build = 0;
+  std::string name;
+};
+
+inline constexpr uint32_t kCheckedPageShift = 12;  // 4 KiB pages
+inline constexpr size_t kCheckedFooterSize = 64;
+
+// XXH3 64-bit of bytes (seeded), for checked files and manifests.
+uint64_t Hash64(std::string_view bytes, uint64_t seed = 0);
+
+class CheckedFile {
+ public:
+  CheckedFile() = default;
+  CheckedFile(const CheckedFile&) = delete;
+  CheckedFile& operator=(const CheckedFile&) = delete;
+
+  // Maps `path` and checks its footer against `expect`. Corruption when the
+  // footer is damaged or names another store, build or file; IoError when
+  // the file cannot be opened (a missing file included).
+  Status Open(const std::string& path, const FileIdentity& expect);
+
+  const std::string& path() const { return path_; }
+  uint64_t size() const { return payload_; }  // payload bytes
+  // The payload bytes [offset, offset + len), each page they cover verified
+  // once; null when the range is outside the payload or a page is damaged
+  // (latched in status()). Thread-safe.
+  const uint8_t* Read(uint64_t offset, uint64_t len) const;
+  // Verifies every page now (tests, `litgraph verify`).
+  Status VerifyAll() const;
+  // The first damage a read met; ok when none.
+  Status status() const;
+
+ private:
+  bool VerifyPage(uint64_t page) const;
+  MappedFile file_;
+  std::string path_;
+  uint64_t payload_ = 0, pages_ = 0;
+  const uint64_t* hashes_ = nullptr;
+  std::unique_ptr<std::atomic<uint64_t>[]> verified_;  // one bit per page
+  mutable std::atomic<bool> damaged_{false};
+};
+
+// Writes a checked file. Append the payload, optionally PatchHeader (bytes
+// within the first page), then Finish. A writer that is destroyed without
+// Finish leaves nothing behind.
+class CheckedFileWriter {
+ public:
+  CheckedFileWriter() = default;
+  ~CheckedFileWriter();
+  CheckedFileWriter(const CheckedFileWriter&) = delete;
+  CheckedFileWriter& operator=(const CheckedFileWriter&) = delete;
+
+  Status Open(const std::string& path, const FileIdentity& id);
+  Status Append(std::string_view bytes);
+  // Overwrites payload bytes [offset, offset + bytes.size()) inside the first
+  // page (a header the format fills in last).
+  Status PatchHeader(uint64_t offset, std::string_view bytes);
+  uint64_t size() const { return size_; }  // payload bytes so far
+  Status Finish();
+
+ private:
+  Status Flush(bool last);
+  std::string path_, tmp_;
+  FileIdentity id_;
+  int fd_ = -1;
+  uint64_t size_ = 0;        // payload bytes appended
+  std::string first_;        // the first page, written at Finish
+  std::string pending_;      // bytes after the first page not yet written
+  std::string hashes_;       // u64 per finished page
+  uint64_t pages_done_ = 0;  // pages hashed (page 0 excluded until Finish)
+};
+
+// Binary search in a checked file's table of sorted strings: string i is the
+// bytes [strings_at + off[i], strings_at + off[i + 1]) of the payload, with
+// off the u64 array at offsets_at. The string's index, or -1 (also when the
+// table is damaged: see the file's status()).
+int64_t FindSortedString(const CheckedFile& f, uint64_t offsets_at, uint64_t strings_at,
+                         uint64_t count, std::string_view key);
+
+// Writes `payload` as a checked file in one call.
+Status WriteCheckedFile(const std::string& path, const FileIdentity& id, std::string_view payload);
+
+}  // namespace litgraph

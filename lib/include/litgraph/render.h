@@ -1,0 +1,70 @@
+// Records as tools print them: the JSON objects of litgraph-json(7) for
+// papers, nodes, explanations, paper cards, neighbour lists, lineage paths
+// and trees and search results, the table columns that show them, drawings
+// of citation graphs, and tri-search's readable report. Tools write what
+// these return through Output (output.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "litgraph/citations.h"
+#include "litgraph/graph.h"
+#include "litgraph/lineage.h"
+#include "litgraph/output.h"
+#include "litgraph/rwr.h"
+#include "litgraph/search.h"
+#include "litgraph/store.h"
+
+namespace litgraph {
+
+// The common fields of a paper record: id, type, title, year, venue,
+// authors, cited_by_count, citation_source, doi.
+Json PaperJson(const PaperSummary& p, Graph* graph);
+
+// A record for any node: PaperJson for papers; {id, type, name} plus
+// type-specific fields for the others (keywords: text).
+Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id);
+
+// Table columns for paper results.
+std::vector<Column> PaperColumns();
+
+// Explanations as JSON: [{nodes: [external ids], relations, strength, text}].
+// Appends each path's seed id to *seeds_used (without repeats) when given.
+Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>& paths,
+                 std::vector<std::string>* seeds_used = nullptr);
+
+// A paper's detail card: every stored field with its authors (positions,
+// institutions), venue, topics, keywords, and the references and citing
+// papers present in the store (`max_links` caps the id lists; counts are
+// always full). Null when the paper does not exist.
+Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links = 200);
+
+// A neighbour of `of` in a citation neighbourhood, ranked.
+Json NeighbourJson(Store* store, Graph* graph, const Neighbour& n, Neighbourhood kind,
+                   const std::string& of, int rank);
+
+// Lineage paths as records, one per step, oldest paper first.
+std::vector<Json> LineagePathRecords(Store* store, Graph* graph,
+                                     const std::vector<LineagePath>& paths);
+// A lineage tree's nodes as records.
+std::vector<Json> LineageTreeRecords(Store* store, Graph* graph, uint32_t root,
+                                     const std::vector<TreeNode>& nodes, bool descendants);
+// The same as a drawing (Format::kDot or kMermaid): papers labelled with
+// title, year and citations; edges "cites" from citing to cited.
+std::string DrawLineagePaths(Format format, Store* store, Graph& graph,
+                             const std::vector<LineagePath>& paths);
+std::string DrawLineageTree(Format format, Store* store, Graph& graph, uint32_t root,
+                            const std::vector<TreeNode>& nodes, bool descendants);
+
+// One tri-search result: the node's record, rank, score, scores, is_seed,
+// paths and seeds.
+Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const SearchResult& r,
+                      int rank);
+// --explain: a readable account of a search, its seeds and each result.
+std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
+                         const std::vector<SearchResult>& results,
+                         const std::vector<Json>& records);
+
+}  // namespace litgraph

@@ -1,0 +1,100 @@
+// The store's write side: record upserts (ingest), the bulk-load mode of an
+// empty store, keyword rows (extract-keywords) and the backend answer cache.
+// Callers hold the writer lock (Store::Mode::kWrite) and an open transaction.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "litgraph/keywords.h"
+#include "litgraph/records.h"
+#include "litgraph/store.h"
+
+namespace litgraph {
+
+// Column values a work derives from its record, computed off the writer
+// thread (ingest's reader thread): the SQLite writer is a load's bottleneck.
+struct WorkKeys {
+  std::string title_key, refs, related;  // NormalizeTitleKey, PackIdList x 2
+  // FTS5 tokens of title and abstract (fts_tokens.h), when recorded.
+  bool fts_recorded = false;
+  std::string fts_title, fts_abstract;
+};
+
+// What a RecordWriter did.
+struct WriteCounts {
+  int64_t works = 0, works_new = 0, works_updated = 0;
+  int64_t works_stale = 0;  // older than the stored version: skipped
+  int64_t entities = 0;     // author / institution / source / topic records
+  int64_t skipped = 0;      // recognised but unsupported (concepts, funders, ...)
+  int64_t references = 0;   // reference ids of stored works
+};
+
+// Applies records with prepared statements and per-run id caches. A work is
+// an upsert keyed by its external id: a version whose updated_date is older
+// than the stored one is skipped, anything else replaces the stored paper
+// with its authorships and topics (its dense id stays; its keywords are
+// dropped when title or abstract changed). Entity records overwrite the
+// stub rows works created.
+class RecordWriter {
+ public:
+  // `on_text`, when set, receives each stored work's dense id, title and
+  // abstract (moved out of the record: its last use).
+  RecordWriter(
+      Store* store, WriteCounts* counts,
+      std::function<void(int64_t id, std::string&& title, std::string&& abstract)> on_text = {});
+  ~RecordWriter();
+  void Apply(Record& record, const WorkKeys& keys);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Loading into an empty store. A rollback journal replaces the WAL for the
+// load (new pages are written once, and the journal holds only the few pages
+// that existed, so a crash still rolls back to the empty store), with the
+// database locked exclusively so that no reader can make the commit fail;
+// the WAL returns when this object goes. When readers already have the
+// store open the load stays in WAL (the reporter hears why). Secondary indexes (every explicit
+// CREATE INDEX) serve queries, not the load, which looks nodes up by ext_id: they are dropped and
+// re-created after it by a sort, in the same transaction.
+class BulkLoad {
+ public:
+  // Before the load's transaction begins.
+  BulkLoad(Store* store, Reporter* reporter);
+  ~BulkLoad();
+  // Inside the transaction, before and after the load.
+  void DropSecondaryIndexes();
+  void RestoreSecondaryIndexes();
+
+ private:
+  Store* store_;
+  bool rollback_journal_ = false;
+  std::vector<std::string> deferred_;
+};
+
+// Writes extracted keywords: Keyword nodes (created on first use, with their
+// FTS row), a paper's HAS_KEYWORD rows (replacing its earlier ones) and the
+// record that the paper was processed by `backend`.
+class KeywordWriter {
+ public:
+  KeywordWriter(Store* store, std::string backend);
+  // Returns the number of links written.
+  int64_t Write(int64_t paper, const std::vector<Keyword>& keywords);
+
+ private:
+  int64_t KeywordId(const std::string& text);
+  Store* store_;
+  std::string backend_;
+  std::unordered_map<std::string, int64_t> cache_;
+};
+
+// Recounts every keyword's paper_count; returns the keywords in use.
+int64_t RefreshKeywordCounts(Store* store);
+
+}  // namespace litgraph

@@ -1,0 +1,251 @@
+#include "litgraph/checked_file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace litgraph {
+
+namespace {
+
+constexpr char kMagic[8] = {'L', 'G', 'C', 'H', 'K', 0, 0, 1};
+constexpr uint64_t kPage = uint64_t{1} << kCheckedPageShift;
+
+struct Footer {
+  char magic[8];
+  uint8_t store[16];
+  uint64_t build;
+  uint64_t name_hash;
+  uint64_t payload;
+  uint32_t page_shift;
+  uint32_t reserved;
+  uint64_t hash;  // of the 56 bytes before it
+};
+static_assert(sizeof(Footer) == kCheckedFooterSize);
+
+uint64_t TableOffset(uint64_t payload) { return (payload + 7) & ~uint64_t{7}; }
+uint64_t PageCount(uint64_t payload) { return (payload + kPage - 1) >> kCheckedPageShift; }
+
+bool WriteAllAt(int fd, const void* data, size_t n, uint64_t offset) {
+  const char* p = static_cast<const char*>(data);
+  while (n > 0) {
+    ssize_t w = pwrite(fd, p, n, static_cast<off_t>(offset));
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+    offset += static_cast<uint64_t>(w);
+  }
+  return true;
+}
+
+}  // namespace
+
+uint64_t Hash64(std::string_view bytes, uint64_t seed) {
+  return XXH3_64bits_withSeed(bytes.data(), bytes.size(), seed);
+}
+
+Status CheckedFile::Open(const std::string& path, const FileIdentity& expect) {
+  path_ = path;
+  LITGRAPH_RETURN_IF_ERROR(file_.Open(path));
+  auto bad = [&](const char* what) {
+    return Status::Corruption(fmt::format("{}: {}", path, what));
+  };
+  if (file_.size() < sizeof(Footer)) return bad("truncated (no footer)");
+  Footer f;
+  std::memcpy(&f, file_.data() + file_.size() - sizeof f, sizeof f);
+  if (std::memcmp(f.magic, kMagic, 8) != 0) return bad("not a litgraph checked file");
+  if (Hash64({reinterpret_cast<const char*>(&f), sizeof f - 8}) != f.hash)
+    return bad("damaged footer");
+  if (std::memcmp(f.store, expect.store.data(), 16) != 0) return bad("belongs to another store");
+  if (f.build != expect.build)
+    return bad(fmt::format("written by generation {}, the manifest names {}", f.build, expect.build)
+                   .c_str());
+  if (f.name_hash != Hash64(expect.name)) return bad(("is not " + expect.name).c_str());
+  if (f.page_shift != kCheckedPageShift) return bad("unknown page size");
+  const uint64_t pages = PageCount(f.payload);
+  if (f.payload > file_.size() || TableOffset(f.payload) + pages * 8 + sizeof f != file_.size())
+    return bad("truncated or padded");
+  payload_ = f.payload;
+  pages_ = pages;
+  hashes_ = reinterpret_cast<const uint64_t*>(file_.data() + TableOffset(payload_));
+  verified_.reset(new std::atomic<uint64_t>[(pages_ + 63) / 64 + 1]());
+  return Status::Ok();
+}
+
+// LITGRAPH_VERIFY_PAGES=0 turns the page check off: for measuring what it
+// costs (bench/results/2026-11-23-reliability), never for use.
+static const bool kVerifyPages = [] {
+  const char* v = std::getenv("LITGRAPH_VERIFY_PAGES");
+  return !(v && std::string_view(v) == "0");
+}();
+
+bool CheckedFile::VerifyPage(uint64_t page) const {
+  if (!kVerifyPages) return true;
+  std::atomic<uint64_t>& word = verified_[page / 64];
+  const uint64_t bit = uint64_t{1} << (page % 64);
+  if (word.load(std::memory_order_relaxed) & bit) return true;
+  const uint64_t begin = page << kCheckedPageShift;
+  const uint64_t len = std::min(kPage, payload_ - begin);
+  uint64_t want;
+  std::memcpy(&want, hashes_ + page, 8);
+  if (Hash64({reinterpret_cast<const char*>(file_.data() + begin), len}, page) != want) {
+    damaged_.store(true);
+    return false;
+  }
+  word.fetch_or(bit, std::memory_order_relaxed);
+  return true;
+}
+
+const uint8_t* CheckedFile::Read(uint64_t offset, uint64_t len) const {
+  if (offset > payload_ || len > payload_ - offset) {
+    damaged_.store(true);
+    return nullptr;
+  }
+  if (len > 0)
+    for (uint64_t p = offset >> kCheckedPageShift; p <= (offset + len - 1) >> kCheckedPageShift;
+         ++p)
+      if (!VerifyPage(p)) return nullptr;
+  return file_.data() + offset;
+}
+
+Status CheckedFile::VerifyAll() const {
+  for (uint64_t p = 0; p < pages_; ++p)
+    if (!VerifyPage(p)) break;
+  return status();
+}
+
+Status CheckedFile::status() const {
+  if (damaged_.load())
+    return Status::Corruption(path_ +
+                              ": damaged (a page fails its checksum, or a read ran past the end)");
+  return Status::Ok();
+}
+
+CheckedFileWriter::~CheckedFileWriter() {
+  if (fd_ >= 0) {
+    close(fd_);
+    unlink(tmp_.c_str());
+  }
+}
+
+Status CheckedFileWriter::Open(const std::string& path, const FileIdentity& id) {
+  path_ = path;
+  tmp_ = path + ".tmp";
+  id_ = id;
+  fd_ = open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) return Status::IoError(fmt::format("{}: {}", tmp_, std::strerror(errno)));
+  return Status::Ok();
+}
+
+Status CheckedFileWriter::Append(std::string_view bytes) {
+  if (size_ < kPage) {  // the first page stays in memory
+    size_t take = std::min<size_t>(bytes.size(), kPage - size_);
+    first_.append(bytes.data(), take);
+    size_ += take;
+    bytes.remove_prefix(take);
+  }
+  pending_.append(bytes.data(), bytes.size());
+  size_ += bytes.size();
+  return pending_.size() >= (size_t{1} << 20) ? Flush(false) : Status::Ok();
+}
+
+// Writes the complete pages after the first (every pending byte when `last`)
+// and hashes them.
+Status CheckedFileWriter::Flush(bool last) {
+  size_t full = last ? pending_.size() : pending_.size() & ~(kPage - 1);
+  const uint64_t at = (pages_done_ + 1) << kCheckedPageShift;  // page 0 is first_
+  if (full > 0 && !WriteAllAt(fd_, pending_.data(), full, at))
+    return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
+  for (size_t off = 0; off < full; off += kPage) {
+    uint64_t h =
+        Hash64({pending_.data() + off, std::min<size_t>(kPage, full - off)}, pages_done_ + 1);
+    hashes_.append(reinterpret_cast<const char*>(&h), 8);
+    ++pages_done_;
+  }
+  pending_.erase(0, full);
+  return Status::Ok();
+}
+
+Status CheckedFileWriter::PatchHeader(uint64_t offset, std::string_view bytes) {
+  if (offset + bytes.size() > first_.size())
+    return Status::Internal(fmt::format("{}: header patch outside the first page", path_));
+  std::memcpy(first_.data() + offset, bytes.data(), bytes.size());
+  return Status::Ok();
+}
+
+Status CheckedFileWriter::Finish() {
+  LITGRAPH_RETURN_IF_ERROR(Flush(true));
+  auto fail = [&] {
+    return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
+  };
+  if (!first_.empty() && !WriteAllAt(fd_, first_.data(), first_.size(), 0)) return fail();
+  std::string table;
+  if (!first_.empty()) {
+    uint64_t h0 = Hash64(first_, 0);
+    table.append(reinterpret_cast<const char*>(&h0), 8);
+  }
+  table += hashes_;
+  Footer f{};
+  std::memcpy(f.magic, kMagic, 8);
+  std::memcpy(f.store, id_.store.data(), 16);
+  f.build = id_.build;
+  f.name_hash = Hash64(id_.name);
+  f.payload = size_;
+  f.page_shift = kCheckedPageShift;
+  f.hash = Hash64({reinterpret_cast<const char*>(&f), sizeof f - 8});
+  table.append(reinterpret_cast<const char*>(&f), sizeof f);
+  if (!WriteAllAt(fd_, table.data(), table.size(), TableOffset(size_))) return fail();
+  if (TableOffset(size_) > size_) {  // zero padding before the table
+    static const char zeros[8] = {};
+    if (!WriteAllAt(fd_, zeros, TableOffset(size_) - size_, size_)) return fail();
+  }
+  if (fsync(fd_) != 0) return fail();
+  close(fd_);
+  fd_ = -1;
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    unlink(tmp_.c_str());
+    return Status::IoError(fmt::format("{}: rename failed: {}", path_, std::strerror(errno)));
+  }
+  return Status::Ok();
+}
+
+int64_t FindSortedString(const CheckedFile& f, uint64_t offsets_at, uint64_t strings_at,
+                         uint64_t count, std::string_view key) {
+  int64_t lo = 0, hi = static_cast<int64_t>(count) - 1;
+  while (lo <= hi) {
+    int64_t mid = (lo + hi) / 2;
+    const uint8_t* o = f.Read(offsets_at + static_cast<uint64_t>(mid) * 8, 16);
+    if (!o) return -1;
+    uint64_t a, b;
+    std::memcpy(&a, o, 8);
+    std::memcpy(&b, o + 8, 8);
+    if (b < a) return -1;
+    const uint8_t* s = f.Read(strings_at + a, b - a);
+    if (!s) return -1;
+    int c = std::string_view(reinterpret_cast<const char*>(s), b - a).compare(key);
+    if (c == 0) return mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return -1;
+}
+
+Status WriteCheckedFile(const std::string& path, const FileIdentity& id, std::string_view payload) {
+  CheckedFileWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(path, id));
+  LITGRAPH_RETURN_IF_ERROR(w.Append(payload));
+  return w.Finish();
+}
+
+}  // namespace litgraph

@@ -1,0 +1,325 @@
+#include "litgraph/render.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace litgraph {
+
+namespace {
+
+Json TextOrNull(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
+
+std::string ExtId(Store* store, uint32_t paper) {
+  auto p = store->GetPaperSummary(paper);
+  return p ? p->ext_id : std::to_string(paper);
+}
+
+// A paper as a drawing's node: its id, and title (shortened), year and
+// citations as the label.
+DrawNode PaperNode(Store* store, Graph& g, uint32_t id) {
+  auto p = store->GetPaperSummary(id);
+  std::string title = p ? p->title : std::to_string(id);
+  if (title.size() > 60) title = title.substr(0, 57) + "...";
+  std::string year = p && p->year ? std::to_string(p->year) : "?";
+  return {id, p ? p->ext_id : std::to_string(id),
+          fmt::format("{} ({}), {} cites", title, year, g.Citations(id))};
+}
+
+// Papers (sorted, unique) and citing -> cited edges as a drawing.
+std::string DrawPapers(Format format, Store* store, Graph& g, std::vector<uint32_t> ids,
+                       std::vector<std::pair<uint32_t, uint32_t>> edges) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  std::vector<DrawNode> nodes;
+  for (uint32_t id : ids) nodes.push_back(PaperNode(store, g, id));
+  std::vector<DrawEdge> draw_edges;
+  for (auto [a, b] : edges) draw_edges.push_back({a, b, "cites"});
+  return Draw(format, "lineage", nodes, draw_edges);
+}
+
+}  // namespace
+
+Json PaperJson(const PaperSummary& p, Graph* graph) {
+  Json j = {{"id", p.ext_id}, {"type", "paper"}, {"title", p.title}};
+  j["year"] = p.year ? Json(p.year) : Json(nullptr);
+  j["venue"] = p.venue.empty() ? Json(nullptr) : Json(p.venue);
+  j["authors"] = p.authors;
+  if (graph && p.id > 0) {
+    j["cited_by_count"] = graph->Citations(static_cast<uint64_t>(p.id));
+    j["citation_source"] =
+        graph->CitationsFromRecord(static_cast<uint64_t>(p.id)) ? "record" : "store";
+  } else {
+    j["cited_by_count"] = p.cited_by_count >= 0 ? Json(p.cited_by_count) : Json(nullptr);
+    j["citation_source"] = p.cited_by_count >= 0 ? Json("record") : Json(nullptr);
+  }
+  j["doi"] = p.doi.empty() ? Json(nullptr) : Json(p.doi);
+  return j;
+}
+
+Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id) {
+  if (type == NodeType::kPaper) {
+    auto p = store->GetPaperSummary(id);
+    return p ? PaperJson(*p, graph) : Json{{"id", std::to_string(id)}, {"type", "paper"}};
+  }
+  auto label = store->NodeLabel(type, id);
+  Json j = {{"id", label ? label->first : std::to_string(id)}, {"type", NodeTypeName(type)}};
+  if (type == NodeType::kKeyword) {
+    j["text"] = label ? label->second : "";
+    j["title"] = j["text"];
+  } else {
+    j["name"] = label ? label->second : "";
+    j["title"] = j["name"];
+  }
+  return j;
+}
+
+std::vector<Column> PaperColumns() {
+  return {{"rank", "#", 0},       {"score", "score", 0},         {"year", "year", 0},
+          {"id", "id", 0},        {"title", "title", 70},        {"authors", "authors", 30},
+          {"venue", "venue", 24}, {"cited_by_count", "cites", 0}};
+}
+
+Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>& paths,
+                 std::vector<std::string>* seeds_used) {
+  auto label = [&](uint32_t local) {
+    const NodeRef& r = g.nodes[local];
+    auto l = store->NodeLabel(r.type, r.id);
+    return l ? l->first : std::to_string(r.id);
+  };
+  Json out = Json::array();
+  for (const ExplainPath& p : paths) {
+    Json ids = Json::array(), rels = Json::array();
+    std::string text;
+    for (size_t k = 0; k < p.nodes.size(); ++k) {
+      std::string id = label(p.nodes[k]);
+      ids.push_back(id);
+      text += id;
+      if (k < p.rels.size()) {
+        const char* rel = GetRelInfo(p.rels[k]).label;
+        rels.push_back(rel);
+        text += std::string(" -") + rel + "- ";
+      }
+    }
+    if (seeds_used &&
+        std::find(seeds_used->begin(), seeds_used->end(), ids[0]) == seeds_used->end())
+      seeds_used->push_back(ids[0]);
+    out.push_back({{"nodes", ids}, {"relations", rels}, {"strength", p.strength}, {"text", text}});
+  }
+  return out;
+}
+
+Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links) {
+  auto summary = store->GetPaperSummary(paper);
+  auto d = store->GetPaperDetails(paper);
+  if (!summary || !d) return Json();
+  Json j = PaperJson(*summary, graph);
+  j["date"] = TextOrNull(d->date);
+  j["work_type"] = TextOrNull(d->work_type);
+  j["language"] = TextOrNull(d->language);
+  j["abstract"] = d->abstract;
+  j["source"] =
+      d->source_id ? Json({{"id", *d->source_id}, {"name", *d->source_name}}) : Json(nullptr);
+  j["open_access"] = {{"is_oa", d->is_oa ? Json(*d->is_oa) : Json(nullptr)},
+                      {"oa_status", TextOrNull(d->oa_status)},
+                      {"oa_url", TextOrNull(d->oa_url)}};
+  j["pdf_url"] = TextOrNull(d->pdf_url);
+  j["landing_page_url"] = TextOrNull(d->landing_page_url);
+  j["updated_date"] = TextOrNull(d->updated_date);
+  j["referenced_works_count"] =
+      d->referenced_works_count ? Json(*d->referenced_works_count) : Json(d->stored_references);
+  j["openalex_keywords"] =
+      d->oa_keywords_json.empty() ? Json::array() : Json::parse(d->oa_keywords_json);
+  Json authors = Json::array();
+  for (const auto& a : d->authorships) {
+    Json insts = Json::array();
+    for (const auto& i : a.institutions) insts.push_back({{"id", i.ext_id}, {"name", i.name}});
+    authors.push_back({{"id", a.ext_id},
+                       {"name", a.name},
+                       {"raw_name", TextOrNull(a.raw_name)},
+                       {"position", a.position + 1},
+                       {"author_position", TextOrNull(a.author_position)},
+                       {"is_corresponding", a.is_corresponding},
+                       {"orcid", TextOrNull(a.orcid)},
+                       {"institutions", insts}});
+  }
+  j["authorships"] = authors;
+  Json topics = Json::array();
+  for (const auto& t : d->topics)
+    topics.push_back({{"id", t.ext_id},
+                      {"name", t.name},
+                      {"score", t.score ? Json(*t.score) : Json(nullptr)},
+                      {"is_primary", t.is_primary},
+                      {"subfield", TextOrNull(t.subfield)},
+                      {"field", TextOrNull(t.field)},
+                      {"domain", TextOrNull(t.domain)}});
+  j["topics"] = topics;
+  Json keywords = Json::array();
+  for (const auto& k : d->keywords)
+    keywords.push_back({{"id", k.ext_id}, {"text", k.text}, {"score", k.score}});
+  j["keywords"] = keywords;
+  if (graph) {
+    auto list = [&](Rel r, const char* key, const char* count_key) {
+      auto l = graph->adj(r).Neighbours(static_cast<uint64_t>(paper));
+      std::vector<uint32_t> ids(l.ids.begin(), l.ids.end());
+      j[count_key] = ids.size();
+      Json arr = Json::array();
+      for (size_t i = 0; i < ids.size() && i < max_links; ++i) {
+        auto label = store->NodeLabel(NodeType::kPaper, ids[i]);
+        if (label) arr.push_back(label->first);
+      }
+      j[key] = arr;
+    };
+    list(Rel::kCitesOut, "references_in_store", "references_in_store_count");
+    j["dangling_references"] =
+        static_cast<int64_t>(d->stored_references) - j["references_in_store_count"].get<int64_t>();
+    list(Rel::kCitesIn, "cited_by_in_store", "cited_by_in_store_count");
+  }
+  return j;
+}
+
+Json NeighbourJson(Store* store, Graph* graph, const Neighbour& n, Neighbourhood kind,
+                   const std::string& of, int rank) {
+  auto p = store->GetPaperSummary(n.paper);
+  if (!p) return Json();
+  Json j = PaperJson(*p, graph);
+  j["rank"] = rank;
+  j["score"] = n.count;
+  j["relation"] = NeighbourhoodName(kind);
+  j["of"] = of;
+  return j;
+}
+
+std::vector<Json> LineagePathRecords(Store* store, Graph* graph,
+                                     const std::vector<LineagePath>& paths) {
+  std::vector<Json> out;
+  int path_no = 0;
+  for (const auto& p : paths) {
+    ++path_no;
+    for (size_t i = 0; i < p.nodes.size(); ++i) {
+      uint32_t node = p.nodes[p.nodes.size() - 1 - i];  // oldest first
+      auto s = store->GetPaperSummary(node);
+      if (!s) continue;
+      Json j = {{"path", path_no},
+                {"step", i},
+                {"hops", p.hops()},
+                {"score", p.citations},
+                {"rank", path_no}};
+      Json paper = PaperJson(*s, graph);
+      for (auto& [k, v] : paper.items()) j[k] = v;
+      j["relation"] = i == 0 ? Json(nullptr) : Json("CITES");
+      out.push_back(std::move(j));
+    }
+  }
+  return out;
+}
+
+std::vector<Json> LineageTreeRecords(Store* store, Graph* graph, uint32_t root,
+                                     const std::vector<TreeNode>& nodes, bool descendants) {
+  std::vector<Json> out;
+  auto root_p = store->GetPaperSummary(root);
+  int rank = 0;
+  for (const auto& n : nodes) {
+    auto p = store->GetPaperSummary(n.paper);
+    if (!p) continue;
+    Json j = PaperJson(*p, graph);
+    j["rank"] = ++rank;
+    j["score"] = j["cited_by_count"];
+    j["depth"] = n.depth;
+    auto parent = store->GetPaperSummary(n.parent);
+    j["parent"] = parent ? parent->ext_id : "";
+    Json via = Json::array();
+    for (uint32_t v : n.via)
+      if (auto vp = store->GetPaperSummary(v)) via.push_back(vp->ext_id);
+    j["via"] = via;
+    j["relation"] = descendants ? "CITED_BY" : "CITES";
+    j["root"] = root_p ? root_p->ext_id : "";
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::string DrawLineagePaths(Format format, Store* store, Graph& graph,
+                             const std::vector<LineagePath>& paths) {
+  std::vector<uint32_t> ids;
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  for (const auto& p : paths)
+    for (size_t i = 0; i < p.nodes.size(); ++i) {
+      ids.push_back(p.nodes[i]);
+      if (i + 1 < p.nodes.size()) edges.emplace_back(p.nodes[i], p.nodes[i + 1]);
+    }
+  return DrawPapers(format, store, graph, std::move(ids), std::move(edges));
+}
+
+std::string DrawLineageTree(Format format, Store* store, Graph& graph, uint32_t root,
+                            const std::vector<TreeNode>& nodes, bool descendants) {
+  std::vector<uint32_t> ids = {root};
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  for (const auto& n : nodes) {
+    ids.push_back(n.paper);
+    for (uint32_t v : n.via) ids.push_back(v);
+    uint32_t prev = root;
+    std::vector<uint32_t> chain = n.via;
+    chain.push_back(n.paper);
+    for (uint32_t v : chain) {
+      edges.push_back(descendants ? std::make_pair(v, prev) : std::make_pair(prev, v));
+      prev = v;
+    }
+  }
+  return DrawPapers(format, store, graph, std::move(ids), std::move(edges));
+}
+
+Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const SearchResult& r,
+                      int rank) {
+  Json j = NodeJson(store, graph, r.type, r.id);
+  j["rank"] = rank;
+  j["score"] = r.s.final_score;
+  j["scores"] = {{"emb", r.s.emb},          {"title", r.s.title}, {"pre", r.s.pre},
+                 {"graph", r.s.graph},      {"gate", r.s.gate},   {"importance", r.s.importance},
+                 {"final", r.s.final_score}};
+  if (search.params().lambda_lex > 0) j["scores"]["lex"] = r.s.lex;
+  j["is_seed"] = r.is_seed;
+  std::vector<std::string> seeds_used;
+  j["paths"] = ExplainJson(store, search.subgraph(), r.paths, &seeds_used);
+  j["seeds"] = seeds_used;
+  return j;
+}
+
+std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
+                         const std::vector<SearchResult>& results,
+                         const std::vector<Json>& records) {
+  const SearchParams& p = search.params();
+  std::string report = "Query keywords:";
+  for (const auto& k : trace.query_keywords) report += fmt::format(" {} ({})", k.text, k.score);
+  report += "\nKeyword seeds:";
+  for (const auto& [k, w] : trace.keyword_seeds) report += fmt::format(" {} {:.2f};", k, w);
+  report += fmt::format(
+      "\nTitles matched: {}\nPaper seeds: {}\nSubgraph: {} nodes, {} edges; "
+      "walk converged in {} iterations\n\n",
+      trace.titles.size(), trace.paper_seeds.size(), trace.subgraph_nodes, trace.subgraph_edges,
+      trace.iterations);
+  for (size_t i = 0; i < results.size() && i < records.size(); ++i) {
+    const SearchResult& r = results[i];
+    const Json& j = records[i];
+    report += fmt::format("{:>2}. {:.3f}  {}  {}\n", i + 1, r.s.final_score,
+                          j["id"].get<std::string>(), j.value("title", ""));
+    report += fmt::format(
+        "    final {:.3f} = {} x pre~ + {} x graph~ x gate {:.2f} + {} x importance {:.2f}{}"
+        "; pre {:.3f} (semantic {:.3f}, title {:.2f}{}), graph {:.5f}{}\n",
+        r.s.final_score, p.lambda_pre, p.lambda_graph, r.s.gate, p.lambda_imp, r.s.importance,
+        r.s.title_exact && p.title_hit_bonus > 0 ? fmt::format(" + {} title hit", p.title_hit_bonus)
+                                                 : "",
+        r.s.pre, r.s.emb, r.s.title,
+        r.s.title_exact   ? ", exact title hit"
+        : r.s.title_fuzzy ? ", fuzzy title hit"
+                          : "",
+        r.s.graph, r.is_seed ? "; a seed" : "; found by the walk");
+    for (const auto& path : j["paths"])
+      report += "    via " + path["text"].get<std::string>() + "\n";
+  }
+  return report;
+}
+
+}  // namespace litgraph
