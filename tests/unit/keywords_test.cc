@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -52,10 +54,11 @@ std::vector<std::string> Split(const std::string& phrase) {
 
 // A subset of the extractor's evaluative adjectives and filler heads (the
 // full lists are private to keywords.cc).
+// ("robust" is not among them: "robust control" is a field.)
 const std::set<std::string> kVague = {"novel",    "new",       "proposed",  "existing",
                                       "recent",   "effective", "efficient", "important",
                                       "various",  "different", "several",   "significant",
-                                      "improved", "promising", "robust",    "simple"};
+                                      "improved", "promising", "simple"};
 const std::set<std::string> kFillerHeads = {"approach",  "method", "methodology", "technique",
                                             "framework", "result", "strategy",    "solution",
                                             "scheme",    "work",   "tool"};
@@ -123,12 +126,25 @@ const std::vector<Paper>& Abstracts() {
 
 TEST(NormalizeKeywordTest, CanonicalForms) {
   EXPECT_EQ(NormalizeKeyword("Graph Neural Networks"), "graph neural network");
-  EXPECT_EQ(NormalizeKeyword("pre-training"), "pre training");
+  EXPECT_EQ(NormalizeKeyword("pre-training"), "pre-training");
   EXPECT_EQ(NormalizeKeyword("Studies"), "study");
   EXPECT_EQ(NormalizeKeyword("Analyses"), "analysis");
   EXPECT_EQ(NormalizeKeyword("physics"), "physics");
   EXPECT_EQ(NormalizeKeyword("Quantum Physics"), "quantum physics");
   EXPECT_EQ(NormalizeKeyword("Case Studies"), "case study");
+}
+
+// A hyphenated compound is one word, as in the keyphrase literature and its
+// scorers ("closed-loop systems" is not "closed loop systems"); a dash
+// between spaces or at a word's edge is punctuation.
+TEST(NormalizeKeywordTest, HyphenatedWordsStayWhole) {
+  EXPECT_EQ(NormalizeKeyword("Closed-Loop Systems"), "closed-loop system");
+  EXPECT_EQ(NormalizeKeyword("E-mails"), "e-mail");
+  EXPECT_EQ(NormalizeKeyword("pre\u2010training"), "pre-training");  // U+2010 HYPHEN
+  EXPECT_EQ(NormalizeKeyword("state-of-the-art methods"), "state-of-the-art method");
+  EXPECT_EQ(NormalizeKeyword("graphs - a survey"), "graphs a survey");
+  EXPECT_EQ(NormalizeKeyword("-pre- training-"), "pre training");
+  EXPECT_EQ(NormalizeKeyword("Schrödinger-Poisson Solvers"), "schrodinger-poisson solver");
 }
 
 TEST(NormalizeKeywordTest, OnlyTheLastWordIsSingular) {
@@ -245,12 +261,15 @@ std::vector<Candidate> Candidates(const std::string& text) {
 }
 
 // Is the candidate the (head-singularized) words of one comma/period-free
-// segment of text?
+// segment of text? Words as NormalizeKeyword makes them (hyphenated
+// compounds whole).
 bool InsideOneSegment(const std::string& text, const std::string& phrase) {
   std::vector<std::string> want = Split(phrase);
   std::string segment;
   auto check = [&](const std::string& seg) {
-    std::vector<std::string> words = Words(seg);
+    std::string normalized = NormalizeKeyword(seg);
+    if (normalized.empty()) return false;
+    std::vector<std::string> words = Split(normalized);
     for (size_t i = 0; i + want.size() <= words.size(); ++i) {
       bool ok = true;
       for (size_t k = 0; k + 1 < want.size() && ok; ++k) ok = words[i + k] == want[k];
@@ -286,7 +305,9 @@ TEST(ForEachCandidateTest, PropertiesOnRealisticAbstracts) {
         EXPECT_FALSE(IsStopword(w.back())) << "ends with a stopword";
         EXPECT_FALSE(kVague.count(w.front())) << "starts with a vague adjective";
         EXPECT_FALSE(kVague.count(w.back())) << "ends with a vague adjective";
-        EXPECT_FALSE(kFillerHeads.count(w.back())) << "ends with a filler head";
+        if (c.words == 1) {
+          EXPECT_FALSE(kFillerHeads.count(w.back())) << "a filler alone";
+        }
         for (const auto& word : w) EXPECT_FALSE(word.empty());
         EXPECT_TRUE(InsideOneSegment(text, c.phrase)) << "crosses punctuation";
       }
@@ -349,7 +370,7 @@ TEST(ForEachCandidateTest, VagueWordsFillersAndStopwordsBound) {
   EXPECT_TRUE(phrases.count("graph neural network")) << ::testing::PrintToString(phrases);
   for (const auto& p : phrases) {
     EXPECT_NE(p.rfind("novel", 0), 0u) << p;
-    EXPECT_EQ(p.find("approach"), std::string::npos) << p;  // only as a last word, never kept
+    EXPECT_NE(p, "approach") << "a filler alone";
     EXPECT_EQ(p.find("proposed"), std::string::npos) << p;
     EXPECT_EQ(p.find(" for"), std::string::npos) << p;
   }
@@ -362,6 +383,50 @@ TEST(ForEachCandidateTest, EmptyAndPunctuationOnly) {
   EXPECT_TRUE(Candidates("").empty());
   EXPECT_TRUE(Candidates(" ,.;: -- !!").empty());
   EXPECT_TRUE(Candidates("the of and in 2019 42").empty());
+}
+
+std::set<std::string> Phrases(const std::string& text) {
+  std::set<std::string> out;
+  for (const Candidate& c : Candidates(text)) out.insert(c.phrase);
+  return out;
+}
+
+// Technical terms keep their adjectives and participles: the old candidates
+// broke at "sliding" and "closed", leaving "mode control" and "loop system".
+TEST(ForEachCandidateTest, AdjectiveNounTermsKeptWhole) {
+  std::set<std::string> p = Phrases(
+      "We design a sliding mode control for closed-loop systems using linear matrix "
+      "inequalities, and a distributed estimation scheme for weighted graphs.");
+  for (const char* want : {"sliding mode control", "closed-loop system", "linear matrix inequality",
+                           "distributed estimation scheme", "weighted graph"})
+    EXPECT_TRUE(p.count(want)) << want << " in " << ::testing::PrintToString(p);
+  EXPECT_FALSE(p.count("loop system")) << "the compound is one word";
+  EXPECT_FALSE(p.count("closed-loop")) << "a modifier compound is no keyword alone";
+  EXPECT_FALSE(p.count("distributed")) << "a participle is no keyword alone";
+  EXPECT_FALSE(p.count("linear")) << "an adjective is no keyword alone";
+}
+
+TEST(ForEachCandidateTest, HyphenatedTermsAreOneWord) {
+  std::set<std::string> p = Phrases("A real-time e-mail filter for peer-to-peer networks.");
+  EXPECT_TRUE(p.count("real-time e-mail filter")) << ::testing::PrintToString(p);
+  EXPECT_TRUE(p.count("peer-to-peer network")) << ::testing::PrintToString(p);
+  EXPECT_FALSE(p.count("real-time")) << "a modifier compound is no keyword alone";
+  for (const auto& phrase : p) {
+    EXPECT_EQ(phrase.find("real time"), std::string::npos) << phrase;
+    EXPECT_EQ(phrase.find("peer to"), std::string::npos) << phrase;
+  }
+}
+
+// Verbs, adverbs and generic words end chunks; they are not keywords.
+TEST(ForEachCandidateTest, VerbsAndGenericWordsAreNotKeywords) {
+  std::set<std::string> p = Phrases(
+      "We propose to manage fault detection. The model tests the hypothesis, and numerical "
+      "tests show that the method is known. Today we say that it is highly efficient.");
+  EXPECT_TRUE(p.count("fault detection")) << ::testing::PrintToString(p);
+  EXPECT_TRUE(p.count("numerical test")) << ::testing::PrintToString(p);
+  for (const char* no : {"manage fault detection", "model test", "method", "today", "say", "known",
+                         "efficient", "highly efficient"})
+    EXPECT_FALSE(p.count(no)) << no;
 }
 
 // ---- KeywordExtractor --------------------------------------------------------
@@ -545,41 +610,45 @@ TEST(PhraseStatsTest, CountsDocumentFrequencies) {
   Count(docs, &s);
   auto df = CountDf(docs);
   EXPECT_EQ(s.num_docs(), docs.size());
-  EXPECT_EQ(s.size(), df.size());
+  // The words of chunks are counted too, under keys of their own.
+  EXPECT_GT(s.size(), df.size());
   for (const auto& [p, n] : df) EXPECT_EQ(s.DocFreq(PhraseHash(p)), static_cast<uint32_t>(n)) << p;
   EXPECT_EQ(df.at("deep learning"), 32);
   EXPECT_EQ(df.at(docs[7].unique_word + " lattice"), 1);
   EXPECT_EQ(s.DocFreq(PhraseHash("no such phrase anywhere")), 0u);
 }
 
-TEST(KeywordExtractorTest, CorpusStatisticsRejectSingletonsAndGenericPhrases) {
+// Corpus statistics rank, they do not filter: the old extractor dropped
+// every phrase of a single paper (df < 2), yet most keyphrases of a paper are
+// its own (Inspec). A generic phrase ("deep learning", in 40% of the papers)
+// does not outrank the paper's topics, and a phrase of one paper (its
+// "<unique> lattice", in the title) can be a keyword.
+TEST(KeywordExtractorTest, CorpusStatisticsRankWithoutSuppressingPhrasesOfOnePaper) {
   std::vector<Doc> docs = Corpus();
   ASSERT_GE(docs.size(), 60u);
   PhraseStats s;
   Count(docs, &s);
   auto df = CountDf(docs);
-  const double n = static_cast<double>(docs.size());
   KeywordExtractor ex(&s);
-  size_t total = 0;
+  size_t total = 0, own = 0;
   for (const Doc& d : docs) {
     SCOPED_TRACE(d.title);
     std::vector<Keyword> kws = ex.Extract(d.title, d.abstract);
     ExpectContract(kws);
+    EXPECT_GE(kws.size(), 3u);
+    total += kws.size();
+    bool topic = false, unique = false;
     for (const Keyword& k : kws) {
-      ++total;
-      EXPECT_EQ(k.text.find(d.unique_word), std::string::npos) << k.text << " is used once";
-      EXPECT_NE(k.text, "deep learning") << "in 40% of the documents";
-      ASSERT_TRUE(df.count(k.text)) << k.text << " is not a candidate";
-      int f = df.at(k.text);
-      EXPECT_GE(f, 2) << k.text;
-      EXPECT_LE(f / n, WordCount(k.text) == 1 ? 0.15 : 0.30) << k.text;
+      EXPECT_TRUE(df.count(k.text)) << k.text << " is not a candidate";
+      topic = topic || d.title.find(k.text) != std::string::npos;
+      unique = unique || k.text.find(d.unique_word) != std::string::npos;
     }
-    // The document's own topics are there.
-    bool topic = false;
-    for (const Keyword& k : kws) topic = topic || d.title.find(k.text) != std::string::npos;
-    EXPECT_TRUE(topic);
+    EXPECT_TRUE(topic) << "the paper's own topics are there";
+    EXPECT_NE(kws[0].text, "deep learning");
+    own += unique;
   }
-  EXPECT_GT(total, docs.size());
+  EXPECT_GT(total, 3 * docs.size());
+  EXPECT_GT(own, docs.size() / 2) << "phrases of one paper are kept";
 }
 
 TEST(KeywordExtractorTest, SameResultsFromCountedAndStoredStatistics) {
@@ -616,6 +685,120 @@ TEST(KeywordExtractorTest, SmallCorpusDoesNotFilterByDocumentFrequency) {
   EXPECT_TRUE(unique) << "the title phrase should win without df filtering";
 }
 
+TEST(KeywordExtractorTest, WholeTermsAreChosenNotTheirFragments) {
+  KeywordExtractor ex(nullptr);
+  std::vector<Keyword> kws = ex.Extract(
+      "Sliding mode control of closed-loop systems",
+      "A sliding mode control law is designed for uncertain closed-loop systems. The sliding "
+      "mode control keeps closed-loop systems stable under bounded disturbances.");
+  EXPECT_TRUE(HasKeyword(kws, "sliding mode control"));
+  EXPECT_TRUE(HasKeyword(kws, "closed-loop system"));
+  EXPECT_FALSE(HasKeyword(kws, "mode control"));
+  EXPECT_FALSE(HasKeyword(kws, "loop system"));
+}
+
+// Different phrases never tie: the output order is the ranking, the first
+// ten importances are strictly decreasing (the store keeps only them), and
+// Candidates() orders by score, then text.
+TEST(KeywordExtractorTest, NoTies) {
+  ExtractOptions o;
+  o.max_keywords = 20;
+  std::vector<Doc> docs = Corpus();
+  PhraseStats s;
+  Count(docs, &s);
+  for (const PhraseStats* stats : std::vector<const PhraseStats*>{nullptr, &s}) {
+    KeywordExtractor ex(stats);
+    for (const Paper& p : Abstracts()) {
+      SCOPED_TRACE(p.title);
+      std::vector<Keyword> kws = ex.Extract(p.title, p.abstract, o);
+      ExpectContract(kws, 20);
+      for (size_t i = 1; i < kws.size() && i < 10; ++i)
+        EXPECT_LT(kws[i].score, kws[i - 1].score) << kws[i].text;
+      for (size_t i = 10; i < kws.size(); ++i) EXPECT_EQ(kws[i].score, 1);
+      std::vector<KeywordCandidate> cands = ex.Candidates(p.title, p.abstract);
+      ASSERT_GE(cands.size(), kws.size());
+      std::set<std::string> texts;
+      for (size_t i = 0; i < cands.size(); ++i) {
+        EXPECT_TRUE(texts.insert(cands[i].text).second) << cands[i].text;
+        EXPECT_EQ(cands[i].features.size(), KeywordFeatureNames().size());
+        if (i > 0) {
+          const auto& a = cands[i - 1];
+          const auto& b = cands[i];
+          EXPECT_TRUE(a.score > b.score || (a.score == b.score && a.text < b.text)) << b.text;
+        }
+      }
+    }
+  }
+}
+
+TEST(KeywordExtractorTest, UpToTwentyKeywords) {
+  KeywordExtractor ex(nullptr);
+  const Paper& p = Abstracts()[2];
+  ExtractOptions o;
+  o.max_keywords = 20;
+  o.keep_ratio = 0;
+  std::vector<Keyword> many = ex.Extract(p.title, p.abstract, o);
+  ExpectContract(many, 20);
+  EXPECT_GT(many.size(), 8u);
+  std::vector<Keyword> eight = ex.Extract(p.title, p.abstract);
+  ASSERT_LE(eight.size(), 8u);
+  for (size_t i = 0; i < eight.size(); ++i) EXPECT_EQ(eight[i].text, many[i].text) << i;
+}
+
+// Text the extractor was not written for: other languages and scripts, no
+// function words at all, markup, broken UTF-8, a huge text. No crash, output
+// within the contract, time linear in the input (the text is read up to a
+// bound).
+TEST(KeywordExtractorTest, RobustOnUnseenText) {
+  std::string no_stopwords;
+  for (int i = 0; i < 3000; ++i) no_stopwords += "alpha" + std::to_string(i % 97) + "x beta ";
+  std::string huge;
+  while (huge.size() < (20u << 20)) huge += Abstracts()[huge.size() % 6].abstract;
+  std::string one_word(1u << 20, 'q');
+  std::string cjk;
+  for (int i = 0; i < 20000; ++i)
+    cjk += "\xe6\xb7\xb1\xe5\xba\xa6\xe5\xad\xa6\xe4\xb9\xa0";  // 深度学习
+  std::string binary;
+  for (int i = 0; i < 100000; ++i) binary.push_back(static_cast<char>((i * 7919) % 256));
+  const std::vector<std::pair<std::string, std::string>> texts = {
+      {"Réseaux de neurones profonds pour la traduction automatique",
+       "Nous proposons un modèle de réseaux de neurones pour la traduction automatique."},
+      {"Tiefe neuronale Netze für maschinelle Übersetzung",
+       "Wir stellen ein neuronales Übersetzungsmodell mit Aufmerksamkeit vor."},
+      {"Глубокие нейронные сети", "Мы предлагаем новую модель машинного перевода."},
+      {"التعلم العميق", "نقترح نموذجا جديدا للترجمة الآلية"},
+      {"深度学习的机器翻译", cjk},
+      {"", no_stopwords},
+      {"Graph Neural Networks", huge},
+      {one_word, one_word},
+      {"\xff\xfe\xc3", binary},
+      {"<jats:p>Graph <b>neural</b> networks</jats:p>", "&amp; &lt;tag&gt; \t\r\n ;;;;"},
+      {std::string(100000, '-'), std::string(100000, '.')},
+  };
+  std::vector<Doc> docs = Corpus();
+  PhraseStats s;
+  Count(docs, &s);
+  for (const auto& [title, abstract] : texts) s.AddDocument(title, abstract);
+  for (const PhraseStats* stats : std::vector<const PhraseStats*>{nullptr, &s}) {
+    KeywordExtractor ex(stats);
+    for (const auto& [title, abstract] : texts) {
+      SCOPED_TRACE(title.substr(0, 40));
+      auto start = std::chrono::steady_clock::now();
+      std::vector<Keyword> kws = ex.Extract(title, abstract);
+      double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      EXPECT_LT(seconds, 5.0);
+      EXPECT_LE(kws.size(), 8u);
+      if (!kws.empty()) ExpectContract(kws);
+      for (const Keyword& k : kws) EXPECT_LE(k.text.size(), 4 * 65u);
+    }
+  }
+  // Other scripts are folded, not dropped.
+  KeywordExtractor ex(nullptr);
+  std::vector<Keyword> ru = ex.Extract("Глубокие нейронные сети", "");
+  EXPECT_FALSE(ru.empty());
+}
+
 // ---- PhraseStats file ---------------------------------------------------------
 
 TEST(PhraseStatsTest, WriteOpenRoundTrip) {
@@ -644,9 +827,11 @@ TEST(PhraseStatsTest, WriteOpenRoundTrip) {
   }
   EXPECT_GT(kept, 20u);
   EXPECT_GT(singletons, 80u);
-  EXPECT_EQ(opened.size(), kept);
-  // Payload size: 32-byte header + 12 bytes per kept phrase.
-  EXPECT_EQ(Payload(path).size(), 32 + 12 * kept);
+  // Kept: the phrases and the words of two papers or more.
+  EXPECT_GE(opened.size(), kept);
+  EXPECT_LT(opened.size(), counted.size());
+  // Payload size: 32-byte header + 12 bytes per kept key.
+  EXPECT_EQ(Payload(path).size(), 32 + 12 * opened.size());
   // Hashes absent from the corpus, around and between the stored ones.
   for (uint64_t h : {uint64_t{1}, uint64_t{2}, ~uint64_t{0}, uint64_t{1} << 63})
     if (!counted.DocFreq(h)) {
@@ -699,6 +884,25 @@ TEST(PhraseStatsTest, CorruptFilesFailToOpen) {
   EXPECT_FALSE(missing.Open(dir.File("does_not_exist"), TestId(dir.File("does_not_exist"))).ok());
 }
 
+// Regression test for a fixed bug (lib/src/keywords.cc, PhraseStats::Open):
+// the size check multiplied the header's count by 12, so a count of k + 2^62
+// wrapped to the size of a valid file and lookups read past the mapping.
+TEST(PhraseStatsTest, CorruptCountDoesNotWrap) {
+  ScopedTempDir dir;
+  PhraseStats counted;
+  Count(Corpus(), &counted);
+  ASSERT_TRUE(counted.Write(dir.File("good"), TestId(dir.File("good"))).ok());
+  std::string bytes = Payload(dir.File("good"));
+  ASSERT_GE(bytes.size(), 32u);
+  uint64_t count;
+  std::memcpy(&count, bytes.data() + 16, 8);
+  count += uint64_t{1} << 62;
+  std::memcpy(bytes.data() + 16, &count, 8);
+  ASSERT_TRUE(WriteCheckedFile(dir.File("bad"), TestId(dir.File("bad")), bytes).ok());
+  PhraseStats s;
+  EXPECT_FALSE(s.Open(dir.File("bad"), TestId(dir.File("bad"))).ok());
+}
+
 // Library limitation (lib/src/keywords.cc, PhraseStats::Write): Write only
 // looks at the counting table, so statistics obtained by Open() write back
 // as an empty file (count 0) instead of their phrases. Not reached by the
@@ -741,8 +945,8 @@ TEST(ParseKeywordAnswerTest, AcceptsValidAnswerNormalizesAndDropsDuplicates) {
       << why;
   ASSERT_EQ(kws.size(), 3u);
   EXPECT_EQ(kws[0].text, "graph neural network");
-  EXPECT_EQ(kws[0].score, 9);  // the first occurrence wins
-  EXPECT_EQ(kws[1].text, "protein folding");
+  EXPECT_EQ(kws[0].score, 9);                 // the first occurrence wins
+  EXPECT_EQ(kws[1].text, "protein-folding");  // a hyphenated compound stays one word
   EXPECT_EQ(kws[1].score, 6);
   EXPECT_EQ(kws[2].text, "case study");
   EXPECT_EQ(kws[2].score, 3);
