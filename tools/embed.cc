@@ -8,8 +8,6 @@
 // line, 4 store or backend error, 5 internal.
 #include <fmt/format.h>
 
-#include <iostream>
-
 #include "litgraph/jsonl.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
@@ -79,27 +77,27 @@ void AddOptions(Tool& tool, Options* opt) {
   AddBackendOptions(&app, "embed", "Embeddings", &o->http.url, &o->http.model, &o->http.http);
   app.add_option("--embed-batch", o->http.batch, "Texts per HTTP request (default 64)")
       ->type_name("N")
-      ->check(CLI::Range(1, 100000));
+      ->check(NumberIn<size_t>(1, 100000));
   app.add_option("--dim", o->lsa.dim, "Built-in model dimension (default 128)")
       ->type_name("N")
-      ->check(CLI::Range(8, 1024));
+      ->check(NumberIn(8, 1024));
   app.add_option("--lexical-weight", o->lsa.lexical_weight,
                  "Built-in model: weight of the TF-IDF cosine in its similarity (default 0.8)")
       ->type_name("W")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(NumberIn(0.0, 1.0));
   app.add_option("--train-docs", o->lsa.max_docs, "Papers sampled for training (default 200000)")
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<size_t>(1, 100000000));
   app.add_option("--max-terms", o->lsa.max_terms, "Vocabulary size (default 100000)")
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<size_t>(1, 10000000));
   app.add_option("--hnsw-m", o->hnsw.M, "HNSW links per node (default 16)")
       ->type_name("N")
-      ->check(CLI::Range(4, 128));
+      ->check(NumberIn(4, 128));
   app.add_option("--ef-construction", o->hnsw.ef_construction,
                  "HNSW build beam width (default 200)")
       ->type_name("N")
-      ->check(CLI::Range(10, 2000));
+      ->check(NumberIn(10, 2000));
   tool.AddStatsFlag();
 }
 
@@ -126,7 +124,7 @@ Status Filter(Tool& tool, const EmbedRunOptions& o, const std::string& key) {
   }
   const std::string model = embedder->model_id();
   Output out(Format::kJsonl);
-  return ForEachJsonLine(std::cin, "<stdin>", [&](Json& rec, const std::string& where) -> Status {
+  return ForEachJsonLineIn("-", [&](Json& rec, const std::string& where) -> Status {
     if (!rec.contains("text") || !rec["text"].is_string())
       return Status::MalformedInput(where + ": expected a JSON object with a string \"text\"");
     std::vector<float> v;

@@ -9,8 +9,6 @@
 // error, 5 internal.
 #include <fmt/format.h>
 
-#include <iostream>
-
 #include "litgraph/find.h"
 #include "litgraph/jsonl.h"
 #include "litgraph/keyword_store.h"
@@ -90,13 +88,13 @@ void AddOptions(Tool& tool, Options* o) {
   app.add_option("--max-keywords", o->extract.max_keywords,
                  "At most N keywords per paper (default 8)")
       ->type_name("N")
-      ->check(CLI::Range(1, 20));
+      ->check(NumberIn<size_t>(1, 20));
   app.add_option("--backend", o->backend, "Extractor: builtin (default) or llm")
       ->check(CLI::IsMember({"builtin", "llm"}));
   AddBackendOptions(&app, "llm", "Chat-completions", &o->llm.url, &o->llm.model, &o->llm.http);
   app.add_option("--batch", o->batch, "Papers per backend call and commit (default 2000; llm 64)")
       ->type_name("N")
-      ->check(CLI::Range(size_t{1}, size_t{10000000}));
+      ->check(NumberIn<size_t>(1, 10000000));
   tool.AddStatsFlag();
 }
 
@@ -117,7 +115,7 @@ Status Filter(Tool& tool, const Options& o) {
           ? MakeLlmKeywordBackend(o.llm, nullptr)
           : MakeBuiltinKeywordBackend(have_stats ? &stats : nullptr, o.extract, store.get());
   Output out(Format::kJsonl);
-  return ForEachJsonLine(std::cin, "<stdin>", [&](Json& rec, const std::string& where) -> Status {
+  return ForEachJsonLineIn("-", [&](Json& rec, const std::string& where) -> Status {
     auto text = PaperTextOf(rec, where);
     if (!text.ok()) return text.status();
     std::vector<std::vector<Keyword>> res;

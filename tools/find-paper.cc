@@ -72,9 +72,12 @@ int main(int argc, char** argv) {
   app.add_option("--title", q.title, "Title: exact normalized match, then fuzzy")
       ->type_name("TITLE");
   app.add_option("--author", q.author, "Author name")->type_name("NAME");
-  app.add_option("--after", q.after, "Keep papers published in or after YEAR")->type_name("YEAR");
+  app.add_option("--after", q.after, "Keep papers published in or after YEAR")
+      ->type_name("YEAR")
+      ->check(NumberIn(0, 9999));
   app.add_option("--before", q.before, "Keep papers published in or before YEAR")
-      ->type_name("YEAR");
+      ->type_name("YEAR")
+      ->check(NumberIn(0, 9999));
   app.add_option("--venue", q.venue, "Keep papers from a venue (name words, id or ISSN-L)")
       ->type_name("VENUE");
   app.add_option("--type", q.type, "Keep one OpenAlex work type (article, preprint, ...)")
@@ -92,10 +95,10 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   app.add_option("-n,--limit", q.limit, "Number of results (default 20)")
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<size_t>(1, 1000000));
   app.add_option("--title-threshold", q.title_threshold, "Minimum fuzzy title score (default 0.88)")
       ->type_name("X")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(NumberIn(0.0, 1.0));
   return tool.Run(argc, argv, [&]() -> Status {
     for (const auto& w : words) q.text += (q.text.empty() ? "" : " ") + w;
     auto store = Store::Open(tool.common().db, Store::Mode::kRead);

@@ -47,12 +47,14 @@ Manual ToolManual() {
       "is one atomic update: if it fails or is killed, the store keeps its previous content.";
   man.input =
       "JSON records; see litgraph-json(7) for the native record and the accepted "
-      "OpenAlex fields. Unknown fields are ignored.";
+      "OpenAlex fields. Unknown fields are ignored. Lines may end in LF, CRLF or CR, and a "
+      "UTF-8 byte order mark at the start of an input is skipped.";
   man.output =
       "A summary on standard error (works, edges, works/s). With --stats, the same summary as "
       "one JSON object on standard output.";
   man.exit_status =
-      "A malformed record stops the run with exit 3 and a message naming the file and line; "
+      "A malformed record (including an id with a control character) stops the run with exit "
+      "3 and a message naming the file and line; "
       "nothing from the run is stored. With --skip-invalid such records are counted, reported "
       "and skipped. An empty input is not an error.";
   man.examples = {
@@ -83,7 +85,8 @@ int main(int argc, char** argv) {
   tool.app()
       .add_option("--max-line-bytes", opt.max_line_bytes,
                   "Longest accepted input line (default 256 MiB)")
-      ->type_name("N");
+      ->type_name("N")
+      ->check(NumberIn<size_t>(1, size_t{1} << 32));
   tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
     auto store =

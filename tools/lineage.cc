@@ -69,21 +69,21 @@ void AddOptions(CLI::App& app, Options* o) {
       ->expected(0, 2);
   app.add_option("--max-hops", o->paths.max_hops, "Longest path in citation hops (default 6)")
       ->type_name("N")
-      ->check(CLI::Range(1, 12));
+      ->check(NumberIn(1, 12));
   app.add_flag("--shortest", o->paths.shortest, "Fewest hops first (then most cited)");
   app.add_option("-k,--k", o->paths.k, "Number of distinct paths (default 1)")
       ->type_name("N")
-      ->check(CLI::Range(1, 1000));
+      ->check(NumberIn<size_t>(1, 1000));
   app.add_option("--ancestors", o->ancestors, "Lineage tree of the papers PAPER builds on")
       ->type_name("PAPER");
   app.add_option("--descendants", o->descendants, "Lineage tree of the papers building on PAPER")
       ->type_name("PAPER");
   app.add_option("--depth", o->tree.depth, "Tree depth in hops (default 2)")
       ->type_name("D")
-      ->check(CLI::Range(1, 6));
+      ->check(NumberIn(1, 6));
   app.add_option("-n,--limit", o->tree.limit, "Tree nodes to return (default 50)")
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<size_t>(1, 1000000));
 }
 
 bool Drawing(Format f) { return f == Format::kDot || f == Format::kMermaid; }

@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
   bool known = false;
   for (const ToolInfo& t : ToolList()) known = known || cmd == t.name;
   if (!known || cmd.empty() || cmd[0] == '-') {
-    fmt::print(stderr, "litgraph: error: unknown tool '{}'\n", cmd);
+    fmt::print(stderr, "litgraph: error: unknown tool '{}'\n", litgraph::EscapeControls(cmd));
     Usage(stderr);
     return 2;
   }

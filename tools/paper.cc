@@ -8,8 +8,6 @@
 // 2 usage (ambiguous title), 3 malformed stdin line, 4 store error.
 #include <fmt/format.h>
 
-#include <iostream>
-
 #include "litgraph/citations.h"
 #include "litgraph/find.h"
 #include "litgraph/jsonl.h"
@@ -72,19 +70,17 @@ int main(int argc, char** argv) {
   g->require_option(0, 1);
   app.add_option("-n,--limit", limit, "Neighbours per paper (default 20)")
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<size_t>(1, 1000000));
   return tool.Run(argc, argv, [&]() -> Status {
     auto store = Store::Open(tool.common().db, Store::Mode::kRead);
     if (!store.ok()) return store.status();
     if (papers.empty()) {
-      LITGRAPH_RETURN_IF_ERROR(
-          ForEachJsonLine(std::cin, "<stdin>", [&](Json& j, const std::string& where) {
-            if (!j.contains("id") || !j["id"].is_string())
-              return Status::MalformedInput(where +
-                                            ": expected a JSON object with a string \"id\"");
-            papers.push_back(j["id"].get<std::string>());
-            return Status::Ok();
-          }));
+      LITGRAPH_RETURN_IF_ERROR(ForEachJsonLineIn("-", [&](Json& j, const std::string& where) {
+        if (!j.contains("id") || !j["id"].is_string())
+          return Status::MalformedInput(where + ": expected a JSON object with a string \"id\"");
+        papers.push_back(j["id"].get<std::string>());
+        return Status::Ok();
+      }));
       if (papers.empty())
         return Status::InvalidArgument("no paper given (arguments or ids on stdin)");
     }

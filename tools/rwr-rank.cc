@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <iostream>
 #include <unordered_set>
 
 #include "litgraph/jsonl.h"
@@ -87,7 +86,7 @@ void AddOptions(CLI::App& app, Options* o) {
   app.add_flag("--exclude-seeds", o->exclude_seeds, "Leave the seeds out of the ranking");
   app.add_option("-n,--limit", o->limit, "Number of results (default 20)")
       ->type_name("N")
-      ->check(CLI::Range(size_t{1}, size_t{1000000}));
+      ->check(NumberIn<size_t>(1, 1000000));
   app.add_option("--config", o->config, "Parameter file of name = value lines")->type_name("FILE");
   app.add_flag("--timings", o->timings, "Print stage timings and subgraph size as JSON on stderr");
   AddParamFlags(&app, &o->table, "Walk parameters");
@@ -97,16 +96,15 @@ void AddOptions(CLI::App& app, Options* o) {
 Result<std::vector<Seed>> ReadSeeds(Tool& tool, Store* store, const std::string& weight_field) {
   std::vector<Seed> seeds;
   int64_t unresolved = 0;
-  LITGRAPH_RETURN_IF_ERROR(
-      ForEachJsonLine(std::cin, "<stdin>", [&](Json& j, const std::string& where) -> Status {
-        auto seed = SeedFromRecord(store, j, weight_field, where);
-        if (!seed.ok()) return seed.status();
-        if (!*seed)
-          ++unresolved;
-        else if ((*seed)->weight > 0)
-          seeds.push_back(**seed);
-        return Status::Ok();
-      }));
+  LITGRAPH_RETURN_IF_ERROR(ForEachJsonLineIn("-", [&](Json& j, const std::string& where) -> Status {
+    auto seed = SeedFromRecord(store, j, weight_field, where);
+    if (!seed.ok()) return seed.status();
+    if (!*seed)
+      ++unresolved;
+    else if ((*seed)->weight > 0)
+      seeds.push_back(**seed);
+    return Status::Ok();
+  }));
   if (unresolved) tool.Warn(fmt::format("{} seeds are not in the store", unresolved));
   if (seeds.empty()) return Status::NotFound("no seed resolved to a node of the store");
   return seeds;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -145,7 +146,7 @@ class Tool::Terminal : public Reporter {
       drawn_ = false;
       return;
     }
-    fmt::print(stderr, "\r{}: {}   ", tool_->prog(), line);
+    fmt::print(stderr, "\r{}: {}   ", tool_->prog(), EscapeControls(line));
     drawn_ = true;
   }
   void Note(std::string_view msg) override { tool_->Note(msg); }
@@ -196,7 +197,7 @@ Tool::Tool(std::string name, Manual manual, std::vector<std::string> formats)
       ->group("Common options");
   app_.add_option("--threads", common_.threads, "Worker threads (default: all cores)")
       ->type_name("N")
-      ->check(CLI::NonNegativeNumber)
+      ->check(NumberIn(0, 1024))
       ->group("Common options");
   app_.add_flag("--generate-man", generate_man_, "Print the man page (roff) and exit")->group("");
   app_.add_option("--generate-completion", generate_completion_,
@@ -224,6 +225,19 @@ void Tool::Summary(const std::string& human, const Json& record) {
   out.Write(record);
 }
 
+namespace internal {
+
+std::string NumberRangeText(double lo, double hi, bool integer, bool brief) {
+  auto num = [](double x) {  // 1000000, not 1e+06
+    return std::floor(x) == x && std::fabs(x) < 1e15 ? fmt::format("{}", static_cast<int64_t>(x))
+                                                     : fmt::format("{}", x);
+  };
+  if (brief) return num(lo) + ".." + num(hi);
+  return fmt::format("{} from {} to {}", integer ? "an integer" : "a number", num(lo), num(hi));
+}
+
+}  // namespace internal
+
 void AddParamFlags(CLI::App* app, ParamTable* table, const std::string& group) {
   for (const ParamTable::Info& p : table->List()) {
     std::string flag = "--" + p.name;
@@ -232,9 +246,13 @@ void AddParamFlags(CLI::App* app, ParamTable* table, const std::string& group) {
     std::string name = p.name;
     CLI::Option* o = app->add_option_function<std::string>(
         flag,
-        [table, name](const std::string& v) {
+        [table, name, flag](const std::string& v) {
           Status st = table->SetFromCommandLine(name, v);
-          if (!st.ok()) throw CLI::ValidationError(st.message());
+          if (st.ok()) return;
+          // The table says "name: \"v\" why"; a flag's message names the flag.
+          std::string why = st.message();
+          if (why.rfind(name + ": ", 0) == 0) why = why.substr(name.size() + 2);
+          throw CLI::ValidationError(flag, why);
         },
         p.description + " (default " + p.default_value + ")");
     o->group(group)->type_name(p.numeric ? "X" : "NAME");
@@ -251,24 +269,26 @@ void AddBackendOptions(CLI::App* app, const std::string& prefix, const std::stri
   app->add_option(f + "concurrency", http->concurrency,
                   fmt::format("Requests in flight (default {})", http->concurrency))
       ->type_name("N")
-      ->check(CLI::Range(1, 64));
+      ->check(NumberIn(1, 64));
   app->add_option(f + "timeout", http->timeout_ms,
                   fmt::format("Per-request timeout in ms (default {})", http->timeout_ms))
       ->type_name("MS")
-      ->check(CLI::Range(1, 3600000));
+      ->check(NumberIn(1, 3600000));
   app->add_option(
          f + "retries", http->retries,
          fmt::format("Retries of a failed or malformed answer (default {})", http->retries))
       ->type_name("N")
-      ->check(CLI::Range(0, 10));
+      ->check(NumberIn(0, 10));
 }
 
+// Messages echo input (ids, titles, file names, option values): every one is
+// printed through EscapeControls, keeping the lines of multi-line messages.
 void Tool::Warn(std::string_view msg) const {
-  if (!common_.quiet) fmt::print(stderr, "{}: warning: {}\n", prog(), msg);
+  if (!common_.quiet) fmt::print(stderr, "{}: warning: {}\n", prog(), EscapeControls(msg, true));
 }
 
 void Tool::Note(std::string_view msg) const {
-  if (!common_.quiet) fmt::print(stderr, "{}: {}\n", prog(), msg);
+  if (!common_.quiet) fmt::print(stderr, "{}: {}\n", prog(), EscapeControls(msg, true));
 }
 
 int Tool::Run(int argc, char** argv, const std::function<Status()>& body) {
@@ -283,7 +303,8 @@ int Tool::Run(int argc, char** argv, const std::function<Status()>& body) {
     } catch (const CLI::CallForVersion& e) {
       return app_.exit(e);
     } catch (const CLI::ParseError& e) {
-      fmt::print(stderr, "{}: error: {}\nRun '{} --help' for usage.\n", prog(), e.what(), prog());
+      fmt::print(stderr, "{}: error: {}\nRun '{} --help' for usage.\n", prog(),
+                 EscapeControls(e.what(), true), prog());
       return ExitCode(Status::InvalidArgument(""));
     }
     if (generate_man_) {
@@ -315,9 +336,10 @@ int Tool::Run(int argc, char** argv, const std::function<Status()>& body) {
     }
     if (!st.ok() && !st.message().empty()) {
       if (st.code() == Code::kNotFound) {
-        if (!common_.quiet) fmt::print(stderr, "{}: {}\n", prog(), st.message());
+        if (!common_.quiet)
+          fmt::print(stderr, "{}: {}\n", prog(), EscapeControls(st.message(), true));
       } else {
-        fmt::print(stderr, "{}: error: {}\n", prog(), st.message());
+        fmt::print(stderr, "{}: error: {}\n", prog(), EscapeControls(st.message(), true));
       }
     }
     return ExitCode(st);
@@ -327,7 +349,7 @@ int Tool::Run(int argc, char** argv, const std::function<Status()>& body) {
     fmt::print(stderr, "{}: error: out of memory\n", prog());
     return ExitCode(Status::IoError(""));
   } catch (const std::exception& e) {
-    fmt::print(stderr, "{}: internal error: {}\n", prog(), e.what());
+    fmt::print(stderr, "{}: internal error: {}\n", prog(), EscapeControls(e.what(), true));
     return ExitCode(Status::Internal(""));
   } catch (...) {
     fmt::print(stderr, "{}: internal error\n", prog());
@@ -382,7 +404,8 @@ std::string Tool::ManPage() const {
   m += ".SH EXIT STATUS\n";
   m += ".TP\n0\nSuccess.\n.TP\n1\nA search found nothing.\n.TP\n2\nUsage error (bad option or "
        "argument, ambiguous input).\n.TP\n3\nMalformed input; the message names the file and "
-       "line.\n.TP\n4\nI/O, store or backend error.\n.TP\n5\nInternal error.\n";
+       "line.\n.TP\n4\nI/O, store or backend error (including an input that is missing, "
+       "unreadable or a directory).\n.TP\n5\nInternal error.\n";
   if (!manual_.exit_status.empty()) m += ".PP\n" + RoffParagraphs(manual_.exit_status);
   m += ".PP\nA closed output pipe (for example \\fB| head\\fR) ends the tool quietly.\n";
   m += ".SH ENVIRONMENT\n.TP\nLITGRAPH_DB\nStore directory used when \\-\\-db is not given.\n";

@@ -20,10 +20,14 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "litgraph/http.h"
@@ -111,6 +115,18 @@ class Tool {
   std::unique_ptr<Terminal> terminal_;
 };
 
+// The values a numeric option accepts, as a CLI11 validator: a finite
+// number of type T within [lo, hi]; integers are written as digits (an
+// optional sign, no fraction or exponent). Every numeric option of every
+// tool checks its value with it (`->check(NumberIn(1, 1000))`), so NaN,
+// infinities, values out of range or too long for T, and trailing text are
+// usage errors (exit 2) naming the option and the range:
+//   --limit: 99999999999999999999 is not an integer from 1 to 1000000
+// --help shows the range after the value name (N:1..1000000). Parameters of
+// a ParamTable are checked by the table (AddParamFlags), the same way.
+template <typename T>
+CLI::Validator NumberIn(T lo, T hi);
+
 // Number of worker threads to use for --threads N (0 = hardware concurrency).
 int ResolveThreads(int requested);
 
@@ -124,5 +140,47 @@ void AddParamFlags(CLI::App* app, ParamTable* table, const std::string& group);
 // the help ("Chat-completions").
 void AddBackendOptions(CLI::App* app, const std::string& prefix, const std::string& what,
                        std::string* url, std::string* model, HttpOptions* http);
+
+namespace internal {
+
+// "an integer from 1 to 10", "a number from 0 to 1"; "1..10" with `brief`.
+std::string NumberRangeText(double lo, double hi, bool integer, bool brief);
+
+// Parses all of `s` as T; false for anything else (see NumberIn).
+template <typename T>
+bool ParseNumber(const std::string& s, T* out) {
+  if (s.empty() || s[0] == ' ' || s[0] == '\t') return false;
+  if constexpr (std::is_integral_v<T>) {
+    const char* b = s.data() + (s[0] == '+' ? 1 : 0);
+    const char* e = s.data() + s.size();
+    if (b == e || (b != s.data() && *b == '-')) return false;  // "+" and "+-1"
+    auto [p, ec] = std::from_chars(b, e, *out);
+    return ec == std::errc() && p == e;
+  } else {
+    char* end = nullptr;
+    const double x = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || !std::isfinite(x)) return false;
+    *out = static_cast<T>(x);
+    return std::isfinite(*out);
+  }
+}
+
+}  // namespace internal
+
+template <typename T>
+CLI::Validator NumberIn(T lo, T hi) {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
+  constexpr bool kInteger = std::is_integral_v<T>;
+  const std::string range =
+      internal::NumberRangeText(static_cast<double>(lo), static_cast<double>(hi), kInteger, false);
+  return CLI::Validator(
+      [lo, hi, range](std::string& s) -> std::string {
+        T x{};
+        if (internal::ParseNumber(s, &x) && x >= lo && x <= hi) return "";
+        return (s.empty() ? std::string("\"\"") : s) + " is not " + range;
+      },
+      internal::NumberRangeText(static_cast<double>(lo), static_cast<double>(hi), kInteger, true),
+      "NUMBER");
+}
 
 }  // namespace litgraph

@@ -9,8 +9,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 #include "litgraph/jsonl.h"
 #include "litgraph/llm.h"
@@ -116,8 +114,12 @@ void AddOptions(CLI::App& app, Options* o) {
                  "A title to match, optionally leveled: high:|middle:|low:TITLE")
       ->allow_extra_args(false)
       ->type_name("TITLE");
-  app.add_option("--after", o->q.after, "Papers published in or after YEAR")->type_name("YEAR");
-  app.add_option("--before", o->q.before, "Papers published in or before YEAR")->type_name("YEAR");
+  app.add_option("--after", o->q.after, "Papers published in or after YEAR")
+      ->type_name("YEAR")
+      ->check(NumberIn(0, 9999));
+  app.add_option("--before", o->q.before, "Papers published in or before YEAR")
+      ->type_name("YEAR")
+      ->check(NumberIn(0, 9999));
   app.add_option("--field", o->q.field, "Papers of an OpenAlex field (name or id)")
       ->type_name("FIELD");
   app.add_option("--retrieval-mode", o->mode,
@@ -138,7 +140,7 @@ void AddOptions(CLI::App& app, Options* o) {
       ->type_name("PAPER");
   app.add_option("-n,--limit", o->params.limit, "Number of results (default 20)")
       ->type_name("N")
-      ->check(CLI::Range(size_t{1}, size_t{1000000}));
+      ->check(NumberIn<size_t>(1, 1000000));
   app.add_flag("--explain", o->explain,
                "Print a readable account of the ranking instead of records");
   app.add_flag("--timings", o->timings, "Print stage timings as JSON on stderr");
@@ -162,15 +164,9 @@ Status Prepare(Options& o) {
   q.target = o.target == "author" ? SearchTarget::kAuthor : SearchTarget::kPaper;
   for (const auto& w : o.words) q.text += (q.text.empty() ? "" : " ") + w;
   if (!o.file.empty()) {
-    std::stringstream buf;
-    if (o.file == "-") {
-      buf << std::cin.rdbuf();
-    } else {
-      std::ifstream in(o.file);
-      if (!in) return Status::IoError(o.file + ": cannot open");
-      buf << in.rdbuf();
-    }
-    std::string whole = buf.str();
+    auto text = ReadTextInput(o.file);
+    if (!text.ok()) return text.status();
+    const std::string& whole = *text;
     q.abstract = AbstractOf(whole);
     q.text += (q.text.empty() ? "" : "\n") + whole;
   }

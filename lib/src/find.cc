@@ -404,9 +404,12 @@ Result<int64_t> PaperFinder::Resolve(const std::string& text) {
   std::string list;
   for (const FindHit& h : hits) {
     auto p = store_->GetPaperSummary(h.paper);
-    if (p)
-      list += fmt::format("\n  {}  {}  {}", p->ext_id, p->year ? std::to_string(p->year) : "?",
-                          p->title);
+    if (!p) continue;
+    std::string title = p->title;  // one line per paper (the tool escapes the rest)
+    for (char& c : title)
+      if (c == '\n' || c == '\r') c = ' ';
+    list +=
+        fmt::format("\n  {}  {}  {}", p->ext_id, p->year ? std::to_string(p->year) : "?", title);
   }
   return Status::InvalidArgument(
       fmt::format("\"{}\" matches several papers; give an id:{}", text, list));

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -36,7 +37,9 @@ double Since(Clock::time_point t) {
 }
 
 // Reads lines from a file or stdin, gzip or plain (zlib reads plain files
-// transparently). Lines keep RecordParser::kPadding spare bytes after them.
+// transparently). Lines end at LF, CRLF or a lone CR, and a UTF-8 byte order
+// mark at the start is skipped: what editors and spreadsheet exports write.
+// Lines keep RecordParser::kPadding spare bytes after them.
 class LineReader {
  public:
   ~LineReader() {
@@ -47,6 +50,11 @@ class LineReader {
     name_ = path == "-" ? "<stdin>" : path;
     int fd = path == "-" ? dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return Status::IoError(fmt::format("{}: {}", name_, std::strerror(errno)));
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+      close(fd);
+      return Status::IoError(fmt::format("{}: is a directory", name_));
+    }
     gz_ = gzdopen(fd, "rb");
     if (!gz_) {
       close(fd);
@@ -92,13 +100,27 @@ class LineReader {
           eof_ = true;
           continue;
         }
-        bytes_ += n;
         pos_ = 0;
         len_ = static_cast<size_t>(n);
+        if (bytes_ == 0 && len_ >= 3 && std::memcmp(buf_.data(), "\xEF\xBB\xBF", 3) == 0)
+          pos_ = 3;  // byte order mark
+        bytes_ += n;
+        if (pos_ == len_) continue;
+      }
+      if (after_cr_) {  // the LF of a CRLF whose CR ended the last line
+        after_cr_ = false;
+        if (buf_[pos_] == '\n' && ++pos_ == len_) continue;
       }
       const char* start = buf_.data() + pos_;
-      const void* nl = std::memchr(start, '\n', len_ - pos_);
-      size_t take = nl ? static_cast<const char*>(nl) - start : len_ - pos_;
+      const char* nl = static_cast<const char*>(std::memchr(start, '\n', len_ - pos_));
+      size_t take = nl ? nl - start : len_ - pos_;
+      // A CR ends a line too (CRLF, or a lone CR): a second, short search,
+      // bounded by the LF found.
+      if (const void* cr = std::memchr(start, '\r', take)) {
+        nl = static_cast<const char*>(cr);
+        take = nl - start;
+        after_cr_ = true;
+      }
       if (line->size() + take > max_bytes) {
         *st = Status::MalformedInput(
             fmt::format("{}:{}: line longer than {} bytes", name_, line_no_ + 1, max_bytes));
@@ -109,7 +131,6 @@ class LineReader {
       if (nl) {
         ++pos_;
         ++line_no_;
-        if (!line->empty() && line->back() == '\r') line->pop_back();
         return true;
       }
     }
@@ -120,7 +141,7 @@ class LineReader {
   std::string name_;
   std::vector<char> buf_;
   size_t pos_ = 0, len_ = 0;
-  bool eof_ = false;
+  bool eof_ = false, after_cr_ = false;
   int64_t line_no_ = 0, bytes_ = 0;
 };
 

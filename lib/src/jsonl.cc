@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -14,65 +16,123 @@ namespace litgraph {
 
 namespace {
 
-// The line without a leading BOM (first line) and trailing CR, trimmed of
-// blanks at both ends.
-std::string_view Clean(std::string_view line, bool first) {
-  if (first && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
-  size_t a = line.find_first_not_of(" \t\r");
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+std::string_view Trim(std::string_view line) {
+  size_t a = line.find_first_not_of(" \t");
   if (a == std::string_view::npos) return {};
-  size_t b = line.find_last_not_of(" \t\r");
+  size_t b = line.find_last_not_of(" \t");
   return line.substr(a, b - a + 1);
 }
 
-// Reads lines of `path` ("-" = stdin) into fn(cleaned line, where).
-Status ForEachLineIn(const std::string& path,
-                     const std::function<Status(std::string_view, const std::string&)>& fn) {
-  std::ifstream file;
-  std::istream* in = &std::cin;
-  const std::string name = path == "-" ? "<stdin>" : path;
-  if (path != "-") {
+// An open input: a file, or standard input. IoError naming it when it is a
+// directory or cannot be opened.
+class Input {
+ public:
+  Status Open(const std::string& path) {
+    name_ = path == "-" ? "<stdin>" : path;
     struct stat sb;
-    if (stat(path.c_str(), &sb) == 0 && S_ISDIR(sb.st_mode))
-      return Status::IoError(fmt::format("{}: is a directory", path));
-    file.open(path);
-    if (!file)
-      return Status::IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    in = &file;
+    const int r = path == "-" ? fstat(STDIN_FILENO, &sb) : stat(path.c_str(), &sb);
+    if (r != 0)
+      return Status::IoError(fmt::format("{}: cannot open: {}", name_, std::strerror(errno)));
+    if (S_ISDIR(sb.st_mode)) return Status::IoError(fmt::format("{}: is a directory", name_));
+    if (path == "-") return Status::Ok();
+    file_.open(path, std::ios::binary);
+    if (!file_)
+      return Status::IoError(fmt::format("{}: cannot open: {}", name_, std::strerror(errno)));
+    in_ = &file_;
+    return Status::Ok();
   }
-  std::string line;
-  for (int64_t n = 1; std::getline(*in, line); ++n) {
-    std::string_view s = Clean(line, n == 1);
-    if (s.empty()) continue;
-    LITGRAPH_RETURN_IF_ERROR(fn(s, fmt::format("{}:{}", name, n)));
-  }
+  std::istream& in() { return *in_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  std::ifstream file_;
+  std::istream* in_ = &std::cin;
+};
+
+// IoError when reading `in` failed (not at its end). Standard input reads
+// through stdio, which keeps its error flag to itself.
+Status ReadStatus(std::istream& in, const std::string& name) {
+  if (in.bad() || (&in == &std::cin && std::ferror(stdin)))
+    return Status::IoError(fmt::format("{}: read error", name));
   return Status::Ok();
+}
+
+// Calls fn(line, line number) for each line of `in`: a line ends at LF, CRLF
+// or a lone CR, and a byte order mark at the start is dropped.
+Status ForEachRawLine(std::istream& in, const std::string& name,
+                      const std::function<Status(std::string_view, int64_t)>& fn) {
+  std::string chunk;
+  int64_t n = 0;
+  while (std::getline(in, chunk)) {
+    std::string_view rest(chunk);
+    if (n == 0 && rest.substr(0, kBom.size()) == kBom) rest.remove_prefix(kBom.size());
+    // A chunk ends at LF; CRs inside it end lines too (CR-only line ends),
+    // and a CR right before the LF belongs to that LF.
+    for (;;) {
+      size_t cr = rest.find('\r');
+      LITGRAPH_RETURN_IF_ERROR(fn(rest.substr(0, cr), ++n));
+      if (cr == std::string_view::npos) break;
+      rest.remove_prefix(cr + 1);
+      if (rest.empty()) break;
+    }
+  }
+  return ReadStatus(in, name);
+}
+
+Status ForEachLine(std::istream& in, const std::string& name,
+                   const std::function<Status(std::string_view, const std::string&)>& fn) {
+  return ForEachRawLine(in, name, [&](std::string_view line, int64_t n) -> Status {
+    std::string_view s = Trim(line);
+    if (s.empty()) return Status::Ok();
+    return fn(s, fmt::format("{}:{}", name, n));
+  });
+}
+
+Status ParseJsonObject(std::string_view s, const std::string& where,
+                       const std::function<Status(Json&, const std::string&)>& fn) {
+  Json j = Json::parse(s, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return Status::MalformedInput(where + ": expected a JSON object");
+  return fn(j, where);
 }
 
 }  // namespace
 
+Status ForEachLineIn(const std::string& path,
+                     const std::function<Status(std::string_view, const std::string&)>& fn) {
+  Input input;
+  LITGRAPH_RETURN_IF_ERROR(input.Open(path));
+  return ForEachLine(input.in(), input.name(), fn);
+}
+
 Status ForEachJsonLine(std::istream& in, const std::string& name,
                        const std::function<Status(Json&, const std::string&)>& fn) {
-  std::string line;
-  for (int64_t n = 1; std::getline(in, line); ++n) {
-    std::string_view s = Clean(line, n == 1);
-    if (s.empty()) continue;
-    std::string where = fmt::format("{}:{}", name, n);
-    Json j = Json::parse(s, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-      return Status::MalformedInput(where + ": expected a JSON object");
-    LITGRAPH_RETURN_IF_ERROR(fn(j, where));
-  }
-  return Status::Ok();
+  return ForEachLine(in, name, [&](std::string_view s, const std::string& where) {
+    return ParseJsonObject(s, where, fn);
+  });
 }
 
 Status ForEachJsonLineIn(const std::string& path,
                          const std::function<Status(Json&, const std::string&)>& fn) {
-  return ForEachLineIn(path, [&](std::string_view s, const std::string& where) -> Status {
-    Json j = Json::parse(s, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-      return Status::MalformedInput(where + ": expected a JSON object");
-    return fn(j, where);
+  return ForEachLineIn(path, [&](std::string_view s, const std::string& where) {
+    return ParseJsonObject(s, where, fn);
   });
+}
+
+Result<std::string> ReadTextInput(const std::string& path) {
+  Input input;
+  LITGRAPH_RETURN_IF_ERROR(input.Open(path));
+  std::string text;
+  LITGRAPH_RETURN_IF_ERROR(
+      ForEachRawLine(input.in(), input.name(), [&](std::string_view line, int64_t) {
+        text.append(line.data(), line.size());
+        text += '\n';
+        return Status::Ok();
+      }));
+  return text;
 }
 
 Result<std::vector<int64_t>> ReadPaperIdList(Store* store, const std::string& path,

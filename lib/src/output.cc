@@ -45,8 +45,91 @@ void Output::Put(std::string_view s) {
   }
 }
 
+namespace {
+
+// The length of the valid UTF-8 sequence starting at s[i] (a byte >= 0x80),
+// or 0: no overlong forms, surrogates or code points above U+10FFFF.
+size_t Utf8Length(std::string_view s, size_t i) {
+  auto at = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  const unsigned char c = at(0);
+  auto cont = [&](size_t k) { return (at(k) & 0xC0) == 0x80; };
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    return at(1) >= lo && at(1) <= hi && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    return at(1) >= lo && at(1) <= hi && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+bool IsPlain(std::string_view s) {
+  for (char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c >= 0x7F) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string EscapeControls(std::string_view s, bool keep_lines) {
+  if (IsPlain(s)) return std::string(s);  // the common case: printable ASCII
+  std::string out;
+  out.reserve(s.size() + 16);
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+      ++i;
+    } else if (c == '\n' || c == '\t') {
+      out += keep_lines ? std::string(1, static_cast<char>(c)) : c == '\n' ? "\\n" : "\\t";
+      ++i;
+    } else if (c == '\r') {
+      out += "\\r";
+      ++i;
+    } else if (c < 0x80) {  // other C0 controls and DEL
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+    } else if (size_t n = Utf8Length(s, i); n == 0) {
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+    } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(s[i + 1]));  // C1
+      i += 2;
+    } else {
+      out.append(s.data() + i, n);
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::string JsonLine(const Json& record) {
+  std::string line = record.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (IsPlain(line)) return line;
+  // Valid UTF-8 now, so C2 followed by 80-9F is always a C1 character, and
+  // characters outside the ASCII range occur only inside JSON strings.
+  std::string out;
+  out.reserve(line.size() + 16);
+  for (size_t i = 0; i < line.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(line[i]);
+    if (c == 0x7F) {
+      out += "\\u007f";
+    } else if (c == 0xC2 && i + 1 < line.size() && static_cast<unsigned char>(line[i + 1]) < 0xA0) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(line[i + 1]));
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 void Output::Raw(std::string_view text) {
-  Put(text);
+  Put(EscapeControls(text, /*keep_lines=*/true));
   if (line_buffered_) std::fflush(out_);
 }
 
@@ -82,7 +165,7 @@ std::string Output::Cell(const Json& record, const Column& c) const {
   std::string s = it == record.end() ? "" : FlattenForCell(*it);
   for (char& ch : s)
     if (ch == '\t' || ch == '\n' || ch == '\r') ch = ' ';
-  return s;
+  return EscapeControls(s);
 }
 
 static size_t Utf8Width(std::string_view s) {
@@ -117,7 +200,7 @@ void Output::Write(const Json& record) {
           if (!it->is_structured()) cols.push_back({it.key(), it.key(), 0});
       if (count_ == 1) {
         std::string h;
-        for (size_t i = 0; i < cols.size(); ++i) h += (i ? "\t" : "") + cols[i].key;
+        for (size_t i = 0; i < cols.size(); ++i) h += (i ? "\t" : "") + EscapeControls(cols[i].key);
         Put(h + "\n");
         if (columns_.empty()) columns_ = cols;
       }
@@ -127,7 +210,7 @@ void Output::Write(const Json& record) {
       break;
     }
     default: {
-      std::string line = record.dump(-1, ' ', false, Json::error_handler_t::replace);
+      std::string line = JsonLine(record);
       line += '\n';
       Put(line);
     }
@@ -166,7 +249,7 @@ void Output::Finish() {
       Put(line + "\n");
     };
     std::vector<std::string> header;
-    for (const auto& c : cols) header.push_back(c.header);
+    for (const auto& c : cols) header.push_back(EscapeControls(c.header));
     emit(header);
     for (const auto& row : cells) emit(row);
   }
@@ -176,14 +259,30 @@ void Output::Finish() {
 
 namespace {
 
-// A DOT string: quotes and backslashes escaped, newlines dropped.
+// A label on one line: line breaks and tabs as spaces, other control
+// characters escaped (EscapeControls).
+std::string OneLine(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return EscapeControls(s);
+}
+
+// A DOT string: quotes and backslashes escaped, so the drawing shows the
+// escapes of OneLine.
 std::string DotQuote(const std::string& s) {
   std::string out;
-  for (char c : s) {
+  for (char c : OneLine(s)) {
     if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') continue;
     out += c;
   }
+  return out;
+}
+
+// A Mermaid string: double quotes end it, so they become single quotes.
+std::string MermaidQuote(const std::string& s) {
+  std::string out = OneLine(s);
+  for (char& c : out)
+    if (c == '"') c = '\'';
   return out;
 }
 
@@ -209,12 +308,10 @@ std::string Draw(Format format, const std::string& name, const std::vector<DrawN
   }
   s += "graph BT\n";
   for (const DrawNode& n : nodes) {
-    std::string l = DotQuote(n.label);
-    for (char& c : l)
-      if (c == '"') c = '\'';
-    s += fmt::format("  p{}[\"{}<br/>{}\"]\n", n.key, n.id, l);
+    s += fmt::format("  p{}[\"{}<br/>{}\"]\n", n.key, MermaidQuote(n.id), MermaidQuote(n.label));
   }
-  for (const DrawEdge& e : edges) s += fmt::format("  p{} -->|{}| p{}\n", e.from, e.label, e.to);
+  for (const DrawEdge& e : edges)
+    s += fmt::format("  p{} -->|{}| p{}\n", e.from, MermaidQuote(e.label), e.to);
   return s;
 }
 

@@ -5,17 +5,24 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
+
+#include "litgraph/jsonl.h"
 
 namespace litgraph {
 
 namespace {
 
+// 1000000 rather than 1e+06.
+std::string Num(double x) {
+  return std::floor(x) == x && std::fabs(x) < 1e15 ? fmt::format("{}", static_cast<int64_t>(x))
+                                                   : fmt::format("{}", x);
+}
+
 std::string RangeText(const ParamTable::Range& r) {
   constexpr double kMax = std::numeric_limits<double>::max();
   if (r.lo == -kMax && r.hi == kMax) return "a finite number";
-  if (r.hi == kMax) return fmt::format("a number >= {}", r.lo);
-  return fmt::format("a number {} {} and <= {}", r.lo_open ? ">" : ">=", r.lo, r.hi);
+  if (r.hi == kMax) return fmt::format("a number >= {}", Num(r.lo));
+  return fmt::format("a number {} {} and <= {}", r.lo_open ? ">" : ">=", Num(r.lo), Num(r.hi));
 }
 
 bool InRange(double x, const ParamTable::Range& r) {
@@ -135,12 +142,8 @@ Status ParamTable::ApplyCommandLine() {
 }
 
 Status ParamTable::LoadConfig(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::IoError(fmt::format("{}: cannot open config file", path));
-  std::string line;
-  int n = 0;
   auto trim = [](std::string s) {
-    size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
+    size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
     return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
   };
   auto given = [&](const std::string& name) {
@@ -148,23 +151,24 @@ Status ParamTable::LoadConfig(const std::string& path) {
       if (n == name) return true;
     return false;
   };
-  while (std::getline(in, line)) {
-    ++n;
-    line = trim(line.substr(0, line.find('#')));
-    if (line.empty()) continue;
+  // The input reader refuses directories and unreadable files (IoError) and
+  // takes any line ends.
+  return ForEachLineIn(path, [&](std::string_view text, const std::string& where) -> Status {
+    std::string line = trim(std::string(text.substr(0, text.find('#'))));
+    if (line.empty()) return Status::Ok();
     size_t eq = line.find('=');
     if (eq == std::string::npos)
-      return Status::MalformedInput(fmt::format("{}:{}: expected \"name = value\"", path, n));
+      return Status::MalformedInput(fmt::format("{}: expected \"name = value\"", where));
     std::string name = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
     for (char& c : name)
       if (c == '-') c = '_';
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
       value = value.substr(1, value.size() - 2);
-    if (given(name)) continue;  // the flag wins
+    if (given(name)) return Status::Ok();  // the flag wins
     Status st = Set(name, value);
-    if (!st.ok()) return Status::MalformedInput(fmt::format("{}:{}: {}", path, n, st.message()));
-  }
-  return Status::Ok();
+    if (!st.ok()) return Status::MalformedInput(fmt::format("{}: {}", where, st.message()));
+    return Status::Ok();
+  });
 }
 
 }  // namespace litgraph

@@ -96,12 +96,35 @@ std::string ShortOr(std::string id) {
   return s.empty() ? id : s;
 }
 
+// An identifier (record id, reference, DOI) as given, refused when it holds a
+// control character (U+0000 to U+001F, DEL, U+0080 to U+009F): such an id
+// would be stored but could never be asked for (a NUL ends every command-line
+// argument) and would print as terminal commands.
+std::string NoControls(std::string id, std::string_view path) {
+  for (size_t i = 0; i < id.size(); ++i) {
+    unsigned c = static_cast<unsigned char>(id[i]);
+    if (c == 0xC2 && i + 1 < id.size())  // U+0080 to U+00BF: the code is the next byte
+      c = static_cast<unsigned char>(id[i + 1]);
+    else if (c >= 0x80)
+      continue;
+    if (c < 0x20 || (c >= 0x7F && c < 0xA0))
+      throw FieldError{fmt::format(
+          "field \"{}\" must not contain control characters (U+{:04X} at byte {})", path, c, i)};
+  }
+  return id;
+}
+
+// A string id field, checked and shortened.
+std::string Id(dom::element e, std::string_view path) {
+  return ShortOr(NoControls(Str(e, path), path));
+}
+
 NamedRef ParseNamed(dom::element e, std::string_view path) {
   NamedRef r;
   if (IsNull(e)) return r;
   for (auto [k, v] : Obj(e, path)) {
     if (k == "id")
-      r.ext_id = ShortOr(Str(v, "id"));
+      r.ext_id = Id(v, "id");
     else if (k == "display_name")
       r.name = Str(v, "display_name");
   }
@@ -112,7 +135,7 @@ InstitutionRef ParseInstitution(dom::element e) {
   InstitutionRef r;
   for (auto [k, v] : Obj(e, "institutions[]")) {
     if (k == "id")
-      r.ext_id = ShortOr(Str(v, "institutions[].id"));
+      r.ext_id = Id(v, "institutions[].id");
     else if (k == "display_name")
       r.name = Str(v, "institutions[].display_name");
     else if (k == "ror")
@@ -129,7 +152,7 @@ SourceRef ParseSource(dom::object o) {
   SourceRef r;
   for (auto [k, v] : o) {
     if (k == "id")
-      r.ext_id = ShortOr(Str(v, "source.id"));
+      r.ext_id = Id(v, "source.id");
     else if (k == "display_name")
       r.name = Str(v, "source.display_name");
     else if (k == "issn_l")
@@ -146,7 +169,7 @@ TopicRef ParseTopic(dom::object o) {
   TopicRef t;
   for (auto [k, v] : o) {
     if (k == "id")
-      t.ext_id = ShortOr(Str(v, "topics[].id"));
+      t.ext_id = Id(v, "topics[].id");
     else if (k == "display_name")
       t.name = Str(v, "topics[].display_name");
     else if (k == "score")
@@ -165,7 +188,7 @@ std::vector<std::string> IdList(dom::element e, std::string_view path) {
   std::vector<std::string> out;
   if (IsNull(e)) return out;
   for (dom::element x : Arr(e, path)) {
-    std::string id = ShortOr(Str(x, path));
+    std::string id = Id(x, path);
     if (!id.empty()) out.push_back(std::move(id));
   }
   return out;
@@ -212,7 +235,7 @@ void ParseAuthorship(dom::element e, WorkRec* w) {
       if (IsNull(v)) continue;
       for (auto [ak, av] : Obj(v, "authorships[].author")) {
         if (ak == "id")
-          a.author.ext_id = ShortOr(Str(av, "authorships[].author.id"));
+          a.author.ext_id = Id(av, "authorships[].author.id");
         else if (ak == "display_name")
           a.author.name = Str(av, "authorships[].author.display_name");
         else if (ak == "orcid")
@@ -279,9 +302,9 @@ void ParseWork(dom::object obj, WorkRec* w) {
   std::string display_name;
   for (auto [k, v] : obj) {
     if (k == "id") {
-      w->ext_id = ShortOr(Str(v, "id"));
+      w->ext_id = Id(v, "id");
     } else if (k == "doi") {
-      w->doi = NormalizeDoi(Str(v, "doi"));
+      w->doi = NormalizeDoi(NoControls(Str(v, "doi"), "doi"));
     } else if (k == "title") {
       w->title = Str(v, "title");
     } else if (k == "display_name") {
@@ -325,7 +348,7 @@ void ParseWork(dom::object obj, WorkRec* w) {
     } else if (k == "primary_topic") {
       if (IsNull(v)) continue;
       for (auto [tk, tv] : Obj(v, "primary_topic"))
-        if (tk == "id") primary_topic = ShortOr(Str(tv, "primary_topic.id"));
+        if (tk == "id") primary_topic = Id(tv, "primary_topic.id");
     } else if (k == "keywords") {
       if (!IsNull(v)) w->oa_keywords_json = OaKeywords(v);
     } else if (k == "referenced_works") {
@@ -355,7 +378,7 @@ void ParseNativeAuthor(dom::element e, WorkRec* w) {
       if (k == "name" || k == "display_name")
         a.author.name = Str(v, "authors[].name");
       else if (k == "id")
-        a.author.ext_id = ShortOr(Str(v, "authors[].id"));
+        a.author.ext_id = Id(v, "authors[].id");
       else if (k == "orcid")
         a.orcid = Str(v, "authors[].orcid");
     }
@@ -376,7 +399,7 @@ void ParseNative(dom::object obj, WorkRec* w) {
       std::string_view s;
       int64_t n;
       if (!v.get_string().get(s))
-        w->ext_id = ShortOr(std::string(s));
+        w->ext_id = ShortOr(NoControls(std::string(s), "id"));
       else if (!v.get_int64().get(n))
         w->ext_id = std::to_string(n);
       else
@@ -395,7 +418,7 @@ void ParseNative(dom::object obj, WorkRec* w) {
     } else if (k == "type") {
       w->type = Str(v, "type");
     } else if (k == "doi") {
-      w->doi = NormalizeDoi(Str(v, "doi"));
+      w->doi = NormalizeDoi(NoControls(Str(v, "doi"), "doi"));
     } else if (k == "cited_by_count") {
       w->cited_by_count = Int(v, "cited_by_count");
     } else if (k == "venue") {
@@ -510,6 +533,7 @@ Record ParseObject(dom::object obj) {
   bool openalex = string_id && (raw_id.rfind("https://openalex.org/", 0) == 0 ||
                                 raw_id.rfind("http://openalex.org/", 0) == 0);
   if (string_id && raw_id.empty()) Bad("id", "a non-empty string");
+  if (string_id) NoControls(std::string(raw_id), "id");
   if (!openalex) {
     WorkRec w;
     ParseNative(obj, &w);

@@ -20,7 +20,11 @@ std::string ExtId(Store* store, uint32_t paper) {
 DrawNode PaperNode(Store* store, Graph& g, uint32_t id) {
   auto p = store->GetPaperSummary(id);
   std::string title = p ? p->title : std::to_string(id);
-  if (title.size() > 60) title = title.substr(0, 57) + "...";
+  if (title.size() > 60) {
+    size_t cut = 57;  // at a character boundary
+    while (cut > 0 && (static_cast<unsigned char>(title[cut]) & 0xC0) == 0x80) --cut;
+    title = title.substr(0, cut) + "...";
+  }
   std::string year = p && p->year ? std::to_string(p->year) : "?";
   return {id, p ? p->ext_id : std::to_string(id),
           fmt::format("{} ({}), {} cites", title, year, g.Citations(id))};
@@ -291,10 +295,14 @@ std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
                          const std::vector<SearchResult>& results,
                          const std::vector<Json>& records) {
   const SearchParams& p = search.params();
+  // Text from the store and the query is escaped (EscapeControls), one line
+  // per item.
   std::string report = "Query keywords:";
-  for (const auto& k : trace.query_keywords) report += fmt::format(" {} ({})", k.text, k.score);
+  for (const auto& k : trace.query_keywords)
+    report += fmt::format(" {} ({})", EscapeControls(k.text), k.score);
   report += "\nKeyword seeds:";
-  for (const auto& [k, w] : trace.keyword_seeds) report += fmt::format(" {} {:.2f};", k, w);
+  for (const auto& [k, w] : trace.keyword_seeds)
+    report += fmt::format(" {} {:.2f};", EscapeControls(k), w);
   report += fmt::format(
       "\nTitles matched: {}\nPaper seeds: {}\nSubgraph: {} nodes, {} edges; "
       "walk converged in {} iterations\n\n",
@@ -304,7 +312,8 @@ std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
     const SearchResult& r = results[i];
     const Json& j = records[i];
     report += fmt::format("{:>2}. {:.3f}  {}  {}\n", i + 1, r.s.final_score,
-                          j["id"].get<std::string>(), j.value("title", ""));
+                          EscapeControls(j["id"].get<std::string>()),
+                          EscapeControls(j.value("title", "")));
     report += fmt::format(
         "    final {:.3f} = {} x pre~ + {} x graph~ x gate {:.2f} + {} x importance {:.2f}{}"
         "; pre {:.3f} (semantic {:.3f}, title {:.2f}{}), graph {:.5f}{}\n",
@@ -317,7 +326,7 @@ std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
                           : "",
         r.s.graph, r.is_seed ? "; a seed" : "; found by the walk");
     for (const auto& path : j["paths"])
-      report += "    via " + path["text"].get<std::string>() + "\n";
+      report += "    via " + EscapeControls(path["text"].get<std::string>()) + "\n";
   }
   return report;
 }

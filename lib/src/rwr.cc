@@ -16,17 +16,21 @@
 namespace litgraph {
 
 void RwrParams::Register(ParamTable* t) {
+  // Weights and factors are bounded so that products of a few of them stay
+  // finite (a weight of 1e308 made scores infinite, then NaN).
+  constexpr double kMaxWeight = 1e6;
   // Each relation weight once, in the relation table's order.
   std::vector<double RelationWeights::*> seen;
   for (const RelInfo& r : AllRelations()) {
     if (std::find(seen.begin(), seen.end(), r.weight) != seen.end()) continue;
     seen.push_back(r.weight);
-    t->Add(r.weight_name, &(this->*r.weight), r.weight_help, ParamTable::AtLeast(0));
+    t->Add(r.weight_name, &(this->*r.weight), r.weight_help, ParamTable::Between(0, kMaxWeight));
   }
-  t->Add("eps_kw", &eps_kw, "kappa of non-seed keywords", ParamTable::AtLeast(0));
-  t->Add("c_max", &c_max, "Cap of log(1 + count) for COAUTHOR and COOCCUR", ParamTable::AtLeast(0));
+  t->Add("eps_kw", &eps_kw, "kappa of non-seed keywords", ParamTable::Between(0, kMaxWeight));
+  t->Add("c_max", &c_max, "Cap of log(1 + count) for COAUTHOR and COOCCUR",
+         ParamTable::Between(0, kMaxWeight));
   t->Add("author_position_boost", &author_position_boost,
-         "Factor on AUTHORED edges of first and last authors", ParamTable::AtLeast(0));
+         "Factor on AUTHORED edges of first and last authors", ParamTable::Between(0, kMaxWeight));
   t->Add("alpha", &alpha, "Restart probability", ParamTable::Above(0, 1));
   t->Add("epsilon", &epsilon, "Convergence threshold on the L1 change", ParamTable::Above(0, 1));
   t->Add("max_iter", &max_iter, "Maximum iterations", ParamTable::Between(1, 100000));

@@ -62,6 +62,7 @@ double TitleLevel(const std::string& level) {
 }
 
 void SearchParams::Register(ParamTable* t) {
+  constexpr double kMaxWeight = 1e6;  // as in RwrParams::Register: scores stay finite
   rwr.Register(t);
   t->Add("max_query_keywords", &max_query_keywords, "Keywords extracted from the query (m)",
          ParamTable::Between(0, 100));
@@ -81,31 +82,36 @@ void SearchParams::Register(ParamTable* t) {
   t->Add("title_top", &title_top, "Papers kept per title", ParamTable::Between(0, 1000));
   t->Add("max_titles", &max_titles, "Titles used from a query", ParamTable::Between(0, 1000));
   t->Add("lambda_emb", &lambda_emb, "Weight of the semantic score in s_pre (eq. 9)",
-         ParamTable::AtLeast(0));
+         ParamTable::Between(0, kMaxWeight));
   t->Add("lambda_title", &lambda_title, "Weight of the title score in s_pre (eq. 9)",
-         ParamTable::AtLeast(0));
-  t->Add("bonus_exact", &bonus_exact, "s_pre bonus of an exact title hit", ParamTable::AtLeast(0));
-  t->Add("bonus_fuzzy", &bonus_fuzzy, "s_pre bonus of a fuzzy title hit", ParamTable::AtLeast(0));
-  t->Add("lambda_lex", &lambda_lex, "Weight of MinMax BM25 in s_pre (not in the paper; 0 = off)");
+         ParamTable::Between(0, kMaxWeight));
+  t->Add("bonus_exact", &bonus_exact, "s_pre bonus of an exact title hit",
+         ParamTable::Between(0, kMaxWeight));
+  t->Add("bonus_fuzzy", &bonus_fuzzy, "s_pre bonus of a fuzzy title hit",
+         ParamTable::Between(0, kMaxWeight));
+  t->Add("lambda_lex", &lambda_lex, "Weight of MinMax BM25 in s_pre (not in the paper; 0 = off)",
+         ParamTable::Between(0, kMaxWeight));
   t->Add("lexical_top", &lexical_top,
-         "BM25 top-N papers added to the candidates (not in the paper; 0 = off)");
+         "BM25 top-N papers added to the candidates (not in the paper; 0 = off)",
+         ParamTable::Between(0, 100000));
   t->Add("max_paper_seeds", &max_paper_seeds, "Paper seeds kept (title hits first)",
          ParamTable::Between(0, 100000));
   t->Add("max_keyword_seeds", &max_keyword_seeds, "Keyword seeds kept",
          ParamTable::Between(0, 100000));
-  t->Add("gamma", &gamma, "Importance factor of seed weights (eq. 11)", ParamTable::AtLeast(0));
+  t->Add("gamma", &gamma, "Importance factor of seed weights (eq. 11)",
+         ParamTable::Between(0, kMaxWeight));
   t->AddChoice(
       "importance", &importance, "Citation importance: log (eq. 10), p95 or uniform",
       {{"log", Importance::kLog}, {"p95", Importance::kP95}, {"uniform", Importance::kUniform}});
   t->Add("lambda_pre", &lambda_pre, "Weight of the pre-graph score (eq. 18)",
-         ParamTable::AtLeast(0));
+         ParamTable::Between(0, kMaxWeight));
   t->Add("lambda_graph", &lambda_graph, "Weight of the graph score (eq. 18)",
-         ParamTable::AtLeast(0));
+         ParamTable::Between(0, kMaxWeight));
   t->Add("lambda_imp", &lambda_imp, "Weight of citation importance (eq. 18)",
-         ParamTable::AtLeast(0));
+         ParamTable::Between(0, kMaxWeight));
   t->Add("gate_floor", &gate_floor, "Floor of the graph gate (eq. 17)", ParamTable::Between(0, 1));
   t->Add("title_hit_bonus", &title_hit_bonus, "Final bonus of an exact title hit (reference: 0.10)",
-         ParamTable::AtLeast(0));
+         ParamTable::Between(0, kMaxWeight));
   t->Add("dedup_threshold", &dedup_threshold, "Near-duplicate title threshold (0 = off)",
          ParamTable::Between(0, 1));
 }

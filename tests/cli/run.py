@@ -1491,6 +1491,266 @@ def case_tri_search_flags_win_over_profile(c):
 
 
 
+# ---------------------------------------------------------------- validation (issue 20)
+
+# Value names of numeric options in --help (tool.h NumberIn shows the range
+# after a colon: "N:1..1000000"; parameter flags are "X").
+NUMERIC_VALUE = r"(N|X|W|MS|YEAR|D)"
+
+
+def numeric_options(c, tool):
+    """[(option, lo, hi)] of every numeric option --help lists (lo/hi None without a range)."""
+    import re
+    help_text, _, _ = c.run(tool, "--help")
+    out = []
+    for m in re.finditer(r"(?m)^\s+(?:-\w,)?(--[a-z][a-z0-9-]*) " + NUMERIC_VALUE +
+                         r"(?::(-?[0-9.e+]+)\.\.(-?[0-9.e+]+))?(?=\s)", help_text):
+        lo = float(m.group(3)) if m.group(3) else None
+        hi = float(m.group(4)) if m.group(4) else None
+        out.append((m.group(1), lo, hi))
+    return out
+
+
+def case_numeric_options_refuse_bad_values(c):
+    """Every numeric option of every tool: NaN, infinities, negatives, huge and over-long values,
+    values past the upper bound and non-numbers are usage errors (exit 2) naming the option."""
+    nowhere = write(c.path("not-a-store"), "a file, so no tool opens or creates a store here\n")
+    checked = {}
+    for t in TOOLS:
+        opts = numeric_options(c, t)
+        checked[t] = len(opts)
+        for opt, lo, hi in opts:
+            bad = ["nan", "NaN", "inf", "-inf", "1e999", "-1", "99999999999999999999", "abc", "5x",
+                   ""]
+            if hi is not None:
+                bad.append(str(int(hi) + 1) if hi == int(hi) and hi < 1e15 else str(hi * 2))
+            for value in bad:
+                _, err, _ = c.run(t, "--db", nowhere, f"{opt}={value}", stdin="", expect=2)
+                assert err.startswith(f"litgraph-{t}: error: {opt}: "), (t, opt, value, err)
+                assert "Run '" in err, err
+            if lo is not None:  # both bounds pass the check (whatever happens next)
+                for value in (lo, hi):
+                    v = str(int(value)) if value == int(value) else str(value)
+                    _, err, _ = c.run(t, "--db", nowhere, f"{opt}={v}", stdin="", expect=None)
+                    assert f"{opt}:" not in err, (t, opt, v, err)
+    # The table covers the tools' own options, the common --threads, the HTTP backend options
+    # and every walk / search parameter flag.
+    assert checked["find-paper"] >= 5 and checked["lineage"] >= 4, checked
+    assert checked["rwr-rank"] >= 20 and checked["tri-search"] >= 45, checked
+    assert checked["embed"] >= 11 and checked["ingest"] >= 2, checked
+    assert all(n >= 1 for n in checked.values()), checked
+
+
+def case_issue20_numeric_cases(c):
+    """The cases of issue 20 item 7, one by one."""
+    db = c.fixture_db()
+    _, err, _ = c.run("find-paper", "--db", db, "--limit", "99999999999999999999", "open", expect=2)
+    assert "--limit: 99999999999999999999 is not an integer from 1 to 1000000" in err, err
+    _, err, _ = c.run("find-paper", "--db", db, "--title-threshold", "nan", "--title", "x", expect=2)
+    assert "--title-threshold: nan is not a number from 0 to 1" in err, err
+    seed = '{"id": "W2741809807"}\n'
+    for value in ["2", "-1", "nan", "0"]:
+        _, err, _ = c.run("rwr-rank", "--db", db, "--alpha", value, stdin=seed, expect=2)
+        assert f'--alpha: "{value}" is not a number > 0 and <= 1' in err, err
+    _, err, _ = c.run("rwr-rank", "--db", db, "--hops", "-1", stdin=seed, expect=2)
+    assert "--hops:" in err and "1 and <= 10" in err, err
+    _, err, _ = c.run("tri-search", "--db", db, "--gamma", "inf", "open access", expect=2)
+    assert "--gamma:" in err, err
+    _, err, _ = c.run("tri-search", "--db", db, "--hnsw-ef", "-5", "open access", expect=2)
+    assert "--hnsw-ef:" in err, err
+    # The same values in a config file: malformed input naming file and line.
+    conf = write(c.path("nan.conf"), "alpha = 0.2\r\ngamma = nan\r\n")
+    _, err, _ = c.run("tri-search", "--db", db, "--config", conf, "open access", expect=3)
+    assert f"{conf}:2: gamma" in err, err
+    # Valid values still work, and scores stay numbers.
+    out, _, _ = c.run("rwr-rank", "--db", db, "--alpha", "1", "--hops", "1", stdin=seed)
+    assert lines(out) and all(isinstance(r["score"], float) for r in lines(out)), out
+
+
+def case_inputs_that_are_not_readable_files(c):
+    """Directories and missing or unreadable files given as input: exit 4 naming them."""
+    db = c.fixture_db()
+    d = c.path("a-directory")
+    os.makedirs(d, exist_ok=True)
+    runs = [
+        ("find-paper", ["--candidates", d, "open access"], None),
+        ("tri-search", ["--candidates", d, "open access"], None),
+        ("tri-search", ["--file", d], None),
+        ("tri-search", ["--config", d, "open access"], None),
+        ("rwr-rank", ["--config", d], '{"id": "W2741809807"}\n'),
+    ]
+    for tool, args, stdin in runs:
+        _, err, _ = c.run(tool, "--db", db, *args, stdin=stdin or "", expect=4)
+        assert f"{d}: is a directory" in err, (tool, args, err)
+        _, err, _ = c.run(tool, "--db", db, *[c.path("missing.x") if a == d else a for a in args],
+                          stdin=stdin or "", expect=4)
+        assert "missing.x: cannot open: No such file or directory" in err, (tool, err)
+    store = c.path("dir-input.db")
+    _, err, _ = c.run("ingest", "--db", store, d, expect=4)
+    assert f"{d}: is a directory" in err, err
+    # A directory on standard input (`< dir`), for every tool that reads it.
+    stdin_runs = [("ingest", ["--db", store]), ("paper", ["--db", db]), ("rwr-rank", ["--db", db]),
+                  ("tri-search", ["--db", db, "--file", "-"]),
+                  ("find-paper", ["--db", db, "--candidates", "-", "open"]),
+                  ("extract-keywords", ["--db", db, "--filter"])]
+    for tool, args in stdin_runs:
+        fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            p = subprocess.run([c.tool(tool)] + args, stdin=fd, capture_output=True, timeout=60)
+        finally:
+            os.close(fd)
+        assert p.returncode == 4, (tool, p.returncode, p.stderr)
+        assert b"<stdin>: is a directory" in p.stderr, (tool, p.stderr)
+    if os.geteuid() != 0:  # root reads any file
+        secret = write(c.path("secret.jsonl"), native("S1", "secret") + "\n")
+        os.chmod(secret, 0)
+        _, err, _ = c.run("ingest", "--db", store, secret, expect=4)
+        assert "secret.jsonl" in err and "Permission denied" in err, err
+        _, err, _ = c.run("find-paper", "--db", db, "--candidates", secret, "x", expect=4)
+        assert "secret.jsonl: cannot open: Permission denied" in err, err
+
+
+def case_byte_order_mark_and_line_ends(c):
+    """A UTF-8 BOM and CRLF or CR-only line ends are accepted by every reader."""
+    bom = b"\xef\xbb\xbf"
+    recs = [native("LE1", "Line ends one", year=2001).encode(),
+            native("LE2", "Line ends two", year=2002, references=["LE1"]).encode(),
+            native("LE3", "Line ends three", year=2003, references=["LE2"]).encode()]
+    for name, data in [("crlf", bom + b"\r\n".join(recs) + b"\r\n"),
+                       ("cr", bom + b"\r".join(recs) + b"\r"),
+                       ("mixed", b"\r\n".join(recs[:2]) + b"\r" + recs[2])]:
+        db = c.path(f"le-{name}.db")
+        path = c.path(f"le-{name}.jsonl")
+        open(path, "wb").write(data)
+        out, _, _ = c.run("ingest", "--db", db, "--stats", path)
+        assert lines(out)[0]["works"] == 3, (name, out)
+        gz = c.path(f"le-{name}.jsonl.gz")
+        with gzip.open(gz, "wb") as f:
+            f.write(data)
+        out, _, _ = c.run("ingest", "--db", c.path(f"le-{name}-gz.db"), "--stats", gz)
+        assert lines(out)[0]["works"] == 3, (name, out)
+        out, _, _ = c.run("ingest", "--db", c.path(f"le-{name}-stdin.db"), "--stats", stdin=data)
+        assert lines(out)[0]["works"] == 3, (name, out)
+        out, _, _ = c.run("lineage", "--db", db, "LE1", "LE3")
+        assert [s["id"] for s in lines(out)] == ["LE1", "LE2", "LE3"], out
+    # A malformed record still names its line, counted across CR line ends.
+    bad = c.path("le-bad.jsonl")
+    open(bad, "wb").write(bom + recs[0] + b"\r" + recs[1] + b"\r{oops\r")
+    _, err, _ = c.run("ingest", "--db", c.path("le-bad.db"), bad, expect=3)
+    assert "le-bad.jsonl:3:" in err, err
+    db = c.fixture_db()
+    seeds = bom + b'{"id": "W2741809807"}\r{"id": "W2250539671"}\r'
+    out, _, _ = c.run("rwr-rank", "--db", db, "--limit", "3", stdin=seeds)
+    assert sum(r["is_seed"] for r in lines(out)) >= 1, out
+    out, _, _ = c.run("paper", "--db", db, stdin=bom + b'{"id": "W2741809807"}\r\n')
+    assert lines(out)[0]["id"] == "W2741809807"
+    ids = write(c.path("le-ids.txt"), "")
+    open(ids, "wb").write(bom + b"W2741809807\rW2250539671\r")
+    out, err, _ = c.run("find-paper", "--db", db, "--candidates", ids, "open access")
+    assert {r["id"] for r in lines(out)} <= {"W2741809807", "W2250539671"} and lines(out), out
+    assert "not in the store" not in err, err
+    idea = c.path("le-idea.txt")
+    open(idea, "wb").write(bom + b'An idea\r\r"The state of OA: a large-scale analysis of the prevalence '
+                           b'and impact of Open Access articles"\r')
+    out, _, _ = c.run("tri-search", "--db", db, "--file", idea)
+    assert lines(out)[0]["id"] == "W2741809807", out
+    conf = c.path("le.conf")
+    open(conf, "wb").write(bom + b"# walk\ralpha = 0.3\rhops = 1\r")
+    c.run("rwr-rank", "--db", db, "--config", conf, stdin=seeds)
+
+
+def case_control_characters_in_ids(c):
+    """An id with NUL or another control character is malformed input naming file and line."""
+    db = c.path("ctl.db")
+    good = native("C1", "A good paper")
+    cases = [('{"id": "C\\u0000x", "title": "nul"}', "U+0000"),
+             ('{"id": "C\\u001b[2J", "title": "esc"}', "U+001B"),
+             ('{"id": "C3", "title": "ref", "references": ["C1\\u0007"]}', "references"),
+             ('{"id": "https://openalex.org/W9\\u0000"}', "U+0000"),
+             ('{"id": "C4", "title": "t", "doi": "10.1/\\u009b"}', "U+009B")]
+    for i, (rec, needle) in enumerate(cases):
+        path = write(c.path(f"ctl{i}.jsonl"), good + "\n" + rec + "\n")
+        _, err, _ = c.run("ingest", "--db", db, path, expect=3)
+        assert f"ctl{i}.jsonl:2:" in err and "control characters" in err and needle in err, err
+        assert "\x1b" not in err and "\x00" not in err, repr(err)
+    # --skip-invalid counts them; the good records are stored.
+    path = write(c.path("ctl-all.jsonl"), good + "\n" + "\n".join(r for r, _ in cases) + "\n")
+    out, _, _ = c.run("ingest", "--db", db, "--skip-invalid", "--stats", path)
+    s = lines(out)[0]
+    assert s["invalid"] == len(cases) and s["works"] == 1, s
+    # Titles may hold them (output escapes them): the paper is stored and found.
+    path = write(c.path("ctl-title.jsonl"), native("C5", "Title with \x1b[31m colour") + "\n")
+    c.run("ingest", "--db", db, "-q", path)
+    out, _, _ = c.run("find-paper", "--db", db, "--id", "C5")
+    assert lines(out)[0]["title"] == "Title with \x1b[31m colour"
+
+
+def has_control(text, allow_lines=True):
+    """A character a terminal could take as (part of) a control sequence."""
+    for ch in text:
+        o = ord(ch)
+        if allow_lines and ch in "\n\t":
+            continue
+        if o < 0x20 or 0x7f <= o < 0xa0:
+            return True
+    return False
+
+
+EVIL = "Evil \x1b]0;owned\x07 \x1b[2J\x1b[H\x9b31m\x7f title"
+
+
+def case_terminal_safety(c):
+    """Control characters from records never reach the terminal raw, in any human-readable output;
+    JSON lines stay valid JSON with the same content."""
+    db = c.path("evil.db")
+    recs = [native("E1", EVIL, year=2001, authors=["Mallory \x1b[5m", "Alice"], venue="Venue\x07"),
+            native("E2", "A plain follow-up on evil titles", year=2002, references=["E1"],
+                   authors=["Alice"]),
+            native("E3", "Another evil title \x1b[1m", year=2003, references=["E2", "E1"],
+                   authors=["Alice"])]
+    c.run("ingest", "--db", db, "-q", write(c.path("evil.jsonl"), "\n".join(recs) + "\n"))
+    outputs = []
+
+    def run(*args, **kw):
+        out, err, code = c.run(*args, **kw)
+        outputs.append((args, out, err))
+        return out, err, code
+
+    out, _, _ = run("find-paper", "--db", db, "--id", "E1")
+    rec = lines(out)[0]
+    assert rec["title"] == EVIL and rec["venue"] == "Venue\x07", rec
+    assert "\\u001b" in out and "\\u009b" in out and "\\u007f" in out, out
+    for fmt in ["table", "tsv"]:
+        out, _, _ = run("find-paper", "--db", db, "--format", fmt, "evil")
+        assert "E1" in out and "\\x1b]0;owned\\x07" in out, out
+        out, _, _ = run("paper", "--db", db, "--format", fmt, "E1")
+        assert "Mallory \\x1b[5m" in out, out
+        out, _, _ = run("paper", "--db", db, "--format", fmt, "--cited-by", "E1")
+        out, _, _ = run("lineage", "--db", db, "--format", fmt, "E1", "E3")
+        out, _, _ = run("lineage", "--db", db, "--format", fmt, "--descendants", "E1")
+        out, _, _ = run("rwr-rank", "--db", db, "--format", fmt, stdin='{"id": "E2"}\n')
+        out, _, _ = run("tri-search", "--db", db, "--format", fmt, "--title", EVIL)
+    for fmt, shown in [("dot", "\\\\x1b]0;owned\\\\x07"), ("mermaid", "\\x1b]0;owned\\x07")]:
+        out, _, _ = run("lineage", "--db", db, "--format", fmt, "E1", "E3")
+        assert shown in out, out
+        out, _, _ = run("lineage", "--db", db, "--format", fmt, "--descendants", "E1")
+    out, _, _ = run("tri-search", "--db", db, "--explain", "--title", EVIL, "evil \x1b[1m titles")
+    assert "\\x1b]0;owned\\x07" in out, out
+    # Messages that echo input: a not-found id, an ambiguous title, a warning.
+    _, err, _ = run("find-paper", "--db", db, "--id", "W\x1b]0;x\x07", expect=1)
+    _, err, _ = run("paper", "--db", db, "W\x1b[2J", expect=1)
+    assert "\\x1b[2J" in err, err
+    ids = write(c.path("evil-ids.txt"), "E1\nX\x1b[2J\n")
+    _, err, _ = run("find-paper", "--db", db, "--candidates", ids, "evil")
+    assert "\\x1b[2J" in err, err
+    _, err, _ = run("find-paper", "--db", db, "--format", "x\x1b[2J", "evil", expect=2)
+    _, err, _ = run("litgraph", "no-such-\x1b[2J", expect=2)
+    assert "\\x1b[2J" in err, err
+    for args, out, err in outputs:
+        assert not has_control(out), (args, repr(out[:500]))
+        assert not has_control(err), (args, repr(err[:500]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)

@@ -276,6 +276,126 @@ TEST(ToolTest, UnknownOptionIsUsageError) {
   EXPECT_NE(err.find("litgraph-doctest: error:"), std::string::npos) << err;
 }
 
+// NumberIn: the one check of every numeric option.
+class NumberInTest : public ::testing::Test {
+ protected:
+  // The error CLI11 reports for `args`, or "" when they parse.
+  std::string ParseError(std::vector<std::string> args) {
+    CLI::App app("test");
+    app.add_option("-n,--limit", limit_, "Results")
+        ->type_name("N")
+        ->check(NumberIn<size_t>(1, 1000000));
+    app.add_option("--year", year_, "Year")->type_name("YEAR")->check(NumberIn(0, 9999));
+    app.add_option("--threshold", threshold_, "Score")->type_name("X")->check(NumberIn(0.0, 1.0));
+    args.insert(args.begin(), "prog");
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    try {
+      app.parse(static_cast<int>(argv.size()), argv.data());
+    } catch (const CLI::ParseError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  size_t limit_ = 20;
+  int year_ = 0;
+  double threshold_ = 0.88;
+};
+
+TEST_F(NumberInTest, AcceptsNumbersInRange) {
+  EXPECT_EQ(ParseError({"--limit", "1", "--year", "2015", "--threshold", "0.5"}), "");
+  EXPECT_EQ(limit_, 1u);
+  EXPECT_EQ(year_, 2015);
+  EXPECT_DOUBLE_EQ(threshold_, 0.5);
+  EXPECT_EQ(ParseError({"-n", "1000000", "--year=0", "--threshold", "1e-3"}), "");
+  EXPECT_EQ(limit_, 1000000u);
+  EXPECT_DOUBLE_EQ(threshold_, 1e-3);
+  EXPECT_EQ(ParseError({"--limit", "+7", "--threshold", "1"}), "");
+  EXPECT_EQ(limit_, 7u);
+}
+
+TEST_F(NumberInTest, RefusesEverythingElseNamingOptionAndRange) {
+  for (const char* bad : {"0", "1000001", "-1", "99999999999999999999", "18446744073709551617",
+                          "1.5", "1e3", "nan", "inf", "", "5x", " 5", "0x10", "+", "+-1"}) {
+    std::string err = ParseError({"--limit", bad});
+    EXPECT_NE(err.find("--limit: "), std::string::npos) << bad << ": " << err;
+    EXPECT_NE(err.find("is not an integer from 1 to 1000000"), std::string::npos) << err;
+  }
+  EXPECT_EQ(ParseError({"--limit", "99999999999999999999"}),
+            "--limit: 99999999999999999999 is not an integer from 1 to 1000000");
+  for (const char* bad : {"nan", "NaN", "inf", "-inf", "infinity", "1e999", "-0.1", "1.0000001",
+                          "0.5x", "", " 0.5"}) {
+    std::string err = ParseError({"--threshold", bad});
+    EXPECT_NE(err.find("--threshold: "), std::string::npos) << bad << ": " << err;
+    EXPECT_NE(err.find("is not a number from 0 to 1"), std::string::npos) << err;
+  }
+  for (const char* bad : {"-1", "10000", "2015.5", "99999999999"})
+    EXPECT_NE(ParseError({"--year", bad}).find("is not an integer from 0 to 9999"),
+              std::string::npos)
+        << bad;
+}
+
+TEST_F(NumberInTest, HelpShowsTheRange) {
+  CLI::App app("test");
+  app.add_option("-n,--limit", limit_, "Results")
+      ->type_name("N")
+      ->check(NumberIn<size_t>(1, 1000000));
+  app.add_option("--threshold", threshold_, "Score")->type_name("X")->check(NumberIn(0.0, 1.0));
+  const std::string help = app.help();
+  EXPECT_NE(help.find("N:1..1000000"), std::string::npos) << help;
+  EXPECT_NE(help.find("X:0..1"), std::string::npos) << help;
+}
+
+TEST(ToolTest, OutOfRangeNumberIsUsageError) {
+  Tool tool("doctest", Manual{});
+  size_t limit = 20;
+  tool.app().add_option("--limit", limit, "Results")->check(NumberIn<size_t>(1, 100));
+  std::vector<std::string> args = {"litgraph-doctest", "--limit", "nan"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  ::testing::internal::CaptureStderr();
+  int code = tool.Run(static_cast<int>(argv.size()), argv.data(), [] { return Status::Ok(); });
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, 2);
+  EXPECT_EQ(err.rfind("litgraph-doctest: error: --limit: nan is not an integer from 1 to 100\n", 0),
+            0u)
+      << err;
+}
+
+// Messages echo input: control characters in them reach the terminal escaped.
+TEST(ToolTest, MessagesAreEscaped) {
+  Tool tool("doctest", Manual{});
+  std::string title;
+  tool.app().add_option("--title", title, "Title");
+  std::vector<std::string> args = {"litgraph-doctest", "--title", "x\x1b]0;pwned\x07",
+                                   "--no\x1b[2J"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  ::testing::internal::CaptureStderr();
+  int code = tool.Run(static_cast<int>(argv.size()), argv.data(), [] { return Status::Ok(); });
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, 2);
+  EXPECT_EQ(err.find('\x1b'), std::string::npos) << err;
+  EXPECT_NE(err.find("--no\\x1b[2J"), std::string::npos) << err;
+
+  Tool tool2("doctest", Manual{});
+  std::vector<std::string> args2 = {"litgraph-doctest"};
+  std::vector<char*> argv2;
+  for (auto& a : args2) argv2.push_back(a.data());
+  ::testing::internal::CaptureStderr();
+  code = tool2.Run(1, argv2.data(), [&] {
+    tool2.Warn("seed W1\x1b[31m is not in the store");
+    tool2.Note("two\nlines\a");
+    return Status::NotFound("no paper matches \"\x9b\u009b\"");
+  });
+  err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(err,
+            "litgraph-doctest: warning: seed W1\\x1b[31m is not in the store\n"
+            "litgraph-doctest: two\nlines\\x07\n"
+            "litgraph-doctest: no paper matches \"\\x9b\\u009b\"\n");
+}
+
 TEST(ToolTest, StatusBecomesExitCodeAndMessage) {
   Tool tool("doctest", Manual{});
   std::vector<std::string> args = {"litgraph-doctest", "--format", "jsonl", "-q"};

@@ -66,6 +66,18 @@ TEST(ParamTableSetTest, Doubles) {
   EXPECT_DOUBLE_EQ(v.alpha, -2.0) << "a rejected value must not be stored";
 }
 
+TEST(ParamTableSetTest, NumbersMustBeFinite) {
+  Values v;
+  ParamTable t;
+  Register(&t, &v);
+  for (const char* bad : {"nan", "NaN", "-nan", "inf", "-inf", "infinity", "1e999", "-1e999"}) {
+    Status st = t.Set("alpha", bad);
+    EXPECT_EQ(st.code(), Code::kInvalidArgument) << bad;
+    EXPECT_NE(st.message().find("finite"), std::string::npos) << st.message();
+  }
+  EXPECT_DOUBLE_EQ(v.alpha, 0.15);
+}
+
 TEST(ParamTableSetTest, Integers) {
   Values v;
   ParamTable t;
@@ -198,6 +210,32 @@ TEST(LoadConfigTest, BadChoiceAndMissingEquals) {
   EXPECT_NE(st.message().find(noeq + ":2:"), std::string::npos) << st.message();
 }
 
+TEST(LoadConfigTest, AnyLineEndsAndAByteOrderMark) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("mac.conf");
+  WriteFile(
+      path,
+      "\xEF\xBB\xBF# saved by an old editor\ralpha = 0.3\rmax_iter = 12\r\nper_hop_cap = x\r");
+  Values v;
+  ParamTable t;
+  Register(&t, &v);
+  Status st = t.LoadConfig(path);
+  EXPECT_EQ(st.code(), Code::kMalformedInput);
+  EXPECT_NE(st.message().find(path + ":4:"), std::string::npos) << st.message();
+  EXPECT_DOUBLE_EQ(v.alpha, 0.3);
+  EXPECT_EQ(v.max_iter, 12);
+}
+
+TEST(LoadConfigTest, DirectoryIsAnIoError) {
+  ScopedTempDir tmp;
+  Values v;
+  ParamTable t;
+  Register(&t, &v);
+  Status st = t.LoadConfig(tmp.path());
+  EXPECT_EQ(st.code(), Code::kIoError);
+  EXPECT_EQ(st.message(), tmp.path() + ": is a directory");
+}
+
 TEST(LoadConfigTest, MissingFileIsAnIoError) {
   ScopedTempDir tmp;
   Values v;
@@ -275,6 +313,20 @@ TEST(ParamFlagsTest, WithoutFlagsTheFileApplies) {
   EXPECT_DOUBLE_EQ(v.alpha, 0.5);
 }
 
+TEST(ParamFlagsTest, RefusedValueNamesTheFlag) {
+  RwrParams p;
+  ParamTable t;
+  p.Register(&t);
+  CLI::App app("test");
+  AddParamFlags(&app, &t, "Walk");
+  try {
+    Parse(&app, {"prog", "--alpha", "nan"});
+    ADD_FAILURE() << "--alpha nan was accepted";
+  } catch (const CLI::ValidationError& e) {
+    EXPECT_EQ(std::string(e.what()), "--alpha: \"nan\" is not a number > 0 and <= 1");
+  }
+}
+
 // ---- The registered parameters of rwr.h and search.h --------------------------
 
 TEST(RegisteredParamsTest, RwrNamesMatchTheirFields) {
@@ -298,6 +350,24 @@ TEST(RegisteredParamsTest, RwrNamesMatchTheirFields) {
   EXPECT_EQ(p.hops, 1);
   EXPECT_EQ(p.propagation, Propagation::kTwoStep);
   EXPECT_EQ(t.Set("propagation", "pagerank").code(), Code::kInvalidArgument);
+}
+
+// Every numeric parameter of tri-search (a superset of rwr-rank's) has a
+// finite range: NaN, infinities, negative and huge values are refused.
+TEST(RegisteredParamsTest, EveryNumberHasAFiniteRange) {
+  SearchParams p;
+  ParamTable t;
+  p.Register(&t);
+  int numeric = 0;
+  for (const ParamTable::Info& info : t.List()) {
+    if (!info.numeric) continue;
+    ++numeric;
+    for (const char* bad :
+         {"nan", "inf", "-inf", "1e999", "-1", "1e300", "99999999999999999999", "", "1x"})
+      EXPECT_EQ(t.Set(info.name, bad).code(), Code::kInvalidArgument) << info.name << " " << bad;
+    EXPECT_TRUE(t.Set(info.name, info.default_value).ok()) << info.name;
+  }
+  EXPECT_GT(numeric, 30);
 }
 
 TEST(RegisteredParamsTest, SearchSharesTheWalkParameters) {

@@ -389,6 +389,35 @@ TEST(RecordParserTest, MissingOrEmptyIdIsBadInput) {
   }
 }
 
+// An id with a control character would be stored but unreachable (no
+// command-line argument holds a NUL) and would print as terminal commands.
+TEST(RecordParserTest, ControlCharactersInIdsAreBadInput) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"id": "N\u0000x", "title": "t"})", "U+0000"},
+      {R"({"id": "N\u001b[2J", "title": "t"})", "U+001B"},
+      {R"({"id": "N\u007f", "title": "t"})", "U+007F"},
+      {R"({"id": "N\u009b", "title": "t"})", "U+009B"},
+      {R"({"id": "N1", "title": "t", "references": ["N\u0007"]})", "references"},
+      {R"({"id": "N1", "title": "t", "authors": [{"name": "A B", "id": "A\n1"}]})", "authors[].id"},
+      {R"({"id": "N1", "title": "t", "doi": "10.1/x\u0000"})", "doi"},
+      {R"({"id": "https://openalex.org/W1\u0000", "title": "t"})", "U+0000"},
+      {R"({"id": "https://openalex.org/W1", "referenced_works": ["https://openalex.org/W2\t"]})",
+       "U+0009"},
+      {R"({"id": "https://openalex.org/A1\u0085"})", "U+0085"},
+  };
+  for (const auto& [json, needle] : cases) {
+    Status st = ParseStatus(json);
+    EXPECT_EQ(st.code(), Code::kMalformedInput) << json;
+    EXPECT_NE(st.message().find("control characters"), std::string::npos) << st.message();
+    EXPECT_NE(st.message().find(needle), std::string::npos) << json << " -> " << st.message();
+  }
+  // Printable non-ASCII (U+00A0 and up) is an ordinary id; so are control
+  // characters in a title, which output escapes.
+  auto recs = ParseOk(R"({"id": "N\u00e9\u00a0\u4e2d", "title": "t\u001b[31m"})");
+  EXPECT_EQ(Only<WorkRec>(recs).ext_id, "N\u00e9\u00a0\u4e2d");
+  EXPECT_EQ(Only<WorkRec>(recs).title, "t\x1b[31m");
+}
+
 TEST(RecordParserTest, NonObjectRecordsAreBadInput) {
   EXPECT_EQ(ParseStatus("42").code(), Code::kMalformedInput);
   EXPECT_EQ(ParseStatus(R"("W1")").code(), Code::kMalformedInput);

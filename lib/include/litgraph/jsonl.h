@@ -1,9 +1,13 @@
-// JSON lines in: the one reader every tool uses for records on standard
-// input or in a file, and the paper-id lists that --candidates reads.
+// Input for the tools: the one reader of JSON lines on standard input or in
+// a file, the paper-id lists that --candidates reads, and the text inputs of
+// other options (--file, --config).
 //
-// A JSON-lines input holds one value per line; blank lines are skipped, a
-// UTF-8 byte order mark at the start and CR before LF are accepted. Errors
-// name the input and line ("<stdin>:3: ...") and are MalformedInput.
+// Every input is a path or "-" (standard input, named "<stdin>" in
+// messages). A directory, a missing or unreadable file and a failing read
+// are IoError naming the input. Lines end at LF, CRLF or a lone CR; a UTF-8
+// byte order mark at the start is skipped; blank lines are skipped. Errors
+// about a line name the input and line ("<stdin>:3: ...") and are
+// MalformedInput.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +15,7 @@
 #include <istream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "litgraph/status.h"
@@ -21,16 +26,26 @@ using Json = nlohmann::ordered_json;
 
 class Store;
 
-// Calls fn(record, where) for each JSON object of `in` ("where" is
-// "NAME:LINE", for messages); stops at fn's first error. A line that is not a
-// JSON object is MalformedInput.
+// Calls fn(line, where) for each non-blank line of `path` ("-" = standard
+// input), trimmed of blanks; "where" is "NAME:LINE", for messages. Stops at
+// fn's first error.
+Status ForEachLineIn(
+    const std::string& path,
+    const std::function<Status(std::string_view line, const std::string& where)>& fn);
+
+// Calls fn(record, where) for each JSON object of `in`, which is named
+// `name` in messages; stops at fn's first error. A line that is not a JSON
+// object is MalformedInput.
 Status ForEachJsonLine(std::istream& in, const std::string& name,
                        const std::function<Status(Json& record, const std::string& where)>& fn);
 
-// Opens `path` ("-" = standard input) and reads it as above; IoError when it
-// cannot be opened or is a directory.
+// The same for `path` ("-" = standard input, checked like a file).
 Status ForEachJsonLineIn(const std::string& path,
                          const std::function<Status(Json& record, const std::string& where)>& fn);
+
+// The whole of `path` ("-" = standard input) as text, without a leading
+// byte order mark and with CRLF and CR line ends as LF.
+Result<std::string> ReadTextInput(const std::string& path);
 
 // Reads paper ids from a file ("-" = stdin): one id / DOI per line, or JSON
 // lines with an "id" field. Ids not in the store are reported through

@@ -6,10 +6,19 @@
 // library. Table and tsv modes print the columns a tool declares; nested values
 // are flattened ("a; b; c"). Writes to a closed pipe throw BrokenPipe, which
 // Tool::Run turns into a quiet exit.
+//
+// Terminal safety: records come from outside (a crafted title can hold ESC or
+// BEL bytes that would move the cursor, rewrite the screen or retitle the
+// window), so every human-readable output passes its text through one
+// function, EscapeControls: table and tsv cells, drawings and reports (Raw),
+// and the tool layer's messages, notes, warnings and progress lines. JSON
+// lines stay valid JSON with the same content; control characters in them
+// are \u escapes (JsonLine).
 #pragma once
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "litgraph/jsonl.h"
@@ -41,7 +50,7 @@ class Output {
   Format format() const { return format_; }
   size_t count() const { return count_; }
 
-  // Writes raw text (drawings, reports).
+  // Writes text (drawings, reports) through EscapeControls(text, true).
   void Raw(std::string_view text);
 
  private:
@@ -56,6 +65,22 @@ class Output {
   bool finished_ = false;
   bool line_buffered_ = false;
 };
+
+// Text safe to print on a terminal: each C0 control character (U+0000 to
+// U+001F), DEL (U+007F) and C1 control character (U+0080 to U+009F) becomes
+// a visible escape (\t, \n, \r, \x1b, \x7f, \u009b), and so does each
+// byte that is not part of valid UTF-8 (\xff), so no input can form an
+// escape sequence. With `keep_lines`, tab and newline stay as they are (for
+// multi-line reports and messages). Everything else, backslashes included,
+// is unchanged; the result holds no control characters, so escaping twice
+// changes nothing.
+std::string EscapeControls(std::string_view text, bool keep_lines = false);
+
+// A record as one line of JSON (without the newline): the JSON library's
+// output with DEL and the C1 control characters also written as \u escapes
+// (it escapes U+0000 to U+001F itself) and invalid UTF-8 replaced by U+FFFD.
+// The same value as record.dump(), safe on a terminal.
+std::string JsonLine(const Json& record);
 
 // Flattens a JSON value to one line of text for table and tsv cells.
 std::string FlattenForCell(const Json& v);

@@ -63,7 +63,8 @@ class ParamTable {
   // Set, remembered as given on the command line (see ApplyCommandLine).
   Status SetFromCommandLine(const std::string& name, const std::string& value);
   // Applies a config file; parameters given on the command line keep their
-  // value. MalformedInput "FILE:LINE: ..." for unknown names or bad values.
+  // value. MalformedInput "FILE:LINE: ..." for unknown names or bad values;
+  // IoError naming the file when it is missing, unreadable or a directory.
   Status LoadConfig(const std::string& path);
   // Re-applies every value given on the command line, so a flag also wins
   // over presets applied after parsing (--ranking-profile).

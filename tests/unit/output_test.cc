@@ -1,0 +1,172 @@
+// Tests for output.h: terminal safety (EscapeControls, JsonLine) and the
+// formats that print records for people (table, tsv, drawings, raw text).
+#include "litgraph/output.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <string>
+
+namespace litgraph {
+namespace {
+
+// True when `s` holds a byte a terminal could take as (part of) a control
+// sequence: C0, DEL, or a C1 character in UTF-8 (C2 80 to C2 9F).
+bool HasControl(const std::string& s, bool allow_lines = false) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (allow_lines && (c == '\n' || c == '\t')) continue;
+    if (c < 0x20 || c == 0x7F) return true;
+    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0) return true;
+  }
+  return false;
+}
+
+// Everything an Output writes, as a string.
+std::string Render(Format format, const std::vector<Json>& records,
+                   const std::vector<Column>& columns = {}, const std::string& raw = "") {
+  std::FILE* f = std::tmpfile();
+  EXPECT_NE(f, nullptr);
+  {
+    Output out(format, f);
+    if (!columns.empty()) out.SetColumns(columns);
+    for (const Json& r : records) out.Write(r);
+    if (!raw.empty()) out.Raw(raw);
+    out.Finish();
+  }
+  std::string s;
+  std::rewind(f);
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) s.append(buf, n);
+  std::fclose(f);
+  return s;
+}
+
+TEST(EscapeControlsTest, PrintableTextIsUnchanged) {
+  for (const std::string s : {"", "plain ASCII title", "back\\slash and \"quotes\"",
+                              "caf\u00e9 \u4e2d\u6587 \U0001F600", "nbsp\u00a0and \u00bf"}) {
+    EXPECT_EQ(EscapeControls(s), s);
+    EXPECT_EQ(EscapeControls(s, true), s);
+  }
+}
+
+TEST(EscapeControlsTest, C0ControlsAndDelBecomeVisible) {
+  EXPECT_EQ(EscapeControls("a\x1b]0;pwned\x07z"), "a\\x1b]0;pwned\\x07z");
+  EXPECT_EQ(EscapeControls("\x1b[2J\x1b[H"), "\\x1b[2J\\x1b[H");
+  EXPECT_EQ(EscapeControls(std::string("nul\0here", 8)), "nul\\x00here");
+  EXPECT_EQ(EscapeControls("del\x7f"), "del\\x7f");
+  EXPECT_EQ(EscapeControls("bs\b"), "bs\\x08");
+  EXPECT_EQ(EscapeControls("a\tb\nc\rd"), "a\\tb\\nc\\rd");
+}
+
+TEST(EscapeControlsTest, KeepLinesKeepsTabAndNewlineOnly) {
+  EXPECT_EQ(EscapeControls("line 1\n\tline 2\r\n\x1b[31m", true), "line 1\n\tline 2\\r\n\\x1b[31m");
+}
+
+TEST(EscapeControlsTest, C1ControlsBecomeVisible) {
+  EXPECT_EQ(EscapeControls("csi\u009b31m"), "csi\\u009b31m");
+  EXPECT_EQ(EscapeControls("\u0080\u0085\u009f"), "\\u0080\\u0085\\u009f");
+  EXPECT_EQ(EscapeControls("\u00a0"), "\u00a0");  // the first printable after C1
+}
+
+TEST(EscapeControlsTest, InvalidUtf8BytesBecomeVisible) {
+  EXPECT_EQ(EscapeControls("\xff"), "\\xff");
+  EXPECT_EQ(EscapeControls("a\x9b"
+                           "31m"),
+            "a\\x9b31m");                                                 // a raw 8-bit CSI
+  EXPECT_EQ(EscapeControls("\xc0\x80"), "\\xc0\\x80");                    // overlong NUL
+  EXPECT_EQ(EscapeControls("\xc2"), "\\xc2");                             // truncated
+  EXPECT_EQ(EscapeControls("\xed\xa0\x80"), "\\xed\\xa0\\x80");           // surrogate
+  EXPECT_EQ(EscapeControls("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // above U+10FFFF
+  EXPECT_EQ(EscapeControls("\xe4\xb8"), "\\xe4\\xb8");
+}
+
+// Any byte string: the result holds no control character and escaping it
+// again changes nothing.
+TEST(EscapeControlsTest, AnyBytesGiveSafeTextAndEscapingIsIdempotent) {
+  std::mt19937 rng(20);
+  for (int round = 0; round < 2000; ++round) {
+    std::string s(rng() % 40, '\0');
+    for (char& c : s) c = static_cast<char>(rng() % 256);
+    for (bool keep : {false, true}) {
+      const std::string once = EscapeControls(s, keep);
+      EXPECT_FALSE(HasControl(once, keep)) << once;
+      EXPECT_EQ(EscapeControls(once, keep), once);
+    }
+  }
+}
+
+TEST(JsonLineTest, EscapesDelAndC1AndStaysTheSameValue) {
+  Json j = {{"id", "W1"},
+            {"title", "t\x1b[2J\x07\x7f\u009b\u0085 caf\u00e9"},
+            {"n", 3},
+            {"list", {"a\u0080", "b"}}};
+  const std::string line = JsonLine(j);
+  EXPECT_FALSE(HasControl(line)) << line;
+  EXPECT_NE(line.find("\\u007f"), std::string::npos) << line;
+  EXPECT_NE(line.find("\\u009b"), std::string::npos) << line;
+  EXPECT_NE(line.find("caf\u00e9"), std::string::npos) << line;  // other text stays UTF-8
+  EXPECT_EQ(Json::parse(line), j);
+}
+
+TEST(JsonLineTest, InvalidUtf8IsReplaced) {
+  Json j = {{"title", "bad \xff byte"}};
+  const std::string line = JsonLine(j);
+  EXPECT_EQ(Json::parse(line)["title"], "bad \ufffd byte");
+}
+
+TEST(JsonLineTest, PlainRecordsAreTheLibraryDump) {
+  Json j = {{"id", "W1"}, {"score", 0.5}, {"authors", {"A", "B"}}};
+  EXPECT_EQ(JsonLine(j), j.dump());
+}
+
+const std::string kEvil = "Title\x1b]0;owned\x07 \x1b[2J\u009b31m\x7f end";
+
+TEST(OutputTest, TableAndTsvEscapeEveryCell) {
+  std::vector<Json> rows = {{{"id", "W1\x1b[H"}, {"title", kEvil}, {"authors", {"A\x07", "B"}}},
+                            {{"id", "W2"}, {"title", "line\nbreak\ttab"}, {"authors", {"C"}}}};
+  std::vector<Column> cols = {{"id", "id", 0}, {"title", "title", 30}, {"authors", "authors", 0}};
+  for (Format f : {Format::kTable, Format::kTsv}) {
+    const std::string out = Render(f, rows, cols);
+    EXPECT_FALSE(HasControl(out, true)) << out;
+    EXPECT_NE(out.find("W1\\x1b[H"), std::string::npos) << out;
+    EXPECT_NE(out.find("A\\x07"), std::string::npos) << out;
+    EXPECT_NE(out.find("line break tab"), std::string::npos) << out;
+  }
+  // Without declared columns every scalar field is a column, keys included.
+  const std::string out = Render(Format::kTable, {{{"k\x1b", "v\x1b"}}});
+  EXPECT_FALSE(HasControl(out, true)) << out;
+}
+
+TEST(OutputTest, JsonlStaysValidJsonWithTheSameContent) {
+  Json j = {{"id", "W1"}, {"title", kEvil}};
+  const std::string out = Render(Format::kJsonl, {j});
+  EXPECT_FALSE(HasControl(out, true)) << out;
+  EXPECT_EQ(Json::parse(out), j);
+}
+
+TEST(OutputTest, RawTextKeepsItsLinesAndEscapesTheRest) {
+  const std::string out = Render(Format::kJsonl, {}, {}, "report\n\ttitle " + kEvil + "\n");
+  EXPECT_FALSE(HasControl(out, true)) << out;
+  EXPECT_EQ(out.rfind("report\n\ttitle Title\\x1b]0;owned\\x07", 0), 0u) << out;
+}
+
+TEST(DrawTest, DotAndMermaidLabelsAreEscaped) {
+  std::vector<DrawNode> nodes = {{1, "W1\x1b", kEvil + " \"q\" \\ x\ny"}, {2, "W2", "plain"}};
+  std::vector<DrawEdge> edges = {{1, 2, "cites\x07"}};
+  const std::string dot = Draw(Format::kDot, "g", nodes, edges);
+  EXPECT_FALSE(HasControl(dot, true)) << dot;
+  // The drawing shows the escape: a DOT string with the backslash escaped.
+  EXPECT_NE(dot.find("Title\\\\x1b]0;owned\\\\x07"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\\\"q\\\" \\\\ x y"), std::string::npos) << dot;  // one line
+  const std::string mermaid = Draw(Format::kMermaid, "g", nodes, edges);
+  EXPECT_FALSE(HasControl(mermaid, true)) << mermaid;
+  EXPECT_NE(mermaid.find("W1\\x1b<br/>"), std::string::npos) << mermaid;
+  EXPECT_NE(mermaid.find("Title\\x1b]0;owned\\x07"), std::string::npos) << mermaid;
+  EXPECT_NE(mermaid.find("'q' \\ x y"), std::string::npos) << mermaid;
+  EXPECT_NE(mermaid.find("cites\\x07"), std::string::npos) << mermaid;
+}
+
+}  // namespace
+}  // namespace litgraph
