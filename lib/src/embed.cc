@@ -1,6 +1,7 @@
 #include "litgraph/embed.h"
 
 #include <fmt/format.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <chrono>
@@ -438,21 +439,33 @@ const float* LsaModel::TermVector(uint32_t term) const {
   return reinterpret_cast<const float*>(file_.Read(vectors_at_ + term * bytes, bytes));
 }
 
-std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view text) const {
+std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view text,
+                                                              bool unknown) const {
   std::vector<std::string> terms = AnalyzeTerms(text);
   std::sort(terms.begin(), terms.end());
   std::vector<std::pair<uint32_t, float>> out;
+  // Words the model has not seen are rarer than any it kept: the idf of a
+  // word in one training document.
+  const float unknown_idf =
+      static_cast<float>(std::log((1.0 + static_cast<double>(train_docs_)) / 2.0) + 1);
   for (size_t i = 0; i < terms.size();) {
     size_t j = i;
     while (j < terms.size() && terms[j] == terms[i]) ++j;
+    const double tf = 1 + std::log(static_cast<double>(j - i));
     int64_t t = Find(terms[i]);
     if (t >= 0)
       out.emplace_back(static_cast<uint32_t>(t),
-                       static_cast<float>((1 + std::log(static_cast<double>(j - i))) *
-                                          Idf(static_cast<uint32_t>(t))));
+                       static_cast<float>(tf * Idf(static_cast<uint32_t>(t))));
+    else if (unknown)
+      out.emplace_back(UnknownTermId(terms[i]), static_cast<float>(tf * unknown_idf));
     i = j;
   }
-  return out;  // ascending ids: terms and vocabulary are both sorted bytewise
+  return out;  // known terms: ascending ids (terms and vocabulary are both sorted bytewise)
+}
+
+uint32_t LsaModel::UnknownTermId(std::string_view term) const {
+  // Above every vocabulary id; 2^31 slots make collisions negligible.
+  return terms_ + static_cast<uint32_t>(XXH3_64bits(term.data(), term.size()) & 0x7fffffffu);
 }
 
 bool LsaModel::EmbedOne(std::string_view text, float* out) const {
@@ -468,11 +481,16 @@ bool LsaModel::EmbedOne(std::string_view text, float* out) const {
 
 SparseVector LsaModel::EmbedSparse(std::string_view text) const {
   SparseVector out;
-  std::vector<std::pair<uint32_t, float>> tw = TermWeights(text);
+  std::vector<std::pair<uint32_t, float>> tw = TermWeights(text, /*unknown=*/true);
+  std::sort(tw.begin(), tw.end());
   double norm = 0;
   for (const auto& [t, w] : tw) norm += static_cast<double>(w) * w;
   float inv = norm > 0 ? static_cast<float>(1 / std::sqrt(norm)) : 0.0f;
   for (const auto& [t, w] : tw) {
+    if (!out.terms.empty() && out.terms.back() == t) {  // two unknown words, one hash
+      out.weights.back() += w * inv;
+      continue;
+    }
     out.terms.push_back(t);
     out.weights.push_back(w * inv);
   }

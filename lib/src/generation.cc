@@ -18,6 +18,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The command that writes a new generation of an artifact.
+std::string RebuildCommand(const std::string& artifact) {
+  if (artifact == "keywords") return "litgraph-extract-keywords";
+  if (artifact == "vectors") return "litgraph-embed --train";
+  return "litgraph-ingest with no input";
+}
+
 constexpr char kManifest[] = "MANIFEST";
 constexpr char kPin[] = "PIN";
 
@@ -29,6 +36,12 @@ std::string GenerationDir(const std::string& store_dir, const std::string& artif
 
 GenerationView::~GenerationView() {
   if (pin_fd_ >= 0) close(pin_fd_);  // releases the flock
+}
+
+bool GenerationView::IsOlderFormat(const std::string& store_dir, const std::string& artifact,
+                                   int64_t number) {
+  const std::string dir = GenerationDir(store_dir, artifact, number);
+  return fs::is_directory(dir) && !fs::exists(dir + "/" + kManifest);
 }
 
 Result<std::unique_ptr<GenerationView>> GenerationView::Open(const std::string& store_dir,
@@ -48,10 +61,9 @@ Result<std::unique_ptr<GenerationView>> GenerationView::Open(const std::string& 
       if (errno == ENOENT && !fs::exists(v->dir_ + "/" + kManifest)) {
         *gone = !fs::exists(v->dir_);
         if (!*gone)
-          return Status::InvalidArgument(fmt::format(
-              "{}: derived files in an older format; run any writing tool (e.g. litgraph-ingest "
-              "with no input) to migrate the store",
-              v->dir_));
+          return Status::InvalidArgument(
+              fmt::format("{}: derived files in an older format; run {} to rebuild them", v->dir_,
+                          RebuildCommand(artifact)));
       }
       return Status::IoError(fmt::format("{}: {}", pin_path, std::strerror(errno)));
     }

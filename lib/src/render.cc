@@ -10,11 +10,6 @@ namespace {
 
 Json TextOrNull(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
 
-std::string ExtId(Store* store, uint32_t paper) {
-  auto p = store->GetPaperSummary(paper);
-  return p ? p->ext_id : std::to_string(paper);
-}
-
 // A paper as a drawing's node: its id, and title (shortened), year and
 // citations as the label.
 DrawNode PaperNode(Store* store, Graph& g, uint32_t id) {

@@ -342,7 +342,9 @@ Result<QueryVector> SemanticIndex::EmbedQuery(const std::string& text) {
   auto v = EmbedText(text);
   if (!v.ok()) return v.status();
   q.dense = std::move(v.value());
-  if (lexical_weight_ > 0 && !q.dense.empty()) q.sparse = lsa_->EmbedSparse(text);
+  // The lexical part covers words the model has not seen too (embed.h), so a
+  // query of new words still finds the papers that use them.
+  if (lexical_weight_ > 0) q.sparse = lsa_->EmbedSparse(text);
   return q;
 }
 
@@ -356,12 +358,18 @@ const SparseVector& SemanticIndex::StoredSparse(VecField f, uint64_t id) {
 }
 
 bool SemanticIndex::Score(const QueryVector& q, VecField f, uint64_t id, double* score) {
-  const float* row = vectors(f).Row(id);
-  if (!row || q.empty()) return false;
-  double s = Dot(q.dense.data(), row, static_cast<int>(q.dense.size()));
-  if (lexical_weight_ > 0)
-    s = (1 - lexical_weight_) * s + lexical_weight_ * SparseDot(q.sparse, StoredSparse(f, id));
-  *score = s;
+  if (q.empty()) return false;
+  const float* row = q.dense.empty() ? nullptr : vectors(f).Row(id);
+  const double dense = row ? Dot(q.dense.data(), row, static_cast<int>(q.dense.size())) : 0;
+  if (lexical_weight_ <= 0) {
+    *score = dense;
+    return row != nullptr;
+  }
+  // A paper without a vector (embedded before its words were known, or not
+  // embedded yet) still scores by the lexical part.
+  const SparseVector& stored = StoredSparse(f, id);
+  if (!row && stored.empty()) return false;
+  *score = (1 - lexical_weight_) * dense + lexical_weight_ * SparseDot(q.sparse, stored);
   return true;
 }
 
@@ -370,7 +378,8 @@ std::vector<VectorHit> SemanticIndex::Search(VecField f, const QueryVector& q, s
                                              const std::vector<uint32_t>& extra) {
   std::vector<VectorHit> hits;
   if (q.empty()) return hits;
-  std::vector<VectorHit> dense = Search(f, q.dense.data(), std::max(k, depth), std::max(ef, depth));
+  std::vector<VectorHit> dense;
+  if (!q.dense.empty()) dense = Search(f, q.dense.data(), std::max(k, depth), std::max(ef, depth));
   if (lexical_weight_ <= 0) {
     if (dense.size() > k) dense.resize(k);
     return dense;

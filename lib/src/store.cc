@@ -328,6 +328,10 @@ Result<const GenerationView*> Store::Current(const std::string& artifact) {
   if (n == 0) return static_cast<const GenerationView*>(nullptr);
   auto it = views_.find(artifact);
   if (it != views_.end() && it->second->number() == n) return it->second.get();
+  // Files of an older release: the writer builds the artifact afresh and its
+  // commit retires them.
+  if (GenerationView::IsOlderFormat(dir_, artifact, n))
+    return static_cast<const GenerationView*>(nullptr);
   bool gone = false;
   auto v = GenerationView::Open(dir_, id_, artifact, n, /*pin=*/false, &gone);
   if (!v.ok()) return v.status();

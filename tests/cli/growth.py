@@ -37,3 +37,43 @@ def case_embed_missing_says_when_new_words_call_for_a_retrain(c):
     assert s["unknown_words_new"] > 0.9, s
     assert "unknown to the model" in s["retrain_reason"], s
     assert "run with --train" in err, err
+
+
+def case_cron_recipe_makes_papers_of_new_words_findable_by_every_path(c):
+    """The cron recipe on papers whose words the model never saw: every path finds them first."""
+    db = c.path("cron.db")
+    c.run("ingest", "--db", db, "-q", *c.fixtures())
+    c.run("extract-keywords", "--db", db, "-q")
+    c.run("embed", "--db", db, "-q")
+    new = [native("BUS1", "BusTUC: a natural language bus route oracle",
+                  abstract="The BusTUC system answers questions about bus routes and "
+                           "timetables in Trondheim; the oracle parses the question."),
+           native("ZOR1", "Zorblat quindex fentrap", abstract="zorblat quindex fentrap morvane")]
+    c.run("ingest", "--db", db, "-q", write(c.path("cron.jsonl"), "\n".join(new) + "\n"))
+    c.run("extract-keywords", "--db", db, "--missing", "-q")
+    c.run("embed", "--db", db, "--missing", "-q")
+    for query, want in (("bus route oracle", "BUS1"), ("zorblat quindex", "ZOR1")):
+        for tool, args in (("tri-search", []), ("find-paper", ["--semantic"]),
+                           ("find-paper", ["--hybrid"]), ("find-paper", [])):
+            out, _, _ = c.run(tool, "--db", db, *args, *query.split(), "-n", "3")
+            got = [r["id"] for r in lines(out)]
+            assert got and got[0] == want, (tool, args, query, got)
+
+
+def case_writers_replace_derived_files_of_an_older_release(c):
+    """A generation without a MANIFEST (an older release): readers say which tool
+    rebuilds it, and that tool does."""
+    import glob
+    import os
+    db = c.path("older.db")
+    c.run("ingest", "--db", db, "-q", *c.fixtures())
+    c.run("embed", "--db", db, "-q")
+    [vec] = glob.glob(os.path.join(db, "vectors.*"))
+    for name in ("MANIFEST", "PIN"):  # what an older release left
+        os.remove(os.path.join(vec, name))
+    _, err, rc = c.run("find-paper", "--db", db, "--semantic", "citation", expect=None)
+    assert rc != 0 and "run litgraph-embed --train" in err, (rc, err)
+    c.run("embed", "--db", db, "--train", "-q")
+    out, _, _ = c.run("find-paper", "--db", db, "--semantic", "citation", "-n", "1")
+    assert len(lines(out)) == 1, out
+    assert not os.path.exists(vec), os.listdir(db)

@@ -336,17 +336,26 @@ TEST(LsaModelTest, SparsePartIsTheUnitTfIdfVector) {
     vocab.push_back(t);
   }
   SparseVector v = m.EmbedSparse("Protein proteins FOLDING of a xylophone");
-  ASSERT_EQ(v.terms.size(), 2u) << "protein (twice, stemmed) and fold; xylophone is unknown";
+  ASSERT_EQ(v.terms.size(), 3u) << "protein (twice, stemmed), fold and the unknown xylophon";
   EXPECT_LT(v.terms[0], v.terms[1]) << "ascending term ids";
+  EXPECT_LT(v.terms[1], v.terms[2]) << "ascending term ids";
+  EXPECT_GE(v.terms[2], m.terms()) << "an unknown word's id is above the vocabulary";
   double norm = 0;
   for (float w : v.weights) norm += static_cast<double>(w) * w;
   EXPECT_NEAR(norm, 1.0, 1e-6);
   std::map<std::string, float> by_term;
-  for (size_t i = 0; i < v.terms.size(); ++i) by_term[vocab[v.terms[i]]] = v.weights[i];
+  for (size_t i = 0; i + 1 < v.terms.size(); ++i) by_term[vocab[v.terms[i]]] = v.weights[i];
   ASSERT_TRUE(by_term.count("protein") && by_term.count("fold"));
   EXPECT_NEAR(by_term["protein"] / by_term["fold"],
               (1 + std::log(2.0)) * idf["protein"] / idf["fold"], 1e-5);
-  EXPECT_TRUE(m.EmbedSparse("xylophone quartet").empty());
+  // An unknown word weighs the idf of a word in one training document.
+  const double unknown_idf = std::log((1.0 + static_cast<double>(m.train_docs())) / 2) + 1;
+  EXPECT_NEAR(v.weights[2] / by_term["fold"], unknown_idf / idf["fold"], 1e-5);
+  // Texts of unknown words embed their lexical part and match each other.
+  SparseVector a = m.EmbedSparse("xylophone quartet"), b = m.EmbedSparse("a xylophone solo");
+  ASSERT_EQ(a.terms.size(), 2u);
+  EXPECT_GT(SparseDot(a, b), 0.3f);
+  EXPECT_EQ(SparseDot(a, m.EmbedSparse("protein folding")), 0.0f);
   EXPECT_TRUE(m.EmbedSparse("").empty());
 }
 

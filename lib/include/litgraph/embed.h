@@ -105,7 +105,9 @@ class LsaModel : public Embedder {
   // The weight w of the lexical part (see above); 0 = dense only.
   double lexical_weight() const { return lexical_weight_; }
   // The lexical part: the unit TF-IDF vector of a text over the model's
-  // vocabulary (sublinear tf, the model's idf); empty when no term is known.
+  // vocabulary (sublinear tf, the model's idf) and the words it has not seen
+  // (ids above the vocabulary, hashed; the idf of a word in one training
+  // document), so a text of new words still matches texts that use them.
   SparseVector EmbedSparse(std::string_view text) const;
   int dim() const override { return dim_; }
   std::string model_id() const override { return id_; }
@@ -121,8 +123,11 @@ class LsaModel : public Embedder {
  private:
   float Idf(uint32_t term) const;
   const float* TermVector(uint32_t term) const;  // null when damaged
-  // (term id, sublinear tf x idf) of the text's known terms, ascending ids.
-  std::vector<std::pair<uint32_t, float>> TermWeights(std::string_view text) const;
+  // (term id, sublinear tf x idf) of the text's known terms, ascending ids;
+  // with `unknown`, the unknown ones after them (UnknownTermId, unsorted).
+  std::vector<std::pair<uint32_t, float>> TermWeights(std::string_view text,
+                                                      bool unknown = false) const;
+  uint32_t UnknownTermId(std::string_view term) const;
   CheckedFile file_;
   int dim_ = 0;
   uint32_t terms_ = 0;

@@ -56,6 +56,11 @@ class GenerationView {
                                                       const std::string& artifact, int64_t number,
                                                       bool pin, bool* gone);
 
+  // Whether <artifact>.<number> is a directory written before generations had
+  // a MANIFEST (a store from an older release): writers replace it.
+  static bool IsOlderFormat(const std::string& store_dir, const std::string& artifact,
+                            int64_t number);
+
   const std::string& artifact() const { return artifact_; }
   int64_t number() const { return number_; }
   const std::string& dir() const { return dir_; }

@@ -68,8 +68,8 @@ Status RunEmbed(Store* store, const EmbedRunOptions& options, EmbedRunStats* sta
 struct QueryVector {
   std::string text;
   std::vector<float> dense;  // empty: the text has no term the model knows
-  SparseVector sparse;
-  bool empty() const { return dense.empty(); }
+  SparseVector sparse;       // the lexical part, unknown words included (embed.h)
+  bool empty() const { return dense.empty() && sparse.empty(); }
 };
 
 class SemanticIndex {
