@@ -74,6 +74,7 @@ struct Options {
   std::string backend = "builtin";
   LlmOptions llm;
   size_t batch = 0;
+  size_t memory_budget = size_t{1} << 30;
   ExtractOptions extract;
 };
 
@@ -95,6 +96,11 @@ void AddOptions(Tool& tool, Options* o) {
   app.add_option("--batch", o->batch, "Papers per backend call and commit (default 2000; llm 64)")
       ->type_name("N")
       ->check(NumberIn<size_t>(1, 10000000));
+  app.add_option("--memory-budget", o->memory_budget,
+                 "Memory the keyword layer's edge sorting may hold, e.g. 512M (default 1G)")
+      ->type_name("SIZE")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(NumberIn<size_t>(size_t{8} << 20, size_t{1} << 50));
   tool.AddStatsFlag();
 }
 
@@ -164,6 +170,7 @@ Status Run(Tool& tool, Options& o) {
   if (!store.ok()) return store.status();
   Store* s = store->get();
   KeywordRunOptions opt;
+  opt.memory_budget = o.memory_budget;
   opt.reporter = tool.reporter();
   opt.recount = o.recount;
   if (o.missing) opt.select = KeywordRunOptions::Select::kMissing;

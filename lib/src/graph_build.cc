@@ -3,15 +3,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <future>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
 #include <unordered_map>
 
 #include "litgraph/checked_file.h"
 #include "litgraph/coding.h"
+#include "litgraph/edge_sort.h"
 #include "litgraph/files.h"
 #include "litgraph/flat_map.h"
 #include "litgraph/generation.h"
@@ -25,26 +30,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Edges of one relation before sorting.
-struct Edges {
-  std::vector<uint32_t> src, dst, attr;
-  void Add(uint32_t s, uint32_t d, uint32_t a = 0) {
-    src.push_back(s);
-    dst.push_back(d);
-    attr.push_back(a);
-  }
-  size_t size() const { return src.size(); }
-};
-
 // How parallel edges (the same pair twice) combine their attributes.
 enum class Merge { kFirst, kSum, kMax };
-
-// Sorted, de-duplicated CSR over source ids [0, num_nodes).
-struct Csr {
-  uint64_t num_nodes = 0;
-  std::vector<uint64_t> offsets;
-  std::vector<uint32_t> ids, attrs;
-};
 
 // The id space of every node type: max dense id + 1.
 struct NodeSpace {
@@ -56,87 +43,99 @@ struct NodeSpace {
   uint64_t operator[](NodeType t) const { return size[static_cast<int>(t)]; }
 };
 
-// The CSR of direction `rel` from edges collected in the direction of
-// `collected` (rel itself or its reverse). Attributes are kept when the
-// relation has them.
-Csr ToCsr(Rel rel, Rel collected, const Edges& e, const NodeSpace& space, Merge merge) {
-  const RelInfo& info = GetRelInfo(rel);
-  const bool reverse = rel != collected;
-  const bool with_attrs = info.attr[0] != '\0';
-  const auto& s = reverse ? e.dst : e.src;
-  const auto& d = reverse ? e.src : e.dst;
-  Csr c;
-  c.num_nodes = space[info.from];
-  c.offsets.assign(c.num_nodes + 1, 0);
-  for (uint32_t x : s) ++c.offsets[x + 1];
-  for (uint64_t i = 0; i < c.num_nodes; ++i) c.offsets[i + 1] += c.offsets[i];
-  std::vector<uint64_t> fill(c.offsets.begin(), c.offsets.end() - 1);
-  std::vector<uint64_t> packed(e.size());  // dst << 32 | attr, sorted per node
-  for (size_t i = 0; i < e.size(); ++i)
-    packed[fill[s[i]]++] = (static_cast<uint64_t>(d[i]) << 32) | e.attr[i];
-  c.ids.reserve(e.size());
-  if (with_attrs) c.attrs.reserve(e.size());
-  uint64_t out = 0;
-  for (uint64_t n = 0; n < c.num_nodes; ++n) {
-    uint64_t a = c.offsets[n], b = c.offsets[n + 1];
-    std::sort(packed.begin() + a, packed.begin() + b);
-    c.offsets[n] = out;
-    for (uint64_t k = a; k < b; ++k) {
-      uint32_t id = static_cast<uint32_t>(packed[k] >> 32);
-      uint32_t at = static_cast<uint32_t>(packed[k]);
-      if (out > c.offsets[n] && c.ids.back() == id) {  // a parallel edge
-        if (with_attrs) {
-          if (merge == Merge::kSum)
-            c.attrs.back() += at;
-          else if (merge == Merge::kMax)
-            c.attrs.back() = std::max(c.attrs.back(), at);
-        }
-        continue;
-      }
-      c.ids.push_back(id);
-      if (with_attrs) c.attrs.push_back(at);
-      ++out;
-    }
+// Where sorters spill and how much each may hold (edge_sort.h).
+struct SortPlan {
+  std::string dir;
+  size_t budget_per_sorter;
+  const NodeSpace* space;
+  EdgeSorter Sorter(Rel direction) const {
+    static std::atomic<uint64_t> serial{0};
+    return EdgeSorter(dir, fmt::format("sort.{}.{}", GetRelInfo(direction).file, serial++),
+                      (*space)[GetRelInfo(direction).from], budget_per_sorter);
   }
-  c.offsets[c.num_nodes] = out;
-  return c;
+};
+
+// Edges of one relation, collected in its direction `rel` and sorted for it
+// and, when it has one, for its reverse.
+struct Edges {
+  Edges(const SortPlan& plan, Rel rel) : rel(rel), fwd(plan.Sorter(rel)) {
+    if (GetRelInfo(rel).reverse != rel) back.emplace(plan.Sorter(GetRelInfo(rel).reverse));
+  }
+  void Add(uint32_t s, uint32_t d, uint32_t a = 0) {
+    fwd.Add(s, d, a);
+    if (back) back->Add(d, s, a);
+  }
+  Rel rel;
+  EdgeSorter fwd;
+  std::optional<EdgeSorter> back;
+};
+
+// Calls fn(node, ids, attrs) for each source's list in ascending order, ids
+// ascending and parallel edges combined by `merge` (the first is the one of
+// the smallest attribute). Attributes are kept when `with_attrs`.
+template <typename Fn>
+Status ForEachList(EdgeSorter& sorter, Merge merge, bool with_attrs, Fn&& fn) {
+  LITGRAPH_RETURN_IF_ERROR(sorter.status());
+  EdgeSorter::Reader r = sorter.Read();
+  std::vector<uint32_t> ids, attrs;
+  int64_t node = -1;
+  auto flush = [&]() -> Status {
+    Status st;
+    if (node >= 0 && !ids.empty()) st = fn(static_cast<uint64_t>(node), ids, attrs);
+    ids.clear();
+    attrs.clear();
+    return st;
+  };
+  for (const Edge* e = r.Next(); e; e = r.Next()) {
+    if (static_cast<int64_t>(e->src) != node) {
+      LITGRAPH_RETURN_IF_ERROR(flush());
+      node = e->src;
+    }
+    if (!ids.empty() && ids.back() == e->dst) {  // a parallel edge
+      if (with_attrs) {
+        if (merge == Merge::kSum)
+          attrs.back() += e->attr;
+        else if (merge == Merge::kMax)
+          attrs.back() = std::max(attrs.back(), e->attr);
+      }
+      continue;
+    }
+    ids.push_back(e->dst);
+    if (with_attrs) attrs.push_back(e->attr);
+  }
+  LITGRAPH_RETURN_IF_ERROR(r.status());
+  return flush();
 }
 
-// The ranked lists of a hub relation (graph.h): for each list longer than
-// `length`, its first `length` entries by attribute rank, citations (lists
-// of papers; `citations` as stored in paper.citations), id.
-Csr RankedCsr(Rel rel, const Csr& full, std::span<const uint32_t> citations, uint32_t length) {
-  Csr r;
-  r.num_nodes = full.num_nodes;
-  r.offsets.assign(full.num_nodes + 1, 0);
-  const bool attrs = !full.attrs.empty();
+// The ranked list of a hub relation's list (graph.h): for a list longer
+// than `length`, its first `length` entries by attribute rank, citations
+// (lists of papers; `citations` as stored in paper.citations), id. Empty
+// for shorter lists.
+void RankList(Rel rel, std::span<const uint32_t> ids, std::span<const uint32_t> attrs,
+              std::span<const uint32_t> citations, uint32_t length, std::vector<uint32_t>* out_ids,
+              std::vector<uint32_t>* out_attrs) {
+  out_ids->clear();
+  out_attrs->clear();
+  if (ids.size() <= length) return;
+  const bool with_attrs = !attrs.empty();
   const bool papers = GetRelInfo(rel).to == NodeType::kPaper;
   auto cites = [&](uint32_t p) {
     return papers && p < citations.size() ? CitationCount(citations[p]) : 0u;
   };
-  std::vector<uint32_t> order;
-  for (uint64_t n = 0; n < full.num_nodes; ++n) {
-    uint64_t a = full.offsets[n], b = full.offsets[n + 1];
-    r.offsets[n] = r.ids.size();
-    if (b - a <= length) continue;
-    order.resize(b - a);
-    for (uint64_t i = a; i < b; ++i) order[i - a] = static_cast<uint32_t>(i);
-    size_t keep = length;
-    auto rank = [&](uint32_t i) { return attrs ? RankedAttr(rel, full.attrs[i]) : 0u; };
-    std::partial_sort(order.begin(), order.begin() + keep, order.end(),
-                      [&](uint32_t x, uint32_t y) {
-                        if (rank(x) != rank(y)) return rank(x) > rank(y);
-                        uint32_t cx = cites(full.ids[x]), cy = cites(full.ids[y]);
-                        if (cx != cy) return cx > cy;
-                        return full.ids[x] < full.ids[y];
-                      });
-    for (size_t k = 0; k < keep; ++k) {
-      r.ids.push_back(full.ids[order[k]]);
-      if (attrs) r.attrs.push_back(full.attrs[order[k]]);
-    }
+  auto rank = [&](uint32_t i) { return with_attrs ? RankedAttr(rel, attrs[i]) : 0u; };
+  std::vector<uint32_t> order(ids.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::partial_sort(order.begin(), order.begin() + length, order.end(),
+                    [&](uint32_t x, uint32_t y) {
+                      if (rank(x) != rank(y)) return rank(x) > rank(y);
+                      uint32_t cx = cites(ids[x]), cy = cites(ids[y]);
+                      if (cx != cy) return cx > cy;
+                      return ids[x] < ids[y];
+                    });
+  for (size_t k = 0; k < length; ++k) {
+    out_ids->push_back(ids[order[k]]);
+    if (with_attrs) out_attrs->push_back(attrs[order[k]]);
   }
-  r.offsets[full.num_nodes] = r.ids.size();
-  return r;
 }
 
 // Resolves external paper ids (as packed in paper.refs) to dense ids.
@@ -170,32 +169,38 @@ class PaperIdMap {
 
 // Writes each relation's adjacency file, and ranked lists beside the hub
 // relations, on a second thread while the next relation is collected: at
-// most two relations in flight bounds the memory.
+// most two relations in flight, each merging its sorted runs.
 class RelationWriter {
  public:
-  RelationWriter(GenerationBuilder* out, const GraphBuildOptions& options)
-      : out_(out), options_(options) {}
+  RelationWriter(GenerationBuilder* out, const GraphBuildOptions& options, const NodeSpace& space)
+      : out_(out), options_(options), space_(space) {}
   ~RelationWriter() { Wait(); }
 
   // The citation counts ranked lists order papers by (paper.citations of the
   // generation being written); must outlive the writes.
   void set_citations(std::span<const uint32_t> c) { citations_ = c; }
 
-  Status Write(Rel rel, Csr csr) {
-    edges_ += static_cast<int64_t>(csr.ids.size());
-    counts_[GetRelInfo(rel).file] = csr.ids.size();
+  Status Write(Rel rel, EdgeSorter sorter, Merge merge) {
     const RelInfo& info = GetRelInfo(rel);
     FileIdentity adj = out_->NewFile(std::string(info.file) + ".adj");
     FileIdentity ranked =
         info.ranked ? out_->NewFile(std::string(info.file) + ".ranked") : FileIdentity{};
-    pending_.push_back(
-        std::async(std::launch::async, [this, rel, adj, ranked, csr = std::move(csr)] {
-          return WriteFiles(rel, adj, ranked, csr);
-        }));
+    auto task = std::make_shared<EdgeSorter>(std::move(sorter));
+    pending_.push_back(std::async(std::launch::async, [this, rel, adj, ranked, task, merge] {
+      return WriteFiles(rel, adj, ranked, task.get(), merge);
+    }));
     if (pending_.size() < 2) return Status::Ok();
     Status st = pending_.front().get();
     pending_.erase(pending_.begin());
     return st;
+  }
+  // Writes a relation collected in its own direction and, when it has one,
+  // its reverse.
+  Status WriteBothWays(Edges e, Merge merge) {
+    Rel rel = e.rel;
+    LITGRAPH_RETURN_IF_ERROR(Write(rel, std::move(e.fwd), merge));
+    if (!e.back) return Status::Ok();
+    return Write(GetRelInfo(rel).reverse, std::move(*e.back), merge);
   }
   // Waits for every write; the first failure.
   Status Finish() {
@@ -211,16 +216,35 @@ class RelationWriter {
   const nlohmann::json& counts() const { return counts_; }
 
  private:
-  Status WriteFiles(Rel rel, const FileIdentity& adj, const FileIdentity& ranked_id,
-                    const Csr& csr) const {
+  Status WriteFiles(Rel rel, const FileIdentity& adj_id, const FileIdentity& ranked_id,
+                    EdgeSorter* sorter, Merge merge) {
     const RelInfo& info = GetRelInfo(rel);
-    LITGRAPH_RETURN_IF_ERROR(WriteAdjacency(out_->Path(adj.name), adj, csr.num_nodes, csr.offsets,
-                                            csr.ids, csr.attrs, options_.nodes_per_block,
-                                            options_.zstd_level));
-    if (!info.ranked) return Status::Ok();
-    Csr ranked = RankedCsr(rel, csr, citations_, options_.ranked_length);
-    return WriteRankedLists(out_->Path(ranked_id.name), ranked_id, ranked.num_nodes, ranked.offsets,
-                            ranked.ids, ranked.attrs, options_.ranked_length);
+    const bool with_attrs = info.attr[0] != '\0';
+    AdjacencyWriter adj;
+    LITGRAPH_RETURN_IF_ERROR(adj.Open(out_->Path(adj_id.name), adj_id, space_[info.from],
+                                      with_attrs, false, options_.nodes_per_block,
+                                      options_.zstd_level));
+    RankedListsWriter ranked;
+    if (info.ranked)
+      LITGRAPH_RETURN_IF_ERROR(
+          ranked.Open(out_->Path(ranked_id.name), ranked_id, with_attrs, options_.ranked_length));
+    std::vector<uint32_t> top_ids, top_attrs;
+    LITGRAPH_RETURN_IF_ERROR(ForEachList(
+        *sorter, merge, with_attrs,
+        [&](uint64_t node, std::span<const uint32_t> ids,
+            std::span<const uint32_t> attrs) -> Status {
+          LITGRAPH_RETURN_IF_ERROR(adj.Add(node, ids, attrs));
+          if (!info.ranked) return Status::Ok();
+          RankList(rel, ids, attrs, citations_, options_.ranked_length, &top_ids, &top_attrs);
+          if (top_ids.empty()) return Status::Ok();
+          return ranked.Add(static_cast<uint32_t>(node), top_ids, top_attrs);
+        }));
+    LITGRAPH_RETURN_IF_ERROR(adj.Finish());
+    if (info.ranked) LITGRAPH_RETURN_IF_ERROR(ranked.Finish());
+    std::lock_guard<std::mutex> lock(mu_);
+    edges_ += static_cast<int64_t>(adj.edges());
+    counts_[info.file] = adj.edges();
+    return Status::Ok();
   }
   void Wait() {
     for (auto& f : pending_)
@@ -229,32 +253,26 @@ class RelationWriter {
 
   GenerationBuilder* out_;
   const GraphBuildOptions& options_;
+  const NodeSpace& space_;
   std::span<const uint32_t> citations_;
   std::vector<std::future<Status>> pending_;
+  std::mutex mu_;  // guards edges_ and counts_
   int64_t edges_ = 0;
   nlohmann::json counts_ = nlohmann::json::object();
 };
 
-// Writes a relation collected in its own direction and, when it has one, its
-// reverse.
-Status WriteBothWays(RelationWriter* w, Rel rel, const Edges& e, const NodeSpace& space,
-                     Merge merge) {
-  LITGRAPH_RETURN_IF_ERROR(w->Write(rel, ToCsr(rel, rel, e, space, merge)));
-  Rel back = GetRelInfo(rel).reverse;
-  if (back == rel) return Status::Ok();
-  return w->Write(back, ToCsr(back, rel, e, space, merge));
-}
-
 // CITES, RELATED_TO, PUBLISHED_IN and the paper attribute arrays
 // (paper.citations, paper.years). *citations receives paper.citations.
-Status BuildPaperRelations(Store* store, GenerationBuilder* out, const NodeSpace& space,
+Status BuildPaperRelations(Store* store, GenerationBuilder* out, const SortPlan& plan,
                            RelationWriter* w, std::vector<uint32_t>* citations,
                            GraphBuildStats* stats) {
+  const NodeSpace& space = *plan.space;
   const uint64_t n_papers = space[NodeType::kPaper];
   PaperIdMap ids(n_papers);
   store->ForEachPaperExtId(
       [&](int64_t id, std::string_view ext) { ids.Add(ext, static_cast<uint32_t>(id)); });
-  Edges cites, related, published;
+  Edges cites(plan, Rel::kCitesOut), related(plan, Rel::kRelated),
+      published(plan, Rel::kPublishedIn);
   std::vector<int64_t> record_counts(n_papers, -1);
   std::vector<uint16_t> years(n_papers, 0);
   // A row's ids are decoded, then prefetched, then resolved: the lookups'
@@ -292,18 +310,22 @@ Status BuildPaperRelations(Store* store, GenerationBuilder* out, const NodeSpace
   });
   if (corrupt)
     return Status::Corruption(fmt::format("paper {}: corrupt reference list", corrupt_paper));
-  Csr cites_out = ToCsr(Rel::kCitesOut, Rel::kCitesOut, cites, space, Merge::kFirst);
-  Csr cites_in = ToCsr(Rel::kCitesIn, Rel::kCitesOut, cites, space, Merge::kFirst);
-  cites = Edges();
-  stats->cites_edges = static_cast<int64_t>(cites_out.ids.size());
+  // The in-store in-degree: the length of each paper's cites.in list.
+  std::vector<uint32_t> in_store(n_papers, 0);
+  LITGRAPH_RETURN_IF_ERROR(
+      ForEachList(*cites.back, Merge::kFirst, false,
+                  [&](uint64_t p, std::span<const uint32_t> ids, std::span<const uint32_t>) {
+                    if (p < n_papers) in_store[p] = static_cast<uint32_t>(ids.size());
+                    return Status::Ok();
+                  }));
+  for (uint32_t d : in_store) stats->cites_edges += d;
   // The count ranking uses: the record's when present, else the in-store
   // in-degree, flagged.
   citations->assign(n_papers, 0);
   for (uint64_t p = 0; p < n_papers; ++p) {
     int64_t c = record_counts[p];
-    uint32_t in_store = static_cast<uint32_t>(cites_in.offsets[p + 1] - cites_in.offsets[p]);
     (*citations)[p] = c >= 0 ? static_cast<uint32_t>(std::min<int64_t>(c, ~kCitationsFromStoreBit))
-                             : (in_store | kCitationsFromStoreBit);
+                             : (in_store[p] | kCitationsFromStoreBit);
   }
   w->set_citations(*citations);
   LITGRAPH_RETURN_IF_ERROR(
@@ -312,11 +334,9 @@ Status BuildPaperRelations(Store* store, GenerationBuilder* out, const NodeSpace
   LITGRAPH_RETURN_IF_ERROR(
       WriteCheckedFile(out->Path("paper.years"), out->NewFile("paper.years"),
                        {reinterpret_cast<const char*>(years.data()), years.size() * 2}));
-  LITGRAPH_RETURN_IF_ERROR(w->Write(Rel::kCitesOut, std::move(cites_out)));
-  LITGRAPH_RETURN_IF_ERROR(w->Write(Rel::kCitesIn, std::move(cites_in)));
-  LITGRAPH_RETURN_IF_ERROR(WriteBothWays(w, Rel::kRelated, related, space, Merge::kFirst));
-  related = Edges();
-  return WriteBothWays(w, Rel::kPublishedIn, published, space, Merge::kFirst);
+  LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(cites), Merge::kFirst));
+  LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(related), Merge::kFirst));
+  return w->WriteBothWays(std::move(published), Merge::kFirst);
 }
 
 // COAUTHOR pairs of one paper's authors (in author order). A paper with more
@@ -340,8 +360,9 @@ void AddTeam(const std::vector<uint32_t>& team, Edges* coauthor) {
 }
 
 // AUTHORED, COAUTHOR and AFFILIATED_WITH from the authorships.
-Status BuildAuthorshipRelations(Store* store, const NodeSpace& space, RelationWriter* w) {
-  Edges authored, coauthor, affiliated;
+Status BuildAuthorshipRelations(Store* store, const SortPlan& plan, RelationWriter* w) {
+  Edges authored(plan, Rel::kAuthors), coauthor(plan, Rel::kCoauthor),
+      affiliated(plan, Rel::kAffiliations);
   int64_t cur = -1;
   std::vector<uint32_t> team;
   store->ForEachAuthorship([&](const AuthorshipRow& row) {
@@ -373,16 +394,14 @@ Status BuildAuthorshipRelations(Store* store, const NodeSpace& space, RelationWr
   });
   // An author listed twice on one paper keeps the first position (kFirst
   // after sorting by (id, attr)).
-  LITGRAPH_RETURN_IF_ERROR(WriteBothWays(w, Rel::kAuthors, authored, space, Merge::kFirst));
-  authored = Edges();
-  LITGRAPH_RETURN_IF_ERROR(WriteBothWays(w, Rel::kCoauthor, coauthor, space, Merge::kSum));
-  coauthor = Edges();
-  return WriteBothWays(w, Rel::kAffiliations, affiliated, space, Merge::kSum);
+  LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(authored), Merge::kFirst));
+  LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(coauthor), Merge::kSum));
+  return w->WriteBothWays(std::move(affiliated), Merge::kSum);
 }
 
 // HAS_TOPIC and the topic hierarchy (SUBFIELD_OF, FIELD_OF, DOMAIN_OF).
-Status BuildTopicRelations(Store* store, const NodeSpace& space, RelationWriter* w) {
-  Edges topics;
+Status BuildTopicRelations(Store* store, const SortPlan& plan, RelationWriter* w) {
+  Edges topics(plan, Rel::kTopics);
   store->ForEachPaperTopic(
       [&](int64_t paper, int64_t topic, std::optional<double> score, bool primary) {
         uint32_t milli =
@@ -390,13 +409,13 @@ Status BuildTopicRelations(Store* store, const NodeSpace& space, RelationWriter*
         topics.Add(static_cast<uint32_t>(paper), static_cast<uint32_t>(topic),
                    milli << 1 | (primary ? 1u : 0u));
       });
-  LITGRAPH_RETURN_IF_ERROR(WriteBothWays(w, Rel::kTopics, topics, space, Merge::kMax));
+  LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(topics), Merge::kMax));
   for (Rel up : {Rel::kTopicSubfield, Rel::kSubfieldField, Rel::kFieldDomain}) {
-    Edges e;
+    Edges e(plan, up);
     store->ForEachParent(GetRelInfo(up).from, [&](int64_t child, int64_t parent) {
       e.Add(static_cast<uint32_t>(child), static_cast<uint32_t>(parent));
     });
-    LITGRAPH_RETURN_IF_ERROR(WriteBothWays(w, up, e, space, Merge::kFirst));
+    LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(e), Merge::kFirst));
   }
   return Status::Ok();
 }
@@ -405,8 +424,8 @@ Status BuildTopicRelations(Store* store, const NodeSpace& space, RelationWriter*
 // kCooccurTopK strongest co-occurrences and the reverse of those edges:
 // popular keywords co-occur with thousands of others, mostly once, which
 // costs every walk through them and says little.
-Status BuildKeywordRelations(Store* store, const NodeSpace& space, RelationWriter* w) {
-  Edges has, cooc;
+Status BuildKeywordRelations(Store* store, const SortPlan& plan, RelationWriter* w) {
+  Edges has(plan, Rel::kKeywords), cooc(plan, Rel::kCooccur);
   int64_t cur = -1;
   std::vector<uint32_t> kws;
   auto flush = [&] {
@@ -428,25 +447,36 @@ Status BuildKeywordRelations(Store* store, const NodeSpace& space, RelationWrite
     kws.push_back(kw);
   });
   flush();
-  LITGRAPH_RETURN_IF_ERROR(WriteBothWays(w, Rel::kKeywords, has, space, Merge::kMax));
-  Csr full = ToCsr(Rel::kCooccur, Rel::kCooccur, cooc, space, Merge::kSum);
-  cooc = Edges();
+  LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(has), Merge::kMax));
+  Edges top(plan, Rel::kCooccur);
   std::vector<std::pair<uint32_t, uint32_t>> order;
-  for (uint64_t k = 0; k < full.num_nodes; ++k) {
-    uint64_t a = full.offsets[k], b = full.offsets[k + 1];
-    order.clear();
-    for (uint64_t i = a; i < b; ++i) order.emplace_back(full.attrs[i], full.ids[i]);
-    size_t keep = std::min<size_t>(order.size(), kCooccurTopK);
-    std::partial_sort(order.begin(), order.begin() + keep, order.end(),
-                      [](const auto& x, const auto& y) {
-                        return x.first != y.first ? x.first > y.first : x.second < y.second;
-                      });
-    for (size_t i = 0; i < keep; ++i) {
-      cooc.Add(static_cast<uint32_t>(k), order[i].second, order[i].first);
-      cooc.Add(order[i].second, static_cast<uint32_t>(k), order[i].first);
-    }
-  }
-  return w->Write(Rel::kCooccur, ToCsr(Rel::kCooccur, Rel::kCooccur, cooc, space, Merge::kMax));
+  LITGRAPH_RETURN_IF_ERROR(ForEachList(
+      cooc.fwd, Merge::kSum, true,
+      [&](uint64_t k, std::span<const uint32_t> ids, std::span<const uint32_t> attrs) {
+        order.clear();
+        for (size_t i = 0; i < ids.size(); ++i) order.emplace_back(attrs[i], ids[i]);
+        size_t keep = std::min<size_t>(order.size(), kCooccurTopK);
+        std::partial_sort(order.begin(), order.begin() + keep, order.end(),
+                          [](const auto& x, const auto& y) {
+                            return x.first != y.first ? x.first > y.first : x.second < y.second;
+                          });
+        for (size_t i = 0; i < keep; ++i) {
+          top.Add(static_cast<uint32_t>(k), order[i].second, order[i].first);
+          top.Add(order[i].second, static_cast<uint32_t>(k), order[i].first);
+        }
+        return Status::Ok();
+      }));
+  cooc.fwd = EdgeSorter(plan.dir, "sort.done", 0, 0);  // its runs go
+  return w->Write(Rel::kCooccur, std::move(top.fwd), Merge::kMax);
+}
+
+// Sorters collecting at once: six (three relations both ways) while the
+// paper table is read, plus the two relations being written (whose buffers
+// are spilled or small). Each gets an equal share of the budget.
+SortPlan PlanSorts(GenerationBuilder* out, const GraphBuildOptions& options,
+                   const NodeSpace& space) {
+  constexpr size_t kSortersAtOnce = 8;
+  return {out->dir(), options.memory_budget / kSortersAtOnce, &space};
 }
 
 bool IsKeywordFile(std::string_view name) {
@@ -491,11 +521,12 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
       }
     } wait_lexical{lexical_done};
     std::vector<uint32_t> citations;  // outlives the writer's pending writes
-    RelationWriter w(out, options);
-    LITGRAPH_RETURN_IF_ERROR(BuildPaperRelations(store, out, space, &w, &citations, stats));
-    LITGRAPH_RETURN_IF_ERROR(BuildAuthorshipRelations(store, space, &w));
-    LITGRAPH_RETURN_IF_ERROR(BuildTopicRelations(store, space, &w));
-    LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, space, &w));
+    const SortPlan plan = PlanSorts(out, options, space);
+    RelationWriter w(out, options, space);
+    LITGRAPH_RETURN_IF_ERROR(BuildPaperRelations(store, out, plan, &w, &citations, stats));
+    LITGRAPH_RETURN_IF_ERROR(BuildAuthorshipRelations(store, plan, &w));
+    LITGRAPH_RETURN_IF_ERROR(BuildTopicRelations(store, plan, &w));
+    LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, plan, &w));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     LITGRAPH_RETURN_IF_ERROR(lexical_done.valid() ? lexical_done.get()
                                                   : BuildLexicalIndexes(store, out, &ls));
@@ -535,9 +566,11 @@ Status RebuildKeywordLayer(Store* store, const GraphBuildOptions& options) {
     LITGRAPH_RETURN_IF_ERROR(view.OpenFile("paper.citations", &citations));
     const uint8_t* c = citations.Read(0, citations.size());
     if (!c) return citations.status();
-    RelationWriter w(out, options);
+    const NodeSpace space(store);
+    const SortPlan plan = PlanSorts(out, options, space);
+    RelationWriter w(out, options, space);
     w.set_citations({reinterpret_cast<const uint32_t*>(c), citations.size() / 4});
-    LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, NodeSpace(store), &w));
+    LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, plan, &w));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     nlohmann::json info = view.info();
     for (const auto& [name, count] : w.counts().items()) info["relations"][name] = count;

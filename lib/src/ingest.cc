@@ -462,6 +462,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
       GraphBuildOptions go;
       go.reporter = options.reporter;
       go.lexical = lexical.get();
+      go.memory_budget = options.memory_budget;
       LITGRAPH_RETURN_IF_ERROR(BuildGraph(store, go, &gs));
       stats->graph_edges = gs.edges;
       stats->cites_edges = gs.cites_edges;

@@ -164,7 +164,11 @@ Status RunKeywordExtraction(
     LITGRAPH_RETURN_IF_ERROR(ExtractAll(store, options, targets, backend.get(), &txn, stats));
     stats->extract_seconds = std::chrono::duration<double>(Clock::now() - t_extract).count();
     stats->keywords_total = RefreshKeywordCounts(store);
-    if (store->Generation("graph") > 0) LITGRAPH_RETURN_IF_ERROR(RebuildKeywordLayer(store, {}));
+    if (store->Generation("graph") > 0) {
+      GraphBuildOptions go;
+      go.memory_budget = options.memory_budget;
+      LITGRAPH_RETURN_IF_ERROR(RebuildKeywordLayer(store, go));
+    }
     if (new_stats) LITGRAPH_RETURN_IF_ERROR(new_stats->Commit());
     store->SetMeta("keyword_backend", backend->name());
     txn->Commit();

@@ -56,6 +56,9 @@ struct GraphBuildOptions {
   LexicalBuilders* lexical = nullptr;
   // Length of the ranked lists of hub relations (graph.h; tests use short ones).
   uint32_t ranked_length = kRankedLength;
+  // Bytes the edge sorters may hold in memory (edge_sort.h); beyond it they
+  // spill sorted runs into the new generation's directory and merge them.
+  size_t memory_budget = size_t{1} << 30;
 };
 
 struct GraphBuildStats {

@@ -32,9 +32,10 @@ namespace litgraph {
 class Store;
 
 struct IngestOptions {
-  bool skip_invalid = false;           // count and skip malformed records
-  bool build_graph = true;             // rebuild derived files after loading
-  size_t max_line_bytes = 256u << 20;  // longer lines are malformed input
+  bool skip_invalid = false;               // count and skip malformed records
+  bool build_graph = true;                 // rebuild derived files after loading
+  size_t max_line_bytes = 256u << 20;      // longer lines are malformed input
+  size_t memory_budget = size_t{1} << 30;  // the graph build's (GraphBuildOptions)
   // Hears progress and warnings (skipped records, empty inputs).
   Reporter* reporter = NullReporter();
 };

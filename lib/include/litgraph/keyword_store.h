@@ -58,6 +58,7 @@ struct KeywordRunOptions {
   // Commit after every batch (remote backends: an interrupted run keeps its
   // finished batches; --missing resumes). Built-in: one transaction.
   bool commit_batches = false;
+  size_t memory_budget = size_t{1} << 30;  // the keyword layer's edge sorting (graph_build.h)
 };
 
 struct KeywordRunStats {
