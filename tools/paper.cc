@@ -1,7 +1,8 @@
 // litgraph-paper: paper details and citation neighbourhoods.
 //
-// Reads paper ids, DOIs or titles from its arguments, or JSON lines with an
-// "id" field on stdin (so find-paper output pipes in). Writes one detail card
+// Reads paper ids, DOIs or titles from its arguments, or from stdin one per
+// line: plain ids, DOIs, OpenAlex URLs, titles, or JSON lines with an "id"
+// field (so any tool's output pipes in). Writes one detail card
 // per paper, or with --references / --cited-by / --co-cited / --coupled the
 // ranked neighbour papers of each.
 // Exit codes: 0 ok, 1 a paper was not found (others are still printed),
@@ -31,7 +32,9 @@ Manual ToolManual() {
       "--co-cited lists the papers most often cited together with it; --coupled lists the "
       "papers sharing most references with it (bibliographic coupling). Lists are ranked by "
       "their count, then citations.";
-  man.input = "Optional JSON lines with an \"id\" field (other fields are ignored).";
+  man.input =
+      "Without arguments, papers one per line: an id, DOI, OpenAlex URL or title, or a JSON "
+      "record with an \"id\" field (other fields are ignored).";
   man.output =
       "Detail cards: the paper fields of litgraph-json(7) plus date, work_type, language, "
       "abstract, source, open_access, pdf_url, authorships, topics, keywords, "
@@ -75,10 +78,8 @@ int main(int argc, char** argv) {
     auto store = Store::Open(tool.common().db, Store::Mode::kRead);
     if (!store.ok()) return store.status();
     if (papers.empty()) {
-      LITGRAPH_RETURN_IF_ERROR(ForEachJsonLineIn("-", [&](Json& j, const std::string& where) {
-        if (!j.contains("id") || !j["id"].is_string())
-          return Status::MalformedInput(where + ": expected a JSON object with a string \"id\"");
-        papers.push_back(j["id"].get<std::string>());
+      LITGRAPH_RETURN_IF_ERROR(ForEachIdIn("-", [&](const std::string& id, const std::string&) {
+        papers.push_back(id);
         return Status::Ok();
       }));
       if (papers.empty())

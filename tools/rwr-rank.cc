@@ -42,9 +42,10 @@ Manual ToolManual() {
       "Every parameter has a flag and can be set in a --config file of \"name = value\" lines "
       "(the format litgraph-tri-search reads too); flags win over the file.";
   man.input =
-      "JSON lines, each a seed: \"id\" (a paper, author, institution, source, topic or keyword "
-      "id such as kw:graph neural network; papers also by DOI), an optional \"type\", and a "
-      "weight (\"weight\", else \"score\", or --weight-field). Other fields are ignored.";
+      "One seed per line: a JSON record with \"id\" (a paper, author, institution, source, "
+      "topic or keyword id such as kw:graph neural network; papers also by DOI or title), an "
+      "optional \"type\", and a weight (\"weight\", else \"score\", or --weight-field); or a "
+      "plain id, DOI, OpenAlex URL or title (weight 1). Other fields are ignored.";
   man.output =
       "Ranked nodes: the node's record (papers: the fields of litgraph-json(7)), rank, score "
       "(its walk probability), is_seed, and paths: up to 3 explanations {nodes, relations, "
@@ -92,11 +93,12 @@ void AddOptions(CLI::App& app, Options* o) {
   AddParamFlags(&app, &o->table, "Walk parameters");
 }
 
-// The seeds on standard input (records of any tool).
+// The seeds on standard input: records of any tool, or plain ids, DOIs,
+// OpenAlex URLs or titles one per line.
 Result<std::vector<Seed>> ReadSeeds(Tool& tool, Store* store, const std::string& weight_field) {
   std::vector<Seed> seeds;
   int64_t unresolved = 0;
-  LITGRAPH_RETURN_IF_ERROR(ForEachJsonLineIn("-", [&](Json& j, const std::string& where) -> Status {
+  LITGRAPH_RETURN_IF_ERROR(ForEachRecordIn("-", [&](Json& j, const std::string& where) -> Status {
     auto seed = SeedFromRecord(store, j, weight_field, where);
     if (!seed.ok()) return seed.status();
     if (!*seed)

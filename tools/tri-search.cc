@@ -138,7 +138,8 @@ void AddOptions(CLI::App& app, Options* o) {
   app.add_option("--exclude", o->exclude, "Leave a paper out (id or DOI)")
       ->allow_extra_args(false)
       ->type_name("PAPER");
-  app.add_option("-n,--limit", o->params.limit, "Number of results (default 20)")
+  app.add_option("-n,--limit", o->params.limit,
+                 "Number of results (default 20; with --candidates, all of them)")
       ->type_name("N")
       ->check(NumberIn<size_t>(1, 1000000));
   app.add_flag("--explain", o->explain,
@@ -191,6 +192,8 @@ Result<std::unique_ptr<KeywordBackend>> Resolve(Tool& tool, Store* store, Option
       tool.Warn(fmt::format("{} candidate ids are not in the store", missing.size()));
     if (ids->empty()) return Status::NotFound("no candidate is in the store");
     o.q.candidates = std::move(ids.value());
+    // Without -n the whole pool is ranked (a re-ranking); -n cuts it.
+    if (tool.app().get_option("--limit")->count() == 0) o.params.limit = o.q.candidates.size();
   }
   for (const auto& e : o.exclude)
     if (auto id = store->ResolvePaperId(e)) o.q.exclude.push_back(*id);

@@ -17,7 +17,7 @@ complete -c litgraph-tri-search -l bias -r -d 'Scale a relation: RELATION=low|mi
 complete -c litgraph-tri-search -l target -r -f -a 'paper author' -d 'Rank papers (default) or authors'
 complete -c litgraph-tri-search -l candidates -r -d 'Rank only these papers (file of ids; - = stdin)'
 complete -c litgraph-tri-search -l exclude -r -d 'Leave a paper out (id or DOI)'
-complete -c litgraph-tri-search -s n -l limit -r -d 'Number of results (default 20)'
+complete -c litgraph-tri-search -s n -l limit -r -d 'Number of results (default 20; with --candidates, all of them)'
 complete -c litgraph-tri-search -l explain -d 'Print a readable account of the ranking instead of records'
 complete -c litgraph-tri-search -l timings -d 'Print stage timings as JSON on stderr'
 complete -c litgraph-tri-search -l config -r -d 'Parameter file of name = value lines'

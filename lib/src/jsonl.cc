@@ -135,18 +135,30 @@ Result<std::string> ReadTextInput(const std::string& path) {
   return text;
 }
 
+Status ForEachRecordIn(const std::string& path,
+                       const std::function<Status(Json&, const std::string&)>& fn) {
+  return ForEachLineIn(path, [&](std::string_view s, const std::string& where) -> Status {
+    if (s[0] == '{') return ParseJsonObject(s, where, fn);
+    Json j = {{"id", std::string(s)}};
+    return fn(j, where);
+  });
+}
+
+Status ForEachIdIn(
+    const std::string& path,
+    const std::function<Status(const std::string& id, const std::string& where)>& fn) {
+  return ForEachRecordIn(path, [&](Json& j, const std::string& where) -> Status {
+    if (!j.contains("id") || !j["id"].is_string())
+      return Status::MalformedInput(where +
+                                    ": expected an id or a JSON object with a string \"id\"");
+    return fn(j["id"].get<std::string>(), where);
+  });
+}
+
 Result<std::vector<int64_t>> ReadPaperIdList(Store* store, const std::string& path,
                                              std::vector<std::string>* missing) {
   std::vector<int64_t> ids;
-  Status st = ForEachLineIn(path, [&](std::string_view s, const std::string& where) -> Status {
-    std::string id(s);
-    if (id[0] == '{') {
-      Json j = Json::parse(id, nullptr, false);
-      if (j.is_discarded() || !j.contains("id") || !j["id"].is_string())
-        return Status::MalformedInput(where +
-                                      ": expected an id or a JSON object with a string \"id\"");
-      id = j["id"].get<std::string>();
-    }
+  Status st = ForEachIdIn(path, [&](const std::string& id, const std::string&) -> Status {
     if (auto p = store->ResolvePaperId(id))
       ids.push_back(*p);
     else if (missing)

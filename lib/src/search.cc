@@ -624,7 +624,7 @@ std::vector<SearchResult> TriSearch::CutAndExplain(const State& s,
   for (const Seed& seed : seeds_) seed_keys.insert(seed.node.key());
   std::vector<SearchResult> out;
   std::vector<std::string> kept_titles;
-  size_t want = s.pool_mode ? s.q.candidates.size() : p_.limit;
+  size_t want = s.pool_mode ? std::min(s.q.candidates.size(), p_.limit) : p_.limit;
   for (SearchResult& r : results) {
     if (out.size() >= want) break;
     if (r.type == NodeType::kPaper && p_.dedup_threshold > 0 && !s.pool_mode) {

@@ -58,7 +58,10 @@ std::optional<int64_t> Store::ResolvePaperId(const std::string& text) {
   std::string shortid = ShortOpenAlexId(text);
   if (!shortid.empty() && shortid != text)
     if (auto id = PaperByExtId(shortid)) return id;
-  if (!NormalizeDoi(text).empty()) return PaperByDoi(text);
+  if (!NormalizeDoi(text).empty())
+    if (auto id = PaperByDoi(text)) return id;
+  std::vector<int64_t> by_title = PapersByTitleKey(NormalizeTitleKey(text));
+  if (by_title.size() == 1) return by_title[0];
   return std::nullopt;
 }
 

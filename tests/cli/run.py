@@ -508,7 +508,20 @@ def case_paper_card_and_neighbourhoods(c):
     assert len(lines(out)) == 2 and all(r["of"] == "W3045921891" for r in lines(out))
     _, err, _ = c.run("paper", "--db", db, "W1", expect=1)
     c.run("paper", "--db", db, "--references", "--cited-by", "W3045921891", expect=2)
-    c.run("paper", "--db", db, stdin="not json\n", expect=3)
+    _, err, _ = c.run("paper", "--db", db, stdin='W2741809807\n{"id": \n', expect=3)
+    assert "<stdin>:2" in err, err
+    # One way to pass ids: plain ids, DOIs, OpenAlex URLs, exact titles and
+    # JSON records, one per line, for paper, rwr-rank and --candidates alike.
+    title = card["title"]
+    mixed = ("W2741809807\n10.7717/peerj.4375\nhttps://openalex.org/W2741809807\n" + title +
+             "\n" + json.dumps({"id": "W3045921891", "score": 3}) + "\n")
+    out, _, _ = c.run("paper", "--db", db, stdin=mixed)
+    assert [r["id"] for r in lines(out)] == ["W2741809807"] * 4 + ["W3045921891"], out
+    out, _, _ = c.run("rwr-rank", "--db", db, "--limit", "5", stdin=mixed)
+    seeds = {r["id"] for r in lines(out) if r["is_seed"]}
+    assert seeds <= {"W2741809807", "W3045921891"} and seeds, out
+    out, _, _ = c.run("find-paper", "--db", db, "--candidates", "-", "open access", stdin=mixed)
+    assert {r["id"] for r in lines(out)} <= {"W2741809807", "W3045921891"} and lines(out), out
 
 
 # ---------------------------------------------------------------- lineage
@@ -1394,6 +1407,10 @@ def case_tri_search(c):
     out, _, _ = c.run("tri-search", "--db", db, "--candidates", "-", "biodiversity finance",
                       stdin="\n".join(pool) + "\n")
     assert sorted(r["id"] for r in lines(out)) == sorted(pool)
+    # -n cuts the ranked pool.
+    out, _, _ = c.run("tri-search", "--db", db, "--candidates", cand, "-n", "3",
+                      "biodiversity finance")
+    assert [r["id"] for r in lines(out)] == [r["id"] for r in rows][:3], out
     # ... with some ids not in the store: a warning; none in the store: exit 1.
     some = write(c.path("tri-cands-some.txt"), "W1\n" + "\n".join(pool) + "\n")
     out, err, _ = c.run("tri-search", "--db", db, "--candidates", some, "biodiversity finance")

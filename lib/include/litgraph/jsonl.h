@@ -47,6 +47,21 @@ Status ForEachJsonLineIn(const std::string& path,
 // byte order mark and with CRLF and CR line ends as LF.
 Result<std::string> ReadTextInput(const std::string& path);
 
+// Calls fn(record, where) for each line of `path` ("-" = standard input):
+// a JSON object (a record of any litgraph tool), or a plain line (an id, DOI,
+// OpenAlex URL or title) given as {"id": line}. A line that starts with "{"
+// but is not a JSON object is MalformedInput.
+Status ForEachRecordIn(const std::string& path,
+                       const std::function<Status(Json& record, const std::string& where)>& fn);
+
+// Calls fn(id, where) for each line of `path` ("-" = standard input): the
+// line itself (an id, DOI, OpenAlex URL or title), or the "id" of a JSON
+// object (a record of any litgraph tool). MalformedInput for a JSON line
+// without a string "id".
+Status ForEachIdIn(
+    const std::string& path,
+    const std::function<Status(const std::string& id, const std::string& where)>& fn);
+
 // Reads paper ids from a file ("-" = stdin): one id / DOI per line, or JSON
 // lines with an "id" field. Ids not in the store are reported through
 // *missing (may be null) and skipped; MalformedInput for a malformed line.

@@ -167,7 +167,8 @@ class Store {
   std::optional<int64_t> PaperByExtId(const std::string& ext_id);
   std::optional<int64_t> PaperByDoi(const std::string& doi);  // any DOI form
   std::vector<int64_t> PapersByTitleKey(const std::string& title_key);
-  // Resolves an id, OpenAlex URL, DOI (bare/URL/doi:) to a paper.
+  // Resolves an id, OpenAlex URL, DOI (bare/URL/doi:) or exact title (one
+  // paper only; an ambiguous title resolves to nothing) to a paper.
   std::optional<int64_t> ResolvePaperId(const std::string& text);
 
   std::optional<PaperSummary> GetPaperSummary(int64_t id);
