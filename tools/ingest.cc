@@ -89,8 +89,8 @@ int main(int argc, char** argv) {
       ->check(NumberIn<size_t>(1, size_t{1} << 32));
   tool.app()
       .add_option("--memory-budget", opt.memory_budget,
-                  "Memory the graph build's edge sorting may hold, e.g. 512M or 4G (default 1G); "
-                  "beyond it sorted runs spill to disk")
+                  "Memory for SQLite's cache and the sorts of the lexical index and the graph, "
+                  "e.g. 512M or 4G (default 1G); beyond it sorted runs spill to disk")
       ->type_name("SIZE")
       ->transform(CLI::AsSizeValue(false))
       ->check(NumberIn<size_t>(size_t{8} << 20, size_t{1} << 50));

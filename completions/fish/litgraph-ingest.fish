@@ -8,5 +8,5 @@ complete -c litgraph-ingest -l threads -r -d 'Worker threads (default: all cores
 complete -c litgraph-ingest -l skip-invalid -d 'Count and skip malformed records instead of stopping'
 complete -c litgraph-ingest -l no-graph -d 'Do not rebuild the graph files (a later ingest or `litgraph-ingest` with no input rebuilds them)'
 complete -c litgraph-ingest -l max-line-bytes -r -d 'Longest accepted input line (default 256 MiB)'
-complete -c litgraph-ingest -l memory-budget -r -d 'Memory the graph build'\''s edge sorting may hold, e.g. 512M or 4G (default 1G); beyond it sorted runs spill to disk'
+complete -c litgraph-ingest -l memory-budget -r -d 'Memory for SQLite'\''s cache and the sorts of the lexical index and the graph, e.g. 512M or 4G (default 1G); beyond it sorted runs spill to disk'
 complete -c litgraph-ingest -l stats -d 'Print the summary as JSON on standard output'

@@ -528,8 +528,9 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     LITGRAPH_RETURN_IF_ERROR(BuildTopicRelations(store, plan, &w));
     LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, plan, &w));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
-    LITGRAPH_RETURN_IF_ERROR(lexical_done.valid() ? lexical_done.get()
-                                                  : BuildLexicalIndexes(store, out, &ls));
+    LITGRAPH_RETURN_IF_ERROR(lexical_done.valid()
+                                 ? lexical_done.get()
+                                 : BuildLexicalIndexes(store, out, options.memory_budget, &ls));
     stats->edges = w.edges();
     stats->lexical_terms = ls.terms;
     stats->lexical_postings = ls.postings;

@@ -434,13 +434,22 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
   try {
     std::unique_ptr<BulkLoad> bulk;
     if (store->IsEmpty()) bulk = std::make_unique<BulkLoad>(store, options.reporter);
+    // SQLite within the budget: half of it as page cache, a quarter mapped,
+    // and index builds' sorts spilled to temporary files, not to memory.
+    store->db().Exec(
+        fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=FILE;",
+                    options.memory_budget / 2 / 1024, options.memory_budget / 4));
     Transaction txn(&store->db(), "IMMEDIATE");
     // Into an empty store the lexical indexes are tokenized on a thread of
     // their own during the load, and built while SQLite builds its indexes.
     std::unique_ptr<LexicalBuilders> lexical;
     std::unique_ptr<TextFeeder> feeder;
     if (bulk && options.build_graph) {
-      lexical = std::make_unique<LexicalBuilders>();
+      // Its runs go beside the generations (a killed load's are removed with
+      // the next graph generation's leftovers); half the budget, the other
+      // half being SQLite's while it loads.
+      lexical = std::make_unique<LexicalBuilders>(store->dir() + "/graph.lexical.tmp",
+                                                  options.memory_budget / 2);
       feeder = std::make_unique<TextFeeder>(lexical.get());
     }
     if (bulk) bulk->DropSecondaryIndexes();

@@ -422,7 +422,7 @@ BulkLoad::BulkLoad(Store* store, Reporter* reporter) : store_(store) {
   // the cache spills (and fail the load after the busy timeout): the load
   // keeps the database to itself. Readers meanwhile wait, then are told the
   // store is being loaded.
-  db.Exec("PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-1048576;");
+  db.Exec("PRAGMA locking_mode=EXCLUSIVE;");
   rollback_journal_ = true;
 }
 

@@ -26,7 +26,9 @@ using testing::ScopedTempDir;
 std::vector<Edge> RandomEdges(size_t n, uint32_t sources, uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<Edge> e(n);
-  for (Edge& x : e) x = {rng() % sources, rng() % 5000, rng() % 3};  // parallel edges too
+  for (Edge& x : e)  // parallel edges too
+    x = {static_cast<uint32_t>(rng() % sources), static_cast<uint32_t>(rng() % 5000),
+         static_cast<uint32_t>(rng() % 3)};
   return e;
 }
 

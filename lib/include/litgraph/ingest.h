@@ -35,7 +35,10 @@ struct IngestOptions {
   bool skip_invalid = false;               // count and skip malformed records
   bool build_graph = true;                 // rebuild derived files after loading
   size_t max_line_bytes = 256u << 20;      // longer lines are malformed input
-  size_t memory_budget = size_t{1} << 30;  // the graph build's (GraphBuildOptions)
+  // Memory of the whole ingest (doc/memory.md): while loading, half is
+  // SQLite's page cache and half the lexical index's runs; then the graph
+  // build's (GraphBuildOptions).
+  size_t memory_budget = size_t{1} << 30;
   // Hears progress and warnings (skipped records, empty inputs).
   Reporter* reporter = NullReporter();
 };

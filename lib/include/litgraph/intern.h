@@ -58,6 +58,11 @@ class StringInterner {
     return std::string_view(arena_.data() + offsets_[id], lengths_[id]);
   }
   size_t size() const { return offsets_.size(); }
+  // Heap bytes held (capacities), for memory budgets.
+  size_t bytes() const {
+    return slots_.capacity() * 4 + (offsets_.capacity() + hashes_.capacity()) * 8 +
+           lengths_.capacity() * 4 + arena_.capacity();
+  }
 
   static uint64_t Hash(std::string_view s) {
     uint64_t h = 1469598103934665603ull;  // FNV-1a, then a final mix

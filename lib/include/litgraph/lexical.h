@@ -55,45 +55,73 @@ struct LexicalBuildStats {
   int64_t terms = 0, postings = 0, bytes = 0;
 };
 
-struct DocPostings;
-
-// Accumulates documents, then writes lexicon + postings. Documents may come
-// in any order; a document added again replaces its earlier version. Ingest
-// feeds one while loading an empty store, so tokenizing overlaps SQLite work.
-// Not thread-safe (one thread adds, then finishes).
+// Builds lexicon + postings in bounded memory (lexical_build.cc): documents
+// are tokenized into a buffer of (term, document, tf) postings that is
+// sorted by term and spilled as a run file when it reaches `budget` bytes;
+// Build merges the runs by term (twice: the global BM25 impact scale needs
+// every term's df first) into the index payloads. Documents may come in any
+// order; a document added again replaces its earlier version. Ingest feeds
+// one while loading an empty store, so tokenizing overlaps SQLite work.
+// Not thread-safe (one thread adds, then builds).
+//
+// Memory: `budget` (postings at 16 bytes, the run's terms and the word ->
+// stem cache), 8 bytes per document id (latest version and length), and
+// while building 1 MiB per run plus 8 bytes per posting of the term being
+// written. Disk: ~3 bytes per posting in runs, then the payloads, in `dir`.
 class LexicalBuilder {
  public:
-  // title_only: index titles alone (the fuzzy-title candidate index).
-  explicit LexicalBuilder(bool title_only = false);
+  // Run and payload files go to dir/<name>.*; title_only: index titles alone
+  // (the fuzzy-title candidate index).
+  LexicalBuilder(std::string dir, std::string name, bool title_only, size_t budget);
   ~LexicalBuilder();
+  LexicalBuilder(const LexicalBuilder&) = delete;
+  LexicalBuilder& operator=(const LexicalBuilder&) = delete;
+
   void Add(uint32_t doc, std::string_view title, std::string_view abstract);
-  // Builds the index of the documents with ids < id_space in memory and
-  // releases them; Write then puts it into the generation being built as
-  // <prefix>lexicon and <prefix>postings.
-  void Build(uint64_t id_space, const Bm25Params& params);
-  Status Write(GenerationBuilder* out, const std::string& prefix, LexicalBuildStats* stats) const;
+  // Merges the documents with ids < id_space into the payloads of lexicon
+  // and postings (files in dir); Write then puts them into the generation
+  // being built as <prefix>lexicon and <prefix>postings.
+  Status Build(uint64_t id_space, const Bm25Params& params);
+  Status Write(GenerationBuilder* out, const std::string& prefix, LexicalBuildStats* stats);
+  size_t runs() const { return runs_.size(); }
 
  private:
   static constexpr uint32_t kNoTerm = 0xFFFFFFFFu;
-  void TakeLatest(uint64_t id_space, DocPostings* postings);
-  struct DocRange {
-    uint64_t start = 0;
-    uint32_t count = 0, length = 0;
+  struct Posting {
+    uint32_t tid, doc, serial, tf;
   };
+  struct Run {
+    std::string path;
+    uint32_t first_serial, end_serial;  // the adds it holds
+  };
+  class Merger;
+  size_t BufferBytes() const;
+  void Spill();
+  std::string PathOf(const std::string& what) const { return dir_ + "/" + name_ + "." + what; }
+
+  std::string dir_, name_;
   bool title_only_;
+  size_t budget_;
+  // The run being collected: its terms, postings, and a word -> stem cache.
   StringInterner words_, stems_;
   std::vector<uint32_t> word_term_;  // surface word id -> stem id or kNoTerm
-  std::vector<uint32_t> doc_of_, tid_of_, tids_;
-  std::vector<uint16_t> tf_of_;
-  std::vector<DocRange> doc_range_;  // latest postings of each document
-  std::string lexicon_, postings_;   // the built index
+  std::vector<Posting> postings_;
+  std::vector<uint32_t> tids_;  // scratch of Add
+  // Per document id: the serial of its latest add (0: never) and its length.
+  std::vector<uint32_t> latest_, length_;
+  uint32_t serial_ = 0, run_first_serial_ = 1;
+  std::vector<Run> runs_;
+  uint32_t next_run_ = 0;  // run files are named by it
+  Status status_;
   LexicalBuildStats built_;
 };
 
 // The two indexes of a graph generation: title + abstract ("" prefix) and
-// titles alone ("title." prefix), fed together.
+// titles alone ("title." prefix), fed together. They work in `dir`, which
+// they create and remove; `budget` is shared (3/4 to the text index).
 struct LexicalBuilders {
-  LexicalBuilder text{false}, title{true};
+  LexicalBuilders(const std::string& dir, size_t budget);
+  ~LexicalBuilders();
   void Add(uint32_t doc, std::string_view t, std::string_view abstract) {
     text.Add(doc, t, abstract);
     title.Add(doc, t, {});
@@ -105,14 +133,19 @@ struct LexicalBuilders {
   // generation being built; stats are the title + abstract index's.
   Status Write(GenerationBuilder* out, uint64_t id_space, LexicalBuildStats* stats);
 
+  std::string dir;
+  LexicalBuilder text, title;
+
  private:
   uint64_t id_space_ = 0;
-  std::future<void> build_;  // last member: joined before the builders go
+  std::future<Status> build_;  // last member: joined before the builders go
 };
 inline constexpr char kTitleIndexPrefix[] = "title.";
 
-// Builds both lexical indexes for every paper of the store into `out`.
-Status BuildLexicalIndexes(Store* store, GenerationBuilder* out, LexicalBuildStats* stats);
+// Builds both lexical indexes for every paper of the store into `out`,
+// within `budget` bytes.
+Status BuildLexicalIndexes(Store* store, GenerationBuilder* out, size_t budget,
+                           LexicalBuildStats* stats);
 
 struct QueryTerm {
   std::string term;     // analysed form (a stem)
