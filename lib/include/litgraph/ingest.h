@@ -32,9 +32,9 @@ namespace litgraph {
 class Store;
 
 struct IngestOptions {
-  bool skip_invalid = false;               // count and skip malformed records
-  bool build_graph = true;                 // rebuild derived files after loading
-  size_t max_line_bytes = 256u << 20;      // longer lines are malformed input
+  bool skip_invalid = false;           // count and skip malformed records
+  bool build_graph = true;             // rebuild derived files after loading
+  size_t max_line_bytes = 256u << 20;  // longer lines are malformed input
   // Memory of the whole ingest (doc/memory.md): while loading, half is
   // SQLite's page cache and half the lexical index's runs; then the graph
   // build's (GraphBuildOptions).
