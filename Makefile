@@ -1,11 +1,12 @@
 # Convenience entry points; CMake does the real work.
 #   make demo   install dependencies, build, ingest the bundled sample, search it
 #   make test   install dependencies, build, run every test
+#   make fuzz   build the libFuzzer targets with clang, run each for FUZZ_SECONDS
 BUILD ?= build
 JOBS ?= 2
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build demo test test-sanitize docs install clean
+.PHONY: all deps build demo test test-sanitize fuzz docs install clean
 all: build
 
 deps:
@@ -34,6 +35,15 @@ test-sanitize: deps
 	cmake --build build-sanitize -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir build-sanitize --output-on-failure -j $(JOBS) -E '^format$$'
+
+# The libFuzzer targets (fuzz/, doc/fuzzing.md) built with clang, ASan and
+# UBSan in build-fuzz, each run for FUZZ_SECONDS over its committed corpus,
+# FUZZ_PARALLEL at a time; fails when a target crashes. CI runs it after
+# `make test` with 20 s per target, two at a time.
+FUZZ_SECONDS ?= 20
+FUZZ_PARALLEL ?= 1
+fuzz: deps
+	FUZZ_PARALLEL=$(FUZZ_PARALLEL) JOBS=$(JOBS) scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # Regenerates man/ and completions/ from the tools' option definitions.
 docs: build
