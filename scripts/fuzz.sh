@@ -1,48 +1,45 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/, doc/fuzzing.md) with clang, ASan and
-# UBSan in a separate build directory and runs each one for a bounded time
-# over its committed seed corpus (fuzz/corpus/<target>/), then prints the
-# executions, speed, coverage and crashes of every target.
+# Runs each libFuzzer target (fuzz/, doc/fuzzing.md) for a bounded time over
+# its committed seed corpus (fuzz/corpus/<target>/), then prints the
+# executions, speed, coverage and crashes of every target. The targets come
+# from the sanitizer build (scripts/sanitize-build.sh: clang, ASan+UBSan,
+# build-sanitize), which `make test-sanitize` also uses; only the targets
+# run are (re)built here, so after `make test-sanitize` nothing is.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]   default 30 s, every target
 #   FUZZ_SEEDS=1 scripts/fuzz.sh 0                     regenerate the corpus only
 #
 # Environment:
-#   FUZZ_BUILD     build directory (build-fuzz)
+#   SANITIZE_BUILD the sanitizer build directory (build-sanitize)
 #   FUZZ_PARALLEL  targets run at the same time (1; CI uses 2)
 #   JOBS           build jobs (2)
 #   CXX            the clang to build with (clang++-14)
 #   FUZZ_SEEDS=1   regenerate fuzz/corpus with fuzz-make-seeds first
 #
 # Dictionaries (tokens the mutator inserts) are fuzz/dict/<target>.dict.
-# Inputs that found new coverage go to $FUZZ_BUILD/fuzz-work/<target>/ (not
-# the committed corpus); a crashing input to $FUZZ_BUILD/fuzz-artifacts/,
-# with the log beside it. Exit status 1 when any target crashed, 2 on a
-# build or usage error.
+# Inputs that found new coverage go to $SANITIZE_BUILD/fuzz-work/<target>/
+# (not the committed corpus); a crashing input to
+# $SANITIZE_BUILD/fuzz-artifacts/, with the log beside it. Exit status 1
+# when any target crashed, 2 on a build or usage error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECONDS_PER_TARGET=${1:-30}
 shift || true
 [[ "$SECONDS_PER_TARGET" =~ ^[0-9]+$ ]] || { echo "usage: $0 [SECONDS_PER_TARGET] [TARGET...]" >&2; exit 2; }
-BUILD=${FUZZ_BUILD:-build-fuzz}
+BUILD=${SANITIZE_BUILD:-build-sanitize}
+export SANITIZE_BUILD=$BUILD
 PARALLEL=${FUZZ_PARALLEL:-1}
-CXX_CLANG=${CXX:-clang++-14}
-command -v "$CXX_CLANG" >/dev/null || { echo "$0: $CXX_CLANG not found (scripts/install-deps.sh)" >&2; exit 2; }
 
 ALL_TARGETS=$(sed -n '/^set(LITGRAPH_FUZZ_TARGETS/,/)/p' fuzz/CMakeLists.txt |
   tr -d '()' | sed 's/set//; s/LITGRAPH_FUZZ_TARGETS//' | tr -s ' \n' ' ')
 TARGETS=${*:-$ALL_TARGETS}
 
 t0=$(date +%s)
-mkdir -p "$BUILD"
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER="$CXX_CLANG" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DLITGRAPH_FUZZ=ON -DLITGRAPH_BUILD_TESTS=OFF -DLITGRAPH_BUILD_BENCH=OFF -DLITGRAPH_JEMALLOC=OFF \
-  >"$BUILD/configure.log" 2>&1 || { cat "$BUILD/configure.log" >&2; exit 2; }
 build_targets=()
-for t in $TARGETS; do build_targets+=(--target "fuzz-$t"); done
-[ "${FUZZ_SEEDS:-0}" = 1 ] && build_targets+=(--target fuzz-make-seeds)
-cmake --build "$BUILD" -j "${JOBS:-2}" "${build_targets[@]}" || exit 2
+for t in $TARGETS; do build_targets+=("fuzz-$t"); done
+[ "${FUZZ_SEEDS:-0}" = 1 ] && build_targets+=(fuzz-make-seeds)
+scripts/sanitize-build.sh "${build_targets[@]}" || exit 2
 echo "fuzz: built in $(( $(date +%s) - t0 )) s" >&2
 
 if [ "${FUZZ_SEEDS:-0}" = 1 ]; then

@@ -386,7 +386,7 @@ TEST(RecordParserTest, WrongFieldTypesNameTheField) {
 // undefined behaviour (UBSan: "1e+97 is outside the range of representable
 // values of type 'long'").
 TEST(RecordParserTest, IntegersGivenAsDoublesOutsideInt64AreBadInput) {
-  const WorkRec& w = Only<WorkRec>(ParseOk(
+  const WorkRec w = Only<WorkRec>(ParseOk(
       R"({"id": "https://openalex.org/W1", "cited_by_count": 1e18, "publication_year": 2019.0})"));
   EXPECT_EQ(w.cited_by_count, 1000000000000000000);
   EXPECT_EQ(w.year, 2019);
