@@ -54,7 +54,13 @@ uint64_t Hash64(std::string_view bytes, uint64_t seed) {
 }
 
 Status CheckedFile::Open(const std::string& path, const FileIdentity& expect) {
+  // Opened again: nothing of the previous file stays (its mapping, its
+  // verified pages, its damage).
   path_ = path;
+  payload_ = pages_ = 0;
+  hashes_ = nullptr;
+  verified_.reset();
+  damaged_.store(false);
   LITGRAPH_RETURN_IF_ERROR(file_.Open(path));
   auto bad = [&](const char* what) {
     return Status::Corruption(fmt::format("{}: {}", path, what));

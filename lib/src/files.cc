@@ -29,6 +29,7 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
 }
 
 Status MappedFile::Open(const std::string& path) {
+  *this = MappedFile();  // a file opened before is unmapped, not leaked
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::IoError(fmt::format("{}: {}", path, std::strerror(errno)));
   struct stat sb;

@@ -86,7 +86,10 @@ Result<std::unique_ptr<GenerationView>> GenerationView::Open(const std::string& 
   LITGRAPH_RETURN_IF_ERROR(manifest.VerifyAll());
   const uint8_t* p = manifest.Read(0, manifest.size());
   nlohmann::json j = nlohmann::json::parse(p, p + manifest.size(), nullptr, false);
-  if (!j.is_object() || j.value("format", 0) != kDerivedFormat || !j.contains("files") ||
+  // Types checked before values are read: nlohmann's value() and get()
+  // throw on a mismatch ({"format": {}}).
+  if (!j.is_object() || !j.contains("format") || !j["format"].is_number_integer() ||
+      j["format"].get<int64_t>() != kDerivedFormat || !j.contains("files") ||
       !j["files"].is_object())
     return Status::Corruption(v->dir_ + "/MANIFEST: not a litgraph manifest");
   for (const auto& [name, entry] : j["files"].items()) {

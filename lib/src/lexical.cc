@@ -98,7 +98,9 @@ Status LexicalIndex::Open(const GenerationView& generation, const std::string& p
   num_docs_ = h.num_docs;
   id_space_ = h.id_space;
   scale_ = h.scale;
-  if (num_terms_ > lexicon_.size() / 20 ||
+  // Document ids are u32 (LexicalHit::doc), and Search maps an accumulator
+  // of id_space floats: a larger id space is damage, not a 2^64-float array.
+  if (num_terms_ > lexicon_.size() / 20 || id_space_ > (uint64_t{1} << 32) ||
       lexicon_.size() != sizeof h + (num_terms_ + 1) * 16 + num_terms_ * 4 + h.strings_bytes)
     return Status::Corruption(path + ": corrupt lexicon");
   term_offsets_at_ = sizeof h;
@@ -176,8 +178,10 @@ std::vector<LexicalIndex::Segment> LexicalIndex::Segments(
       uint64_t count = 0, bytes = 0;
       bool ok = p < end;
       if (ok) seg.impact = *p++;
+      // A posting takes at least a byte: a count beyond its bytes is damage
+      // (Search reserves room for the postings it plans to visit).
       ok = ok && GetVarint(&p, end, &count) && GetVarint(&p, end, &bytes) &&
-           bytes <= static_cast<uint64_t>(end - p);
+           bytes <= static_cast<uint64_t>(end - p) && count <= bytes;
       if (!ok) {
         Damaged();
         return {};

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "litgraph/text.h"
@@ -48,8 +49,10 @@ int64_t Int(dom::element e, std::string_view path) {
   if (IsNull(e)) return -1;
   int64_t v;
   if (!e.get_int64().get(v)) return v;
+  // An integral double ("cited_by_count": 17.0) within int64's range: the
+  // range is checked first, as casting 1e97 to int64_t is undefined.
   double d;
-  if (!e.get_double().get(d) && d == static_cast<double>(static_cast<int64_t>(d)))
+  if (!e.get_double().get(d) && d >= -0x1p63 && d < 0x1p63 && d == std::trunc(d))
     return static_cast<int64_t>(d);
   std::string_view s;
   if (!e.get_string().get(s)) {

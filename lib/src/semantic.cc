@@ -28,6 +28,18 @@ json InfoOf(const GenerationView* view) {
   return view && view->info().is_object() ? view->info() : json::object();
 }
 
+// Members of a generation's info read without trusting their types: a
+// forged MANIFEST ({"model_id": 7}) must not make a reader throw. "" (or
+// `otherwise`) when a member is absent or of another type.
+std::string InfoStr(const json& info, const char* key) {
+  auto it = info.find(key);
+  return it != info.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+double InfoNum(const json& info, const char* key, double otherwise) {
+  auto it = info.find(key);
+  return it != info.end() && it->is_number() ? it->get<double>() : otherwise;
+}
+
 TextColumn ColumnOf(VecField f) {
   switch (f) {
     case VecField::kTitle:
@@ -67,7 +79,7 @@ struct EmbedRun {
 Status ChooseModel(EmbedRun* r) {
   const EmbedRunOptions& o = r->o;
   const bool cur_gen = r->cur != nullptr;
-  std::string cur_model = r->info.value("model_id", "");
+  std::string cur_model = InfoStr(r->info, "model_id");
   if (o.backend == "http") {
     auto http = std::make_unique<HttpEmbedder>(o.http);
     LITGRAPH_RETURN_IF_ERROR(http->Probe());
@@ -81,7 +93,7 @@ Status ChooseModel(EmbedRun* r) {
     r->embedder = std::move(http);
     return Status::Ok();
   }
-  bool have_builtin = cur_gen && r->info.value("backend", "") == "builtin" && r->cur->Has("model");
+  bool have_builtin = cur_gen && InfoStr(r->info, "backend") == "builtin" && r->cur->Has("model");
   if (cur_gen && !have_builtin && !o.replace && !o.train)
     return Status::InvalidArgument(fmt::format(
         "the store's vectors were made by {}; embedding with the built-in model would mix "
@@ -106,7 +118,8 @@ Status ChooseModel(EmbedRun* r) {
   LITGRAPH_RETURN_IF_ERROR(lsa->Open(r->out->Path("model"), *id));
   r->stats->lexical_weight = lsa->lexical_weight();
   r->embedder = std::move(lsa);
-  if (!r->stats->trained && r->store->PaperCount() > 1.5 * r->info.value("papers_at_train", 0.0)) {
+  if (!r->stats->trained &&
+      r->store->PaperCount() > 1.5 * InfoNum(r->info, "papers_at_train", 0.0)) {
     r->stats->retrain_due = true;
     r->stats->retrain_reason = "the store has over 1.5x the papers the model was trained on";
   }
@@ -281,11 +294,11 @@ Result<std::unique_ptr<SemanticIndex>> SemanticIndex::Open(Store* store,
   std::unique_ptr<SemanticIndex> s(new SemanticIndex());
   s->view_ = *view;
   json info = InfoOf(s->view_);
-  s->model_id_ = info.value("model_id", "");
-  if (info.value("backend", "") == "http") {
+  s->model_id_ = InfoStr(info, "model_id");
+  if (InfoStr(info, "backend") == "http") {
     HttpEmbedOptions ho;
-    ho.url = info.value("url", "");
-    ho.model = info.value("model", "");
+    ho.url = InfoStr(info, "url");
+    ho.model = InfoStr(info, "model");
     ho.http.api_key = http_key;
     s->embedder_ = std::make_unique<HttpEmbedder>(ho);
   } else {

@@ -1,12 +1,18 @@
 // Tests for files.h: ZeroedArray, sparse (4 KiB pages) and dense (huge-page
-// advice, 2 MiB-aligned), and FindSortedString.
+// advice, 2 MiB-aligned), FindSortedString, and mapped files opened again;
+// and for checked_file.h, a checked file opened again.
 #include "litgraph/files.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include "litgraph/checked_file.h"
+#include "test_util.h"
 
 namespace litgraph {
 namespace {
@@ -70,6 +76,66 @@ TEST(FindSortedStringTest, FindsEveryStringAndNothingElse) {
   for (const char* miss : {"", "a", "alph", "alphaa", "bet", "betam", "zeta", "epsilon"})
     EXPECT_EQ(FindSortedString(offsets.data(), strings.data(), words.size(), miss), -1) << miss;
   EXPECT_EQ(FindSortedString(offsets.data(), strings.data(), 0, "alpha"), -1);
+}
+
+// How many mappings of `path` the process has (/proc/self/maps).
+int Mappings(const std::string& path) {
+  std::ifstream maps("/proc/self/maps");
+  int n = 0;
+  for (std::string line; std::getline(maps, line);)
+    if (line.size() >= path.size() &&
+        line.compare(line.size() - path.size(), path.size(), path) == 0)
+      ++n;
+  return n;
+}
+
+// A MappedFile (and so a CheckedFile) opened a second time kept the first
+// mapping: fuzz/checked_file_fuzz.cc, which opens one file under several
+// identities, ran out of mappings (vm.max_map_count) after ~64k inputs.
+TEST(MappedFileTest, OpeningAgainUnmapsTheFileOpenedBefore) {
+  testing::ScopedTempDir tmp;
+  const std::string a = tmp.File("a"), b = tmp.File("b");
+  testing::WriteFile(a, "first");
+  testing::WriteFile(b, "second file");
+  MappedFile f;
+  ASSERT_TRUE(f.Open(a).ok());
+  EXPECT_EQ(Mappings(a), 1);
+  ASSERT_TRUE(f.Open(b).ok());
+  EXPECT_EQ(f.size(), 11u);
+  EXPECT_EQ(Mappings(a), 0);
+  EXPECT_EQ(Mappings(b), 1);
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(f.Open(b).ok());
+  EXPECT_EQ(Mappings(b), 1);
+  EXPECT_FALSE(f.Open(tmp.File("missing")).ok());
+  EXPECT_EQ(Mappings(b), 0);
+  EXPECT_EQ(f.data(), nullptr);
+  EXPECT_EQ(f.size(), 0u);
+}
+
+TEST(CheckedFileTest, OpeningAgainForgetsTheFileOpenedBefore) {
+  testing::ScopedTempDir tmp;
+  const std::string bad = tmp.File("bad"), good = tmp.File("good");
+  const FileIdentity id = testing::TestId(good);
+  ASSERT_TRUE(WriteCheckedFile(good, id, "payload bytes").ok());
+  std::string damaged = testing::ReadFile(good);
+  damaged[0] ^= 1;  // the page no longer matches its hash
+  testing::WriteFile(bad, damaged);
+  CheckedFile f;
+  // Refused under other identities, then opened: one mapping left.
+  EXPECT_FALSE(f.Open(good, testing::TestId("other")).ok());
+  FileIdentity later = id;
+  later.build = 2;
+  EXPECT_FALSE(f.Open(good, later).ok());
+  ASSERT_TRUE(f.Open(bad, id).ok());  // the footer is intact
+  EXPECT_EQ(f.Read(0, 4), nullptr);
+  EXPECT_FALSE(f.status().ok());
+  ASSERT_TRUE(f.Open(good, id).ok());
+  EXPECT_TRUE(f.status().ok()) << "the damage of the file opened before: " << f.status().message();
+  const uint8_t* p = f.Read(0, f.size());
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(p), f.size()), "payload bytes");
+  EXPECT_EQ(Mappings(bad), 0);
+  EXPECT_EQ(Mappings(good), 1);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -375,6 +376,84 @@ TEST_F(LexicalIndexTest, MissingIndexIsNotFound) {
   LexicalIndex index;
   Status st = index.Open(**view, "no_such_");
   EXPECT_EQ(st.code(), Code::kNotFound);
+}
+
+// Forged indexes: payloads a writer bug or a forger could produce, behind
+// valid checksums (fuzz/lexical_fuzz.cc found the first). A one-document,
+// one-term index ("graph"), then its lexicon or postings rewritten.
+class ForgedLexicalTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ts_ = std::make_unique<testing::TestStore>(tmp_.path());
+    GenerationBuilder* out = ts_->Start("graph");
+    LexicalBuilder b(tmp_.path(), "forged", false, 1 << 20);
+    b.Add(3, "graph", "");
+    ASSERT_TRUE(b.Build(4, {}).ok());
+    LexicalBuildStats stats;
+    ASSERT_TRUE(b.Write(out, "", &stats).ok());
+    view_ = ts_->Commit();
+  }
+  void Rewrite(const std::string& name, const std::string& payload) {
+    auto id = view_->Identity(name);
+    ASSERT_TRUE(id.ok());
+    ASSERT_TRUE(WriteCheckedFile(view_->Path(name), *id, payload).ok());
+  }
+  // The lexicon with its id space (header bytes 24..32) replaced.
+  std::string WithIdSpace(uint64_t id_space) {
+    std::string lex = testing::Payload(view_->Path("lexicon"));
+    std::memcpy(lex.data() + 24, &id_space, 8);
+    return lex;
+  }
+  ScopedTempDir tmp_;
+  std::unique_ptr<testing::TestStore> ts_;
+  const GenerationView* view_ = nullptr;
+};
+
+// An id space beyond u32 document ids made Search map an accumulator of
+// 2^64 floats: std::bad_alloc (or, where n * 4 wrapped, a few bytes written
+// far beyond). Now the lexicon is refused at open.
+TEST_F(ForgedLexicalTest, IdSpaceBeyondDocumentIdsIsCorruption) {
+  {
+    LexicalIndex ok;
+    ASSERT_TRUE(ok.Open(*view_).ok());
+    EXPECT_EQ(ok.Search(LexicalIndex::QueryTerms("graph"), 5).size(), 1u);
+  }
+  for (uint64_t id_space :
+       {uint64_t{0xFF0000000000002E}, (uint64_t{1} << 62) + 1, uint64_t{1} << 33}) {
+    Rewrite("lexicon", WithIdSpace(id_space));
+    LexicalIndex index;
+    Status st = index.Open(*view_);
+    EXPECT_EQ(st.code(), Code::kCorruption) << id_space;
+  }
+  Rewrite("lexicon", WithIdSpace(uint64_t{1} << 32));  // the largest id space u32 ids allow
+  LexicalIndex index;
+  ASSERT_TRUE(index.Open(*view_).ok());
+  EXPECT_EQ(index.Search(LexicalIndex::QueryTerms("graph"), 5).size(), 1u);
+}
+
+// A segment claiming more postings than it has bytes made Search reserve
+// room for all of them (2^32 - 1 x 4 bytes with a 2^32 id space): now the
+// term reads as damaged.
+TEST_F(ForgedLexicalTest, SegmentCountBeyondItsBytesIsDamage) {
+  // The postings of "graph": 1 segment, impact, count 1, 1 byte, doc 3.
+  std::string post = testing::Payload(view_->Path("postings"));
+  ASSERT_EQ(post.size(), 5u);
+  ASSERT_EQ(post[0], 1);
+  ASSERT_EQ(post[2], 1);
+  std::string forged = post.substr(0, 2) + std::string("\xff\xff\xff\xff\x0f", 5) + post.substr(3);
+  Rewrite("postings", forged);
+  // The lexicon's postings offsets (after the 96-byte header and the two
+  // term-string offsets) end at the new size, and the id space is 2^32.
+  std::string lex = WithIdSpace(uint64_t{1} << 32);
+  const uint64_t end = forged.size();
+  std::memcpy(lex.data() + 96 + 16 + 8, &end, 8);
+  Rewrite("lexicon", lex);
+  LexicalIndex index;
+  ASSERT_TRUE(index.Open(*view_).ok());
+  EXPECT_TRUE(index.Search(LexicalIndex::QueryTerms("graph"), 5).empty());
+  EXPECT_EQ(index.status().code(), Code::kCorruption);
+  std::vector<uint32_t> docs = {3};
+  EXPECT_EQ(index.ScoreDocs(LexicalIndex::QueryTerms("graph"), docs)[0], 0.0f);
 }
 
 }  // namespace

@@ -380,6 +380,34 @@ TEST(RecordParserTest, WrongFieldTypesNameTheField) {
   }
 }
 
+// Integers given as doubles: integral ones within int64's range are the
+// integer, others name the field. fuzz/abstract_fuzz.cc found that 1e97
+// (an abstract position) was cast to int64_t before its range was checked:
+// undefined behaviour (UBSan: "1e+97 is outside the range of representable
+// values of type 'long'").
+TEST(RecordParserTest, IntegersGivenAsDoublesOutsideInt64AreBadInput) {
+  const WorkRec w = Only<WorkRec>(ParseOk(
+      R"({"id": "https://openalex.org/W1", "cited_by_count": 1e18, "publication_year": 2019.0})"));
+  EXPECT_EQ(w.cited_by_count, 1000000000000000000);
+  EXPECT_EQ(w.year, 2019);
+  EXPECT_EQ(Only<WorkRec>(ParseOk(R"({"id": "W1", "title": "t", "cited_by_count": -4e18})"))
+                .cited_by_count,
+            -4000000000000000000);
+  for (const char* value : {"1e97", "-1e97", "9.3e18", "-9.3e18", "1e308", "2.5", "-0.5"}) {
+    std::string work =
+        std::string(R"({"id": "https://openalex.org/W1", "cited_by_count": )") + value + "}";
+    Status st = ParseStatus(work);
+    EXPECT_EQ(st.code(), Code::kMalformedInput) << value;
+    EXPECT_NE(st.message().find("cited_by_count"), std::string::npos) << st.message();
+    std::string abstract =
+        std::string(R"({"id": "https://openalex.org/W1", "abstract_inverted_index": {"a": [)") +
+        value + "]}}";
+    st = ParseStatus(abstract);
+    EXPECT_EQ(st.code(), Code::kMalformedInput) << value;
+    EXPECT_NE(st.message().find("abstract_inverted_index"), std::string::npos) << st.message();
+  }
+}
+
 TEST(RecordParserTest, MissingOrEmptyIdIsBadInput) {
   for (const char* bad : {R"({"title": "no id"})", R"({"id": "", "title": "x"})",
                           R"({"id": null, "title": "x"})", R"({"id": [1], "title": "x"})"}) {

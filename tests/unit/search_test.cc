@@ -803,5 +803,22 @@ TEST_F(TriSearchTest, NoGraphIsAnIoError) {
   EXPECT_EQ(r.status().code(), Code::kIoError);
 }
 
+// A vectors MANIFEST whose info members have other types than the writer's
+// (a forged file behind a valid checksum): SemanticIndex::Open read them
+// with nlohmann's value(), which throws type_error; found while writing
+// fuzz/manifest_fuzz.cc. Now such members read as absent, and the missing
+// model is the error.
+TEST(SemanticIndexTest, ManifestInfoOfOtherTypesIsAnErrorNotAnException) {
+  testing::ScopedTempDir tmp;
+  testing::TestStore ts(tmp.File("db"));
+  GenerationBuilder* out = ts.Start("vectors");
+  out->info() = {{"model_id", 7}, {"backend", {1, 2}}, {"url", nullptr}, {"model", false}};
+  ts.Commit();
+  Result<std::unique_ptr<SemanticIndex>> sem = Status::Internal("not run");
+  ASSERT_NO_THROW(sem = SemanticIndex::Open(ts.store()));
+  ASSERT_FALSE(sem.ok());
+  EXPECT_EQ(sem.status().code(), Code::kCorruption) << sem.status().message();
+}
+
 }  // namespace
 }  // namespace litgraph

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "litgraph/generation.h"
 #include "litgraph/graph.h"
 #include "litgraph/ingest.h"
 #include "litgraph/sqlite.h"
@@ -674,6 +675,38 @@ TEST(StoreTest, WritersRemoveUnusedGenerationsButNeverAPinnedOne) {
   ASSERT_TRUE(again);
   EXPECT_EQ(again->Generation("graph"), current);
   EXPECT_TRUE(Graph::Open(again.get()).ok());
+}
+
+// A MANIFEST whose values have other types than the writer's (a forged
+// file, behind a valid checksum): fuzz/manifest_fuzz.cc found that
+// {"format": {...}} made GenerationView::Open throw nlohmann's type_error
+// (the process aborted). Every such manifest is now Corruption.
+TEST(StoreTest, ManifestOfOtherTypesIsCorruption) {
+  ScopedTempDir tmp;
+  testing::TestStore ts(tmp.File("db"));
+  ts.Start("graph");
+  const GenerationView* view = ts.Commit();
+  ASSERT_NE(view, nullptr);
+  const std::string manifest = view->dir() + "/MANIFEST";
+  const FileIdentity id{ts.store()->id(), static_cast<uint64_t>(view->number()), "MANIFEST"};
+  auto open = [&](const std::string& payload) {
+    EXPECT_TRUE(WriteCheckedFile(manifest, id, payload).ok());
+    bool gone = false;
+    auto v = GenerationView::Open(tmp.File("db"), ts.store()->id(), "graph", view->number(),
+                                  /*pin=*/false, &gone);
+    EXPECT_FALSE(gone);
+    return v.ok() ? Status::Ok() : v.status();
+  };
+  EXPECT_TRUE(open(R"({"format": 2, "files": {}})").ok());
+  for (const char* payload :
+       {R"({"format": {"a": 1}, "files": {}})", R"({"format": "2", "files": {}})",
+        R"({"format": 2.5, "files": {}})", R"({"format": [2], "files": {}})",
+        R"({"format": null, "files": {}})", R"({"files": {}})", R"({"format": 2, "files": []})",
+        R"({"format": 2, "files": {"x": 1}})", R"({"format": 2, "files": {"x": ["1", 0]}})",
+        R"([2])", "not json"}) {
+    Status st = open(payload);
+    EXPECT_EQ(st.code(), Code::kCorruption) << payload;
+  }
 }
 
 TEST(IngestTest, ReadOnlyStoreCannotIngest) {

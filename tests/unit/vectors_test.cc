@@ -191,7 +191,8 @@ TEST(BruteForceSearchTest, ExactTopKInOrder) {
   ASSERT_TRUE(VectorFile::Write(path, TestId(path), dim, 10, data.data()).ok());
   VectorFile f;
   ASSERT_TRUE(f.Open(path, TestId(path)).ok());
-  float q[3] = {std::cos(50 * M_PI / 180), std::sin(50 * M_PI / 180), 0};
+  float q[3] = {static_cast<float>(std::cos(50 * M_PI / 180)),
+                static_cast<float>(std::sin(50 * M_PI / 180)), 0};
   std::vector<VectorHit> hits = BruteForceSearch(f, q, 4);
   ASSERT_EQ(hits.size(), 4u);
   EXPECT_EQ(hits[0].id, 5u);
