@@ -1716,6 +1716,55 @@ def has_control(text, allow_lines=True):
 EVIL = "Evil \x1b]0;owned\x07 \x1b[2J\x1b[H\x9b31m\x7f title"
 
 
+def skill_commands(text):
+    """The litgraph command lines of SKILL.md: the first `litgraph ...` of each table cell and
+    every line of its sh blocks (comments and continuation alternatives left out)."""
+    import re
+    cmds, in_sh = [], False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            in_sh = line.strip() == "```sh"
+            continue
+        if in_sh:
+            line = line.split("  #")[0].strip()
+            if line.startswith(("litgraph", "printf")):
+                cmds.append(line)
+        elif line.startswith("|"):
+            for cell in line.split(" | ")[1:]:
+                m = re.match(r"\s*`(litgraph [^`]*)`", cell)
+                if m:
+                    cmds.append(m.group(1).replace("\\|", "|"))
+    return cmds
+
+
+def case_skill_commands_run(c):
+    # Every command the agent skill teaches runs on a store of the fixtures and finds something.
+    skill = os.path.join(c.source, "skills", "litgraph", "SKILL.md")
+    text = open(skill).read()
+    assert text.startswith("---\nname: litgraph\ndescription: "), text[:80]
+    store = c.path("skill.db")
+    shutil.copytree(c.fixture_db(), store)
+    c.run("extract-keywords", "--db", store, "-q")
+    c.run("embed", "--db", store, "--train", "-q")
+    work = c.path("skill-work")
+    os.makedirs(work, exist_ok=True)
+    write(os.path.join(work, "abstract.txt"),
+          "Despite growing interest in Open Access, the prevalence of open access articles "
+          "and their citation advantage are debated.\n")
+    shutil.copy(os.path.join(c.data, "snowball.works.jsonl"), os.path.join(work, "new-works.jsonl"))
+    cmds = skill_commands(text)
+    assert len(cmds) >= 20, cmds
+    env = dict(os.environ, PATH=c.bin + os.pathsep + os.environ["PATH"])
+    env.pop("LITGRAPH_DB", None)
+    for cmd in cmds:
+        sh = cmd.replace("STORE", store)
+        p = subprocess.run(["bash", "-o", "pipefail", "-c", sh], cwd=work, env=env,
+                           capture_output=True, timeout=120)
+        assert p.returncode == 0, f"{cmd}: exit {p.returncode}\n{p.stderr.decode()[:1500]}"
+        writer = cmd.split()[1] in ("ingest", "extract-keywords", "embed")
+        assert writer or p.stdout.strip(), f"{cmd}: no output"
+
+
 def case_terminal_safety(c):
     """Control characters from records never reach the terminal raw, in any human-readable output;
     JSON lines stay valid JSON with the same content."""
