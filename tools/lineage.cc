@@ -26,18 +26,24 @@ Manual ToolManual() {
       "Traces how a newer paper B descends from an older paper A through citations: B cites a "
       "paper that cites a paper ... that cites A. A and B are ids, DOIs or titles; given in the "
       "wrong order they are swapped (with a note on standard error).\n\n"
-      "By default the result is the most influential citation path (SciNetBench's ground "
-      "truth): among all citation paths of at most --max-hops edges, the one whose papers' "
-      "total citation count is largest, using each record's cited_by_count when present and "
-      "the in-store citation count otherwise (each step says which). Ties go to fewer hops. "
-      "--shortest orders paths by hop count first; --k N returns the N best distinct paths.\n\n"
+      "The result is the most influential citation path among all citation paths of at most "
+      "--max-hops edges, by each paper's citation count (the record's cited_by_count when "
+      "present, the in-store count otherwise; a note says which). By default (--objective "
+      "mean) that is the path whose papers are most cited on average: a detour through another "
+      "paper is taken only when that paper is cited more than the path's papers on average, so "
+      "a larger --max-hops never lengthens the answer for its own sake. --objective total "
+      "takes the path with the largest total citation count (SciNetBench's ground truth for "
+      "its path-wise task), which favours the longest path --max-hops allows. Ties go to fewer "
+      "hops. --shortest orders paths by hop count first; --k N returns the N best distinct "
+      "paths.\n\n"
       "--ancestors PAPER lists the papers PAPER builds on (its references, their references, "
       "... to --depth hops); --descendants PAPER the papers building on it; both ranked by "
       "citation count, each with its tree parent.";
   man.input = "Nothing on standard input.";
   man.output =
       "Paths: one JSON object per step, oldest paper first: path (1-based), step (0-based), "
-      "hops, score (the path's total citations), the paper fields of litgraph-json(7), and "
+      "hops, score (the path's total citations), mean_citations (per paper), the paper fields "
+      "of litgraph-json(7), and "
       "relation (\"CITES\": this paper cites the previous step; null for step 0). Trees: one "
       "object per paper with rank, depth, parent, via (tree path from the root) and relation. "
       "--format dot and --format mermaid draw the path(s) or tree instead.";
@@ -59,6 +65,7 @@ namespace {
 struct Options {
   std::vector<std::string> papers;     // A B
   std::string ancestors, descendants;  // or one tree root
+  std::string objective = "mean";
   LineageOptions paths;
   TreeOptions tree;
 };
@@ -70,7 +77,11 @@ void AddOptions(CLI::App& app, Options* o) {
   app.add_option("--max-hops", o->paths.max_hops, "Longest path in citation hops (default 6)")
       ->type_name("N")
       ->check(NumberIn(1, 12));
-  app.add_flag("--shortest", o->paths.shortest, "Fewest hops first (then most cited)");
+  app.add_option("--objective", o->objective,
+                 "Best path: mean (papers most cited on average, default) or total (largest total "
+                 "citation count, SciNetBench's ground truth)")
+      ->check(CLI::IsMember({"mean", "total"}));
+  app.add_flag("--shortest", o->paths.shortest, "Fewest hops first (then the objective)");
   app.add_option("-k,--k", o->paths.k, "Number of distinct paths (default 1)")
       ->type_name("N")
       ->check(NumberIn<size_t>(1, 1000));
@@ -164,7 +175,8 @@ Status Paths(Tool& tool, Store* store, PaperFinder& finder, Graph& g, const Opti
   return Status::Ok();
 }
 
-Status Run(Tool& tool, const Options& o) {
+Status Run(Tool& tool, Options& o) {
+  o.paths.objective = o.objective == "total" ? LineageObjective::kTotal : LineageObjective::kMean;
   const bool tree_mode = !o.ancestors.empty() || !o.descendants.empty();
   if (tree_mode && (!o.papers.empty() || (!o.ancestors.empty() && !o.descendants.empty())))
     return Status::InvalidArgument("give either A B, or one of --ancestors / --descendants");

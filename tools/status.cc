@@ -68,28 +68,29 @@ std::string Mb(const Json& v) {
 // The report as lines of "name  value" (tsv: name<TAB>value).
 std::string Readable(const Json& j, bool tsv) {
   std::vector<std::pair<std::string, std::string>> rows;
-  rows.push_back({"store", fmt::format("{} (schema {}, id {})", j["id"].get<std::string>(),
-                                       Count(j["schema_version"]),
-                                       j["store_id"].get<std::string>())});
+  rows.push_back(
+      {"store", fmt::format("{} (schema {}, id {})", j["id"].get<std::string>(),
+                            Count(j["schema_version"]), j["store_id"].get<std::string>())});
   rows.push_back({"papers", Count(j["papers"])});
   std::string nodes;
   for (auto it = j["nodes"].begin(); it != j["nodes"].end(); ++it)
     nodes += (nodes.empty() ? "" : ", ") + Count(it.value()) + " " + it.key() + "s";
   rows.push_back({"nodes", nodes});
   const Json& g = j["graph"];
-  rows.push_back({"graph", g["generation"].is_null()
-                               ? "none"
-                               : fmt::format("generation {}: {} edges, {} citations, {} dangling "
-                                             "references",
-                                             Count(g["generation"]), Count(g.value("edges", Json())),
-                                             Count(g.value("cites_edges", Json())),
-                                             Count(g.value("dangling_references", Json())))});
+  rows.push_back(
+      {"graph", g["generation"].is_null()
+                    ? "none"
+                    : fmt::format("generation {}: {} edges, {} citations, {} dangling "
+                                  "references",
+                                  Count(g["generation"]), Count(g.value("edges", Json())),
+                                  Count(g.value("cites_edges", Json())),
+                                  Count(g.value("dangling_references", Json())))});
   const Json& k = j["keywords"];
-  rows.push_back({"keywords", fmt::format("{}; {} papers without keywords",
-                                          k["generation"].is_null()
-                                              ? "none"
-                                              : "generation " + Count(k["generation"]),
-                                          Count(k["papers_without_keywords"]))});
+  rows.push_back(
+      {"keywords",
+       fmt::format("{}; {} papers without keywords",
+                   k["generation"].is_null() ? "none" : "generation " + Count(k["generation"]),
+                   Count(k["papers_without_keywords"]))});
   const Json& v = j["vectors"];
   std::string model = "none";
   if (!v["generation"].is_null())
@@ -136,8 +137,8 @@ int main(int argc, char** argv) {
       out.Raw(Readable(report->record, out.format() == Format::kTsv));
     out.Finish();
     if (!report->damage.empty())
-      return Status::Corruption(fmt::format("{} damaged file(s): {}", report->damage.size(),
-                                            report->damage.front()));
+      return Status::Corruption(
+          fmt::format("{} damaged file(s): {}", report->damage.size(), report->damage.front()));
     if (!report->problems.empty())
       return Status::NotFound(fmt::format("not healthy: {}", report->problems.front()));
     return Status::Ok();

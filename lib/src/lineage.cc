@@ -16,10 +16,19 @@ struct Access {
 
 constexpr int64_t kNone = -1;
 
-// Best-first ordering of finished paths: citations, then hops, then ids.
-bool Better(const LineagePath& a, const LineagePath& b, bool shortest) {
+// Best-first ordering of finished paths: citations (total, or mean per
+// paper: compared exactly as a.total x b.papers vs b.total x a.papers), then
+// hops, then ids.
+bool Better(const LineagePath& a, const LineagePath& b, bool shortest,
+            LineageObjective objective = LineageObjective::kTotal) {
   if (shortest && a.hops() != b.hops()) return a.hops() < b.hops();
-  if (a.citations != b.citations) return a.citations > b.citations;
+  if (objective == LineageObjective::kMean) {
+    const unsigned __int128 x = static_cast<unsigned __int128>(a.citations) * b.nodes.size(),
+                            y = static_cast<unsigned __int128>(b.citations) * a.nodes.size();
+    if (x != y) return x > y;
+  } else if (a.citations != b.citations) {
+    return a.citations > b.citations;
+  }
   if (a.hops() != b.hops()) return a.hops() < b.hops();
   return a.nodes < b.nodes;
 }
@@ -52,6 +61,20 @@ class Searcher {
         Dfs(h);
         result.insert(result.end(), best_.begin(), best_.end());
       }
+    } else if (o_.objective == LineageObjective::kMean) {
+      // For a fixed hop count the best totals are the best means: the k best
+      // of each length, then the k best means over all lengths.
+      for (int h = d; h <= o_.max_hops && !s_->truncated; ++h) {
+        best_.clear();
+        want_ = o_.k;
+        exact_hops_ = h;
+        Dfs(h);
+        result.insert(result.end(), best_.begin(), best_.end());
+      }
+      std::sort(result.begin(), result.end(), [&](const LineagePath& x, const LineagePath& y) {
+        return Better(x, y, false, LineageObjective::kMean);
+      });
+      if (result.size() > o_.k) result.resize(o_.k);
     } else {
       want_ = o_.k;
       exact_hops_ = -1;

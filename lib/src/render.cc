@@ -205,6 +205,7 @@ std::vector<Json> LineagePathRecords(Store* store, Graph* graph,
                 {"step", i},
                 {"hops", p.hops()},
                 {"score", p.citations},
+                {"mean_citations", p.mean()},
                 {"rank", path_no}};
       Json paper = PaperJson(*s, graph);
       for (auto& [k, v] : paper.items()) j[k] = v;

@@ -53,14 +53,14 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
   const int64_t papers = store->PaperCount();
   j["papers"] = papers;
   Json nodes = Json::object();
-  for (NodeType t : {NodeType::kAuthor, NodeType::kInstitution, NodeType::kSource,
-                     NodeType::kTopic, NodeType::kKeyword})
+  for (NodeType t : {NodeType::kAuthor, NodeType::kInstitution, NodeType::kSource, NodeType::kTopic,
+                     NodeType::kKeyword})
     nodes[NodeTypeName(t)] = store->MaxId(t);  // dense ids: the largest is the count
   j["nodes"] = nodes;
   if (papers == 0) r.problems.push_back("the store has no papers (litgraph-ingest)");
   Json parts = Json::object();
-  parts["sqlite"] = BytesIn(store->dir() + "/litgraph.sqlite") +
-                    BytesIn(store->dir() + "/litgraph.sqlite-wal");
+  parts["sqlite"] =
+      BytesIn(store->dir() + "/litgraph.sqlite") + BytesIn(store->dir() + "/litgraph.sqlite-wal");
   // The graph.
   auto graph = store->Current("graph");
   if (!graph.ok()) return graph.status();

@@ -602,6 +602,19 @@ def case_lineage_paths_are_connected_on_aan(c):
                 assert older in refs.get(newer, []), (path, older, newer)
             checked += 1
     assert checked >= 10, checked
+    # The repro (J93-2003 -> P07-2045): with the total citation count the path grew
+    # to whatever --max-hops allowed (3, 6, 9, 12 hops); the default, the mean, does not.
+    hops = {}
+    for objective in ("mean", "total"):
+        for max_hops in (3, 6, 9, 12):
+            out, _, _ = c.run("lineage", "--db", db, "--objective", objective, "--max-hops",
+                              max_hops, "J93-2003", "P07-2045")
+            steps = lines(out)
+            for older, newer in zip(steps, steps[1:]):
+                assert older["id"] in refs.get(newer["id"], []), (older, newer)
+            hops[objective, max_hops] = steps[0]["hops"]
+    assert len({hops["mean", m] for m in (3, 6, 9, 12)}) == 1, hops
+    assert hops["total", 12] > hops["total", 3], hops
 
 
 def case_negative_control(c):

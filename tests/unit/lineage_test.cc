@@ -106,20 +106,28 @@ std::map<uint32_t, std::vector<Path>> EnumeratePaths(const TestGraph& g, uint32_
   return by_end;
 }
 
-bool Before(const Path& a, const Path& b, bool shortest) {
+// The documented order, written plainly: the mean compared as a fraction
+// in long double (exact for these small sums).
+bool Before(const Path& a, const Path& b, bool shortest, LineageObjective objective) {
   if (shortest && a.hops() != b.hops()) return a.hops() < b.hops();
-  if (a.citations != b.citations) return a.citations > b.citations;
+  if (objective == LineageObjective::kMean) {
+    long double ma = static_cast<long double>(a.citations) / a.nodes.size(),
+                mb = static_cast<long double>(b.citations) / b.nodes.size();
+    if (ma != mb) return ma > mb;
+  } else if (a.citations != b.citations) {
+    return a.citations > b.citations;
+  }
   if (a.hops() != b.hops()) return a.hops() < b.hops();
   return a.nodes < b.nodes;
 }
 
-std::vector<Path> ExpectedBest(const std::vector<Path>& all, int max_hops, size_t k,
-                               bool shortest) {
+std::vector<Path> ExpectedBest(const std::vector<Path>& all, int max_hops, size_t k, bool shortest,
+                               LineageObjective objective) {
   std::vector<Path> ok;
   for (const Path& p : all)
     if (p.hops() <= max_hops) ok.push_back(p);
   std::sort(ok.begin(), ok.end(),
-            [&](const Path& a, const Path& b) { return Before(a, b, shortest); });
+            [&](const Path& a, const Path& b) { return Before(a, b, shortest, objective); });
   if (ok.size() > k) ok.resize(k);
   return ok;
 }
@@ -144,8 +152,9 @@ bool HasEdge(const TestGraph& g, uint32_t from, uint32_t to) {
   return std::binary_search(g.out[from].begin(), g.out[from].end(), to);
 }
 
-// Checks FindLineage for every combination of max_hops 1..6, k in {1, 3} and
-// both orderings on the pair (newer, older). Returns the number of calls.
+// Checks FindLineage for every combination of max_hops 1..6, k in {1, 3},
+// both orderings and both objectives on the pair (newer, older). Returns the
+// number of calls.
 int CheckPair(const TestGraph& g, uint32_t newer, uint32_t older,
               const std::map<uint32_t, std::vector<Path>>& paths_from_newer) {
   static const std::vector<Path> kNone;
@@ -155,19 +164,22 @@ int CheckPair(const TestGraph& g, uint32_t newer, uint32_t older,
   int calls = 0;
   for (int max_hops = 1; max_hops <= 6; ++max_hops) {
     for (size_t k : {size_t{1}, size_t{3}}) {
-      for (bool shortest : {false, true}) {
+      for (int variant = 0; variant < 4; ++variant) {
+        const bool shortest = variant & 1;
         LineageOptions o;
         o.max_hops = max_hops;
         o.k = k;
         o.shortest = shortest;
+        o.objective = variant & 2 ? LineageObjective::kTotal : LineageObjective::kMean;
         LineageStats stats;
         std::vector<LineagePath> got = FindLineage(g.out, g.weight, newer, older, o, &stats);
         ++calls;
-        std::vector<Path> want = ExpectedBest(all, max_hops, k, shortest);
+        std::vector<Path> want = ExpectedBest(all, max_hops, k, shortest, o.objective);
         auto where = [&] {
           return "newer=" + std::to_string(newer) + " older=" + std::to_string(older) +
                  " max_hops=" + std::to_string(max_hops) + " k=" + std::to_string(k) +
-                 (shortest ? " shortest" : "") + "\n" + Describe(g);
+                 (shortest ? " shortest" : "") +
+                 (o.objective == LineageObjective::kMean ? " mean" : " total") + "\n" + Describe(g);
         };
         EXPECT_FALSE(stats.truncated) << where();
         // Every returned path is simple, connected newer -> older and summed right.
@@ -247,7 +259,7 @@ void RunRandomGraphs(bool cyclic, uint32_t seed, int graphs) {
   // The generator produced both outcomes, so both branches were exercised.
   EXPECT_GT(found, 2 * graphs);
   EXPECT_GT(unreachable, 10);
-  EXPECT_EQ(calls, graphs * kPairsPerGraph * 24);
+  EXPECT_EQ(calls, graphs * kPairsPerGraph * 48);
 }
 
 TEST(LineagePropertyTest, RandomDagsMatchExhaustiveEnumeration) { RunRandomGraphs(false, 1, 250); }
@@ -298,6 +310,16 @@ TEST(LineageTest, HandWorkedExample) {
   std::vector<uint64_t> w = {10, 100, 1, 7, 50};
   LineageOptions o;
   o.k = 10;
+  // By mean citations per paper: 117/3 = 39, 17/2 = 8.5, 68/4 = 17, 18/3 = 6.
+  auto mean = FindLineage(out, w, 0, 3, o, nullptr);
+  ASSERT_EQ(mean.size(), 4u);
+  EXPECT_EQ(mean[0].nodes, (std::vector<uint32_t>{0, 1, 3}));
+  EXPECT_EQ(mean[1].nodes, (std::vector<uint32_t>{0, 2, 4, 3}));
+  EXPECT_EQ(mean[2].nodes, (std::vector<uint32_t>{0, 3}));
+  EXPECT_EQ(mean[3].nodes, (std::vector<uint32_t>{0, 2, 3}));
+  EXPECT_DOUBLE_EQ(mean[0].mean(), 39.0);
+  // By total citations (SciNetBench).
+  o.objective = LineageObjective::kTotal;
   auto best = FindLineage(out, w, 0, 3, o, nullptr);
   ASSERT_EQ(best.size(), 4u);
   EXPECT_EQ(best[0].nodes, (std::vector<uint32_t>{0, 1, 3}));
@@ -305,7 +327,7 @@ TEST(LineageTest, HandWorkedExample) {
   EXPECT_EQ(best[1].nodes, (std::vector<uint32_t>{0, 2, 4, 3}));
   EXPECT_EQ(best[2].nodes, (std::vector<uint32_t>{0, 2, 3}));
   EXPECT_EQ(best[3].nodes, (std::vector<uint32_t>{0, 3}));
-  o.shortest = true;
+  o.shortest = true;  // then by total
   auto shortest = FindLineage(out, w, 0, 3, o, nullptr);
   ASSERT_EQ(shortest.size(), 4u);
   EXPECT_EQ(shortest[0].nodes, (std::vector<uint32_t>{0, 3}));
@@ -316,12 +338,33 @@ TEST(LineageTest, HandWorkedExample) {
   Adj tie = {{1, 2, 3}, {4}, {4}, {5}, {}, {4}};
   std::vector<uint64_t> tw = {0, 5, 5, 2, 0, 3};  // 0-1-4: 5, 0-2-4: 5, 0-3-5-4: 5
   o = LineageOptions();
+  o.objective = LineageObjective::kTotal;
   o.k = 3;
   auto ties = FindLineage(tie, tw, 0, 4, o, nullptr);
   ASSERT_EQ(ties.size(), 3u);
   EXPECT_EQ(ties[0].nodes, (std::vector<uint32_t>{0, 1, 4}));
   EXPECT_EQ(ties[1].nodes, (std::vector<uint32_t>{0, 2, 4}));
   EXPECT_EQ(ties[2].nodes, (std::vector<uint32_t>{0, 3, 5, 4}));
+}
+
+// The complaint: with the total, the answer grows with --max-hops
+// (every extra paper adds citations); with the mean it does not.
+TEST(LineageTest, TheMeanDoesNotLengthenThePathWithMaxHops) {
+  // B=0 cites A=6 directly; 0 -> 1 -> 2 -> 3 -> 4 -> 5 -> 6 is a chain of
+  // modestly cited papers. Weights: B 10, A 10, the chain 5 each.
+  Adj out = {{1, 6}, {2}, {3}, {4}, {5}, {6}, {}};
+  std::vector<uint64_t> w = {10, 5, 5, 5, 5, 5, 10};
+  for (int max_hops : {1, 3, 6, 12}) {
+    LineageOptions o;
+    o.max_hops = max_hops;
+    auto mean = FindLineage(out, w, 0, 6, o, nullptr);
+    ASSERT_EQ(mean.size(), 1u);
+    EXPECT_EQ(mean[0].hops(), 1) << max_hops;
+    o.objective = LineageObjective::kTotal;
+    auto total = FindLineage(out, w, 0, 6, o, nullptr);
+    ASSERT_EQ(total.size(), 1u);
+    EXPECT_EQ(total[0].hops(), max_hops >= 6 ? 6 : 1) << max_hops;
+  }
 }
 
 // The Graph overload on a real store: record citation counts are the weights,

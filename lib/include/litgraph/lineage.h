@@ -2,11 +2,17 @@
 // along CITES edges (citing -> cited), and lineage trees (SciNetBench's
 // path-wise task; Agents-K1's lineage command).
 //
-// Most influential path (SciNetBench's ground truth): among all simple
-// citation paths from B to A of at most max_hops edges, the one whose papers'
-// total citation count (Graph::Citations: record counts when present, else
-// in-store) is largest. Ties: fewer hops, then the lexicographically smaller
-// sequence of dense ids from B. Finding it:
+// Most influential path: among all simple citation paths from B to A of at
+// most max_hops edges, by default (LineageObjective::kMean) the one whose
+// papers are most cited on average (Graph::Citations: record counts when
+// present, else in-store): a detour through a paper adds to it only if that
+// paper is cited more than the path's papers on average, so the answer does
+// not grow with max_hops. LineageObjective::kTotal is SciNetBench's ground
+// truth, the largest total citation count, which favours the longest path
+// allowed. Ties: fewer hops, then the lexicographically smaller sequence of
+// dense ids from B. The mean objective runs the search below once per exact
+// hop count (the best total for h hops is the best mean for h hops) and
+// keeps the best means. Finding the best total:
 //  1. Bidirectional expansion: forward from B over cites.out and backward from
 //     A over cites.in, always growing the side whose next layer is cheaper,
 //     until the two depths sum to max_hops. Every edge of every qualifying
@@ -32,10 +38,16 @@
 
 namespace litgraph {
 
+enum class LineageObjective {
+  kMean,   // most cited papers on average (the default)
+  kTotal,  // largest total citation count (SciNetBench)
+};
+
 struct LineageOptions {
   int max_hops = 6;
-  size_t k = 1;                     // number of distinct paths
-  bool shortest = false;            // order by hops first (then citations)
+  size_t k = 1;           // number of distinct paths
+  bool shortest = false;  // order by hops first (then the objective)
+  LineageObjective objective = LineageObjective::kMean;
   uint64_t max_expanded = 2000000;  // nodes expanded across both sides
   uint64_t max_steps = 20000000;    // DFS steps before giving up (reported)
 };
@@ -43,6 +55,7 @@ struct LineageOptions {
 struct LineagePath {
   std::vector<uint32_t> nodes;  // from the newer paper B to the older A
   uint64_t citations = 0;       // sum of Graph::Citations over nodes
+  double mean() const { return nodes.empty() ? 0 : static_cast<double>(citations) / nodes.size(); }
   int hops() const { return static_cast<int>(nodes.size()) - 1; }
 };
 

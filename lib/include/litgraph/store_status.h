@@ -13,9 +13,9 @@ namespace litgraph {
 class Store;
 
 struct StoreReport {
-  Json record;                         // {"type": "store_status", ...} (litgraph-json(7))
-  std::vector<std::string> problems;   // what needs a tool run (empty: healthy)
-  std::vector<std::string> damage;     // files that failed verification
+  Json record;                        // {"type": "store_status", ...} (litgraph-json(7))
+  std::vector<std::string> problems;  // what needs a tool run (empty: healthy)
+  std::vector<std::string> damage;    // files that failed verification
 };
 
 // Describes `store` (opened for reading): node counts, edges per relation,
