@@ -61,7 +61,8 @@ Manual ToolManual() {
 
 int main(int argc, char** argv) {
   using namespace litgraph;
-  Tool tool("find-paper", ToolManual());
+  Tool tool("find-paper", ToolManual(), PaperFormats());
+  tool.AddShapingOptions();
   std::vector<std::string> words;
   FindQuery q;
   auto& app = tool.app();
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
       ->type_name("X")
       ->check(NumberIn(0.0, 1.0));
   return tool.Run(argc, argv, [&]() -> Status {
+    LITGRAPH_RETURN_IF_ERROR(CheckYearRange(q.after, q.before));
     for (const auto& w : words) q.text += (q.text.empty() ? "" : " ") + w;
     auto store = Store::Open(tool.common().db, Store::Mode::kRead);
     if (!store.ok()) return store.status();
@@ -126,6 +128,7 @@ int main(int argc, char** argv) {
     if (hits->empty()) return Status::NotFound("no paper matches");
     Output out(tool.common().format);
     out.SetColumns(PaperColumns());
+    tool.Shape(&out, store->get());
     int rank = 0;
     for (const FindHit& h : *hits) {
       auto p = (*store)->GetPaperSummary(h.paper);

@@ -117,13 +117,15 @@ Status Tree(Tool& tool, Store* store, PaperFinder& finder, Graph& g, Options o) 
     out.Raw(DrawLineageTree(out.format(), store, g, r, *nodes, o.tree.descendants));
     return Status::Ok();
   }
+  tool.Shape(&out, store);
   out.SetColumns({{"rank", "#", 0},
                   {"depth", "depth", 0},
                   {"year", "year", 0},
                   {"id", "id", 0},
                   {"title", "title", 70},
                   {"cited_by_count", "cites", 0},
-                  {"parent", "parent", 0}});
+                  {"parent", "parent", 0},
+                  {"doi", "doi", 0, false}});
   for (const Json& j : LineageTreeRecords(store, &g, r, *nodes, o.tree.descendants)) out.Write(j);
   return Status::Ok();
 }
@@ -164,13 +166,15 @@ Status Paths(Tool& tool, Store* store, PaperFinder& finder, Graph& g, const Opti
     out.Raw(DrawLineagePaths(out.format(), store, g, lineage->paths));
     return Status::Ok();
   }
+  tool.Shape(&out, store);
   out.SetColumns({{"path", "path", 0},
                   {"step", "step", 0},
                   {"year", "year", 0},
                   {"id", "id", 0},
                   {"title", "title", 70},
                   {"cited_by_count", "cites", 0},
-                  {"relation", "relation", 0}});
+                  {"relation", "relation", 0},
+                  {"doi", "doi", 0, false}});
   for (const Json& j : LineagePathRecords(store, &g, lineage->paths)) out.Write(j);
   return Status::Ok();
 }
@@ -197,7 +201,10 @@ Status Run(Tool& tool, Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Tool tool("lineage", ToolManual(), {"jsonl", "table", "tsv", "dot", "mermaid"});
+  std::vector<std::string> formats = PaperFormats();
+  formats.insert(formats.end(), {"dot", "mermaid"});
+  Tool tool("lineage", ToolManual(), formats);
+  tool.AddShapingOptions();
   Options o;
   AddOptions(tool.app(), &o);
   return tool.Run(argc, argv, [&] { return Run(tool, o); });

@@ -58,7 +58,8 @@ Manual ToolManual() {
 
 int main(int argc, char** argv) {
   using namespace litgraph;
-  Tool tool("paper", ToolManual());
+  Tool tool("paper", ToolManual(), PaperFormats());
+  tool.AddShapingOptions();
   std::vector<std::string> papers;
   bool references = false, cited_by = false, co_cited = false, coupled = false;
   size_t limit = 20;
@@ -89,6 +90,7 @@ int main(int argc, char** argv) {
     Graph* graph = finder.graph();
     LITGRAPH_RETURN_IF_ERROR(finder.status());  // a damaged graph is an error, not "no graph"
     Output out(tool.common().format);
+    tool.Shape(&out, store->get());
     const bool list_mode = references || cited_by || co_cited || coupled;
     if (list_mode) {
       auto cols = PaperColumns();
@@ -102,7 +104,8 @@ int main(int argc, char** argv) {
                       {"venue", "venue", 30},
                       {"cited_by_count", "cites", 0},
                       {"references_in_store_count", "refs", 0},
-                      {"cited_by_in_store_count", "cited_in_store", 0}});
+                      {"cited_by_in_store_count", "cited_in_store", 0},
+                      {"doi", "doi", 0, false}});
     }
     const Neighbourhood kind = references ? Neighbourhood::kReferences
                                : cited_by ? Neighbourhood::kCitedBy

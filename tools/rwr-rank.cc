@@ -146,7 +146,9 @@ Status Run(Tool& tool, Options& o) {
                   {"type", "type", 0},
                   {"id", "id", 0},
                   {"title", "title / name", 70},
-                  {"is_seed", "seed", 0}});
+                  {"is_seed", "seed", 0},
+                  {"doi", "doi", 0, false}});
+  tool.Shape(&out, store);
   int rank = 0;
   for (uint32_t i : RankNodes(g, walk, *seeds, any ? nullptr : &want, o.exclude_seeds, o.limit)) {
     Json j = NodeJson(store, &graph, g.nodes[i].type, g.nodes[i].id);
@@ -181,7 +183,8 @@ Status Run(Tool& tool, Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Tool tool("rwr-rank", ToolManual());
+  Tool tool("rwr-rank", ToolManual(), PaperFormats());
+  tool.AddShapingOptions();
   Options o;
   AddOptions(tool.app(), &o);
   return tool.Run(argc, argv, [&] { return Run(tool, o); });

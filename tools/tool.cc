@@ -12,6 +12,8 @@
 #include <cstring>
 #include <thread>
 
+#include "litgraph/render.h"
+
 namespace litgraph {
 
 namespace {
@@ -115,6 +117,13 @@ const std::vector<ToolInfo>& ToolList() {
   return list;
 }
 
+Status CheckYearRange(int after, int before) {
+  if (after > 0 && before > 0 && after > before)
+    return Status::InvalidArgument(fmt::format(
+        "--after {} is later than --before {}: no year is in that range", after, before));
+  return Status::Ok();
+}
+
 int ExitCode(const Status& status) {
   switch (status.code()) {
     case Code::kOk:
@@ -211,6 +220,48 @@ Tool::Tool(std::string name, Manual manual, std::vector<std::string> formats)
 }
 
 Tool::~Tool() = default;
+
+std::vector<std::string> PaperFormats() {
+  return {"jsonl", "table", "tsv", "csv", "md", "bibtex", "ris", "csljson"};
+}
+
+void Tool::AddShapingOptions() {
+  // One comma-separated word (not CLI11's delimiter, which would take the
+  // query's words that follow as more fields).
+  app_.add_option_function<std::string>(
+          "--fields",
+          [this](const std::string& v) {
+            fields_.clear();
+            for (size_t at = 0; at <= v.size();) {
+              size_t comma = std::min(v.find(',', at), v.size());
+              if (comma == at)
+                throw CLI::ValidationError("--fields", "an empty field name in '" + v + "'");
+              fields_.push_back(v.substr(at, comma - at));
+              at = comma + 1;
+            }
+          },
+          "Columns to print (record fields, comma-separated), also the keys of jsonl")
+      ->type_name("F,...")
+      ->group("Output");
+  app_.add_option_function<std::string>(
+          "--sort",
+          [this](const std::string& v) {
+            SortKey key;
+            if (!ParseSortKey(v, &key))
+              throw CLI::ValidationError("--sort", v + " is not FIELD, FIELD:desc or FIELD:asc");
+            sort_ = key;
+          },
+          "Order by a record field (score, year, cited_by_count, ...), largest first; "
+          "FIELD:asc for smallest first")
+      ->type_name("FIELD[:asc]")
+      ->group("Output");
+}
+
+void Tool::Shape(Output* out, Store* store) const {
+  out->SetFields(fields_);
+  out->SetSort(sort_);
+  if (IsCitationFormat(out->format()) && store) out->SetCitationFields(CitationFields(store));
+}
 
 Reporter* Tool::reporter() { return terminal_.get(); }
 

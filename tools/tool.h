@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -36,6 +37,7 @@
 #include "litgraph/params.h"
 #include "litgraph/report.h"
 #include "litgraph/status.h"
+#include "litgraph/store.h"
 
 namespace litgraph {
 
@@ -72,6 +74,10 @@ struct CommonOptions {
   Format format = Format::kJsonl;  // resolved after parsing
 };
 
+// The --format values of tools that print papers: records, tables and
+// citations (lineage adds its drawings).
+std::vector<std::string> PaperFormats();
+
 class Tool {
  public:
   // name: the part after "litgraph-" ("ingest"); formats: the --format values
@@ -93,6 +99,11 @@ class Tool {
 
   // --stats: a tool's run summary as one JSON object on stdout (Summary).
   void AddStatsFlag();
+  // --fields and --sort, for tools that print records of papers (with the
+  // formats in PaperFormats); Shape applies them, and the store's extra
+  // fields for citations, to an Output.
+  void AddShapingOptions();
+  void Shape(Output* out, Store* store) const;
   // Prints the human summary as a note and, with --stats, the record.
   void Summary(const std::string& human, const Json& record);
 
@@ -110,6 +121,8 @@ class Tool {
   std::vector<std::string> formats_;
   CLI::App app_;
   CommonOptions common_;
+  std::vector<std::string> fields_;
+  std::optional<SortKey> sort_;
   std::string generate_completion_;
   bool generate_man_ = false, stats_ = false;
   std::unique_ptr<Terminal> terminal_;
@@ -126,6 +139,10 @@ class Tool {
 // a ParamTable are checked by the table (AddParamFlags), the same way.
 template <typename T>
 CLI::Validator NumberIn(T lo, T hi);
+
+// --after YEAR later than --before YEAR: a usage error naming both (a
+// range that can match nothing is a mistake, not an empty result).
+Status CheckYearRange(int after, int before);
 
 // Number of worker threads to use for --threads N (0 = hardware concurrency).
 int ResolveThreads(int requested);

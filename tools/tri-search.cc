@@ -227,6 +227,7 @@ void PrintTimings(const SearchTrace& trace, Clock::time_point start, Clock::time
 
 Status Run(Tool& tool, Options& o, Clock::time_point start) {
   auto parsed = Clock::now();
+  LITGRAPH_RETURN_IF_ERROR(CheckYearRange(o.q.after, o.q.before));
   LITGRAPH_RETURN_IF_ERROR(Prepare(o));
   auto store = Store::Open(tool.common().db, Store::Mode::kRead);
   if (!store.ok()) return store.status();
@@ -253,7 +254,9 @@ Status Run(Tool& tool, Options& o, Clock::time_point start) {
                     {"id", "id", 0},
                     {"title", "title", 70},
                     {"authors", "authors", 28},
-                    {"cited_by_count", "cites", 0}});
+                    {"cited_by_count", "cites", 0},
+                    {"doi", "doi", 0, false}});
+    tool.Shape(&out, store->get());
     for (const Json& j : records) out.Write(j);
   }
   out.Finish();
@@ -265,7 +268,8 @@ Status Run(Tool& tool, Options& o, Clock::time_point start) {
 
 int main(int argc, char** argv) {
   auto start = Clock::now();
-  Tool tool("tri-search", ToolManual());
+  Tool tool("tri-search", ToolManual(), PaperFormats());
+  tool.AddShapingOptions();
   Options o;
   AddOptions(tool.app(), &o);
   return tool.Run(argc, argv, [&] { return Run(tool, o, start); });

@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <unordered_map>
+
+#include "litgraph/citation.h"
 
 namespace litgraph {
 
@@ -16,12 +20,39 @@ bool ParseFormat(const std::string& name, Format* out) {
     *out = Format::kTable;
   else if (name == "tsv")
     *out = Format::kTsv;
+  else if (name == "csv")
+    *out = Format::kCsv;
+  else if (name == "md")
+    *out = Format::kMarkdown;
+  else if (name == "bibtex")
+    *out = Format::kBibtex;
+  else if (name == "ris")
+    *out = Format::kRis;
+  else if (name == "csljson")
+    *out = Format::kCslJson;
   else if (name == "dot")
     *out = Format::kDot;
   else if (name == "mermaid")
     *out = Format::kMermaid;
   else
     return false;
+  return true;
+}
+
+bool IsCitationFormat(Format f) {
+  return f == Format::kBibtex || f == Format::kRis || f == Format::kCslJson;
+}
+
+bool ParseSortKey(const std::string& text, SortKey* out) {
+  size_t colon = text.find(':');
+  std::string field = text.substr(0, colon),
+              dir = colon == std::string::npos ? "desc" : text.substr(colon + 1);
+  if (field.empty() || (dir != "asc" && dir != "desc")) return false;
+  for (char c : field)
+    if (!(std::islower(static_cast<unsigned char>(c)) ||
+          std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  *out = {field, dir == "asc"};
   return true;
 }
 
@@ -187,73 +218,181 @@ static std::string Utf8Truncate(const std::string& s, size_t width) {
   return s.substr(0, i) + "\u2026";
 }
 
+namespace {
+
+// --sort's order: numbers, then strings, then booleans; absent and null
+// values last whatever the direction.
+int Rank(const Json* v) {
+  if (!v || v->is_null()) return 3;
+  return v->is_number() ? 0 : v->is_string() ? 1 : 2;
+}
+
+bool Before(const Json& a, const Json& b, const SortKey& key) {
+  auto find = [&](const Json& r) {
+    auto it = r.find(key.field);
+    return it == r.end() ? nullptr : &*it;
+  };
+  const Json *x = find(a), *y = find(b);
+  int rx = Rank(x), ry = Rank(y);
+  if (rx != ry || rx == 3) return rx < ry;
+  bool less = rx == 0   ? x->get<double>() < y->get<double>()
+              : rx == 1 ? x->get<std::string>() < y->get<std::string>()
+                        : x->get<bool>() < y->get<bool>();
+  bool greater = rx == 0   ? y->get<double>() < x->get<double>()
+                 : rx == 1 ? y->get<std::string>() < x->get<std::string>()
+                           : y->get<bool>() < x->get<bool>();
+  return key.ascending ? less : greater;
+}
+
+// An RFC 4180 field: quoted when it holds a comma, quote or line break.
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// A Markdown table cell: pipes escaped.
+std::string MdCell(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
 void Output::Write(const Json& record) {
   ++count_;
-  switch (format_) {
-    case Format::kTable:
-      rows_.push_back(record);
-      return;
-    case Format::kTsv: {
-      std::vector<Column> cols = columns_;
-      if (cols.empty())
-        for (auto it = record.begin(); it != record.end(); ++it)
-          if (!it->is_structured()) cols.push_back({it.key(), it.key(), 0});
-      if (count_ == 1) {
-        std::string h;
-        for (size_t i = 0; i < cols.size(); ++i) h += (i ? "\t" : "") + EscapeControls(cols[i].key);
-        Put(h + "\n");
-        if (columns_.empty()) columns_ = cols;
-      }
-      std::string line;
-      for (size_t i = 0; i < cols.size(); ++i) line += (i ? "\t" : "") + Cell(record, cols[i]);
-      Put(line + "\n");
-      break;
-    }
-    default: {
-      std::string line = JsonLine(record);
-      line += '\n';
-      Put(line);
+  if (format_ == Format::kTable || sort_)
+    rows_.push_back(record);
+  else
+    Emit(record);
+  if (line_buffered_) std::fflush(out_);
+}
+
+void Output::Emit(const Json& record) {
+  if (IsCitationFormat(format_)) return EmitCitation(record);
+  ++emitted_;
+  if (format_ == Format::kJsonl || format_ == Format::kDot || format_ == Format::kMermaid) {
+    if (fields_.empty()) return Put(JsonLine(record) + "\n");
+    Json shown = Json::object();
+    for (const std::string& f : fields_) shown[f] = record.contains(f) ? record[f] : Json(nullptr);
+    return Put(JsonLine(shown) + "\n");
+  }
+  if (emitted_ == 1) {  // the columns, from the first record unless given
+    if (!fields_.empty()) {
+      columns_.clear();
+      for (const std::string& f : fields_) columns_.push_back({f, f, 0});
+    } else if (columns_.empty()) {
+      for (auto it = record.begin(); it != record.end(); ++it)
+        if (!it->is_structured()) columns_.push_back({it.key(), it.key(), 0});
     }
   }
-  if (line_buffered_) std::fflush(out_);
+  auto row = [&](auto cell) {
+    std::vector<std::string> cells;
+    for (const Column& c : columns_) cells.push_back(cell(c));
+    std::string line;
+    for (size_t i = 0; i < cells.size(); ++i) {
+      if (format_ == Format::kTsv)
+        line += (i ? "\t" : "") + cells[i];
+      else if (format_ == Format::kCsv)
+        line += (i ? "," : "") + CsvField(cells[i]);
+      else
+        line += (i ? " | " : "| ") + MdCell(cells[i]) + (i + 1 == cells.size() ? " |" : "");
+    }
+    Put(line + (format_ == Format::kCsv ? "\r\n" : "\n"));
+  };
+  if (emitted_ == 1) {
+    // Headers are the record keys, so a header row feeds straight into
+    // --fields or a spreadsheet's column names.
+    row([](const Column& c) { return EscapeControls(c.key); });
+    if (format_ == Format::kMarkdown) {
+      std::string rule;
+      for (size_t i = 0; i < columns_.size(); ++i) rule += "|---";
+      Put(rule + "|\n");
+    }
+  }
+  row([&](const Column& c) { return Cell(record, c); });
+}
+
+void Output::EmitCitation(const Json& record) {
+  auto type = record.find("type");
+  auto id = record.find("id");
+  if (type == record.end() || *type != "paper" || id == record.end() || !id->is_string()) return;
+  if (!cited_ids_.insert(id->get<std::string>()).second) return;  // cited already
+  Json paper = record;
+  if (citation_fields_) {
+    const Json extra = citation_fields_(record);
+    for (auto& [k, v] : extra.items())
+      if (!paper.contains(k)) paper[k] = v;
+  }
+  // Two papers of one export with one key: the second gets "a", then "b"...
+  std::string key = CitationKey(paper);
+  for (size_t n = 0; !keys_.insert(key).second; ++n)
+    key = CitationKey(paper) +
+          (n < 26 ? std::string(1, static_cast<char>('a' + n)) : std::to_string(n));
+  ++emitted_;
+  if (format_ == Format::kBibtex) {
+    Put((emitted_ > 1 ? "\n" : "") + BibtexEntry(paper, key));
+  } else if (format_ == Format::kRis) {
+    Put((emitted_ > 1 ? "\n" : "") + RisEntry(paper));
+  } else {  // one JSON array, an item per line, closed by Finish
+    Put((emitted_ > 1 ? ",\n" : "[\n") + JsonLine(CslJsonItem(paper, key)));
+  }
+}
+
+void Output::WriteTable() {
+  std::vector<Column> cols;
+  if (!fields_.empty()) {
+    for (const std::string& f : fields_) cols.push_back({f, f, 0});
+  } else {
+    for (const Column& c : columns_)
+      if (c.in_table) cols.push_back(c);
+    if (cols.empty())
+      for (auto it = rows_[0].begin(); it != rows_[0].end(); ++it)
+        if (!it->is_structured()) cols.push_back({it.key(), it.key(), 40});
+  }
+  std::vector<std::vector<std::string>> cells;
+  std::vector<size_t> width(cols.size());
+  for (size_t i = 0; i < cols.size(); ++i) width[i] = Utf8Width(cols[i].header);
+  for (const auto& r : rows_) {
+    std::vector<std::string> row;
+    for (size_t i = 0; i < cols.size(); ++i) {
+      std::string c = Cell(r, cols[i]);
+      if (cols[i].max_width > 0) c = Utf8Truncate(c, cols[i].max_width);
+      width[i] = std::max(width[i], Utf8Width(c));
+      row.push_back(std::move(c));
+    }
+    cells.push_back(std::move(row));
+  }
+  auto emit = [&](const std::vector<std::string>& row) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(width[i] - Utf8Width(row[i]) + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    Put(line + "\n");
+  };
+  std::vector<std::string> header;
+  for (const auto& c : cols) header.push_back(EscapeControls(c.header));
+  emit(header);
+  for (const auto& row : cells) emit(row);
 }
 
 void Output::Finish() {
   if (finished_) return;
   finished_ = true;
-  if (format_ == Format::kTable && !rows_.empty()) {
-    std::vector<Column> cols = columns_;
-    if (cols.empty())
-      for (auto it = rows_[0].begin(); it != rows_[0].end(); ++it)
-        if (!it->is_structured()) cols.push_back({it.key(), it.key(), 40});
-    std::vector<std::vector<std::string>> cells;
-    std::vector<size_t> width(cols.size());
-    for (size_t i = 0; i < cols.size(); ++i) width[i] = Utf8Width(cols[i].header);
-    for (const auto& r : rows_) {
-      std::vector<std::string> row;
-      for (size_t i = 0; i < cols.size(); ++i) {
-        std::string c = Cell(r, cols[i]);
-        if (cols[i].max_width > 0) c = Utf8Truncate(c, cols[i].max_width);
-        width[i] = std::max(width[i], Utf8Width(c));
-        row.push_back(std::move(c));
-      }
-      cells.push_back(std::move(row));
-    }
-    auto emit = [&](const std::vector<std::string>& row) {
-      std::string line;
-      for (size_t i = 0; i < row.size(); ++i) {
-        line += row[i];
-        if (i + 1 < row.size()) line += std::string(width[i] - Utf8Width(row[i]) + 2, ' ');
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      Put(line + "\n");
-    };
-    std::vector<std::string> header;
-    for (const auto& c : cols) header.push_back(EscapeControls(c.header));
-    emit(header);
-    for (const auto& row : cells) emit(row);
+  if (sort_)
+    std::stable_sort(rows_.begin(), rows_.end(),
+                     [&](const Json& a, const Json& b) { return Before(a, b, *sort_); });
+  if (format_ == Format::kTable) {
+    if (!rows_.empty()) WriteTable();
+  } else {
+    for (const Json& r : rows_) Emit(r);
   }
   rows_.clear();
+  if (format_ == Format::kCslJson) Put(emitted_ ? "\n]\n" : "[]\n");
   if (std::fflush(out_) != 0 && errno == EPIPE) throw BrokenPipe{};
 }
 

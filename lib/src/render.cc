@@ -76,9 +76,26 @@ Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id) {
 }
 
 std::vector<Column> PaperColumns() {
-  return {{"rank", "#", 0},       {"score", "score", 0},         {"year", "year", 0},
-          {"id", "id", 0},        {"title", "title", 70},        {"authors", "authors", 30},
-          {"venue", "venue", 24}, {"cited_by_count", "cites", 0}};
+  return {{"rank", "#", 0},       {"score", "score", 0},          {"year", "year", 0},
+          {"id", "id", 0},        {"title", "title", 70},         {"authors", "authors", 30},
+          {"venue", "venue", 24}, {"cited_by_count", "cites", 0}, {"doi", "doi", 0, false}};
+}
+
+std::function<Json(const Json& paper)> CitationFields(Store* store) {
+  return [store](const Json& paper) {
+    Json extra = Json::object();
+    auto id = paper.find("id");
+    auto dense = id != paper.end() && id->is_string() ? store->PaperByExtId(id->get<std::string>())
+                                                      : std::nullopt;
+    if (!dense) return extra;
+    if (auto s = store->GetPaperSummary(*dense)) {
+      if (!s->type.empty()) extra["work_type"] = s->type;
+      if (!s->date.empty()) extra["date"] = s->date;
+    }
+    if (auto d = store->GetPaperDetails(*dense); d && d->landing_page_url)
+      extra["landing_page_url"] = *d->landing_page_url;
+    return extra;
+  };
 }
 
 Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>& paths,

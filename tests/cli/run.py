@@ -470,6 +470,10 @@ def case_find_paper_not_found_and_usage(c):
     _, err, _ = c.run("find-paper", "--db", db, expect=2)
     assert "nothing to find" in err
     _, err, _ = c.run("find-paper", "--db", db, "--doi", "not-a-doi", expect=2)
+    # a year range that can match nothing is a usage error, not an empty result
+    for t in ("find-paper", "tri-search"):
+        _, err, _ = c.run(t, "--db", db, "--after", "2010", "--before", "2005", "x", expect=2)
+        assert "--after 2010 is later than --before 2005" in err, err
 
 
 def case_formats(c):
@@ -480,6 +484,139 @@ def case_formats(c):
     out, _, _ = c.run("find-paper", "--db", db, "--format", "table", "--limit", "3", "biodiversity")
     assert out.splitlines()[0].startswith("#") and len(out.splitlines()) == 4
     c.run("find-paper", "--db", db, "--format", "xml", "biodiversity", expect=2)
+
+
+def parse_ris(text):
+    """RIS as the format defines it: 'XX  - value' lines, TY first, ER last."""
+    import re
+    records, rec = [], None
+    for line in text.splitlines():
+        if not line:
+            continue
+        m = re.fullmatch(r"([A-Z][A-Z0-9])  - ?(.*)", line)
+        assert m, f"not a RIS line: {line!r}"
+        tag, value = m.groups()
+        if tag == "TY":
+            assert rec is None, "TY inside a record"
+            rec = {"TY": value}
+        elif tag == "ER":
+            records.append(rec)
+            rec = None
+        else:
+            assert rec is not None, f"{tag} outside a record"
+            rec.setdefault(tag, []).append(value)
+    assert rec is None, "record without ER"
+    return records
+
+
+def case_citation_export(c):
+    """bibtex, ris and csljson parse with real parsers and cite each paper once."""
+    py = "/usr/bin/python3"
+    if subprocess.run([py, "-c", "import bibtexparser, citeproc"], capture_output=True).returncode:
+        print("    skipped: python3-bibtexparser or python3-citeproc not installed")
+        return
+    db = c.fixture_db()
+    q = ["find-paper", "--db", db, "--limit", "6", "open access"]
+    papers = [json.loads(l) for l in c.run(*q, "--format", "jsonl")[0].splitlines()]
+    assert len(papers) == 6
+    bib, _, _ = c.run(*q, "--format", "bibtex")
+    parsed = subprocess.run([py, "-c", """
+import bibtexparser, json, sys
+from bibtexparser.bparser import BibTexParser
+db = bibtexparser.loads(sys.stdin.read(), BibTexParser(common_strings=True))
+print(json.dumps(db.entries))"""], input=bib.encode(), capture_output=True, check=True)
+    entries = json.loads(parsed.stdout)
+    assert len(entries) == 6, bib
+    assert len({e["ID"] for e in entries}) == 6
+    for p, e in zip(papers, entries):
+        assert e.get("doi") == p["doi"], (p, e)
+        assert e["year"] == str(p["year"])
+        assert len(e["author"].split(" and ")) == len(p["authors"]), e
+        assert e["title"].startswith("{") and p["title"][:10] in e["title"], e
+    # CSL-JSON through citeproc-py: a bibliography with every title in it
+    csl, _, _ = c.run(*q, "--format", "csljson")
+    items = json.loads(csl)
+    assert [i["id"] for i in items] == [e["ID"] for e in entries]
+    rendered = subprocess.run([py, "-c", """
+import json, sys
+from citeproc import CitationStylesStyle, CitationStylesBibliography, Citation, CitationItem, formatter
+from citeproc.source.json import CiteProcJSON
+src = CiteProcJSON(json.load(sys.stdin))
+bib = CitationStylesBibliography(CitationStylesStyle('harvard1', validate=False), src, formatter.plain)
+for key in src: bib.register(Citation([CitationItem(key)]))
+for entry in bib.bibliography(): print(str(entry))"""], input=csl.encode(), capture_output=True)
+    assert rendered.returncode == 0, rendered.stderr.decode()[-800:]
+    text = rendered.stdout.decode()
+    assert len(text.splitlines()) == 6, text
+    for p in papers:
+        assert p["title"][:20].lower() in text.lower(), (p["title"], text)
+    # RIS: one record per paper, DOIs and ids kept
+    ris = parse_ris(c.run(*q, "--format", "ris")[0])
+    assert [r["ID"] for r in ris] == [[p["id"]] for p in papers]
+    assert [r.get("DO") for r in ris] == [[p["doi"]] for p in papers]
+    # Lineage repeats papers across paths; rwr-rank mixes authors and
+    # keywords in: each paper is cited once, other nodes not at all.
+    refs = c.run("paper", "--db", db, "--references", "--format", "ris", "W2741809807")[0]
+    assert all(r["TY"] for r in parse_ris(refs))
+    seeds = "\n".join(p["id"] for p in papers[:2]) + "\n"
+    walk = c.run("rwr-rank", "--db", db, "--target", "any", "--limit", "30", "--format", "jsonl",
+                 stdin=seeds)[0]
+    walk_papers = [r["id"] for r in map(json.loads, walk.splitlines()) if r["type"] == "paper"]
+    cited = json.loads(c.run("rwr-rank", "--db", db, "--target", "any", "--limit", "30",
+                             "--format", "csljson",
+                             stdin=seeds)[0])
+    assert len(cited) == len(walk_papers) and len(walk_papers) < 30, (len(cited), walk_papers)
+    # LaTeX specials, a name with "and", no year
+    rec = native("X-1", "50% of $x_1$ & {braces} #2 ~ ^ \\ end",
+                 authors=["Research and Development", "Ludwig van Beethoven"], venue="Workshop on X")
+    sdb = c.path("cite-special.db")
+    c.run("ingest", "--db", sdb, "-q", write(c.path("special.jsonl"), rec + "\n"))
+    bib = c.run("find-paper", "--db", sdb, "--id", "X-1", "--format", "bibtex")[0]
+    e = json.loads(subprocess.run([py, "-c", """
+import bibtexparser, json, sys
+print(json.dumps(bibtexparser.loads(sys.stdin.read()).entries))"""], input=bib.encode(),
+                                  capture_output=True, check=True).stdout)[0]
+    assert e["ENTRYTYPE"] == "inproceedings" and e["ID"] == "researchanddevelopmentnd50", e
+    assert e["title"] == ("{50\\% of \\$x\\_1\\$ \\& \\{braces\\} \\#2 \\textasciitilde{} "
+                          "\\textasciicircum{} \\textbackslash{} end}"), e["title"]
+    assert e["author"] == "{Research and Development} and van Beethoven, Ludwig", e
+
+
+def case_output_shaping(c):
+    """--format csv/md, --fields and --sort on the tools that print papers."""
+    import csv
+    import io
+    db = c.fixture_db()
+    q = ["find-paper", "--db", db, "--limit", "8", "open access"]
+    papers = [json.loads(l) for l in c.run(*q, "--format", "jsonl")[0].splitlines()]
+    out = c.run(*q, "--format", "csv")[0]
+    assert out.endswith("\r\n")
+    rows = list(csv.DictReader(io.StringIO(out, newline="")))
+    assert [r["id"] for r in rows] == [p["id"] for p in papers]
+    assert [r["doi"] for r in rows] == [p["doi"] or "" for p in papers]  # CSV carries the DOI
+    assert [r["title"] for r in rows] == [p["title"] for p in papers]  # commas, quotes intact
+    tsv = c.run(*q, "--format", "tsv")[0].splitlines()
+    assert "doi" in tsv[0].split("\t")
+    md = c.run(*q, "--format", "md")[0].splitlines()
+    assert md[0].startswith("| rank | score |") and md[1].startswith("|---|") and len(md) == 10
+    # --fields picks columns and JSON keys, in order
+    out = c.run(*q, "--format", "tsv", "--fields", "year,id,doi")[0].splitlines()
+    assert out[0] == "year\tid\tdoi" and out[1].split("\t")[1] == papers[0]["id"]
+    out = c.run("find-paper", "--db", db, "--limit", "8", "--fields", "id,cited_by_count",
+                "open", "access")[0].splitlines()
+    assert list(json.loads(out[0])) == ["id", "cited_by_count"]
+    # --sort: descending by default, :asc, missing values last
+    years = [json.loads(l)["year"] for l in c.run(*q, "--sort", "year:asc")[0].splitlines()]
+    known = [y for y in years if y is not None]
+    assert known == sorted(known) and years[:len(known)] == known, years
+    cites = [json.loads(l)["cited_by_count"] for l in c.run(*q, "--sort", "cited_by_count")[0].splitlines()]
+    assert cites == sorted(cites, reverse=True) and len(cites) == 8
+    _, err, _ = c.run(*q, "--sort", "year:up", expect=2)
+    assert "FIELD:asc" in err, err
+    for t in (["paper", "--db", db, "--cited-by", "W2741809807"],
+              ["lineage", "--db", db, "--descendants", "W2250539671"]):
+        rows = list(csv.DictReader(io.StringIO(c.run(*t, "--format", "csv")[0], newline="")))
+        assert rows and "doi" in rows[0], t
 
 
 def case_broken_pipe_is_quiet(c):

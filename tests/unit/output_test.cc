@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -23,14 +24,16 @@ bool HasControl(const std::string& s, bool allow_lines = false) {
   return false;
 }
 
-// Everything an Output writes, as a string.
+// Everything an Output writes, as a string; `setup` may shape the output.
 std::string Render(Format format, const std::vector<Json>& records,
-                   const std::vector<Column>& columns = {}, const std::string& raw = "") {
+                   const std::vector<Column>& columns = {}, const std::string& raw = "",
+                   const std::function<void(Output&)>& setup = nullptr) {
   std::FILE* f = std::tmpfile();
   EXPECT_NE(f, nullptr);
   {
     Output out(format, f);
     if (!columns.empty()) out.SetColumns(columns);
+    if (setup) setup(out);
     for (const Json& r : records) out.Write(r);
     if (!raw.empty()) out.Raw(raw);
     out.Finish();
@@ -150,6 +153,99 @@ TEST(OutputTest, RawTextKeepsItsLinesAndEscapesTheRest) {
   const std::string out = Render(Format::kJsonl, {}, {}, "report\n\ttitle " + kEvil + "\n");
   EXPECT_FALSE(HasControl(out, true)) << out;
   EXPECT_EQ(out.rfind("report\n\ttitle Title\\x1b]0;owned\\x07", 0), 0u) << out;
+}
+
+std::vector<Json> Papers() {
+  return {{{"id", "W1"},
+           {"type", "paper"},
+           {"title", "Comma, \"quoted\""},
+           {"year", 2001},
+           {"authors", {"Ada Lovelace"}},
+           {"score", 0.5},
+           {"doi", "10.1/x"}},
+          {{"id", "W2"},
+           {"type", "paper"},
+           {"title", "Pipe | here"},
+           {"year", 2010},
+           {"authors", {"Ada Lovelace"}},
+           {"score", 0.9}},
+          {{"id", "A1"}, {"type", "author"}, {"name", "Ada Lovelace"}, {"score", 0.7}},
+          {{"id", "W1"},
+           {"type", "paper"},
+           {"title", "Comma, \"quoted\""},
+           {"year", 2001},
+           {"authors", {"Ada Lovelace"}},
+           {"score", 0.1}}};
+}
+
+TEST(OutputTest, CsvQuotesAsRfc4180AndMarkdownEscapesPipes) {
+  std::vector<Column> cols = {{"id", "id", 0}, {"title", "title", 5}, {"doi", "doi", 0, false}};
+  const std::vector<Json> all = Papers();
+  const std::vector<Json> two(all.begin(), all.begin() + 2);
+  EXPECT_EQ(Render(Format::kCsv, two, cols),
+            "id,title,doi\r\nW1,\"Comma, \"\"quoted\"\"\",10.1/x\r\nW2,Pipe | here,\r\n");
+  EXPECT_EQ(Render(Format::kMarkdown, two, cols),
+            "| id | title | doi |\n|---|---|---|\n| W1 | Comma, \"quoted\" | 10.1/x |\n"
+            "| W2 | Pipe \\| here |  |\n");
+  // The table leaves out columns meant for files only, and truncates.
+  std::string table = Render(Format::kTable, two, cols);
+  EXPECT_EQ(table.find("doi"), std::string::npos);
+  EXPECT_NE(table.find("Comm\u2026"), std::string::npos);
+}
+
+TEST(OutputTest, FieldsChooseColumnsAndJsonKeys) {
+  auto fields = [](Output& o) { o.SetFields({"year", "id", "missing"}); };
+  EXPECT_EQ(Render(Format::kTsv, {Papers()[0]}, {}, "", fields), "year\tid\tmissing\n2001\tW1\t\n");
+  EXPECT_EQ(Render(Format::kJsonl, {Papers()[0]}, {}, "", fields),
+            "{\"year\":2001,\"id\":\"W1\",\"missing\":null}\n");
+}
+
+TEST(OutputTest, SortOrdersRecordsAndPutsMissingValuesLast) {
+  auto ids = [](const std::string& jsonl) {
+    std::string s;
+    for (size_t at = 0; (at = jsonl.find("\"id\":\"", at)) != std::string::npos; at += 6)
+      s += jsonl.substr(at + 6, 2) + " ";
+    return s;
+  };
+  auto by = [](const char* text) {
+    return [text](Output& o) {
+      SortKey key;
+      ASSERT_TRUE(ParseSortKey(text, &key));
+      o.SetSort(key);
+    };
+  };
+  EXPECT_EQ(ids(Render(Format::kJsonl, Papers(), {}, "", by("score"))), "W2 A1 W1 W1 ");
+  EXPECT_EQ(ids(Render(Format::kJsonl, Papers(), {}, "", by("score:asc"))), "W1 W1 A1 W2 ");
+  // Stable, with the author (no year) last in both directions.
+  EXPECT_EQ(ids(Render(Format::kJsonl, Papers(), {}, "", by("year"))), "W2 W1 W1 A1 ");
+  EXPECT_EQ(ids(Render(Format::kJsonl, Papers(), {}, "", by("year:asc"))), "W1 W1 W2 A1 ");
+  SortKey key;
+  for (const char* bad : {"", ":asc", "year:up", "Year", "year;rm"})
+    EXPECT_FALSE(ParseSortKey(bad, &key)) << bad;
+}
+
+TEST(OutputTest, CitationsCiteEachPaperOnceWithDistinctKeys) {
+  std::string bib = Render(Format::kBibtex, Papers());
+  EXPECT_EQ(bib.find("@misc{lovelace2001comma,"), 0u) << bib;
+  EXPECT_NE(bib.find("@misc{lovelace2010pipe,"), std::string::npos);
+  size_t entries = 0;
+  for (size_t at = 0; (at = bib.find("\n@", at)) != std::string::npos; ++at) ++entries;
+  EXPECT_EQ(entries, 1u);  // W1 once, W2; the author is not cited
+  // One key, two papers: the second gets a suffix.
+  std::vector<Json> same = {Papers()[0], Papers()[0]};
+  same[1]["id"] = "W3";
+  std::string twice = Render(Format::kBibtex, same);
+  EXPECT_NE(twice.find("{lovelace2001comma,"), std::string::npos);
+  EXPECT_NE(twice.find("{lovelace2001commaa,"), std::string::npos);
+  Json csl = Json::parse(Render(Format::kCslJson, Papers()));
+  ASSERT_EQ(csl.size(), 2u);
+  EXPECT_EQ(csl[0]["id"], "lovelace2001comma");
+  EXPECT_EQ(Render(Format::kCslJson, {}), "[]\n");
+  std::string ris = Render(Format::kRis, Papers(), {}, "", [](Output& o) {
+    o.SetCitationFields([](const Json& p) { return Json{{"work_type", "dataset"}, {"id", "no"}}; });
+  });
+  EXPECT_EQ(ris.find("TY  - DATA\nAU  - Lovelace, Ada\n"), 0u) << ris;
+  EXPECT_NE(ris.find("ID  - W1\n"), std::string::npos);  // record fields win
 }
 
 TEST(DrawTest, DotAndMermaidLabelsAreEscaped) {

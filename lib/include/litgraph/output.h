@@ -1,11 +1,14 @@
-// Output formats: result records as JSON lines, or a readable table / TSV
-// of chosen columns; graphs of papers as Graphviz DOT or Mermaid.
+// Output formats: result records as JSON lines; a readable table, TSV, CSV
+// or Markdown table of chosen columns; paper records as citations (BibTeX,
+// RIS, CSL-JSON, citation.h); graphs of papers as Graphviz DOT or Mermaid.
 //
 // Every record is a JSON object with stable snake_case keys (litgraph-json(7)).
 // In jsonl mode each record becomes one compact line, written through the JSON
-// library. Table and tsv modes print the columns a tool declares; nested values
-// are flattened ("a; b; c"). Writes to a closed pipe throw BrokenPipe, which
-// Tool::Run turns into a quiet exit.
+// library. Column modes print the columns a tool declares, or the fields the
+// user chose; nested values are flattened ("a; b; c"). Citation modes print
+// one entry per distinct paper and skip other records (authors, keywords).
+// Writes to a closed pipe throw BrokenPipe, which Tool::Run turns into a
+// quiet exit.
 //
 // Terminal safety: records come from outside (a crafted title can hold ESC or
 // BEL bytes that would move the cursor, rewrite the screen or retitle the
@@ -17,15 +20,32 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "litgraph/jsonl.h"
 
 namespace litgraph {
 
-enum class Format { kJsonl, kTable, kTsv, kDot, kMermaid };
+enum class Format {
+  kJsonl,
+  kTable,
+  kTsv,
+  kCsv,       // RFC 4180: quoted where needed, CRLF line ends, a header row
+  kMarkdown,  // a GitHub-flavoured pipe table
+  kBibtex,
+  kRis,
+  kCslJson,  // one JSON array of CSL items
+  kDot,
+  kMermaid
+};
+
+// Whether a format prints citations (BibTeX, RIS, CSL-JSON).
+bool IsCitationFormat(Format f);
 
 // Parses a --format value; returns false for an unknown name.
 bool ParseFormat(const std::string& name, Format* out);
@@ -33,10 +53,20 @@ bool ParseFormat(const std::string& name, Format* out);
 struct BrokenPipe {};
 
 struct Column {
-  std::string key;     // record key (a top-level field)
-  std::string header;  // column title
-  int max_width = 0;   // table mode truncates longer values (0 = no limit)
+  std::string key;       // record key (a top-level field)
+  std::string header;    // column title
+  int max_width = 0;     // table mode truncates longer values (0 = no limit)
+  bool in_table = true;  // false: only in tsv, csv and md (the DOI)
 };
+
+// --sort: a record field, largest first unless `ascending`; records without
+// the field (or null) come last either way.
+struct SortKey {
+  std::string field;
+  bool ascending = false;
+};
+// Parses "FIELD", "FIELD:desc" or "FIELD:asc"; false when malformed.
+bool ParseSortKey(const std::string& text, SortKey* out);
 
 class Output {
  public:
@@ -44,6 +74,14 @@ class Output {
   ~Output();
   // Columns for table/tsv mode; without them every top-level scalar is shown.
   void SetColumns(std::vector<Column> columns) { columns_ = std::move(columns); }
+  // --fields: these record fields as the columns (in every column mode) and
+  // the only keys of each JSON line, in this order (null when absent).
+  void SetFields(std::vector<std::string> fields) { fields_ = std::move(fields); }
+  // --sort: records are buffered and written in this order at Finish.
+  void SetSort(std::optional<SortKey> sort) { sort_ = std::move(sort); }
+  // Citation modes: fields to add to a paper record before it is cited
+  // (work_type, date, landing_page_url: what records do not carry).
+  void SetCitationFields(std::function<Json(const Json& paper)> fn) { citation_fields_ = fn; }
   void Write(const Json& record);
   // Emits buffered table rows and flushes. Called by the destructor too.
   void Finish();
@@ -55,13 +93,20 @@ class Output {
 
  private:
   void Put(std::string_view s);
+  void Emit(const Json& record);
+  void EmitCitation(const Json& record);
+  void WriteTable();
   std::string Cell(const Json& record, const Column& c) const;
 
   Format format_;
   std::FILE* out_;
   std::vector<Column> columns_;
-  std::vector<Json> rows_;  // table mode buffers to size the columns
-  size_t count_ = 0;
+  std::vector<std::string> fields_;
+  std::optional<SortKey> sort_;
+  std::function<Json(const Json&)> citation_fields_;
+  std::vector<Json> rows_;                            // buffered for the table's widths or --sort
+  std::unordered_set<std::string> cited_ids_, keys_;  // citation modes: seen so far
+  size_t count_ = 0, emitted_ = 0;
   bool finished_ = false;
   bool line_buffered_ = false;
 };

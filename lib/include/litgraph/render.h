@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,13 @@ Json PaperJson(const PaperSummary& p, Graph* graph);
 // type-specific fields for the others (keywords: text).
 Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id);
 
-// Table columns for paper results.
+// Table columns for paper results (the DOI in tsv, csv and md only).
 std::vector<Column> PaperColumns();
+
+// What citations need beyond a paper record (Output::SetCitationFields):
+// work_type, date and landing_page_url from the store, for a record whose id
+// is a stored paper.
+std::function<Json(const Json& paper)> CitationFields(Store* store);
 
 // Explanations as JSON: [{nodes: [external ids], relations, strength, text}].
 // Appends each path's seed id to *seeds_used (without repeats) when given.
