@@ -29,7 +29,8 @@ Manual ToolManual() {
       "keeping matches >= 0.88. --author matches every word of the name (diacritics folded); "
       "with a QUERY too, that author's papers are ranked by the text.\n\n"
       "--semantic matches free text against title and abstract vectors (litgraph-embed): the "
-      "top 60 by each, scored by SciAtlas' eq. 4, 0.4 x title cosine + 0.6 x abstract cosine. "
+      "top 60 by each, scored 0.4 x title cosine + 0.6 x abstract cosine (SciAtlas' semantic "
+      "score). "
       "--hybrid fuses the BM25 and semantic rankings by reciprocal rank fusion (--fusion rrf, "
       "1/(60 + rank) summed) or by averaging min-max normalized scores (--fusion linear). "
       "--candidates restricts any text ranking to a given set of papers, each scored: "
@@ -43,7 +44,8 @@ Manual ToolManual() {
       "cited_by_count, citation_source, doi, rank (1-based), score and match (id, doi, "
       "title_exact, title_fuzzy, author, author+text, text, semantic or hybrid). Scores are "
       "comparable within "
-      "one match kind: 1 for id/DOI/exact title, the eq. 5 similarity for fuzzy titles, BM25 "
+      "one match kind: 1 for id/DOI/exact title, the title similarity (0.65 x sequence ratio + "
+      "0.35 x word overlap) for fuzzy titles, BM25 "
       "for text.";
   man.exit_status = "Exit 1 when nothing matches.";
   man.examples = {
@@ -79,14 +81,14 @@ int main(int argc, char** argv) {
   app.add_option("--before", q.before, "Keep papers published in or before YEAR")
       ->type_name("YEAR")
       ->check(NumberIn(0, 9999));
-  app.add_option("--venue", q.venue, "Keep papers from a venue (name words, id or ISSN-L)")
+  app.add_option("--venue", q.venue,
+                 "Keep papers from a venue: exact name, else names with these words; id or ISSN-L")
       ->type_name("VENUE");
   app.add_option("--type", q.type, "Keep one OpenAlex work type (article, preprint, ...)")
       ->type_name("TYPE");
   bool semantic = false, hybrid = false;
   std::string candidates;
-  app.add_flag("--semantic", semantic,
-               "Match free text by title and abstract vectors (SciAtlas eq. 4)");
+  app.add_flag("--semantic", semantic, "Match free text by title and abstract vectors");
   app.add_flag("--hybrid", hybrid, "Match free text by BM25 and vectors, fused (see --fusion)");
   std::string fusion = "rrf";
   app.add_option("--fusion", fusion, "Hybrid fusion: rrf (default) or linear")

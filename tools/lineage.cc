@@ -157,10 +157,12 @@ Status Paths(Tool& tool, Store* store, PaperFinder& finder, Graph& g, const Opti
       ++total;
       from_store += g.CitationsFromRecord(n) ? 0 : 1;
     }
-  tool.Note(
-      fmt::format("citation counts: {} of {} steps from records (OpenAlex cited_by_count), "
-                  "{} counted in the store",
-                  total - from_store, total, from_store));
+  // Only a mix is worth a word: the path then compares counts of two origins.
+  if (from_store > 0 && from_store < total)
+    tool.Note(
+        fmt::format("citation counts: {} of {} steps from records (OpenAlex cited_by_count), "
+                    "{} counted in the store",
+                    total - from_store, total, from_store));
   Output out(tool.common().format);
   if (Drawing(out.format())) {
     out.Raw(DrawLineagePaths(out.format(), store, g, lineage->paths));

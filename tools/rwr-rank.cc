@@ -28,7 +28,8 @@ Manual ToolManual() {
   man.description =
       "Ranks the nodes a set of seeds reaches in the graph, SciAtlas' graph reranking "
       "(Qiao et al. 2025, sections 3.2-3.3) as a standalone step.\n\n"
-      "Seeds are normalized to a distribution (eq. 12). The subgraph is everything within 2 "
+      "Seeds are normalized to a distribution (each weight over their sum). The subgraph is "
+      "everything within 2 "
       "hops of the seeds over relations with non-zero weight, edges undirected, keeping at most "
       "--per-hop-cap new nodes per hop and node type: the strongest edge to the previous hop "
       "first; among equal weights the more cited paper, or the COAUTHOR / COOCCUR edge with "

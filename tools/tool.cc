@@ -124,6 +124,27 @@ Status CheckYearRange(int after, int before) {
   return Status::Ok();
 }
 
+std::string Nearest(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    // Levenshtein distance, one row at a time.
+    std::vector<size_t> row(c.size() + 1);
+    for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= word.size(); ++i) {
+      size_t diag = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= c.size(); ++j) {
+        size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (word[i - 1] != c[j - 1])});
+        diag = up;
+      }
+    }
+    if (row[c.size()] < best_d) best_d = row[c.size()], best = c;
+  }
+  return best;
+}
+
 int ExitCode(const Status& status) {
   switch (status.code()) {
     case Code::kOk:
@@ -342,6 +363,22 @@ void Tool::Note(std::string_view msg) const {
   if (!common_.quiet) fmt::print(stderr, "{}: {}\n", prog(), EscapeControls(msg, true));
 }
 
+std::string Tool::Suggestion(int argc, char** argv) const {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app_.get_options())
+    for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.rfind("--", 0) != 0) continue;
+    arg = arg.substr(0, arg.find('='));
+    if (std::find(names.begin(), names.end(), arg) != names.end()) continue;
+    if (std::string near = Nearest(arg, names); !near.empty())
+      return fmt::format("{}: did you mean {}?\n", EscapeControls(arg), near);
+  }
+  return "";
+}
+
 int Tool::Run(int argc, char** argv, const std::function<Status()>& body) {
   std::signal(SIGPIPE, SIG_IGN);
   try {
@@ -354,8 +391,8 @@ int Tool::Run(int argc, char** argv, const std::function<Status()>& body) {
     } catch (const CLI::CallForVersion& e) {
       return app_.exit(e);
     } catch (const CLI::ParseError& e) {
-      fmt::print(stderr, "{}: error: {}\nRun '{} --help' for usage.\n", prog(),
-                 EscapeControls(e.what(), true), prog());
+      fmt::print(stderr, "{}: error: {}\n{}Run '{} --help' for usage.\n", prog(),
+                 EscapeControls(e.what(), true), Suggestion(argc, argv), prog());
       return ExitCode(Status::InvalidArgument(""));
     }
     if (generate_man_) {
@@ -366,6 +403,8 @@ int Tool::Run(int argc, char** argv, const std::function<Status()>& body) {
       std::fputs(Completion(generate_completion_).c_str(), stdout);
       return std::fflush(stdout) == 0 ? 0 : ExitCode(Status::IoError(""));
     }
+    SetTerminalInputNotice(
+        [this] { Note("reading standard input from the terminal (end it with Ctrl-D)"); });
     if (common_.format_name.empty()) {
       bool tty = isatty(STDOUT_FILENO);
       bool has_table = std::find(formats_.begin(), formats_.end(), "table") != formats_.end();

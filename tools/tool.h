@@ -116,6 +116,10 @@ class Tool {
 
  private:
   class Terminal;
+  // "did you mean --limit?" for a long option in argv that is not one of
+  // this tool's, or "".
+  std::string Suggestion(int argc, char** argv) const;
+
   std::string name_, summary_;
   Manual manual_;
   std::vector<std::string> formats_;
@@ -143,6 +147,11 @@ CLI::Validator NumberIn(T lo, T hi);
 // --after YEAR later than --before YEAR: a usage error naming both (a
 // range that can match nothing is a mistake, not an empty result).
 Status CheckYearRange(int after, int before);
+
+// The candidate closest to a mistyped word by edit distance, for "did you
+// mean" hints; empty when none is close (more than a third of the word, at
+// least 2 edits, differs).
+std::string Nearest(std::string_view word, const std::vector<std::string>& candidates);
 
 // Number of worker threads to use for --threads N (0 = hardware concurrency).
 int ResolveThreads(int requested);

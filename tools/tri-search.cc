@@ -60,7 +60,7 @@ Manual ToolManual() {
       "relation=low|middle|high scales a relation (keyword, nonseed_keyword, citation, related, "
       "authorship, coauthorship, cooccurrence, exploration). Every parameter also has its own "
       "flag and a --config file (shared with litgraph-rwr-rank).\n\n"
-      "--target author ranks related authors by their walk score (eq. 19). --candidates ranks "
+      "--target author ranks related authors by their walk score. --candidates ranks "
       "only the given papers (re-ranking someone else's list); --exclude drops papers.";
   man.input = "Nothing on standard input unless --file - or --candidates - is given.";
   man.output =

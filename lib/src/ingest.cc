@@ -20,6 +20,7 @@
 #include "litgraph/flat_map.h"
 #include "litgraph/fts_tokens.h"
 #include "litgraph/graph_build.h"
+#include "litgraph/jsonl.h"
 #include "litgraph/lexical.h"
 #include "litgraph/records.h"
 #include "litgraph/store.h"
@@ -48,6 +49,7 @@ class LineReader {
 
   Status Open(const std::string& path) {
     name_ = path == "-" ? "<stdin>" : path;
+    if (path == "-") NoticeTerminalInput();
     int fd = path == "-" ? dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return Status::IoError(fmt::format("{}: {}", name_, std::strerror(errno)));
     struct stat sb;

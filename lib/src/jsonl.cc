@@ -25,12 +25,18 @@ std::string_view Trim(std::string_view line) {
   return line.substr(a, b - a + 1);
 }
 
+std::function<void()>& TerminalInputNotice() {
+  static std::function<void()> fn;
+  return fn;
+}
+
 // An open input: a file, or standard input. IoError naming it when it is a
 // directory or cannot be opened.
 class Input {
  public:
   Status Open(const std::string& path) {
     name_ = path == "-" ? "<stdin>" : path;
+    if (path == "-") NoticeTerminalInput();
     struct stat sb;
     const int r = path == "-" ? fstat(STDIN_FILENO, &sb) : stat(path.c_str(), &sb);
     if (r != 0)
@@ -100,6 +106,12 @@ Status ParseJsonObject(std::string_view s, const std::string& where,
 }
 
 }  // namespace
+
+void SetTerminalInputNotice(std::function<void()> fn) { TerminalInputNotice() = std::move(fn); }
+
+void NoticeTerminalInput() {
+  if (TerminalInputNotice() && isatty(STDIN_FILENO)) TerminalInputNotice()();
+}
 
 Status ForEachLineIn(const std::string& path,
                      const std::function<Status(std::string_view, const std::string&)>& fn) {

@@ -1,6 +1,7 @@
 #include "litgraph/output.h"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -60,6 +61,8 @@ Output::Output(Format format, std::FILE* out) : format_(format), out_(out) {
   // Streaming consumers (an agent reading a pipe) see each line as it comes
   // when stdout is a terminal; into pipes we keep stdio's block buffering.
   line_buffered_ = isatty(fileno(out_));
+  struct winsize ws;
+  if (line_buffered_ && ioctl(fileno(out_), TIOCGWINSZ, &ws) == 0) width_ = ws.ws_col;
 }
 
 Output::~Output() {
@@ -358,12 +361,35 @@ void Output::WriteTable() {
   for (const auto& r : rows_) {
     std::vector<std::string> row;
     for (size_t i = 0; i < cols.size(); ++i) {
-      std::string c = Cell(r, cols[i]);
-      if (cols[i].max_width > 0) c = Utf8Truncate(c, cols[i].max_width);
-      width[i] = std::max(width[i], Utf8Width(c));
-      row.push_back(std::move(c));
+      row.push_back(Cell(r, cols[i]));
+      width[i] = std::max(width[i], Utf8Width(row.back()));
     }
     cells.push_back(std::move(row));
+  }
+  // The most each column may take: max_width, or on a terminal a share of
+  // what the fixed columns leave, the narrowest flexible columns first.
+  std::vector<size_t> limit(cols.size());
+  for (size_t i = 0; i < cols.size(); ++i)
+    limit[i] = cols[i].max_width > 0 ? static_cast<size_t>(cols[i].max_width) : width[i];
+  if (width_ > 0) {
+    size_t left = width_, flexible = 0;
+    for (size_t i = 0; i < cols.size(); ++i) {
+      left -= std::min(left, (i ? 2 : 0) + (cols[i].max_width > 0 ? 0 : width[i]));
+      flexible += cols[i].max_width > 0;
+    }
+    std::vector<size_t> order;
+    for (size_t i = 0; i < cols.size(); ++i)
+      if (cols[i].max_width > 0) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return width[a] < width[b]; });
+    for (size_t i : order) {
+      limit[i] = std::max<size_t>(8, std::min(width[i], left / flexible--));
+      left -= std::min(left, limit[i]);
+    }
+  }
+  for (size_t i = 0; i < cols.size(); ++i) {
+    if (width[i] <= limit[i]) continue;
+    width[i] = std::max(limit[i], Utf8Width(cols[i].header));
+    for (auto& row : cells) row[i] = Utf8Truncate(row[i], width[i]);
   }
   auto emit = [&](const std::vector<std::string>& row) {
     std::string line;

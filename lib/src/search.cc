@@ -74,16 +74,17 @@ void SearchParams::Register(ParamTable* t) {
          ParamTable::Between(0, 100000));
   t->Add("sem_keep", &sem_keep, "Of those, kept per list", ParamTable::Between(0, 100000));
   t->Add("hnsw_ef", &hnsw_ef, "HNSW search beam width", ParamTable::Between(1, 100000));
-  t->Add("w_title_vec", &w_title_vec, "Weight of the title cosine in eq. 4",
+  t->Add("w_title_vec", &w_title_vec, "Weight of the title cosine in the semantic score s_emb",
          ParamTable::Between(0, 1));
-  t->Add("w_abs_vec", &w_abs_vec, "Weight of the abstract cosine in eq. 4",
+  t->Add("w_abs_vec", &w_abs_vec, "Weight of the abstract cosine in the semantic score s_emb",
          ParamTable::Between(0, 1));
-  t->Add("theta_title", &theta_title, "Fuzzy title threshold (eq. 5)", ParamTable::Between(0, 1));
+  t->Add("theta_title", &theta_title, "Fuzzy title threshold: the least title similarity kept",
+         ParamTable::Between(0, 1));
   t->Add("title_top", &title_top, "Papers kept per title", ParamTable::Between(0, 1000));
   t->Add("max_titles", &max_titles, "Titles used from a query", ParamTable::Between(0, 1000));
-  t->Add("lambda_emb", &lambda_emb, "Weight of the semantic score in s_pre (eq. 9)",
+  t->Add("lambda_emb", &lambda_emb, "Weight of the semantic score in the pre-graph score s_pre",
          ParamTable::Between(0, kMaxWeight));
-  t->Add("lambda_title", &lambda_title, "Weight of the title score in s_pre (eq. 9)",
+  t->Add("lambda_title", &lambda_title, "Weight of the title score in the pre-graph score s_pre",
          ParamTable::Between(0, kMaxWeight));
   t->Add("bonus_exact", &bonus_exact, "s_pre bonus of an exact title hit",
          ParamTable::Between(0, kMaxWeight));
@@ -98,18 +99,19 @@ void SearchParams::Register(ParamTable* t) {
          ParamTable::Between(0, 100000));
   t->Add("max_keyword_seeds", &max_keyword_seeds, "Keyword seeds kept",
          ParamTable::Between(0, 100000));
-  t->Add("gamma", &gamma, "Importance factor of seed weights (eq. 11)",
+  t->Add("gamma", &gamma, "Seed paper weight s_pre x (1 + gamma x importance): gamma",
          ParamTable::Between(0, kMaxWeight));
   t->AddChoice(
-      "importance", &importance, "Citation importance: log (eq. 10), p95 or uniform",
+      "importance", &importance, "Citation importance: log (log-scaled citations), p95 or uniform",
       {{"log", Importance::kLog}, {"p95", Importance::kP95}, {"uniform", Importance::kUniform}});
-  t->Add("lambda_pre", &lambda_pre, "Weight of the pre-graph score (eq. 18)",
+  t->Add("lambda_pre", &lambda_pre, "Weight of the pre-graph score in the final score",
          ParamTable::Between(0, kMaxWeight));
-  t->Add("lambda_graph", &lambda_graph, "Weight of the graph score (eq. 18)",
+  t->Add("lambda_graph", &lambda_graph, "Weight of the gated graph score in the final score",
          ParamTable::Between(0, kMaxWeight));
-  t->Add("lambda_imp", &lambda_imp, "Weight of citation importance (eq. 18)",
+  t->Add("lambda_imp", &lambda_imp, "Weight of citation importance in the final score",
          ParamTable::Between(0, kMaxWeight));
-  t->Add("gate_floor", &gate_floor, "Floor of the graph gate (eq. 17)", ParamTable::Between(0, 1));
+  t->Add("gate_floor", &gate_floor, "Floor of the graph gate max(floor, normalized s_pre)",
+         ParamTable::Between(0, 1));
   t->Add("title_hit_bonus", &title_hit_bonus, "Final bonus of an exact title hit (reference: 0.10)",
          ParamTable::Between(0, kMaxWeight));
   t->Add("dedup_threshold", &dedup_threshold, "Near-duplicate title threshold (0 = off)",

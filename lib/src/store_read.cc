@@ -333,10 +333,16 @@ std::optional<std::pair<NodeType, int64_t>> Store::ResolveNode(const std::string
 std::vector<int64_t> Store::SourcesMatching(const std::string& id_or_issn,
                                             const std::string& name_key) {
   Stmt s = db_.Prepare(
-      "SELECT id FROM source WHERE ext_id = ?1 OR issn_l = ?1 OR "
-      "(?2 <> '' AND instr(name_key, ?2) > 0)");
+      "SELECT id FROM source WHERE ext_id = ?1 OR issn_l = ?1 OR (?2 <> '' AND name_key = ?2)");
   s.Bind(1, id_or_issn).Bind(2, name_key);
-  return AllInts(s);
+  std::vector<int64_t> ids = AllInts(s);
+  if (!ids.empty() || name_key.empty()) return ids;
+  // No exact name: names holding the words as whole words ("acl" matches
+  // "annual meeting of the acl", never "eacl").
+  Stmt w = db_.Prepare(
+      "SELECT id FROM source WHERE instr(' ' || name_key || ' ', ' ' || ?1 || ' ') > 0");
+  w.Bind(1, name_key);
+  return AllInts(w);
 }
 
 std::vector<int64_t> Store::AuthorsByNameKey(const std::string& name_key, size_t limit) {

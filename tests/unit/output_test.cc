@@ -193,6 +193,33 @@ TEST(OutputTest, CsvQuotesAsRfc4180AndMarkdownEscapesPipes) {
   EXPECT_NE(table.find("Comm\u2026"), std::string::npos);
 }
 
+TEST(OutputTest, TablesFitTheTerminalWidth) {
+  std::vector<Column> cols = {{"id", "id", 0}, {"year", "year", 0}, {"title", "title", 20}};
+  std::vector<Json> rows = Papers();
+  rows[0]["title"] = std::string(100, 'x');
+  auto longest = [](const std::string& table) {
+    size_t n = 0, line = 0;
+    for (unsigned char c : table) {
+      if (c == '\n')
+        n = std::max(n, line), line = 0;
+      else if ((c & 0xC0) != 0x80)
+        ++line;
+    }
+    return n;
+  };
+  // Not a terminal: max_width holds.
+  EXPECT_EQ(longest(Render(Format::kTable, rows, cols)), 2 + 2 + 4 + 2 + 20u);
+  // A wide terminal shows whole titles; a narrow one cuts them to fit.
+  std::string wide = Render(Format::kTable, rows, cols, "", [](Output& o) { o.SetWidth(200); });
+  EXPECT_NE(wide.find(std::string(100, 'x')), std::string::npos);
+  EXPECT_EQ(longest(wide), 2 + 2 + 4 + 2 + 100u);
+  std::string narrow = Render(Format::kTable, rows, cols, "", [](Output& o) { o.SetWidth(30); });
+  EXPECT_EQ(longest(narrow), 30u) << narrow;
+  // Never below 8 characters for a flexible column.
+  std::string tiny = Render(Format::kTable, rows, cols, "", [](Output& o) { o.SetWidth(5); });
+  EXPECT_NE(tiny.find(std::string(7, 'x') + "\u2026"), std::string::npos) << tiny;
+}
+
 TEST(OutputTest, FieldsChooseColumnsAndJsonKeys) {
   auto fields = [](Output& o) { o.SetFields({"year", "id", "missing"}); };
   EXPECT_EQ(Render(Format::kTsv, {Papers()[0]}, {}, "", fields), "year\tid\tmissing\n2001\tW1\t\n");

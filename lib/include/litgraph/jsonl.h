@@ -26,6 +26,13 @@ using Json = nlohmann::ordered_json;
 
 class Store;
 
+// A tool that starts reading standard input from a terminal seems to hang
+// to a user who did not mean to give input: every reader of "-" calls
+// NoticeTerminalInput(), which runs `fn` (the tools print a hint on stderr)
+// when standard input is a terminal. Not thread-safe: set it at start-up.
+void SetTerminalInputNotice(std::function<void()> fn);
+void NoticeTerminalInput();
+
 // Calls fn(line, where) for each non-blank line of `path` ("-" = standard
 // input), trimmed of blanks; "where" is "NAME:LINE", for messages. Stops at
 // fn's first error.

@@ -79,6 +79,11 @@ class Output {
   void SetFields(std::vector<std::string> fields) { fields_ = std::move(fields); }
   // --sort: records are buffered and written in this order at Finish.
   void SetSort(std::optional<SortKey> sort) { sort_ = std::move(sort); }
+  // Table mode: the width to fit (the terminal's, found when stdout is one;
+  // 0 = none). Columns with a max_width then share what the others leave:
+  // wider than max_width on a wide terminal, narrower (8 at least) on a
+  // narrow one.
+  void SetWidth(size_t width) { width_ = width; }
   // Citation modes: fields to add to a paper record before it is cited
   // (work_type, date, landing_page_url: what records do not carry).
   void SetCitationFields(std::function<Json(const Json& paper)> fn) { citation_fields_ = fn; }
@@ -109,6 +114,7 @@ class Output {
   size_t count_ = 0, emitted_ = 0;
   bool finished_ = false;
   bool line_buffered_ = false;
+  size_t width_ = 0;
 };
 
 // Text safe to print on a terminal: each C0 control character (U+0000 to

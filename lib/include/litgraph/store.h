@@ -198,8 +198,9 @@ class Store {
   std::optional<std::pair<std::string, std::string>> NodeLabel(NodeType t, int64_t id);
   std::optional<int64_t> NodeByExtId(NodeType t, const std::string& ext_id);
 
-  // Sources whose id or ISSN-L equals `id_or_issn`, or whose normalized name
-  // contains `name_key` (when not empty).
+  // Sources whose id or ISSN-L equals `id_or_issn` or whose normalized name
+  // equals `name_key`; without such a name, those whose name holds
+  // `name_key`'s words as whole words, in order.
   std::vector<int64_t> SourcesMatching(const std::string& id_or_issn, const std::string& name_key);
   // Authors whose normalized name equals `name_key`, at most `limit`.
   std::vector<int64_t> AuthorsByNameKey(const std::string& name_key, size_t limit);
