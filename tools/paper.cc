@@ -39,8 +39,10 @@ Manual ToolManual() {
       "Detail cards: the paper fields of litgraph-json(7) plus date, work_type, language, "
       "abstract, source, open_access, pdf_url, authorships, topics, keywords, "
       "openalex_keywords, references_in_store, cited_by_in_store and their counts, "
-      "dangling_references. Neighbour lists: paper records with rank, score (the count), "
-      "relation and of (the paper they belong to).";
+      "dangling_references; as a table (the default on a terminal) a card to read: title, "
+      "ids, venue, authors, counts, keywords, topics and the abstract wrapped to the "
+      "terminal (--fields or --sort give rows instead). Neighbour lists: paper records with "
+      "rank, score (the count), relation and of (the paper they belong to).";
   man.exit_status =
       "Exit 1 when a paper is not found; the others are still shown. Exit 2 when a title "
       "matches several papers (the candidates are listed).";
@@ -92,6 +94,8 @@ int main(int argc, char** argv) {
     Output out(tool.common().format);
     tool.Shape(&out, store->get());
     const bool list_mode = references || cited_by || co_cited || coupled;
+    const bool shaped = tool.Shaped();
+    size_t printed = 0;
     if (list_mode) {
       auto cols = PaperColumns();
       cols.insert(cols.begin() + 1, {"of", "of", 0});
@@ -121,7 +125,11 @@ int main(int argc, char** argv) {
         continue;
       }
       if (!list_mode) {
-        out.Write(PaperCard(store->get(), graph, *id));
+        Json card = PaperCard(store->get(), graph, *id);
+        if (out.format() == Format::kTable && !shaped)  // a card to read, not a row
+          out.Raw((printed++ ? "\n" : "") + PaperCardText(card, out.width()));
+        else
+          out.Write(card);
         continue;
       }
       if (!graph) return Status::IoError("the store has no graph yet (run litgraph-ingest)");

@@ -104,6 +104,7 @@ class Tool {
   // fields for citations, to an Output.
   void AddShapingOptions();
   void Shape(Output* out, Store* store) const;
+  bool Shaped() const { return !fields_.empty() || sort_.has_value(); }  // --fields or --sort
   // Prints the human summary as a note and, with --stats, the record.
   void Summary(const std::string& human, const Json& record);
 

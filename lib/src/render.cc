@@ -98,6 +98,87 @@ std::function<Json(const Json& paper)> CitationFields(Store* store) {
   };
 }
 
+namespace {
+
+// `text` wrapped at `width` columns (counted in code points), each line
+// indented by `indent`.
+std::string Wrap(const std::string& text, size_t width, const std::string& indent) {
+  std::string out, line;
+  auto columns = [](const std::string& s) {
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(at, end - at);
+    at = end + 1;
+    if (word.empty()) continue;
+    if (!line.empty() && columns(indent + line + " " + word) > width) {
+      out += indent + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += indent + line + "\n";
+  return out;
+}
+
+std::string Names(const Json& list, const char* key, size_t max) {
+  std::string s;
+  size_t n = 0;
+  for (const Json& e : list) {
+    if (n == max) return s + fmt::format(", ... ({} in all)", list.size());
+    std::string name = e.is_string() ? e.get<std::string>()
+                       : e.is_object() && e.contains(key) && e[key].is_string()
+                           ? e[key].get<std::string>()
+                           : "";
+    if (name.empty()) continue;
+    s += (n++ ? ", " : "") + name;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string PaperCardText(const Json& card, size_t width) {
+  if (width == 0) width = 100;
+  width = std::max<size_t>(width, 40);
+  auto text = [&](const char* key) {
+    auto it = card.find(key);
+    return it != card.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  auto number = [&](const char* key) {
+    auto it = card.find(key);
+    return it != card.end() && it->is_number() ? std::to_string(it->get<int64_t>()) : "?";
+  };
+  std::string year = card.contains("year") && card["year"].is_number()
+                         ? " (" + std::to_string(card["year"].get<int>()) + ")"
+                         : "";
+  std::string s = Wrap(text("title") + year, width, "");
+  std::string ids = text("id");
+  if (!text("doi").empty()) ids += "  doi:" + text("doi");
+  if (!text("work_type").empty()) ids += "  " + text("work_type");
+  s += Wrap(ids, width, "  ");
+  if (!text("venue").empty()) s += Wrap("Venue: " + text("venue"), width, "  ");
+  if (card.contains("authors") && !card["authors"].empty())
+    s += Wrap("Authors: " + Names(card["authors"], "name", 12), width, "  ");
+  s += Wrap(fmt::format("Cited by {} ({}), {} in the store. References: {}, {} in the store.",
+                        number("cited_by_count"), text("citation_source"),
+                        number("cited_by_in_store_count"), number("referenced_works_count"),
+                        number("references_in_store_count")),
+            width, "  ");
+  if (card.contains("keywords") && !card["keywords"].empty())
+    s += Wrap("Keywords: " + Names(card["keywords"], "text", 12), width, "  ");
+  if (card.contains("topics") && !card["topics"].empty())
+    s += Wrap("Topics: " + Names(card["topics"], "name", 5), width, "  ");
+  if (!text("landing_page_url").empty()) s += Wrap(text("landing_page_url"), width, "  ");
+  if (!text("abstract").empty()) s += "\n" + Wrap(text("abstract"), width, "  ");
+  return s;
+}
+
 Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>& paths,
                  std::vector<std::string>* seeds_used) {
   auto label = [&](uint32_t local) {

@@ -734,6 +734,17 @@ def case_paper_card_and_neighbourhoods(c):
     db = c.fixture_db()
     out, _, _ = c.run("paper", "--db", db, "W2741809807")
     card = lines(out)[0]
+    # As a table (what a terminal gets), a card to read rather than one cut row.
+    text, _, _ = c.run("paper", "--db", db, "--format", "table", "W2741809807", "W2250539671")
+    rows = text.splitlines()
+    assert rows[0] == f"{card['title']} (2018)", rows[:3]
+    assert "  W2741809807 doi:10.7717/peerj.4375" in rows[1], rows[1]
+    assert any(r.startswith("  Authors: Heather Piwowar, Jason Priem") for r in rows), rows
+    assert "Cited by 1109 (record), 5 in the store." in text and "Glove" in text
+    assert card["abstract"][:40] in text and max(len(r) for r in rows) <= 100
+    # --fields keeps the table of rows
+    text, _, _ = c.run("paper", "--db", db, "--format", "table", "--fields", "id,year", "W2741809807")
+    assert text.split() == ["id", "year", "W2741809807", "2018"], text
     assert card["authorships"][0]["name"] == "Heather Piwowar"
     assert card["authorships"][0]["position"] == 1
     assert card["authorships"][0]["institutions"], card["authorships"][0]

@@ -84,6 +84,7 @@ class Output {
   // wider than max_width on a wide terminal, narrower (8 at least) on a
   // narrow one.
   void SetWidth(size_t width) { width_ = width; }
+  size_t width() const { return width_; }
   // Citation modes: fields to add to a paper record before it is cited
   // (work_type, date, landing_page_url: what records do not carry).
   void SetCitationFields(std::function<Json(const Json& paper)> fn) { citation_fields_ = fn; }

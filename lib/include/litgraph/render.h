@@ -47,6 +47,11 @@ Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>
 // always full). Null when the paper does not exist.
 Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links = 200);
 
+// A paper card (PaperCard's record) for people: title and year, ids, venue,
+// authors, counts from the record and the store, keywords, topics and the
+// abstract, wrapped at `width` columns (0: 100).
+std::string PaperCardText(const Json& card, size_t width);
+
 // A neighbour of `of` in a citation neighbourhood, ranked.
 Json NeighbourJson(Store* store, Graph* graph, const Neighbour& n, Neighbourhood kind,
                    const std::string& of, int rank);
