@@ -10,6 +10,7 @@
 
 #include "litgraph/intern.h"
 #include "litgraph/text.h"
+#include "phrase_stats_format.h"
 
 namespace litgraph {
 
@@ -1400,16 +1401,6 @@ const std::vector<std::string>& KeywordFeatureNames() {
 
 // ---- PhraseStats -------------------------------------------------------------
 
-namespace {
-constexpr char kStatsMagic[8] = {'L', 'G', 'P', 'H', 'R', 0, 0, 2};
-struct StatsHeader {
-  char magic[8];
-  uint64_t num_docs;
-  uint64_t count;
-  uint64_t reserved;
-};
-}  // namespace
-
 void PhraseStats::Grow() {
   std::vector<Slot> slots(std::max<size_t>(1 << 16, slots_.size() * 2), Slot{0, 0});
   size_t mask = slots.size() - 1;
@@ -1434,17 +1425,22 @@ void PhraseStats::Bump(uint64_t h) {
   ++slots_[j].count;
 }
 
-void PhraseStats::AddDocument(std::string_view title, std::string_view abstract) {
+void PhraseKeysOf(std::string_view title, std::string_view abstract, std::vector<uint64_t>* keys) {
   PaperCandidates& paper = Scratch();
   CollectCandidates(title, abstract, /*details=*/false, &paper);
-  std::vector<uint64_t> seen;
-  seen.reserve(paper.cands.size() + paper.heads.size());
-  for (const Candidate& c : paper.cands) seen.push_back(PhraseHash(paper.text(c)));
+  keys->clear();
+  keys->reserve(paper.cands.size() + paper.heads.size());
+  for (const Candidate& c : paper.cands) keys->push_back(PhraseHash(paper.text(c)));
   for (const HeadWord& h : paper.heads)
-    if (h.tf > 0) seen.push_back(h.hash);
-  std::sort(seen.begin(), seen.end());
-  seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
-  for (uint64_t h : seen) Bump(h);
+    if (h.tf > 0) keys->push_back(h.hash);
+  std::sort(keys->begin(), keys->end());
+  keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
+}
+
+void PhraseStats::AddDocument(std::string_view title, std::string_view abstract) {
+  std::vector<uint64_t> keys;
+  PhraseKeysOf(title, abstract, &keys);
+  for (uint64_t h : keys) Bump(h);
   ++num_docs_;
 }
 
