@@ -121,6 +121,28 @@ TEST(PhraseCounterTest, SameFileAsPhraseStatsWhateverTheBudget) {
   EXPECT_FALSE(std::filesystem::exists(dir.File("runs"))) << "the runs go with the counter";
 }
 
+// Lookups interpolate on the assumption that keys (hashes) are uniform;
+// keys bunched at both ends of the 64-bit space are found all the same.
+TEST(PhraseCounterTest, LookupsFindKeysThatAreNotUniform) {
+  ScopedTempDir dir;
+  std::vector<uint64_t> keys;
+  for (uint64_t k = 1; k <= 3000; ++k) keys.push_back(k);
+  for (uint64_t k = 1; k <= 3000; ++k) keys.push_back(~uint64_t{0} - 3000 + k);
+  PhraseCounter counter(dir.File("runs"), 1 << 20);
+  counter.AddKeys(keys);
+  counter.AddKeys(keys);
+  const std::string path = dir.File("phrase_df");
+  ASSERT_TRUE(counter.Write(path, TestId(path)).ok());
+  PhraseStats stats;
+  ASSERT_TRUE(stats.Open(path, TestId(path)).ok());
+  for (uint64_t k : keys) EXPECT_EQ(stats.DocFreq(k), 2u) << k;
+  for (uint64_t k : {uint64_t{3001}, uint64_t{1} << 63, ~uint64_t{0} - 3000}) {
+    stats.Prefetch(k);
+    EXPECT_EQ(stats.DocFreq(k), 0u) << k;
+  }
+  EXPECT_TRUE(stats.status().ok());
+}
+
 TEST(PhraseCounterTest, EmptyCorpus) {
   ScopedTempDir dir;
   PhraseStats in_memory;
