@@ -35,8 +35,10 @@ Manual ToolManual() {
       "over features of the phrase in the paper (title, position, occurrences whole or inside "
       "longer phrases) and smoothed corpus statistics of the store (specificity; phrases other "
       "papers share are preferred, phrases of one paper are not dropped); the weights are "
-      "fitted on Inspec (doc/keywords.md). A full run recounts those statistics; --missing "
-      "(what a cron job runs after ingest) reuses them and says when a full run is due.\n\n"
+      "fitted on Inspec (doc/keywords.md). A full run recounts those statistics, within "
+      "--memory-budget whatever the corpus (sorted runs of phrase counts spill to "
+      "DIR/keywords.tmp, removed afterwards); --missing (what a cron job runs after ingest) "
+      "reuses them and says when a full run is due.\n\n"
       "--backend llm asks an OpenAI-compatible chat-completions endpoint (llama.cpp server, "
       "Ollama, vLLM, OpenAI) for the same contract as strict JSON, validates and retries "
       "malformed answers, runs --llm-concurrency requests at a time, and caches answers in the "
@@ -96,11 +98,10 @@ void AddOptions(Tool& tool, Options* o) {
   app.add_option("--batch", o->batch, "Papers per backend call and commit (default 2000; llm 64)")
       ->type_name("N")
       ->check(NumberIn<size_t>(1, 10000000));
-  app.add_option("--memory-budget", o->memory_budget,
-                 "Memory the keyword layer's edge sorting may hold, e.g. 512M (default 1G)")
-      ->type_name("SIZE")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(NumberIn<size_t>(size_t{8} << 20, size_t{1} << 50));
+  AddMemoryBudgetOption(&app,
+                        "SQLite's cache, the phrase counts, the keyword id cache and the "
+                        "keyword layer's sorts",
+                        &o->memory_budget);
   tool.AddStatsFlag();
 }
 

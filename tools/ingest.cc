@@ -89,13 +89,9 @@ int main(int argc, char** argv) {
                   "Longest accepted input line (default 256 MiB)")
       ->type_name("N")
       ->check(NumberIn<size_t>(1, size_t{1} << 32));
-  tool.app()
-      .add_option("--memory-budget", opt.memory_budget,
-                  "Memory for SQLite's cache and the sorts of the lexical index and the graph, "
-                  "e.g. 512M or 4G (default 1G); beyond it sorted runs spill to disk")
-      ->type_name("SIZE")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(NumberIn<size_t>(size_t{8} << 20, size_t{1} << 50));
+  AddMemoryBudgetOption(&tool.app(),
+                        "SQLite's cache and the sorts of the lexical index and the graph",
+                        &opt.memory_budget);
   tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
     namespace fs = std::filesystem;

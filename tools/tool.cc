@@ -353,6 +353,15 @@ void AddBackendOptions(CLI::App* app, const std::string& prefix, const std::stri
       ->check(NumberIn(0, 10));
 }
 
+void AddMemoryBudgetOption(CLI::App* app, const std::string& what, size_t* budget) {
+  app->add_option("--memory-budget", *budget,
+                  "Memory for " + what +
+                      ", e.g. 512M or 4G (default 1G); beyond it sorted runs spill to disk")
+      ->type_name("SIZE")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(NumberIn<size_t>(size_t{8} << 20, size_t{1} << 50));
+}
+
 // Messages echo input (ids, titles, file names, option values): every one is
 // printed through EscapeControls, keeping the lines of multi-line messages.
 void Tool::Warn(std::string_view msg) const {

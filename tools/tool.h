@@ -168,6 +168,10 @@ void AddParamFlags(CLI::App* app, ParamTable* table, const std::string& group);
 void AddBackendOptions(CLI::App* app, const std::string& prefix, const std::string& what,
                        std::string* url, std::string* model, HttpOptions* http);
 
+// --memory-budget SIZE (512M, 4G; at least 8M, default 1G) of a tool that
+// builds in bounded memory; `what` says what the budget holds in the help.
+void AddMemoryBudgetOption(CLI::App* app, const std::string& what, size_t* budget);
+
 namespace internal {
 
 // "an integer from 1 to 10", "a number from 0 to 1"; "1..10" with `brief`.

@@ -17,5 +17,5 @@ complete -c litgraph-extract-keywords -l llm-concurrency -r -d 'Requests in flig
 complete -c litgraph-extract-keywords -l llm-timeout -r -d 'Per-request timeout in ms (default 60000)'
 complete -c litgraph-extract-keywords -l llm-retries -r -d 'Retries of a failed or malformed answer (default 2)'
 complete -c litgraph-extract-keywords -l batch -r -d 'Papers per backend call and commit (default 2000; llm 64)'
-complete -c litgraph-extract-keywords -l memory-budget -r -d 'Memory the keyword layer'\''s edge sorting may hold, e.g. 512M (default 1G)'
+complete -c litgraph-extract-keywords -l memory-budget -r -d 'Memory for SQLite'\''s cache, the phrase counts, the keyword id cache and the keyword layer'\''s sorts, e.g. 512M or 4G (default 1G); beyond it sorted runs spill to disk'
 complete -c litgraph-extract-keywords -l stats -d 'Print the summary as JSON on standard output'

@@ -134,7 +134,10 @@ EdgeSorter::Reader EdgeSorter::Read() {
   buffer_ = std::vector<Edge>();
   r.status_ = status_;
   if (!r.status_.ok()) return r;
-  const size_t chunk = std::max<size_t>(kReadBuffer / sizeof(Edge), 1);
+  // The sorter's budget is 2 x capacity_ edges (the buffer and its sorted
+  // copy); its runs' read buffers share it.
+  r.chunk_ = std::clamp<size_t>(2 * capacity_ / runs_.size(), kMinReadBuffer / sizeof(Edge),
+                                kReadBuffer / sizeof(Edge));
   for (const std::string& path : runs_) {
     auto run = std::make_unique<Reader::Run>();
     run->file = std::fopen(path.c_str(), "rb");
@@ -142,7 +145,7 @@ EdgeSorter::Reader EdgeSorter::Read() {
       r.status_ = Status::IoError(fmt::format("{}: {}", path, std::strerror(errno)));
       return r;
     }
-    if (run->Head(&r.status_, chunk)) {
+    if (run->Head(&r.status_, r.chunk_)) {
       r.heap_.push_back(static_cast<uint32_t>(r.runs_.size()));
       r.runs_.push_back(std::move(run));
     }
@@ -163,7 +166,7 @@ const Edge* EdgeSorter::Reader::Next() {
   std::pop_heap(heap_.begin(), heap_.end(), greater);
   Run& run = *runs_[heap_.back()];
   current_ = run.buf[run.at++];
-  if (run.Head(&status_, std::max<size_t>(kReadBuffer / sizeof(Edge), 1)))
+  if (run.Head(&status_, chunk_))
     std::push_heap(heap_.begin(), heap_.end(), greater);
   else
     heap_.pop_back();

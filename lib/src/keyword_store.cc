@@ -7,6 +7,7 @@
 
 #include "litgraph/generation.h"
 #include "litgraph/graph_build.h"
+#include "litgraph/phrase_count.h"
 #include "litgraph/store.h"
 #include "litgraph/store_write.h"
 
@@ -91,7 +92,7 @@ std::vector<int64_t> Targets(Store* store, const KeywordRunOptions& options) {
 Status ExtractAll(Store* store, const KeywordRunOptions& options,
                   const std::vector<int64_t>& targets, KeywordBackend* backend,
                   std::unique_ptr<Transaction>* txn, KeywordRunStats* stats) {
-  KeywordWriter writer(store, backend->name());
+  KeywordWriter writer(store, backend->name(), options.memory_budget / 8);
   std::vector<PaperText> batch;
   std::vector<std::vector<Keyword>> results;
   std::vector<std::string> failures;
@@ -132,24 +133,36 @@ Status RunKeywordExtraction(
     KeywordRunStats* stats) {
   auto t0 = Clock::now();
   try {
+    // SQLite within the budget: a quarter as page cache, a quarter mapped,
+    // sorts (RefreshKeywordCounts' GROUP BY) in temporary files.
+    store->db().Exec(
+        fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=FILE;",
+                    options.memory_budget / 4 / 1024, options.memory_budget / 4));
     std::vector<int64_t> targets = Targets(store, options);
-    // Corpus phrase statistics: recounted on a full run, else reused.
-    PhraseStats counted, stored;
+    // Corpus phrase statistics: recounted on a full run, else reused. Either
+    // way the extractor reads them from the memory-mapped file.
+    PhraseStats recounted, stored;
     const PhraseStats* phrase_stats = nullptr;
     std::unique_ptr<GenerationBuilder> new_stats;
     bool recount = options.select == KeywordRunOptions::Select::kAll || options.recount ||
                    !OpenPhraseStats(store, &stored).ok();
     if (recount) {
+      // Half the budget, the other half being SQLite's while the papers are
+      // read; the runs go beside the generations (keywords.tmp: removed by
+      // the counter, or with the generations' leftovers when killed).
+      PhraseCounter counter(store->dir() + "/keywords.tmp", options.memory_budget / 2);
       store->ForEachPaperText([&](int64_t, std::string_view title, std::string_view abstract) {
-        counted.AddDocument(title, abstract);
+        counter.AddDocument(title, abstract);
       });
       auto out = GenerationBuilder::Start(store, "keywords");
       if (!out.ok()) return out.status();
       new_stats = std::move(out.value());
-      LITGRAPH_RETURN_IF_ERROR(
-          counted.Write(new_stats->Path("phrase_df"), new_stats->NewFile("phrase_df")));
-      new_stats->info() = {{"documents", counted.num_docs()}, {"phrases", counted.size()}};
-      phrase_stats = &counted;
+      const std::string path = new_stats->Path("phrase_df");
+      const FileIdentity id = new_stats->NewFile("phrase_df");
+      LITGRAPH_RETURN_IF_ERROR(counter.Write(path, id));
+      LITGRAPH_RETURN_IF_ERROR(recounted.Open(path, id));
+      new_stats->info() = {{"documents", counter.num_docs()}, {"phrases", counter.distinct()}};
+      phrase_stats = &recounted;
     } else {
       phrase_stats = &stored;
       stats->recount_due = store->PaperCount() > 1.2 * static_cast<double>(stored.num_docs());
@@ -162,6 +175,7 @@ Status RunKeywordExtraction(
     auto txn = std::make_unique<Transaction>(&store->db(), "IMMEDIATE");
     auto t_extract = Clock::now();
     LITGRAPH_RETURN_IF_ERROR(ExtractAll(store, options, targets, backend.get(), &txn, stats));
+    LITGRAPH_RETURN_IF_ERROR(phrase_stats->status());  // damage a lookup met
     stats->extract_seconds = std::chrono::duration<double>(Clock::now() - t_extract).count();
     stats->keywords_total = RefreshKeywordCounts(store);
     if (store->Generation("graph") > 0) {

@@ -18,7 +18,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -29,6 +28,7 @@
 #include "litgraph/lexical.h"
 #include "litgraph/store.h"
 #include "litgraph/text.h"
+#include "spill_file.h"
 
 namespace litgraph {
 
@@ -36,60 +36,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr size_t kWriteBuffer = size_t{1} << 20;
 constexpr size_t kMaxMergeWidth = 64;  // runs merged at once (open files)
-
-Status ErrnoError(const std::string& path, const char* what) {
-  return Status::IoError(fmt::format("{}: {}: {}", path, what, std::strerror(errno)));
-}
-
-// A region of a file written sequentially through a buffer; the first
-// failure is kept.
-class OutFile {
- public:
-  ~OutFile() {
-    if (f_) std::fclose(f_);
-  }
-  // Creates (truncates) path, or with `offset` writes into an existing file.
-  Status Open(const std::string& path, int64_t offset = -1) {
-    path_ = path;
-    f_ = std::fopen(path.c_str(), offset < 0 ? "wb" : "r+b");
-    if (!f_) return ErrnoError(path, "open");
-    if (offset > 0 && fseeko(f_, offset, SEEK_SET) != 0) return ErrnoError(path, "seek");
-    buf_.reserve(kWriteBuffer);
-    return Status::Ok();
-  }
-  void Put(std::string_view bytes) {
-    buf_.append(bytes);
-    if (buf_.size() >= kWriteBuffer) Flush();
-  }
-  void Varint(uint64_t v) { PutVarint(v, &buf_); }
-  template <typename T>
-  void Raw(const T& v) {
-    Put(std::string_view(reinterpret_cast<const char*>(&v), sizeof v));
-  }
-  uint64_t written() const { return flushed_ + buf_.size(); }
-  Status Close() {
-    Flush();
-    if (f_ && std::fclose(f_) != 0 && status_.ok()) status_ = ErrnoError(path_, "write");
-    f_ = nullptr;
-    return status_;
-  }
-
- private:
-  void Flush() {
-    if (!buf_.empty() && status_.ok() &&
-        std::fwrite(buf_.data(), 1, buf_.size(), f_) != buf_.size())
-      status_ = ErrnoError(path_, "write");
-    flushed_ += buf_.size();
-    buf_.clear();
-  }
-  std::string path_;
-  FILE* f_ = nullptr;
-  std::string buf_;
-  uint64_t flushed_ = 0;
-  Status status_;
-};
 
 // A run file read sequentially through a buffer.
 class RunFile {
@@ -495,22 +442,10 @@ Status LexicalBuilder::Write(GenerationBuilder* out, const std::string& prefix,
   LITGRAPH_RETURN_IF_ERROR(status_);
   for (const char* what : {"lexicon", "postings"}) {
     const std::string from = PathOf(what), name = prefix + what;
-    FILE* f = std::fopen(from.c_str(), "rb");
-    if (!f) return ErrnoError(from, "open");
     CheckedFileWriter w;
-    Status st = w.Open(out->Path(name), out->NewFile(name));
-    std::vector<char> buf(kWriteBuffer);
-    while (st.ok()) {
-      size_t got = std::fread(buf.data(), 1, buf.size(), f);
-      if (got == 0) {
-        if (std::ferror(f)) st = ErrnoError(from, "read");
-        break;
-      }
-      st = w.Append(std::string_view(buf.data(), got));
-    }
-    std::fclose(f);
-    if (st.ok()) st = w.Finish();
-    LITGRAPH_RETURN_IF_ERROR(st);
+    LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
+    LITGRAPH_RETURN_IF_ERROR(AppendFile(from, &w));
+    LITGRAPH_RETURN_IF_ERROR(w.Finish());
     std::error_code ec;
     fs::remove(from, ec);
   }

@@ -56,6 +56,10 @@ class IdCache {
   std::unordered_map<std::string, int64_t> named_;
 };
 
+// What a KeywordWriter cache entry costs besides its text: the hash node,
+// the string and a bucket.
+constexpr size_t kKeywordCacheEntryBytes = 80;
+
 }  // namespace
 
 class RecordWriter::Impl {
@@ -464,8 +468,8 @@ void BulkLoad::RestoreSecondaryIndexes() {
       "INSERT INTO paper_fts(paper_fts, rank) VALUES('crisismerge', 16);");
 }
 
-KeywordWriter::KeywordWriter(Store* store, std::string backend)
-    : store_(store), backend_(std::move(backend)) {}
+KeywordWriter::KeywordWriter(Store* store, std::string backend, size_t cache_bytes)
+    : store_(store), backend_(std::move(backend)), cache_limit_(cache_bytes) {}
 
 int64_t KeywordWriter::Write(int64_t paper, const std::vector<Keyword>& kws) {
   static const char* kClear = "DELETE FROM paper_keyword WHERE paper_id = ?";
@@ -507,6 +511,11 @@ int64_t KeywordWriter::KeywordId(const std::string& text) {
         .Bind(1, id)
         .Bind(2, text)
         .Exec();
+  }
+  cache_bytes_ += text.size() + kKeywordCacheEntryBytes;
+  if (cache_bytes_ > cache_limit_) {
+    cache_.clear();
+    cache_bytes_ = text.size() + kKeywordCacheEntryBytes;
   }
   cache_.emplace(text, id);
   return id;

@@ -4,15 +4,17 @@
 // in a buffer of at most `budget` bytes. A full buffer is sorted (counting
 // sort by source over the source id space, then each source's edges by
 // (dst, attr)) and spilled to a run file; reading merges the runs (a k-way
-// merge through a heap, `kReadBuffer` bytes of each run in memory). A sorter
-// that never filled its buffer sorts in memory and touches no file. Either
-// way the edges come out in ascending (src, dst, attr) order, so the files
-// built from them do not depend on the budget.
+// merge through a heap, a read buffer per run). A sorter that never filled
+// its buffer sorts in memory and touches no file. Either way the edges come
+// out in ascending (src, dst, attr) order, so the files built from them do
+// not depend on the budget.
 //
 // Memory: the buffer (12 bytes per edge), plus while spilling 4 bytes per
-// source id of the relation's id space (the counting sort), plus while
-// reading kReadBuffer per run. Disk: 12 bytes per spilled edge, in `dir`,
-// removed when the sorter goes.
+// source id of the relation's id space (the counting sort). While reading,
+// the buffer is gone and the runs' read buffers share the budget: budget /
+// runs each, at most kReadBuffer, at least kMinReadBuffer (so more than
+// budget / kMinReadBuffer runs take kMinReadBuffer each). Disk: 12 bytes
+// per spilled edge, in `dir`, removed when the sorter goes.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +33,7 @@ struct Edge {
 
 class EdgeSorter {
  public:
-  static constexpr size_t kReadBuffer = 1 << 20;
+  static constexpr size_t kReadBuffer = 1 << 20, kMinReadBuffer = 4 << 10;
 
   // Run files go to dir/<prefix>.<k>.run; sources are ids [0, sources).
   EdgeSorter(std::string dir, std::string prefix, uint64_t sources, size_t budget);
@@ -67,6 +69,7 @@ class EdgeSorter {
     std::vector<std::unique_ptr<Run>> runs_;
     std::vector<uint32_t> heap_;  // run indexes, smallest head first
     Edge current_{};
+    size_t chunk_ = 0;  // edges per read of a run
     Status status_;
   };
   Reader Read();

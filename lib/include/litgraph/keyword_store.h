@@ -4,10 +4,12 @@
 // HAS_KEYWORD / COOCCUR, atomically.
 //
 // Corpus statistics: a full run (all papers) recounts the phrase document
-// frequencies and stores them as DIR/keywords.<N>/phrase_df; --missing and
-// --id runs reuse the stored counts (recounting only when there are none),
-// and the summary says when the corpus has grown enough (> 20%) since the
-// last count for a full run to be due.
+// frequencies in bounded memory (PhraseCounter, its runs in
+// DIR/keywords.tmp) and stores them as DIR/keywords.<N>/phrase_df; --missing
+// and --id runs reuse the stored counts (recounting only when there are
+// none), and the summary says when the corpus has grown enough (> 20%)
+// since the last count for a full run to be due. Extraction reads the
+// counts from that memory-mapped file either way.
 #pragma once
 
 #include <cstdint>
@@ -58,7 +60,10 @@ struct KeywordRunOptions {
   // Commit after every batch (remote backends: an interrupted run keeps its
   // finished batches; --missing resumes). Built-in: one transaction.
   bool commit_batches = false;
-  size_t memory_budget = size_t{1} << 30;  // the keyword layer's edge sorting (graph_build.h)
+  // Memory (doc/memory.md): SQLite's page cache 1/4 and mapping 1/4; the
+  // phrase counting 1/2 (phrase_count.h), the keyword id cache 1/8, the
+  // keyword layer's edge sorting (graph_build.h) in turn.
+  size_t memory_budget = size_t{1} << 30;
 };
 
 struct KeywordRunStats {

@@ -85,9 +85,12 @@ std::string KeywordExtId(std::string_view normalized);
 
 // Corpus document frequencies of the candidate phrases (keyed by a 64-bit
 // hash of the normalized phrase) and, under keys of their own, of the words
-// of noun-phrase chunks. Built by counting, or opened from the store's file
-// (a sorted array of (hash, df) pairs, memory-mapped: O(1) open; files of an
-// older candidate definition fail to open, which makes the store recount).
+// of noun-phrase chunks. Built by counting in memory (a table of every key:
+// small corpora, tests and evaluations; a store's corpus is counted in
+// bounded memory by PhraseCounter, phrase_count.h, into the same file), or
+// opened from the store's file (a sorted array of (hash, df) pairs,
+// memory-mapped: O(1) open; files of an older candidate definition fail to
+// open, which makes the store recount).
 class PhraseStats {
  public:
   PhraseStats() = default;
@@ -103,6 +106,9 @@ class PhraseStats {
   Status status() const { return file_.status(); }
 
   uint32_t DocFreq(uint64_t phrase_hash) const;
+  // Starts loading the part of the file DocFreq(phrase_hash) reads first:
+  // lookups of many keys prefetched first overlap their cache misses.
+  void Prefetch(uint64_t phrase_hash) const;
   uint64_t num_docs() const { return num_docs_; }
   size_t size() const;
 
@@ -125,6 +131,11 @@ class PhraseStats {
 };
 
 uint64_t PhraseHash(std::string_view normalized);
+
+// The statistics keys of one document, what PhraseStats::AddDocument and
+// PhraseCounter (phrase_count.h) count: the hashes of its candidate phrases
+// and the keys of its chunk words, ascending, each once (never 0).
+void PhraseKeysOf(std::string_view title, std::string_view abstract, std::vector<uint64_t>* keys);
 
 struct ExtractOptions {
   size_t max_keywords = 8;   // the CLI allows up to 20

@@ -80,10 +80,12 @@ class BulkLoad {
 
 // Writes extracted keywords: Keyword nodes (created on first use, with their
 // FTS row), a paper's HAS_KEYWORD rows (replacing its earlier ones) and the
-// record that the paper was processed by `backend`.
+// record that the paper was processed by `backend`. Keyword ids are cached
+// in about `cache_bytes` (a full cache starts afresh; ids it lacks are looked
+// up in SQLite), so the ids written do not depend on it.
 class KeywordWriter {
  public:
-  KeywordWriter(Store* store, std::string backend);
+  KeywordWriter(Store* store, std::string backend, size_t cache_bytes);
   // Returns the number of links written.
   int64_t Write(int64_t paper, const std::vector<Keyword>& keywords);
 
@@ -92,6 +94,7 @@ class KeywordWriter {
   Store* store_;
   std::string backend_;
   std::unordered_map<std::string, int64_t> cache_;
+  size_t cache_bytes_ = 0, cache_limit_;
 };
 
 // Recounts every keyword's paper_count; returns the keywords in use.

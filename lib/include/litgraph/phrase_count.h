@@ -1,0 +1,72 @@
+// Counting the corpus phrase statistics in bounded memory: the bytes of
+// PhraseStats' file (keywords.h) for a corpus of any size.
+//
+// A PhraseCounter takes each document's statistics keys (PhraseKeysOf) into
+// a buffer of at most `budget` bytes (8 per key). A full buffer is sorted
+// and spilled to a run file of (key, count) pairs, keys ascending, each once
+// (u64 key, u32 count: 12 bytes a pair). Write() merges the runs, summing
+// each key's counts, at most kMaxMergeWidth at a time (more are first merged
+// into one, and so on), and streams the keys counted in two documents or
+// more, and their counts, into the statistics file: the same bytes that
+// PhraseStats::AddDocument over the same documents and PhraseStats::Write
+// give, whatever the budget.
+//
+// Memory: the buffer, then while merging a read buffer per run (budget /
+// 128, between 16 KiB and 1 MiB). Disk: 12 bytes per distinct key of each
+// run, and 4 per key written, in `dir`. The counter creates `dir` and
+// removes it when it goes; a killed process leaves it to its next owner.
+// Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "litgraph/checked_file.h"
+#include "litgraph/status.h"
+
+namespace litgraph {
+
+class PhraseCounter {
+ public:
+  static constexpr size_t kMaxMergeWidth = 64;  // runs open at once
+
+  PhraseCounter(std::string dir, size_t budget);
+  ~PhraseCounter();
+  PhraseCounter(const PhraseCounter&) = delete;
+  PhraseCounter& operator=(const PhraseCounter&) = delete;
+
+  // Counts the candidate phrases of one document (PhraseKeysOf).
+  void AddDocument(std::string_view title, std::string_view abstract);
+  // Counts one document given by its keys, each once.
+  void AddKeys(std::span<const uint64_t> keys);
+
+  // Merges the runs and writes the statistics file as a checked file. Once.
+  Status Write(const std::string& path, const FileIdentity& id);
+
+  uint64_t num_docs() const { return num_docs_; }
+  // Distinct keys counted, one-document keys included (after Write).
+  uint64_t distinct() const { return distinct_; }
+  // Runs spilled so far.
+  size_t runs() const { return runs_.size(); }
+
+ private:
+  void Spill();
+  // Merges runs_[0, n) into fn(key, count) calls, keys ascending, each once.
+  template <typename Fn>
+  Status Merge(size_t n, Fn&& fn);
+  std::string RunPath();
+  std::string dir_;
+  size_t capacity_;     // keys in the buffer
+  size_t read_buffer_;  // bytes per run while merging
+  std::vector<uint64_t> buffer_;
+  std::vector<std::string> runs_;
+  size_t next_run_ = 0;
+  uint64_t num_docs_ = 0, distinct_ = 0;
+  std::vector<uint64_t> keys_;  // AddDocument's scratch
+  Status status_;               // the first failure to write a run
+};
+
+}  // namespace litgraph
