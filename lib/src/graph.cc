@@ -216,6 +216,21 @@ bool Adjacency::LoadBlock(uint64_t b) {
   return true;
 }
 
+bool Adjacency::StoredBlock(uint64_t b, std::string_view* bytes, bool* raw) {
+  uint64_t at[2];
+  if (b >= num_blocks_ || !ReadValue(file_, index_off_ + b * 8, &at)) return false;
+  const uint64_t begin = at[0] & ~kRawBit, end = at[1] & ~kRawBit;
+  if (end < begin || kHeaderSize + end > index_off_) {
+    Damaged("corrupt graph block index");
+    return false;
+  }
+  const uint8_t* data = file_.Read(kHeaderSize + begin, end - begin);
+  if (!data) return false;
+  *bytes = {reinterpret_cast<const char*>(data), end - begin};
+  *raw = (at[0] & kRawBit) != 0;
+  return true;
+}
+
 Adjacency::List Adjacency::Neighbours(uint64_t node) {
   if (node >= num_nodes_) return {};
   if (auto it = gens_[cur_].lists.find(node); it != gens_[cur_].lists.end())
@@ -333,6 +348,18 @@ Status AdjacencyWriter::Add(uint64_t node, std::span<const uint32_t> ids,
   return AddList(ids, attrs);
 }
 
+Status AdjacencyWriter::AddStoredBlock(uint64_t node, std::string_view bytes, bool raw) {
+  if (!sparse_)
+    for (; next_ < node; ++next_) LITGRAPH_RETURN_IF_ERROR(AddList({}, {}));  // empty lists before
+  if (sparse_ || in_block_ != 0 || node != next_ || node % per_block_ != 0 || node >= node_space_)
+    return Status::Internal(fmt::format("stored block at node {} out of place", node));
+  uint64_t at = out_.size() - Adjacency::kHeaderSize;
+  if (raw) at |= kRawBit;
+  index_.push_back(at);
+  next_ = std::min<uint64_t>(node + per_block_, node_space_);
+  return out_.Append(bytes);
+}
+
 Status AdjacencyWriter::Finish() {
   if (!sparse_)
     for (; next_ < node_space_; ++next_) LITGRAPH_RETURN_IF_ERROR(AddList({}, {}));
@@ -372,6 +399,79 @@ Status WriteAdjacency(const std::string& path, const FileIdentity& id, uint64_t 
     LITGRAPH_RETURN_IF_ERROR(
         w.Add(n, ids.subspan(a, e - a), attrs.empty() ? attrs : attrs.subspan(a, e - a)));
   }
+  return w.Finish();
+}
+
+// ---- Patching -----------------------------------------------------------------
+
+void ListPatch::Add(uint32_t node, std::span<const uint32_t> list_ids,
+                    std::span<const uint32_t> list_attrs) {
+  nodes.push_back(node);
+  ids.insert(ids.end(), list_ids.begin(), list_ids.end());
+  attrs.insert(attrs.end(), list_attrs.begin(), list_attrs.end());
+  offsets.push_back(ids.size());
+}
+
+int64_t ListPatch::Find(uint32_t node) const {
+  auto it = std::lower_bound(nodes.begin(), nodes.end(), node);
+  return it != nodes.end() && *it == node ? it - nodes.begin() : -1;
+}
+
+Status PatchAdjacency(Adjacency& old, const ListPatch& patch, uint64_t node_space,
+                      const std::string& path, const FileIdentity& id, uint32_t nodes_per_block,
+                      int zstd_level) {
+  const uint64_t old_n = old.num_nodes(), per = nodes_per_block;
+  if (old.sparse() || (old_n > 0 && old.nodes_per_block() != per) || node_space < old_n ||
+      (!patch.empty() && patch.nodes.back() >= node_space))
+    return Status::Internal(fmt::format("{}: cannot patch this adjacency file", path));
+  AdjacencyWriter w;
+  LITGRAPH_RETURN_IF_ERROR(
+      w.Open(path, id, node_space, old.has_attrs(), false, nodes_per_block, zstd_level));
+  uint64_t edges = old.num_edges();
+  uint32_t new_max = 0;
+  bool lost_max = false;  // a replaced list had the old maximum degree
+  size_t k = 0;
+  for (uint64_t first = 0; first < node_space; first += per) {
+    const uint64_t last = std::min(first + per, node_space);
+    const bool patched = k < patch.size() && patch.nodes[k] < last;
+    const uint64_t old_count = first < old_n ? std::min(per, old_n - first) : 0;
+    if (!patched && old_count == last - first) {
+      std::string_view bytes;
+      bool raw = false;
+      if (!old.StoredBlock(first / per, &bytes, &raw)) {
+        LITGRAPH_RETURN_IF_ERROR(old.status());
+        return Status::Corruption(fmt::format("{}: unreadable block", path));
+      }
+      LITGRAPH_RETURN_IF_ERROR(w.AddStoredBlock(first, bytes, raw));
+      continue;
+    }
+    for (uint64_t n = first; n < last; ++n) {
+      if (k < patch.size() && patch.nodes[k] == n) {
+        if (n < old_n) {
+          const uint32_t before = old.Degree(n);
+          edges -= before;
+          if (before == old.max_degree()) lost_max = true;
+        }
+        auto ids = patch.Ids(k);
+        edges += ids.size();
+        new_max = std::max<uint32_t>(new_max, static_cast<uint32_t>(ids.size()));
+        LITGRAPH_RETURN_IF_ERROR(w.Add(n, ids, patch.Attrs(k)));
+        ++k;
+      } else if (n < old_n) {
+        Adjacency::List l = old.Neighbours(n);
+        if (!l.ids.empty()) LITGRAPH_RETURN_IF_ERROR(w.Add(n, l.ids, l.attrs));
+      }
+    }
+  }
+  uint32_t max_degree = std::max(old.max_degree(), new_max);
+  if (lost_max && new_max < old.max_degree()) {  // the old maximum may be gone: look
+    max_degree = new_max;
+    for (uint64_t n = 0; n < old_n; ++n)
+      if (patch.Find(static_cast<uint32_t>(n)) < 0)
+        max_degree = std::max(max_degree, old.Degree(n));
+  }
+  LITGRAPH_RETURN_IF_ERROR(old.status());
+  w.SetTotals(edges, max_degree);
   return w.Finish();
 }
 
@@ -451,6 +551,26 @@ RankedLists::Cursor RankedLists::Find(uint32_t node) const {
   return Cursor(this, p, p + (end - begin));
 }
 
+uint32_t RankedLists::NodeAt(uint64_t i) const {
+  uint32_t id = 0;
+  if (i >= lists_ || !ReadValue(file_, dir_off_ + i * kRankedDirEntry, &id))
+    Damaged("corrupt ranked-lists directory");
+  return id;
+}
+
+RankedLists::Cursor RankedLists::At(uint64_t i) const {
+  uint64_t begin, end;
+  if (i >= lists_ || !ReadValue(file_, dir_off_ + i * kRankedDirEntry + 8, &begin) ||
+      !ReadValue(file_, dir_off_ + (i + 1) * kRankedDirEntry + (i + 1 < lists_ ? 8 : 0), &end) ||
+      begin > end || end > data_size_) {
+    Damaged("corrupt ranked-lists directory");
+    return {};
+  }
+  const uint8_t* p = file_.Read(sizeof(RankedHeader) + begin, end - begin);
+  if (!p) return {};
+  return Cursor(this, p, p + (end - begin));
+}
+
 bool RankedLists::Cursor::Next(uint32_t* id, uint32_t* attr) {
   if (p_ == end_) return false;
   uint64_t v = 0, a = 0;
@@ -500,6 +620,40 @@ Status RankedListsWriter::Finish() {
   LITGRAPH_RETURN_IF_ERROR(out_.Append(dir_));
   LITGRAPH_RETURN_IF_ERROR(out_.PatchHeader(0, {reinterpret_cast<const char*>(&h), sizeof h}));
   return out_.Finish();
+}
+
+Status PatchRankedLists(const RankedLists& old, const std::vector<uint32_t>& renew,
+                        const ListPatch& fresh, const std::string& path, const FileIdentity& id,
+                        uint32_t length) {
+  RankedListsWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(path, id, old.has_attrs(), length));
+  std::vector<uint32_t> ids, attrs;
+  size_t r = 0, f = 0;
+  auto emit_fresh_until = [&](uint64_t bound) -> Status {  // renewed nodes below bound
+    for (; r < renew.size() && renew[r] < bound; ++r) {
+      while (f < fresh.size() && fresh.nodes[f] < renew[r]) ++f;
+      if (f < fresh.size() && fresh.nodes[f] == renew[r])
+        LITGRAPH_RETURN_IF_ERROR(w.Add(renew[r], fresh.Ids(f), fresh.Attrs(f)));
+    }
+    return Status::Ok();
+  };
+  for (uint64_t i = 0; i < old.lists(); ++i) {
+    const uint32_t node = old.NodeAt(i);
+    LITGRAPH_RETURN_IF_ERROR(emit_fresh_until(node));
+    if (r < renew.size() && renew[r] == node) continue;  // renewed: emitted with its bound
+    ids.clear();
+    attrs.clear();
+    RankedLists::Cursor c = old.At(i);
+    uint32_t v, a;
+    while (c.Next(&v, &a)) {
+      ids.push_back(v);
+      if (old.has_attrs()) attrs.push_back(a);
+    }
+    LITGRAPH_RETURN_IF_ERROR(w.Add(node, ids, attrs));
+  }
+  LITGRAPH_RETURN_IF_ERROR(emit_fresh_until(UINT64_MAX));
+  LITGRAPH_RETURN_IF_ERROR(old.status());
+  return w.Finish();
 }
 
 Status WriteRankedLists(const std::string& path, const FileIdentity& id, uint64_t num_nodes,

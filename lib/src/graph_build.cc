@@ -1,6 +1,7 @@
 #include "litgraph/graph_build.h"
 
 #include <fmt/format.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <span>
 #include <unordered_map>
 
+#include "graph_build_parts.h"
 #include "litgraph/checked_file.h"
 #include "litgraph/coding.h"
 #include "litgraph/edge_sort.h"
@@ -26,86 +28,9 @@
 
 namespace litgraph {
 
-namespace {
+namespace graph_parts {
 
 namespace fs = std::filesystem;
-
-// How parallel edges (the same pair twice) combine their attributes.
-enum class Merge { kFirst, kSum, kMax };
-
-// The id space of every node type: max dense id + 1.
-struct NodeSpace {
-  uint64_t size[kNodeTypeCount];
-  explicit NodeSpace(Store* store) {
-    for (int t = 0; t < kNodeTypeCount; ++t)
-      size[t] = static_cast<uint64_t>(store->MaxId(static_cast<NodeType>(t))) + 1;
-  }
-  uint64_t operator[](NodeType t) const { return size[static_cast<int>(t)]; }
-};
-
-// Where sorters spill and how much each may hold (edge_sort.h).
-struct SortPlan {
-  std::string dir;
-  size_t budget_per_sorter;
-  const NodeSpace* space;
-  EdgeSorter Sorter(Rel direction) const {
-    static std::atomic<uint64_t> serial{0};
-    return EdgeSorter(dir, fmt::format("sort.{}.{}", GetRelInfo(direction).file, serial++),
-                      (*space)[GetRelInfo(direction).from], budget_per_sorter);
-  }
-};
-
-// Edges of one relation, collected in its direction `rel` and sorted for it
-// and, when it has one, for its reverse.
-struct Edges {
-  Edges(const SortPlan& plan, Rel rel) : rel(rel), fwd(plan.Sorter(rel)) {
-    if (GetRelInfo(rel).reverse != rel) back.emplace(plan.Sorter(GetRelInfo(rel).reverse));
-  }
-  void Add(uint32_t s, uint32_t d, uint32_t a = 0) {
-    fwd.Add(s, d, a);
-    if (back) back->Add(d, s, a);
-  }
-  Rel rel;
-  EdgeSorter fwd;
-  std::optional<EdgeSorter> back;
-};
-
-// Calls fn(node, ids, attrs) for each source's list in ascending order, ids
-// ascending and parallel edges combined by `merge` (the first is the one of
-// the smallest attribute). Attributes are kept when `with_attrs`.
-template <typename Fn>
-Status ForEachList(EdgeSorter& sorter, Merge merge, bool with_attrs, Fn&& fn) {
-  LITGRAPH_RETURN_IF_ERROR(sorter.status());
-  EdgeSorter::Reader r = sorter.Read();
-  std::vector<uint32_t> ids, attrs;
-  int64_t node = -1;
-  auto flush = [&]() -> Status {
-    Status st;
-    if (node >= 0 && !ids.empty()) st = fn(static_cast<uint64_t>(node), ids, attrs);
-    ids.clear();
-    attrs.clear();
-    return st;
-  };
-  for (const Edge* e = r.Next(); e; e = r.Next()) {
-    if (static_cast<int64_t>(e->src) != node) {
-      LITGRAPH_RETURN_IF_ERROR(flush());
-      node = e->src;
-    }
-    if (!ids.empty() && ids.back() == e->dst) {  // a parallel edge
-      if (with_attrs) {
-        if (merge == Merge::kSum)
-          attrs.back() += e->attr;
-        else if (merge == Merge::kMax)
-          attrs.back() = std::max(attrs.back(), e->attr);
-      }
-      continue;
-    }
-    ids.push_back(e->dst);
-    if (with_attrs) attrs.push_back(e->attr);
-  }
-  LITGRAPH_RETURN_IF_ERROR(r.status());
-  return flush();
-}
 
 // The ranked list of a hub relation's list (graph.h): for a list longer
 // than `length`, its first `length` entries by attribute rank, citations
@@ -167,100 +92,6 @@ class PaperIdMap {
   std::unordered_map<std::string, uint32_t> other_;
 };
 
-// Writes each relation's adjacency file, and ranked lists beside the hub
-// relations, on a second thread while the next relation is collected: at
-// most two relations in flight, each merging its sorted runs.
-class RelationWriter {
- public:
-  RelationWriter(GenerationBuilder* out, const GraphBuildOptions& options, const NodeSpace& space)
-      : out_(out), options_(options), space_(space) {}
-  ~RelationWriter() { Wait(); }
-
-  // The citation counts ranked lists order papers by (paper.citations of the
-  // generation being written); must outlive the writes.
-  void set_citations(std::span<const uint32_t> c) { citations_ = c; }
-
-  Status Write(Rel rel, EdgeSorter sorter, Merge merge) {
-    const RelInfo& info = GetRelInfo(rel);
-    FileIdentity adj = out_->NewFile(std::string(info.file) + ".adj");
-    FileIdentity ranked =
-        info.ranked ? out_->NewFile(std::string(info.file) + ".ranked") : FileIdentity{};
-    auto task = std::make_shared<EdgeSorter>(std::move(sorter));
-    pending_.push_back(std::async(std::launch::async, [this, rel, adj, ranked, task, merge] {
-      return WriteFiles(rel, adj, ranked, task.get(), merge);
-    }));
-    if (pending_.size() < 2) return Status::Ok();
-    Status st = pending_.front().get();
-    pending_.erase(pending_.begin());
-    return st;
-  }
-  // Writes a relation collected in its own direction and, when it has one,
-  // its reverse.
-  Status WriteBothWays(Edges e, Merge merge) {
-    Rel rel = e.rel;
-    LITGRAPH_RETURN_IF_ERROR(Write(rel, std::move(e.fwd), merge));
-    if (!e.back) return Status::Ok();
-    return Write(GetRelInfo(rel).reverse, std::move(*e.back), merge);
-  }
-  // Waits for every write; the first failure.
-  Status Finish() {
-    Status result;
-    for (auto& f : pending_) {
-      Status st = f.get();
-      if (result.ok()) result = st;
-    }
-    pending_.clear();
-    return result;
-  }
-  int64_t edges() const { return edges_; }
-  const nlohmann::json& counts() const { return counts_; }
-
- private:
-  Status WriteFiles(Rel rel, const FileIdentity& adj_id, const FileIdentity& ranked_id,
-                    EdgeSorter* sorter, Merge merge) {
-    const RelInfo& info = GetRelInfo(rel);
-    const bool with_attrs = info.attr[0] != '\0';
-    AdjacencyWriter adj;
-    LITGRAPH_RETURN_IF_ERROR(adj.Open(out_->Path(adj_id.name), adj_id, space_[info.from],
-                                      with_attrs, false, options_.nodes_per_block,
-                                      options_.zstd_level));
-    RankedListsWriter ranked;
-    if (info.ranked)
-      LITGRAPH_RETURN_IF_ERROR(
-          ranked.Open(out_->Path(ranked_id.name), ranked_id, with_attrs, options_.ranked_length));
-    std::vector<uint32_t> top_ids, top_attrs;
-    LITGRAPH_RETURN_IF_ERROR(ForEachList(
-        *sorter, merge, with_attrs,
-        [&](uint64_t node, std::span<const uint32_t> ids,
-            std::span<const uint32_t> attrs) -> Status {
-          LITGRAPH_RETURN_IF_ERROR(adj.Add(node, ids, attrs));
-          if (!info.ranked) return Status::Ok();
-          RankList(rel, ids, attrs, citations_, options_.ranked_length, &top_ids, &top_attrs);
-          if (top_ids.empty()) return Status::Ok();
-          return ranked.Add(static_cast<uint32_t>(node), top_ids, top_attrs);
-        }));
-    LITGRAPH_RETURN_IF_ERROR(adj.Finish());
-    if (info.ranked) LITGRAPH_RETURN_IF_ERROR(ranked.Finish());
-    std::lock_guard<std::mutex> lock(mu_);
-    edges_ += static_cast<int64_t>(adj.edges());
-    counts_[info.file] = adj.edges();
-    return Status::Ok();
-  }
-  void Wait() {
-    for (auto& f : pending_)
-      if (f.valid()) f.wait();
-  }
-
-  GenerationBuilder* out_;
-  const GraphBuildOptions& options_;
-  const NodeSpace& space_;
-  std::span<const uint32_t> citations_;
-  std::vector<std::future<Status>> pending_;
-  std::mutex mu_;  // guards edges_ and counts_
-  int64_t edges_ = 0;
-  nlohmann::json counts_ = nlohmann::json::object();
-};
-
 // CITES, RELATED_TO, PUBLISHED_IN and the paper attribute arrays
 // (paper.citations, paper.years). *citations receives paper.citations.
 Status BuildPaperRelations(Store* store, GenerationBuilder* out, const SortPlan& plan,
@@ -282,24 +113,28 @@ Status BuildPaperRelations(Store* store, GenerationBuilder* out, const SortPlan&
     refs.clear();
     bool ok = ForEachPackedId(blob, [&](const PackedId& ref) { refs.push_back(ref); });
     for (const PackedId& ref : refs) ids.Prefetch(ref);
-    for (const PackedId& ref : refs) fn(ids.Find(ref));
+    for (const PackedId& ref : refs) fn(ref, ids.Find(ref));
     return ok;
   };
+  DanglingSorter dangling(plan);
   bool corrupt = false;
   int64_t corrupt_paper = 0;
   store->ForEachPaperLinks([&](const PaperLinksRow& row) {
     uint32_t p = static_cast<uint32_t>(row.id);
-    bool ok = resolve(row.refs, [&](uint32_t q) {
-      if (q == 0)
-        ++stats->dangling_references;
-      else if (q != p)
+    bool ok = resolve(row.refs, [&](const PackedId& ref, uint32_t q) {
+      if (q == 0) {
+        dangling.Add(ReferenceKey(ref), p);
+      } else if (q != p) {
         cites.Add(p, q);
+      }
     });
     ok = resolve(row.related,
-                 [&](uint32_t q) {
-                   if (q != 0 && q != p) {
-                     related.Add(p, q);
-                     related.Add(q, p);
+                 [&](const PackedId& ref, uint32_t q) {
+                   if (q == 0) {
+                     dangling.Add(ReferenceKey(ref), p | kDanglingRelated);
+                   } else if (q != p) {
+                     related.fwd.Add(p, q, kRelatedListed);
+                     related.fwd.Add(q, p, kRelatedListedBy);
                    }
                  }) &&
          ok;
@@ -334,15 +169,14 @@ Status BuildPaperRelations(Store* store, GenerationBuilder* out, const SortPlan&
   LITGRAPH_RETURN_IF_ERROR(
       WriteCheckedFile(out->Path("paper.years"), out->NewFile("paper.years"),
                        {reinterpret_cast<const char*>(years.data()), years.size() * 2}));
+  LITGRAPH_RETURN_IF_ERROR(dangling.Write(out, &stats->dangling_references));
   LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(cites), Merge::kFirst));
-  LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(related), Merge::kFirst));
+  LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(related), Merge::kOr));
   return w->WriteBothWays(std::move(published), Merge::kFirst);
 }
 
-// COAUTHOR pairs of one paper's authors (in author order). A paper with more
-// than kCoauthorFullTeam authors contributes pairs among its first
-// kCoauthorHead and last kCoauthorTail authors only.
-void AddTeam(const std::vector<uint32_t>& team, Edges* coauthor) {
+void AddTeam(const std::vector<uint32_t>& team, uint32_t weight,
+             const std::function<void(uint32_t, uint32_t, uint32_t)>& add) {
   std::vector<uint32_t> members;
   if (static_cast<int>(team.size()) > kCoauthorFullTeam) {
     members.assign(team.begin(), team.begin() + kCoauthorHead);
@@ -351,44 +185,155 @@ void AddTeam(const std::vector<uint32_t>& team, Edges* coauthor) {
     members = team;
   }
   std::sort(members.begin(), members.end());
-  members.erase(std::unique(members.begin(), members.end()), members.end());
   for (size_t i = 0; i < members.size(); ++i)
     for (size_t j = i + 1; j < members.size(); ++j) {
-      coauthor->Add(members[i], members[j], 1);
-      coauthor->Add(members[j], members[i], 1);
+      add(members[i], members[j], weight);
+      add(members[j], members[i], weight);
     }
 }
 
+uint32_t AuthorshipAttr(int64_t position, bool is_corresponding) {
+  return static_cast<uint32_t>(std::clamp<int64_t>(position, 0, 1 << 20)) << 1 |
+         (is_corresponding ? 1u : 0u);
+}
+
+uint32_t TopicAttr(std::optional<double> score, bool primary) {
+  uint32_t milli =
+      static_cast<uint32_t>(std::lround(std::clamp(score.value_or(0.0), 0.0, 1.0) * 1000));
+  return milli << 1 | (primary ? 1u : 0u);
+}
+
 // AUTHORED, COAUTHOR and AFFILIATED_WITH from the authorships.
+// ---- Dangling references ----------------------------------------------------
+//
+// cites.dangling payload: header 32 bytes (magic "LGDNG\0\0\1", u64 entries,
+// u64[2] reserved), then per entry u64 key and u32 paper, ascending.
+
+namespace {
+constexpr char kDanglingMagic[8] = {'L', 'G', 'D', 'N', 'G', 0, 0, 1};
+constexpr size_t kDanglingHeader = 32, kDanglingEntry = 12;
+}  // namespace
+
+uint64_t ReferenceKey(const PackedId& ref) {
+  if (ref.is_work_number) return ref.work_number & ~(uint64_t{1} << 63);
+  return XXH3_64bits(ref.text.data(), ref.text.size()) | uint64_t{1} << 63;
+}
+
+uint64_t ReferenceKey(std::string_view ext_id) {
+  uint64_t n = PackedWorkNumber(ext_id);
+  if (n != 0) return n & ~(uint64_t{1} << 63);
+  return XXH3_64bits(ext_id.data(), ext_id.size()) | uint64_t{1} << 63;
+}
+
+Status DanglingWriter::Open(const std::string& path, const FileIdentity& id) {
+  LITGRAPH_RETURN_IF_ERROR(out_.Open(path, id));
+  return out_.Append(std::string(kDanglingHeader, '\0'));
+}
+
+Status DanglingWriter::Add(uint64_t key, uint32_t paper) {
+  buf_.append(reinterpret_cast<const char*>(&key), 8);
+  buf_.append(reinterpret_cast<const char*>(&paper), 4);
+  ++count_;
+  if (buf_.size() < (1u << 20)) return Status::Ok();
+  Status st = out_.Append(buf_);
+  buf_.clear();
+  return st;
+}
+
+Status DanglingWriter::Finish() {
+  LITGRAPH_RETURN_IF_ERROR(out_.Append(buf_));
+  char header[kDanglingHeader] = {};
+  std::memcpy(header, kDanglingMagic, 8);
+  std::memcpy(header + 8, &count_, 8);
+  LITGRAPH_RETURN_IF_ERROR(out_.PatchHeader(0, {header, kDanglingHeader}));
+  return out_.Finish();
+}
+
+Status DanglingSorter::Write(GenerationBuilder* out, int64_t* references) {
+  DanglingWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(kDanglingFile), out->NewFile(kDanglingFile)));
+  LITGRAPH_RETURN_IF_ERROR(sorter_.status());
+  EdgeSorter::Reader r = sorter_.Read();
+  const Edge* prev = nullptr;
+  Edge last{};
+  for (const Edge* e = r.Next(); e; e = r.Next()) {
+    if (prev && e->src == last.src && e->dst == last.dst && e->attr == last.attr) continue;
+    last = *e;
+    prev = &last;
+    LITGRAPH_RETURN_IF_ERROR(w.Add(uint64_t{e->src} << 32 | e->dst, e->attr));
+    if (!(e->attr & kDanglingRelated)) ++*references;
+  }
+  LITGRAPH_RETURN_IF_ERROR(r.status());
+  return w.Finish();
+}
+
+Status DanglingIndex::Open(const GenerationView& view) {
+  LITGRAPH_RETURN_IF_ERROR(view.OpenFile(kDanglingFile, &file_));
+  const uint8_t* h = file_.Read(0, kDanglingHeader);
+  if (!h || std::memcmp(h, kDanglingMagic, 8) != 0)
+    return Status::Corruption(file_.path() + ": not a dangling-references file");
+  std::memcpy(&count_, h + 8, 8);
+  if (count_ > (file_.size() - kDanglingHeader) / kDanglingEntry ||
+      kDanglingHeader + count_ * kDanglingEntry != file_.size())
+    return Status::Corruption(file_.path() + ": corrupt dangling-references header");
+  return Status::Ok();
+}
+
+uint64_t DanglingIndex::Key(uint64_t i) const {
+  uint64_t k = 0;
+  if (const uint8_t* p = file_.Read(kDanglingHeader + i * kDanglingEntry, 8)) std::memcpy(&k, p, 8);
+  return k;
+}
+
+uint32_t DanglingIndex::Paper(uint64_t i) const {
+  uint32_t v = 0;
+  if (const uint8_t* p = file_.Read(kDanglingHeader + i * kDanglingEntry + 8, 4))
+    std::memcpy(&v, p, 4);
+  return v;
+}
+
+uint64_t DanglingIndex::LowerBound(uint64_t key) const {
+  uint64_t lo = 0, hi = count_;
+  while (lo < hi) {
+    uint64_t mid = (lo + hi) / 2;
+    if (Key(mid) < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+void ForEachInstitution(std::string_view list, const std::function<void(uint32_t)>& fn) {
+  size_t p = 0;
+  while (p < list.size()) {
+    size_t e = list.find(' ', p);
+    if (e == std::string_view::npos) e = list.size();
+    fn(static_cast<uint32_t>(
+        std::strtoul(std::string(list.substr(p, e - p)).c_str(), nullptr, 10)));
+    p = e + 1;
+  }
+}
+
 Status BuildAuthorshipRelations(Store* store, const SortPlan& plan, RelationWriter* w) {
   Edges authored(plan, Rel::kAuthors), coauthor(plan, Rel::kCoauthor),
       affiliated(plan, Rel::kAffiliations);
+  auto add_pair = [&](uint32_t a, uint32_t b, uint32_t n) { coauthor.fwd.Add(a, b, n); };
   int64_t cur = -1;
-  std::vector<uint32_t> team;
+  std::vector<uint32_t> team;  // distinct authors in author order
   store->ForEachAuthorship([&](const AuthorshipRow& row) {
     if (row.paper != cur) {
-      AddTeam(team, &coauthor);
+      AddTeam(team, 1, add_pair);
       team.clear();
       cur = row.paper;
     }
     uint32_t author = static_cast<uint32_t>(row.author);
-    uint32_t attr = static_cast<uint32_t>(std::min<int64_t>(row.position, 1 << 20)) << 1 |
-                    (row.is_corresponding ? 1u : 0u);
-    authored.Add(static_cast<uint32_t>(row.paper), author, attr);
-    team.push_back(author);
-    std::string_view inst = row.institutions;
-    size_t p = 0;
-    while (p < inst.size()) {
-      size_t e = inst.find(' ', p);
-      if (e == std::string_view::npos) e = inst.size();
-      affiliated.Add(author,
-                     static_cast<uint32_t>(
-                         std::strtoul(std::string(inst.substr(p, e - p)).c_str(), nullptr, 10)),
-                     1);
-      p = e + 1;
-    }
+    authored.Add(static_cast<uint32_t>(row.paper), author,
+                 AuthorshipAttr(row.position, row.is_corresponding));
+    if (std::find(team.begin(), team.end(), author) == team.end()) team.push_back(author);
+    ForEachInstitution(row.institutions, [&](uint32_t inst) { affiliated.Add(author, inst, 1); });
   });
-  AddTeam(team, &coauthor);
+  AddTeam(team, 1, add_pair);
   store->ForEachAuthorLastInstitution([&](int64_t author, int64_t inst) {
     affiliated.Add(static_cast<uint32_t>(author), static_cast<uint32_t>(inst), 1);
   });
@@ -399,17 +344,18 @@ Status BuildAuthorshipRelations(Store* store, const SortPlan& plan, RelationWrit
   return w->WriteBothWays(std::move(affiliated), Merge::kSum);
 }
 
-// HAS_TOPIC and the topic hierarchy (SUBFIELD_OF, FIELD_OF, DOMAIN_OF).
+// HAS_TOPIC.
 Status BuildTopicRelations(Store* store, const SortPlan& plan, RelationWriter* w) {
   Edges topics(plan, Rel::kTopics);
   store->ForEachPaperTopic(
       [&](int64_t paper, int64_t topic, std::optional<double> score, bool primary) {
-        uint32_t milli =
-            static_cast<uint32_t>(std::lround(std::clamp(score.value_or(0.0), 0.0, 1.0) * 1000));
         topics.Add(static_cast<uint32_t>(paper), static_cast<uint32_t>(topic),
-                   milli << 1 | (primary ? 1u : 0u));
+                   TopicAttr(score, primary));
       });
-  LITGRAPH_RETURN_IF_ERROR(w->WriteBothWays(std::move(topics), Merge::kMax));
+  return w->WriteBothWays(std::move(topics), Merge::kMax);
+}
+
+Status BuildHierarchyRelations(Store* store, const SortPlan& plan, RelationWriter* w) {
   for (Rel up : {Rel::kTopicSubfield, Rel::kSubfieldField, Rel::kFieldDomain}) {
     Edges e(plan, up);
     store->ForEachParent(GetRelInfo(up).from, [&](int64_t child, int64_t parent) {
@@ -500,7 +446,9 @@ Status InNewGeneration(Store* store, const std::function<Status(GenerationBuilde
   }
 }
 
-}  // namespace
+}  // namespace graph_parts
+
+using namespace graph_parts;  // NOLINT(google-build-using-namespace): this file's own parts
 
 Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStats* stats) {
   auto t0 = std::chrono::steady_clock::now();
@@ -526,6 +474,7 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     LITGRAPH_RETURN_IF_ERROR(BuildPaperRelations(store, out, plan, &w, &citations, stats));
     LITGRAPH_RETURN_IF_ERROR(BuildAuthorshipRelations(store, plan, &w));
     LITGRAPH_RETURN_IF_ERROR(BuildTopicRelations(store, plan, &w));
+    LITGRAPH_RETURN_IF_ERROR(BuildHierarchyRelations(store, plan, &w));
     LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, plan, &w));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     LITGRAPH_RETURN_IF_ERROR(lexical_done.valid()

@@ -436,6 +436,8 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
   try {
     std::unique_ptr<BulkLoad> bulk;
     if (store->IsEmpty()) bulk = std::make_unique<BulkLoad>(store, options.reporter);
+    // An update of a store with a graph patches it (graph_build.h, UpdateGraph).
+    counts.track = !bulk && store->Generation("graph") > 0;
     // SQLite within the budget: half of it as page cache, a quarter mapped,
     // and index builds' sorts spilled to temporary files, not to memory.
     store->db().Exec(
@@ -474,7 +476,17 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
       go.reporter = options.reporter;
       go.lexical = lexical.get();
       go.memory_budget = options.memory_budget;
-      LITGRAPH_RETURN_IF_ERROR(BuildGraph(store, go, &gs));
+      go.ranked_length = options.ranked_length;
+      go.full_build_fraction = options.full_build_fraction;
+      if (counts.track) {
+        GraphChanges changes;
+        changes.papers = std::move(counts.papers);
+        changes.authors = std::move(counts.authors);
+        changes.hierarchy = counts.topics;
+        LITGRAPH_RETURN_IF_ERROR(UpdateGraph(store, changes, go, &gs));
+      } else {
+        LITGRAPH_RETURN_IF_ERROR(BuildGraph(store, go, &gs));
+      }
       stats->graph_edges = gs.edges;
       stats->cites_edges = gs.cites_edges;
       stats->dangling_references = gs.dangling_references;

@@ -464,4 +464,66 @@ void Store::ForEachPaperKeyword(const std::function<void(int64_t, int64_t, int64
   while (st.Step()) fn(st.Int(0), st.Int(1), st.Int(2));
 }
 
+void Store::ForEachPaperLinksOf(const std::vector<uint32_t>& papers,
+                                const std::function<void(const PaperLinksRow&)>& fn) {
+  Stmt& st = CachedStmt(
+      "SELECT id, refs, related, source_id, cited_by_count, year FROM paper WHERE id = ?");
+  for (uint32_t id : papers) {
+    ScopedStmt s(st.Bind(1, static_cast<int64_t>(id)));
+    if (s->Step())
+      fn(PaperLinksRow{s->Int(0), s->Blob(1), s->Blob(2), IntOrNull(*s, 3), IntOrNull(*s, 4),
+                       IntOrNull(*s, 5)});
+  }
+}
+
+void Store::ForEachAuthorshipOf(const std::vector<uint32_t>& papers,
+                                const std::function<void(const AuthorshipRow&)>& fn) {
+  Stmt& st = CachedStmt(
+      "SELECT paper_id, position, author_id, is_corresponding, institutions FROM authorship"
+      " WHERE paper_id = ? ORDER BY position");
+  for (uint32_t id : papers) {
+    ScopedStmt s(st.Bind(1, static_cast<int64_t>(id)));
+    while (s->Step())
+      fn(AuthorshipRow{s->Int(0), s->Int(1), s->Int(2), s->Int(3) != 0, s->Text(4)});
+  }
+}
+
+void Store::ForEachAuthorshipByAuthor(const std::vector<uint32_t>& authors,
+                                      const std::function<void(const AuthorshipRow&)>& fn) {
+  Stmt& st = CachedStmt(
+      "SELECT paper_id, position, author_id, is_corresponding, institutions FROM authorship"
+      " WHERE author_id = ? ORDER BY paper_id, position");
+  for (uint32_t id : authors) {
+    ScopedStmt s(st.Bind(1, static_cast<int64_t>(id)));
+    while (s->Step())
+      fn(AuthorshipRow{s->Int(0), s->Int(1), s->Int(2), s->Int(3) != 0, s->Text(4)});
+  }
+}
+
+std::optional<int64_t> Store::AuthorLastInstitution(int64_t author) {
+  return FirstInt(CachedStmt("SELECT last_institution_id FROM author WHERE id = ? AND"
+                             " last_institution_id IS NOT NULL")
+                      .Bind(1, author));
+}
+
+void Store::ForEachPaperTopicOf(
+    const std::vector<uint32_t>& papers,
+    const std::function<void(int64_t, int64_t, std::optional<double>, bool)>& fn) {
+  Stmt& st = CachedStmt(
+      "SELECT paper_id, topic_id, score, is_primary FROM paper_topic WHERE paper_id = ?");
+  for (uint32_t id : papers) {
+    ScopedStmt s(st.Bind(1, static_cast<int64_t>(id)));
+    while (s->Step()) {
+      std::optional<double> score;
+      if (!s->IsNull(2)) score = s->Double(2);
+      fn(s->Int(0), s->Int(1), score, s->Int(3) != 0);
+    }
+  }
+}
+
+std::string Store::PaperExtId(int64_t id) {
+  ScopedStmt s(CachedStmt("SELECT ext_id FROM paper WHERE id = ?").Bind(1, id));
+  return s->Step() ? s->Str(0) : std::string();
+}
+
 }  // namespace litgraph

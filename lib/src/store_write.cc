@@ -215,6 +215,7 @@ class RecordWriter::Impl {
     int64_t id = UpsertPaperRow(w, keys);
     if (id == 0) return;  // stale
     ++stats_->works;
+    if (stats_->track) stats_->papers.push_back(static_cast<uint32_t>(id));
     stats_->references += static_cast<int64_t>(w.refs.size());
     {
       struct Disarm {
@@ -343,7 +344,10 @@ class RecordWriter::Impl {
     s.BindIntOrNull(7, inst, 1).BindTextOrNull(8, a.updated_date).Exec();
     Stmt& find = Prep(&find_author_, "SELECT id FROM author WHERE ext_id = ?");
     find.Bind(1, a.ext_id);
-    if (find.Step()) IndexAuthorName(find.Int(0), a.name);
+    if (find.Step()) {
+      IndexAuthorName(find.Int(0), a.name);
+      if (stats_->track) stats_->authors.push_back(static_cast<uint32_t>(find.Int(0)));
+    }
     find.Reset();
     ++stats_->entities;
   }
@@ -381,6 +385,7 @@ class RecordWriter::Impl {
                    " updated_date=? WHERE id=?");
     s.Bind(1, r.topic.name).BindTextOrNull(2, r.description).BindTextOrNull(3, r.keywords);
     s.BindIntOrNull(4, r.works_count).BindTextOrNull(5, r.updated_date).Bind(6, id).Exec();
+    stats_->topics = true;
     ++stats_->entities;
   }
 

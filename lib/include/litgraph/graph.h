@@ -54,6 +54,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -98,6 +99,11 @@ class Adjacency {
   uint32_t Degree(uint64_t node) { return static_cast<uint32_t>(Neighbours(node).size()); }
   // Sparse files: whether `node` has a list here.
   bool Lists(uint64_t node) const { return Position(node) >= 0; }
+
+  // Block b as stored (compressed or raw) and whether it is raw; false when
+  // it is damaged. For writers that copy unchanged blocks (PatchAdjacency).
+  bool StoredBlock(uint64_t b, std::string_view* bytes, bool* raw);
+  bool has_attrs() const { return has_attrs_; }
 
   // Blocks read (decompressed) so far, for benchmarks and tests.
   uint64_t blocks_decoded() const { return blocks_decoded_; }
@@ -166,8 +172,18 @@ class AdjacencyWriter {
               bool sparse, uint32_t nodes_per_block = 16, int zstd_level = 3);
   ~AdjacencyWriter();
   Status Add(uint64_t node, std::span<const uint32_t> ids, std::span<const uint32_t> attrs);
+  // Appends the nodes [node, node + nodes per block) as a block copied from
+  // another file of the same layout (Adjacency::StoredBlock); `node` must
+  // start a block. The header's edge count and maximum degree then come
+  // from SetTotals.
+  Status AddStoredBlock(uint64_t node, std::string_view bytes, bool raw);
+  void SetTotals(uint64_t edges, uint32_t max_degree) {
+    edges_ = edges;
+    max_degree_ = max_degree;
+  }
   Status Finish();
   uint64_t edges() const { return edges_; }
+  uint32_t max_degree() const { return max_degree_; }
 
  private:
   Status AddList(std::span<const uint32_t> ids, std::span<const uint32_t> attrs);
@@ -182,6 +198,35 @@ class AdjacencyWriter {
   std::vector<uint32_t> nodes_;
   void* cctx_ = nullptr;
 };
+
+// New lists of some nodes of one relation direction, in ascending node
+// order (an empty list removes the node's edges).
+struct ListPatch {
+  std::vector<uint32_t> nodes;
+  std::vector<uint64_t> offsets{0};
+  std::vector<uint32_t> ids, attrs;  // attrs empty or parallel to ids
+  void Add(uint32_t node, std::span<const uint32_t> list_ids, std::span<const uint32_t> list_attrs);
+  size_t size() const { return nodes.size(); }
+  bool empty() const { return nodes.empty(); }
+  std::span<const uint32_t> Ids(size_t i) const {
+    return {ids.data() + offsets[i], offsets[i + 1] - offsets[i]};
+  }
+  std::span<const uint32_t> Attrs(size_t i) const {
+    if (attrs.empty()) return {};
+    return {attrs.data() + offsets[i], offsets[i + 1] - offsets[i]};
+  }
+  // The index of `node`, or -1.
+  int64_t Find(uint32_t node) const;
+};
+
+// Writes the dense file `old` with the lists of `patch` replaced, over
+// node_space (>= old's): blocks without a replaced node are copied as
+// stored, the others encoded again, so the file is byte for byte the one a
+// full build of the same lists writes. Cost: a copy of the file plus the
+// patched blocks.
+Status PatchAdjacency(Adjacency& old, const ListPatch& patch, uint64_t node_space,
+                      const std::string& path, const FileIdentity& id, uint32_t nodes_per_block,
+                      int zstd_level);
 
 // Writes a dense adjacency file from CSR arrays (offsets has num_nodes + 1
 // entries; each node's ids sorted ascending; attrs empty or parallel to ids).
@@ -239,6 +284,10 @@ class RankedLists {
   // Whether the file has an entry for the node (possibly an empty list).
   bool Lists(uint32_t node) const;
   uint64_t lists() const { return lists_; }
+  bool has_attrs() const { return attrs_; }
+  // The i-th list of the directory (ascending nodes) and its node.
+  uint32_t NodeAt(uint64_t i) const;
+  Cursor At(uint64_t i) const;
   uint32_t length() const { return length_; }
   Status status() const;
 
@@ -269,6 +318,13 @@ class RankedListsWriter {
   uint64_t data_ = 0, entries_ = 0;
   std::string dir_, buf_;
 };
+
+// Writes `old` with the lists of the nodes in `renew` replaced by `fresh`
+// (ascending nodes, each list already in rank order; a node of `renew`
+// without a list in `fresh` loses its ranked list).
+Status PatchRankedLists(const RankedLists& old, const std::vector<uint32_t>& renew,
+                        const ListPatch& fresh, const std::string& path, const FileIdentity& id,
+                        uint32_t length);
 
 // Writes the ranked lists of the nodes whose list in the CSR arrays is not
 // empty (each already in rank order, `length` entries).

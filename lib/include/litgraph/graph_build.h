@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "litgraph/graph.h"
 #include "litgraph/report.h"
@@ -59,6 +60,9 @@ struct GraphBuildOptions {
   // Bytes the edge sorters may hold in memory (edge_sort.h); beyond it they
   // spill sorted runs into the new generation's directory and merge them.
   size_t memory_budget = size_t{1} << 30;
+  // UpdateGraph builds in full instead when more papers than this fraction
+  // of the store changed.
+  double full_build_fraction = 0.25;
 };
 
 struct GraphBuildStats {
@@ -74,6 +78,22 @@ struct GraphBuildStats {
 // Builds every file of a new generation. Requires a store opened for writing
 // with a transaction open.
 Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStats* stats);
+
+// What an ingest changed (dense ids), for UpdateGraph.
+struct GraphChanges {
+  std::vector<uint32_t> papers;   // works upserted: new or replaced
+  std::vector<uint32_t> authors;  // author records upserted (their last institution)
+  bool hierarchy = false;         // topic, subfield, field or domain records upserted
+};
+
+// Writes the next generation from the current one and the rows that
+// changed, rewriting only what the change reaches (graph_update.cc): the
+// same files as BuildGraph over the same rows, byte for byte. Builds in full
+// (BuildGraph) when the store has no graph yet, when its graph was written
+// by an older release, or when more than options.full_build_fraction of the
+// papers changed.
+Status UpdateGraph(Store* store, const GraphChanges& changes, const GraphBuildOptions& options,
+                   GraphBuildStats* stats);
 
 // The keyword layer only (extract-keywords): a new generation with HAS_KEYWORD
 // and COOCCUR rebuilt and every other file hard-linked from the current one.

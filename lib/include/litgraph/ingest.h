@@ -41,6 +41,9 @@ struct IngestOptions {
   size_t memory_budget = size_t{1} << 30;
   // Hears progress and warnings (skipped records, empty inputs).
   Reporter* reporter = NullReporter();
+  // The graph build's (GraphBuildOptions; tests set them).
+  uint32_t ranked_length = 128;
+  double full_build_fraction = 0.25;
 };
 
 struct IngestStats {

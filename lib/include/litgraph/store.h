@@ -240,6 +240,23 @@ class Store {
   void ForEachPaperKeyword(
       const std::function<void(int64_t paper, int64_t keyword, int64_t score)>& fn);
 
+  // --- Rows of some nodes (the incremental graph update's inputs) ----------
+  // The same rows as the scans above for the given ids only, in the order
+  // given (authorships of a paper by position).
+  void ForEachPaperLinksOf(const std::vector<uint32_t>& papers,
+                           const std::function<void(const PaperLinksRow&)>& fn);
+  void ForEachAuthorshipOf(const std::vector<uint32_t>& papers,
+                           const std::function<void(const AuthorshipRow&)>& fn);
+  // Authorships of each author (by paper, position) and its last institution.
+  void ForEachAuthorshipByAuthor(const std::vector<uint32_t>& authors,
+                                 const std::function<void(const AuthorshipRow&)>& fn);
+  std::optional<int64_t> AuthorLastInstitution(int64_t author);
+  void ForEachPaperTopicOf(
+      const std::vector<uint32_t>& papers,
+      const std::function<void(int64_t paper, int64_t topic, std::optional<double> score,
+                               bool primary)>& fn);
+  std::string PaperExtId(int64_t id);
+
  private:
   Store() = default;
   Status Init(const std::string& dir, Mode mode, bool create, Reporter* reporter);

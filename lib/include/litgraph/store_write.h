@@ -32,6 +32,12 @@ struct WriteCounts {
   int64_t entities = 0;     // author / institution / source / topic records
   int64_t skipped = 0;      // recognised but unsupported (concepts, funders, ...)
   int64_t references = 0;   // reference ids of stored works
+  // What was written, kept when `track` is set (the graph update's input):
+  // dense ids of the works and author records, and whether a topic record
+  // came.
+  bool track = false;
+  std::vector<uint32_t> papers, authors;
+  bool topics = false;
 };
 
 // Applies records with prepared statements and per-run id caches. A work is

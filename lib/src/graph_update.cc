@@ -1,0 +1,670 @@
+// The incremental graph update (graph_build.h, UpdateGraph): a new
+// generation written from the current one and the rows an ingest changed.
+//
+// Every relation is recomputed for the nodes whose lists the change can
+// alter, and only for them; the files are then written by PatchAdjacency /
+// PatchRankedLists, which copy every block without such a node as stored.
+// What is recomputed, with U the upserted papers:
+//  - papers whose links are read again (L): U, plus the papers whose
+//    dangling references or related works name a new paper of U
+//    (cites.dangling); their CITES, RELATED_TO and PUBLISHED_IN lists come
+//    from their rows;
+//  - reverse lists (cites.in, source.papers, authored, institution.authors,
+//    topic.papers): every target of an old or new list of a changed source
+//    gets its old list without the changed sources plus their new edges;
+//  - RELATED_TO is symmetrised with an attribute saying which side listed
+//    the other, so a changed paper's contribution is taken out exactly;
+//  - COAUTHOR is a sum over papers: the old teams of U (from the old
+//    `authors` lists, in position order) are subtracted and the new ones
+//    added;
+//  - AFFILIATED_WITH of the authors of the old and new teams (and of
+//    upserted author records) is read again from their authorships;
+//  - paper.citations: the rows of U, and the in-store in-degree of every
+//    paper whose cites.in changed; ranked lists of papers are ranked again
+//    wherever a paper's citation count changed;
+//  - the keyword layer and the lexical index are rebuilt in full when U is
+//    not empty (they are the next candidates for patching).
+// The result is byte for byte the generation a full build of the same rows
+// writes (tests/unit/graph_update_test.cc builds both and compares).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+#include "graph_build_parts.h"
+#include "litgraph/coding.h"
+#include "litgraph/graph_build.h"
+#include "litgraph/lexical.h"
+#include "litgraph/store.h"
+
+namespace litgraph {
+
+namespace {
+
+using namespace graph_parts;  // NOLINT(google-build-using-namespace): the build's own parts
+
+// A set of dense ids as a bitmap.
+class IdSet {
+ public:
+  explicit IdSet(uint64_t space) : bits_((space + 63) / 64, 0) {}
+  void Insert(uint32_t id) {
+    if (id / 64 < bits_.size()) bits_[id / 64] |= uint64_t{1} << (id % 64);
+  }
+  bool Has(uint64_t id) const {
+    return id / 64 < bits_.size() && (bits_[id / 64] >> (id % 64) & 1) != 0;
+  }
+
+ private:
+  std::vector<uint64_t> bits_;
+};
+
+void SortUnique(std::vector<uint32_t>* v) {
+  std::sort(v->begin(), v->end());
+  v->erase(std::unique(v->begin(), v->end()), v->end());
+}
+
+struct Triple {
+  uint32_t a, b, attr;
+  bool operator<(const Triple& o) const {
+    return a != o.a ? a < o.a : b != o.b ? b < o.b : attr < o.attr;
+  }
+};
+
+class Updater {
+ public:
+  Updater(Store* store, const GenerationView& old, GenerationBuilder* out,
+          const GraphBuildOptions& options)
+      : store_(store), old_(old), out_(out), options_(options), space_(store) {}
+
+  Status Run(const GraphChanges& changes, GraphBuildStats* stats);
+
+ private:
+  Adjacency& Old(Rel r) {
+    auto& slot = old_adj_[static_cast<int>(r)];
+    if (!slot) {
+      slot = std::make_unique<Adjacency>();
+      Status st = slot->Open(old_, std::string(GetRelInfo(r).file) + ".adj");
+      if (!st.ok()) throw StatusError(st);
+    }
+    return *slot;
+  }
+  // A copy of a node's old list (empty outside the old file).
+  void OldList(Rel r, uint64_t node, std::vector<uint32_t>* ids, std::vector<uint32_t>* attrs) {
+    Adjacency& a = Old(r);
+    Adjacency::List l = a.Neighbours(node);
+    ids->assign(l.ids.begin(), l.ids.end());
+    attrs->assign(l.attrs.begin(), l.attrs.end());
+  }
+  // The new list of `node`: the patch's when it has one, else the old one.
+  void NewList(Rel r, const ListPatch& patch, uint32_t node, std::vector<uint32_t>* ids,
+               std::vector<uint32_t>* attrs) {
+    int64_t i = patch.Find(node);
+    if (i < 0) return OldList(r, node, ids, attrs);
+    auto pi = patch.Ids(i), pa = patch.Attrs(i);
+    ids->assign(pi.begin(), pi.end());
+    attrs->assign(pa.begin(), pa.end());
+  }
+
+  Status ReadPaperRows(const std::vector<uint32_t>& links);
+  ListPatch ReversePatch(Rel fwd_rel, const ListPatch& fwd, const IdSet& changed);
+  // Writes relation `r` from its patch; `rerank`: nodes whose ranked list is
+  // ranked again although their list did not change (ascending or not).
+  Status Write(Rel r, const ListPatch& patch, std::vector<uint32_t> rerank = {});
+  // Targets (in relation `fwd`, new lists) of the papers whose citation
+  // count changed: the nodes whose ranked lists in fwd's reverse rank them.
+  std::vector<uint32_t> RerankedBy(Rel fwd, const ListPatch& fwd_patch);
+  Status UpdateCitations();
+  Status UpdateRelated();
+  Status UpdateAuthorships(const GraphChanges& changes);
+  Status WriteDangling();
+
+  Store* store_;
+  const GenerationView& old_;
+  GenerationBuilder* out_;
+  const GraphBuildOptions& options_;
+  NodeSpace space_;
+  std::unique_ptr<Adjacency> old_adj_[kRelCount];
+  nlohmann::json counts_ = nlohmann::json::object();
+
+  std::vector<uint32_t> papers_;  // U, ascending
+  std::vector<uint32_t> links_;   // L, ascending
+  std::unique_ptr<IdSet> in_links_;
+  // From the rows of L.
+  ListPatch cites_, published_;
+  std::map<uint32_t, std::vector<uint32_t>> related_;        // paper -> papers it lists
+  std::vector<std::pair<uint32_t, int64_t>> record_counts_;  // paper, count (-1: none)
+  std::vector<std::pair<uint32_t, uint16_t>> years_;
+  std::vector<std::pair<uint64_t, uint32_t>> dangling_;  // the new entries of L
+  ListPatch cites_in_;
+  std::vector<uint32_t> old_citations_, citations_;
+  std::vector<uint32_t> citations_changed_;  // papers whose count changed, ascending
+  int64_t dangling_references_ = 0;
+};
+
+// U, new papers' dangling referrers, their rows.
+Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
+  const uint64_t n_papers = space_[NodeType::kPaper];
+  {
+    CheckedFile f;
+    LITGRAPH_RETURN_IF_ERROR(old_.OpenFile("paper.citations", &f));
+    const uint8_t* p = f.Read(0, f.size());
+    if (!p) return f.status();
+    old_citations_.resize(f.size() / 4);
+    std::memcpy(old_citations_.data(), p, old_citations_.size() * 4);
+  }
+  const uint64_t n_old = old_citations_.size();
+  for (uint32_t p : changes.papers)
+    if (p < n_papers) papers_.push_back(p);
+  SortUnique(&papers_);
+  // Papers whose unresolved references or related works a new paper resolves.
+  links_ = papers_;
+  {
+    DanglingIndex d;
+    LITGRAPH_RETURN_IF_ERROR(d.Open(old_));
+    for (auto it = std::lower_bound(papers_.begin(), papers_.end(), n_old); it != papers_.end();
+         ++it) {
+      const uint64_t key = ReferenceKey(store_->PaperExtId(*it));
+      for (uint64_t i = d.LowerBound(key); i < d.size() && d.Key(i) == key; ++i)
+        links_.push_back(d.Paper(i) & ~kDanglingRelated);
+    }
+    LITGRAPH_RETURN_IF_ERROR(d.status());
+  }
+  SortUnique(&links_);
+  in_links_ = std::make_unique<IdSet>(n_papers);
+  for (uint32_t p : links_) in_links_->Insert(p);
+  LITGRAPH_RETURN_IF_ERROR(ReadPaperRows(links_));
+
+  // CITES and the counts that depend on it.
+  cites_in_ = ReversePatch(Rel::kCitesOut, cites_, *in_links_);
+  LITGRAPH_RETURN_IF_ERROR(UpdateCitations());
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCitesOut, cites_));
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCitesIn, cites_in_, RerankedBy(Rel::kCitesOut, cites_)));
+  LITGRAPH_RETURN_IF_ERROR(UpdateRelated());
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kPublishedIn, published_));
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kSourcePapers,
+                                 ReversePatch(Rel::kPublishedIn, published_, *in_links_),
+                                 RerankedBy(Rel::kPublishedIn, published_)));
+  LITGRAPH_RETURN_IF_ERROR(UpdateAuthorships(changes));
+  {  // HAS_TOPIC
+    IdSet in_papers(n_papers);
+    for (uint32_t p : papers_) in_papers.Insert(p);
+    ListPatch topics;
+    std::map<uint32_t, uint32_t> row;  // topic -> attr, of one paper
+    int64_t cur = -1;
+    std::vector<uint32_t> ids, attrs;
+    auto flush = [&] {
+      ids.clear();
+      attrs.clear();
+      for (auto [t, a] : row) ids.push_back(t), attrs.push_back(a);
+      row.clear();
+    };
+    size_t next = 0;  // papers_ without rows get an empty list
+    store_->ForEachPaperTopicOf(
+        papers_, [&](int64_t paper, int64_t topic, std::optional<double> score, bool primary) {
+          if (paper != cur && cur >= 0) {
+            flush();
+            while (papers_[next] < cur) topics.Add(papers_[next++], {}, {});
+            topics.Add(static_cast<uint32_t>(cur), ids, attrs);
+            ++next;
+          }
+          cur = paper;
+          uint32_t& a = row[static_cast<uint32_t>(topic)];
+          a = std::max(a, TopicAttr(score, primary));
+        });
+    if (cur >= 0) {
+      flush();
+      while (papers_[next] < cur) topics.Add(papers_[next++], {}, {});
+      topics.Add(static_cast<uint32_t>(cur), ids, attrs);
+      ++next;
+    }
+    while (next < papers_.size()) topics.Add(papers_[next++], {}, {});
+    LITGRAPH_RETURN_IF_ERROR(Write(Rel::kTopics, topics));
+    LITGRAPH_RETURN_IF_ERROR(Write(Rel::kTopicPapers, ReversePatch(Rel::kTopics, topics, in_papers),
+                                   RerankedBy(Rel::kTopics, topics)));
+  }
+  LITGRAPH_RETURN_IF_ERROR(WriteDangling());
+  // Whole layers: the topic hierarchy when its records changed, the keyword
+  // layer and the lexical indexes when papers did.
+  const SortPlan plan = PlanSorts(out_, options_, space_);
+  {
+    RelationWriter w(out_, options_, space_);
+    w.set_citations(citations_);
+    // (new works may bring new topics: the hierarchy's id spaces grow)
+    if (changes.hierarchy || !papers_.empty())
+      LITGRAPH_RETURN_IF_ERROR(BuildHierarchyRelations(store_, plan, &w));
+    if (!papers_.empty()) LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store_, plan, &w));
+    LITGRAPH_RETURN_IF_ERROR(w.Finish());
+    for (const auto& [name, count] : w.counts().items()) counts_[name] = count;
+  }
+  LexicalBuildStats ls;
+  if (!papers_.empty())
+    LITGRAPH_RETURN_IF_ERROR(BuildLexicalIndexes(store_, out_, options_.memory_budget, &ls));
+  // Everything else is carried over.
+  for (const auto& [name, build] : old_.files())
+    if (!out_->Identity(name).ok()) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
+
+  nlohmann::json info = old_.info();
+  for (const auto& [name, count] : counts_.items()) info["relations"][name] = count;
+  int64_t edges = 0;
+  for (const auto& [name, count] : info["relations"].items()) edges += count.get<int64_t>();
+  stats->edges = edges;
+  stats->cites_edges = info["relations"].value("cites.in", int64_t{0});
+  stats->dangling_references = dangling_references_;
+  if (!papers_.empty()) {
+    stats->lexical_terms = ls.terms;
+    stats->lexical_postings = ls.postings;
+  } else {
+    stats->lexical_terms = info.value("lexical_terms", int64_t{0});
+    stats->lexical_postings = info.value("lexical_postings", int64_t{0});
+  }
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(out_->dir(), ec)) {
+    auto size = static_cast<int64_t>(e.file_size(ec));
+    stats->bytes += size;
+  }
+  info["generation"] = out_->number();
+  info["edges"] = stats->edges;
+  info["cites_edges"] = stats->cites_edges;
+  info["dangling_references"] = stats->dangling_references;
+  info["bytes"] = stats->bytes;
+  info["lexical_terms"] = stats->lexical_terms;
+  info["lexical_postings"] = stats->lexical_postings;
+  info["updated_papers"] = papers_.size();
+  out_->info() = info;
+  return Status::Ok();
+}
+
+// CITES, RELATED_TO and PUBLISHED_IN lists, counts and years from the rows
+// of `links`, references resolved against the store.
+Status Updater::ReadPaperRows(const std::vector<uint32_t>& links) {
+  std::unordered_map<uint64_t, uint32_t> works;  // work number -> id (0: none)
+  std::unordered_map<std::string, uint32_t> others;
+  auto find = [&](const PackedId& ref) -> uint32_t {
+    if (ref.is_work_number) {
+      auto [it, fresh] = works.try_emplace(ref.work_number, 0);
+      if (fresh)
+        it->second = static_cast<uint32_t>(
+            store_->PaperByExtId(fmt::format("W{}", ref.work_number)).value_or(0));
+      return it->second;
+    }
+    auto [it, fresh] = others.try_emplace(std::string(ref.text), 0);
+    if (fresh) it->second = static_cast<uint32_t>(store_->PaperByExtId(it->first).value_or(0));
+    return it->second;
+  };
+  bool corrupt = false;
+  int64_t corrupt_paper = 0;
+  std::vector<uint32_t> ids;
+  store_->ForEachPaperLinksOf(links, [&](const PaperLinksRow& row) {
+    const uint32_t p = static_cast<uint32_t>(row.id);
+    ids.clear();
+    bool ok = ForEachPackedId(row.refs, [&](const PackedId& ref) {
+      uint32_t q = find(ref);
+      if (q == 0)
+        dangling_.emplace_back(ReferenceKey(ref), p);
+      else if (q != p)
+        ids.push_back(q);
+    });
+    SortUnique(&ids);
+    cites_.Add(p, ids, {});
+    std::vector<uint32_t>& rel = related_[p];
+    ok = ForEachPackedId(row.related,
+                         [&](const PackedId& ref) {
+                           uint32_t q = find(ref);
+                           if (q == 0)
+                             dangling_.emplace_back(ReferenceKey(ref), p | kDanglingRelated);
+                           else if (q != p)
+                             rel.push_back(q);
+                         }) &&
+         ok;
+    SortUnique(&rel);
+    if (!ok && !corrupt) corrupt = true, corrupt_paper = row.id;
+    if (row.source_id) {
+      uint32_t s = static_cast<uint32_t>(*row.source_id);
+      published_.Add(p, {&s, 1}, {});
+    } else {
+      published_.Add(p, {}, {});
+    }
+    record_counts_.emplace_back(p, row.cited_by_count.value_or(-1));
+    years_.emplace_back(p, row.year
+                               ? static_cast<uint16_t>(std::clamp<int64_t>(*row.year, 0, 65535))
+                               : uint16_t{0});
+  });
+  if (corrupt)
+    return Status::Corruption(fmt::format("paper {}: corrupt reference list", corrupt_paper));
+  std::sort(dangling_.begin(), dangling_.end());
+  dangling_.erase(std::unique(dangling_.begin(), dangling_.end()), dangling_.end());
+  return Status::Ok();
+}
+
+ListPatch Updater::ReversePatch(Rel fwd_rel, const ListPatch& fwd, const IdSet& changed) {
+  const Rel rev_rel = GetRelInfo(fwd_rel).reverse;
+  std::vector<Triple> add;  // (target, source, attr)
+  std::vector<uint32_t> touched;
+  for (size_t i = 0; i < fwd.size(); ++i) {
+    auto ids = fwd.Ids(i), attrs = fwd.Attrs(i);
+    for (size_t k = 0; k < ids.size(); ++k) {
+      add.push_back({ids[k], fwd.nodes[i], attrs.empty() ? 0 : attrs[k]});
+      touched.push_back(ids[k]);
+    }
+    Adjacency::List l = Old(fwd_rel).Neighbours(fwd.nodes[i]);
+    touched.insert(touched.end(), l.ids.begin(), l.ids.end());
+  }
+  std::sort(add.begin(), add.end());
+  SortUnique(&touched);
+  const bool with_attrs = Old(rev_rel).has_attrs();
+  ListPatch out;
+  std::vector<uint32_t> ids, attrs;
+  size_t a = 0;
+  for (uint32_t t : touched) {
+    ids.clear();
+    attrs.clear();
+    Adjacency::List l = Old(rev_rel).Neighbours(t);
+    while (a < add.size() && add[a].a < t) ++a;
+    size_t k = 0;
+    for (;;) {  // merge the old list's kept entries with the additions, by source
+      while (k < l.ids.size() && changed.Has(l.ids[k])) ++k;
+      const bool has_old = k < l.ids.size(), has_add = a < add.size() && add[a].a == t;
+      if (!has_old && !has_add) break;
+      if (has_add && (!has_old || add[a].b < l.ids[k])) {
+        ids.push_back(add[a].b);
+        if (with_attrs) attrs.push_back(add[a].attr);
+        ++a;
+      } else {
+        ids.push_back(l.ids[k]);
+        if (with_attrs) attrs.push_back(l.attrs[k]);
+        ++k;
+      }
+    }
+    out.Add(t, ids, attrs);
+  }
+  return out;
+}
+
+std::vector<uint32_t> Updater::RerankedBy(Rel fwd, const ListPatch& fwd_patch) {
+  std::vector<uint32_t> out, ids, attrs;
+  for (uint32_t p : citations_changed_) {
+    NewList(fwd, fwd_patch, p, &ids, &attrs);
+    out.insert(out.end(), ids.begin(), ids.end());
+  }
+  SortUnique(&out);
+  return out;
+}
+
+Status Updater::Write(Rel r, const ListPatch& patch, std::vector<uint32_t> rerank) {
+  const RelInfo& info = GetRelInfo(r);
+  const std::string adj_name = std::string(info.file) + ".adj";
+  const std::string ranked_name = std::string(info.file) + ".ranked";
+  Adjacency& old = Old(r);
+  const uint64_t space = space_[info.from];
+  if (patch.empty() && rerank.empty() && space == old.num_nodes()) {
+    LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, adj_name));
+    if (info.ranked) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, ranked_name));
+    counts_[info.file] = old.num_edges();
+    return Status::Ok();
+  }
+  FileIdentity id = out_->NewFile(adj_name);
+  LITGRAPH_RETURN_IF_ERROR(PatchAdjacency(old, patch, space, out_->Path(adj_name), id,
+                                          options_.nodes_per_block, options_.zstd_level));
+  {
+    Adjacency written;  // its edge count, for the manifest
+    LITGRAPH_RETURN_IF_ERROR(written.Open(out_->Path(adj_name), id));
+    counts_[info.file] = written.num_edges();
+  }
+  if (!info.ranked) return Status::Ok();
+  std::vector<uint32_t> renew = std::move(rerank);
+  renew.insert(renew.end(), patch.nodes.begin(), patch.nodes.end());
+  SortUnique(&renew);
+  ListPatch fresh;
+  std::vector<uint32_t> ids, attrs, top_ids, top_attrs;
+  for (uint32_t n : renew) {
+    NewList(r, patch, n, &ids, &attrs);
+    RankList(r, ids, attrs, citations_, options_.ranked_length, &top_ids, &top_attrs);
+    if (!top_ids.empty()) fresh.Add(n, top_ids, top_attrs);
+  }
+  RankedLists old_ranked;
+  LITGRAPH_RETURN_IF_ERROR(old_ranked.Open(old_, ranked_name));
+  return PatchRankedLists(old_ranked, renew, fresh, out_->Path(ranked_name),
+                          out_->NewFile(ranked_name), options_.ranked_length);
+}
+
+// paper.citations and paper.years.
+Status Updater::UpdateCitations() {
+  const uint64_t n_papers = space_[NodeType::kPaper];
+  citations_ = old_citations_;
+  citations_.resize(n_papers, kCitationsFromStoreBit);
+  auto in_degree = [&](uint32_t p) -> uint32_t {
+    int64_t i = cites_in_.Find(p);
+    if (i >= 0) return static_cast<uint32_t>(cites_in_.Ids(i).size());
+    return p < Old(Rel::kCitesIn).num_nodes() ? Old(Rel::kCitesIn).Degree(p) : 0;
+  };
+  for (auto [p, c] : record_counts_)
+    citations_[p] = c >= 0 ? static_cast<uint32_t>(std::min<int64_t>(c, ~kCitationsFromStoreBit))
+                           : (in_degree(p) | kCitationsFromStoreBit);
+  for (uint32_t t : cites_in_.nodes)
+    if (citations_[t] & kCitationsFromStoreBit)
+      citations_[t] = in_degree(t) | kCitationsFromStoreBit;
+  for (uint64_t p = 0; p < n_papers; ++p) {
+    const uint32_t before = p < old_citations_.size() ? CitationCount(old_citations_[p]) : 0;
+    if (CitationCount(citations_[p]) != before || p >= old_citations_.size())
+      citations_changed_.push_back(static_cast<uint32_t>(p));
+  }
+  LITGRAPH_RETURN_IF_ERROR(
+      WriteCheckedFile(out_->Path("paper.citations"), out_->NewFile("paper.citations"),
+                       {reinterpret_cast<const char*>(citations_.data()), citations_.size() * 4}));
+  CheckedFile f;
+  LITGRAPH_RETURN_IF_ERROR(old_.OpenFile("paper.years", &f));
+  const uint8_t* y = f.Read(0, f.size());
+  if (!y) return f.status();
+  std::vector<uint16_t> years(n_papers, 0);
+  std::memcpy(years.data(), y, std::min<uint64_t>(f.size(), n_papers * 2));
+  for (auto [p, year] : years_) years[p] = year;
+  return WriteCheckedFile(out_->Path("paper.years"), out_->NewFile("paper.years"),
+                          {reinterpret_cast<const char*>(years.data()), years.size() * 2});
+}
+
+// RELATED_TO: each list entry says which side listed the other; a paper of
+// L loses what it listed before and what it was listed by from another
+// paper of L, then gains their new listings.
+Status Updater::UpdateRelated() {
+  std::vector<Triple> add;  // (paper, neighbour, bit)
+  std::vector<uint32_t> touched;
+  for (const auto& [p, listed] : related_) {
+    touched.push_back(p);
+    for (uint32_t q : listed) {
+      add.push_back({p, q, kRelatedListed});
+      add.push_back({q, p, kRelatedListedBy});
+      touched.push_back(q);
+    }
+    Adjacency::List l = Old(Rel::kRelated).Neighbours(p);
+    touched.insert(touched.end(), l.ids.begin(), l.ids.end());
+  }
+  std::sort(add.begin(), add.end());
+  SortUnique(&touched);
+  ListPatch patch;
+  std::map<uint32_t, uint32_t> entries;
+  std::vector<uint32_t> ids, attrs;
+  size_t a = 0;
+  for (uint32_t x : touched) {
+    entries.clear();
+    Adjacency::List l = Old(Rel::kRelated).Neighbours(x);
+    const bool x_changed = in_links_->Has(x);
+    for (size_t k = 0; k < l.ids.size(); ++k) {
+      uint32_t bits = l.attrs.empty() ? 0 : l.attrs[k];
+      if (x_changed) bits &= ~kRelatedListed;
+      if (in_links_->Has(l.ids[k])) bits &= ~kRelatedListedBy;
+      if (bits) entries[l.ids[k]] = bits;
+    }
+    while (a < add.size() && add[a].a < x) ++a;
+    for (; a < add.size() && add[a].a == x; ++a) entries[add[a].b] |= add[a].attr;
+    ids.clear();
+    attrs.clear();
+    for (auto [q, bits] : entries) ids.push_back(q), attrs.push_back(bits);
+    patch.Add(x, ids, attrs);
+  }
+  return Write(Rel::kRelated, patch);
+}
+
+// AUTHORED both ways, COAUTHOR and AFFILIATED_WITH.
+Status Updater::UpdateAuthorships(const GraphChanges& changes) {
+  const uint64_t n_papers = space_[NodeType::kPaper];
+  IdSet in_papers(n_papers);
+  for (uint32_t p : papers_) in_papers.Insert(p);
+  ListPatch authors;
+  std::vector<Triple> pairs;  // (author, coauthor, +-1 as u32)
+  std::vector<uint32_t> affected(changes.authors.begin(), changes.authors.end());
+  auto add_pair = [&](uint32_t a, uint32_t b, uint32_t n) { pairs.push_back({a, b, n}); };
+  std::vector<uint32_t> ids, attrs, team;
+  std::vector<std::pair<uint32_t, uint32_t>> by_position;
+  // Old teams: the old `authors` lists in position order.
+  for (uint32_t p : papers_) {
+    OldList(Rel::kAuthors, p, &ids, &attrs);
+    by_position.clear();
+    for (size_t k = 0; k < ids.size(); ++k) by_position.emplace_back(attrs[k], ids[k]);
+    std::sort(by_position.begin(), by_position.end());
+    team.clear();
+    for (auto [attr, author] : by_position) team.push_back(author);
+    AddTeam(team, ~uint32_t{0}, add_pair);
+    affected.insert(affected.end(), team.begin(), team.end());
+  }
+  team.clear();
+  // New teams and lists from the rows.
+  std::vector<std::pair<uint32_t, uint32_t>> list;  // author, attr
+  size_t next = 0;
+  int64_t cur = -1;
+  auto flush = [&] {
+    if (cur < 0) return;
+    while (papers_[next] < cur) authors.Add(papers_[next++], {}, {});
+    std::sort(list.begin(), list.end());
+    ids.clear();
+    attrs.clear();
+    for (auto [author, attr] : list)
+      if (ids.empty() || ids.back() != author) ids.push_back(author), attrs.push_back(attr);
+    authors.Add(static_cast<uint32_t>(cur), ids, attrs);
+    ++next;
+    AddTeam(team, 1, add_pair);
+    affected.insert(affected.end(), team.begin(), team.end());
+    list.clear();
+    team.clear();
+  };
+  store_->ForEachAuthorshipOf(papers_, [&](const AuthorshipRow& row) {
+    if (row.paper != cur) {
+      flush();
+      cur = row.paper;
+    }
+    const uint32_t author = static_cast<uint32_t>(row.author);
+    list.emplace_back(author, AuthorshipAttr(row.position, row.is_corresponding));
+    if (std::find(team.begin(), team.end(), author) == team.end()) team.push_back(author);
+  });
+  flush();
+  while (next < papers_.size()) authors.Add(papers_[next++], {}, {});
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAuthors, authors));
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAuthoredPapers,
+                                 ReversePatch(Rel::kAuthors, authors, in_papers),
+                                 RerankedBy(Rel::kAuthors, authors)));
+
+  // COAUTHOR: old counts minus the old teams' pairs plus the new ones.
+  std::sort(pairs.begin(), pairs.end(),
+            [](const Triple& x, const Triple& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  ListPatch coauthor;
+  for (size_t i = 0; i < pairs.size();) {
+    const uint32_t a = pairs[i].a;
+    std::map<uint32_t, int64_t> counts;
+    OldList(Rel::kCoauthor, a, &ids, &attrs);
+    for (size_t k = 0; k < ids.size(); ++k) counts[ids[k]] = attrs[k];
+    for (; i < pairs.size() && pairs[i].a == a; ++i)
+      counts[pairs[i].b] += static_cast<int32_t>(pairs[i].attr);
+    ids.clear();
+    attrs.clear();
+    for (auto [b, n] : counts)
+      if (n > 0) ids.push_back(b), attrs.push_back(static_cast<uint32_t>(n));
+    coauthor.Add(a, ids, attrs);
+  }
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCoauthor, coauthor));
+
+  // AFFILIATED_WITH of every author of an old or new team, from its rows.
+  SortUnique(&affected);
+  IdSet in_affected(space_[NodeType::kAuthor]);
+  ListPatch affiliations;
+  std::map<uint32_t, uint32_t> insts;
+  for (uint32_t a : affected) {
+    if (a >= space_[NodeType::kAuthor]) continue;
+    in_affected.Insert(a);
+    insts.clear();
+    store_->ForEachAuthorshipByAuthor({a}, [&](const AuthorshipRow& row) {
+      ForEachInstitution(row.institutions, [&](uint32_t inst) { ++insts[inst]; });
+    });
+    if (auto last = store_->AuthorLastInstitution(a)) ++insts[static_cast<uint32_t>(*last)];
+    ids.clear();
+    attrs.clear();
+    for (auto [inst, n] : insts) ids.push_back(inst), attrs.push_back(n);
+    affiliations.Add(a, ids, attrs);
+  }
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAffiliations, affiliations));
+  return Write(Rel::kInstitutionAuthors,
+               ReversePatch(Rel::kAffiliations, affiliations, in_affected));
+}
+
+// cites.dangling: the old entries of papers outside L, and L's new ones.
+Status Updater::WriteDangling() {
+  DanglingIndex old;
+  LITGRAPH_RETURN_IF_ERROR(old.Open(old_));
+  DanglingWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(out_->Path(kDanglingFile), out_->NewFile(kDanglingFile)));
+  size_t j = 0;
+  auto emit = [&](uint64_t key, uint32_t paper) -> Status {
+    if (!(paper & kDanglingRelated)) ++dangling_references_;
+    return w.Add(key, paper);
+  };
+  for (uint64_t i = 0; i < old.size(); ++i) {
+    const uint64_t key = old.Key(i);
+    const uint32_t paper = old.Paper(i);
+    if (in_links_->Has(paper & ~kDanglingRelated)) continue;
+    for (; j < dangling_.size() && dangling_[j] < std::make_pair(key, paper); ++j)
+      LITGRAPH_RETURN_IF_ERROR(emit(dangling_[j].first, dangling_[j].second));
+    LITGRAPH_RETURN_IF_ERROR(emit(key, paper));
+  }
+  for (; j < dangling_.size(); ++j)
+    LITGRAPH_RETURN_IF_ERROR(emit(dangling_[j].first, dangling_[j].second));
+  LITGRAPH_RETURN_IF_ERROR(old.status());
+  return w.Finish();
+}
+
+// Whether the current generation can be patched: it has the files an update
+// reads, in the layout these options write.
+bool Patchable(const GenerationView& view, const GraphBuildOptions& options) {
+  if (!view.Has(kDanglingFile) || !view.Has("related.adj") || !view.Has("cites.in.ranked"))
+    return false;
+  Adjacency related;
+  if (!related.Open(view, "related.adj").ok() || !related.has_attrs() ||
+      (related.num_nodes() > 0 && related.nodes_per_block() != options.nodes_per_block))
+    return false;
+  RankedLists ranked;
+  return ranked.Open(view, "cites.in.ranked").ok() &&
+         (ranked.lists() == 0 || ranked.length() == options.ranked_length);
+}
+
+}  // namespace
+
+Status UpdateGraph(Store* store, const GraphChanges& changes, const GraphBuildOptions& options,
+                   GraphBuildStats* stats) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto current = store->Current("graph");
+  if (!current.ok()) return current.status();
+  const int64_t papers = store->MaxId(NodeType::kPaper);
+  if (!*current || !Patchable(**current, options) ||
+      static_cast<double>(changes.papers.size()) > options.full_build_fraction * papers)
+    return BuildGraph(store, options, stats);
+  const GenerationView& old = **current;
+  Status st = InNewGeneration(store, [&](GenerationBuilder* out) -> Status {
+    Updater u(store, old, out, options);
+    return u.Run(changes, stats);
+  });
+  stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return st;
+}
+
+}  // namespace litgraph
