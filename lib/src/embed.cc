@@ -311,7 +311,7 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
   for (float& x : omega) x = gauss(rng);
   std::vector<float> y, z;
   MulA(a, omega, l, &y, o.threads);
-  omega = {};
+  omega = decltype(omega)();
   Orthonormalize(&y, a.rows, l);
   for (int it = 0; it < o.power_iterations; ++it) {
     MulAt(a, y, l, &z, o.threads);

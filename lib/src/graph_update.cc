@@ -147,6 +147,7 @@ class Updater {
 
 // U, new papers' dangling referrers, their rows.
 Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
+  const auto start = std::chrono::steady_clock::now();
   const uint64_t n_papers = space_[NodeType::kPaper];
   {
     CheckedFile f;
@@ -227,6 +228,13 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
                                    RerankedBy(Rel::kTopics, topics)));
   }
   LITGRAPH_RETURN_IF_ERROR(WriteDangling());
+  auto since = [t = start]() mutable {
+    auto now = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(now - t).count();
+    t = now;
+    return s;
+  };
+  nlohmann::json seconds = {{"relations", since()}};
   // Whole layers: the topic hierarchy when its records changed, the keyword
   // layer and the lexical indexes when papers did.
   const SortPlan plan = PlanSorts(out_, options_, space_);
@@ -240,9 +248,11 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     for (const auto& [name, count] : w.counts().items()) counts_[name] = count;
   }
+  seconds["keyword_layer"] = since();
   LexicalBuildStats ls;
   if (!papers_.empty())
     LITGRAPH_RETURN_IF_ERROR(BuildLexicalIndexes(store_, out_, options_.memory_budget, &ls));
+  seconds["lexical"] = since();
   // Everything else is carried over.
   for (const auto& [name, build] : old_.files())
     if (!out_->Identity(name).ok()) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
@@ -274,6 +284,7 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   info["lexical_terms"] = stats->lexical_terms;
   info["lexical_postings"] = stats->lexical_postings;
   info["updated_papers"] = papers_.size();
+  info["update_seconds"] = seconds;
   out_->info() = info;
   return Status::Ok();
 }

@@ -264,7 +264,7 @@ void LexicalBuilder::Spill() {
       std::vector<uint32_t> fill(start.begin(), start.end() - 1);
       for (const Posting& p : postings_) sorted[fill[rank[p.tid]]++] = p;
     }
-    postings_ = {};
+    postings_ = decltype(postings_)();  // not `= {}`: that keeps the capacity
     Run run{PathOf(fmt::format("{}.run", next_run_++)), run_first_serial_, serial_ + 1};
     OutFile out;
     status_ = out.Open(run.path);
@@ -288,16 +288,16 @@ void LexicalBuilder::Spill() {
     runs_.push_back(std::move(run));
   }
   run_first_serial_ = serial_ + 1;
-  postings_ = {};
+  postings_ = decltype(postings_)();
   words_ = StringInterner();
   stems_ = StringInterner();
-  word_term_ = {};
+  word_term_ = decltype(word_term_)();
 }
 
 Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params) {
   Spill();
   LITGRAPH_RETURN_IF_ERROR(status_);
-  tids_ = {};
+  tids_ = decltype(tids_)();
   // Document lengths of each document's latest version.
   const uint64_t docs_seen = std::min<uint64_t>(latest_.size(), id_space);
   uint64_t num_docs = 0, total_len = 0;

@@ -148,8 +148,8 @@ Status PhraseCounter::Merge(size_t n, Fn&& fn) {
 }
 
 Status PhraseCounter::Write(const std::string& path, const FileIdentity& id) {
-  Spill();  // the rest as a last run: the buffer's memory goes
-  buffer_ = {};
+  Spill();                        // the rest as a last run: the buffer's memory goes
+  buffer_ = decltype(buffer_)();  // not `= {}`: that keeps the capacity
   LITGRAPH_RETURN_IF_ERROR(status_);
   std::error_code ec;
   // Too many runs to open at once: the oldest are merged into one.

@@ -221,8 +221,8 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
    : f == VecField::kAbstract ? r->stats->abstracts
                               : r->stats->keywords) = static_cast<int64_t>(todo.size());
   LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, data.data()));
-  data = {};
-  texts = {};
+  data = decltype(data)();  // frees (`= {}` keeps the capacity)
+  texts = decltype(texts)();
   auto t_index = Clock::now();
   VectorFile vf;
   auto id = r->out->Identity(name + ".vec");

@@ -83,6 +83,25 @@ TEST(LexicalBuildTest, ASmallBudgetWritesTheSameFilesThroughManyRuns) {
   }
 }
 
+// Every run fills the budget: a spill frees the buffer. An earlier build kept
+// its capacity, so once the postings buffer alone outgrew the budget every
+// later document spilled a run of its own (400,000 runs for an update of a
+// 1M-work store). A small vocabulary makes the postings the buffer's bulk.
+TEST(LexicalBuildTest, EachRunFillsTheBudget) {
+  ScopedTempDir dir;
+  std::vector<Doc> docs;
+  for (uint32_t i = 0; i < 12000; ++i) {
+    Doc d{i, "", ""};
+    for (uint32_t k = 0; k < 40; ++k)
+      d.abstract += "w" + std::to_string((i * 7 + k * 13) % 500) + " ";
+    docs.push_back(d);
+  }
+  size_t runs = 0;
+  Build(dir.path(), docs, docs.size(), 1 << 20, &runs);
+  EXPECT_GE(runs, 2u);
+  EXPECT_LE(runs, 30u) << "480k postings x 16 bytes over 1 MiB buffers";
+}
+
 TEST(LexicalBuildTest, ADocumentAddedAgainKeepsOnlyItsLatestVersion) {
   ScopedTempDir once_dir, twice_dir, twice_small_dir;
   std::vector<Doc> docs = RandomDocs(3000, 2);

@@ -10,7 +10,9 @@
 //    the store; unresolved ids are dangling references (counted in the stats,
 //    linked by a later build once the cited work is ingested). Self-citations
 //    and duplicate references are dropped.
-//  - RELATED_TO is symmetrised.
+//  - RELATED_TO is symmetrised; each edge's attribute says which side listed
+//    the other (kRelatedListed / kRelatedListedBy bits), so an update can
+//    take one paper's listing out.
 //  - COAUTHOR counts the papers two authors share. A paper with more than
 //    kCoauthorFullTeam authors contributes pairs only among its first
 //    kCoauthorHead and last kCoauthorTail authors (lead and senior positions),
@@ -22,10 +24,9 @@
 //    popular keyword's thousands of single co-occurrences do not weigh on
 //    every walk through it.
 //
-// Memory: edges of one relation are sorted in RAM (about 20 bytes per edge),
-// fine for the 1M-work benchmark (25M citations, ~0.5 GB). At SciAtlas scale
-// (214M citations, 2B coauthor pairs) the same format is written by an
-// external sort; see doc/graph-format.md.
+// Memory: edges are sorted within GraphBuildOptions::memory_budget, spilled
+// runs merged (edge_sort.h). An update (UpdateGraph) holds the changed lists
+// in memory: proportional to the edges the change reaches.
 #pragma once
 
 #include <cstddef>
