@@ -278,6 +278,59 @@ Adjacency::List Adjacency::Decode(uint64_t node, uint64_t position) {
   return Keep(node, decoded_.data(), static_cast<uint32_t>(deg));
 }
 
+// ---- AdjacencyScan ----------------------------------------------------------
+
+bool AdjacencyScan::Load(uint64_t block) {
+  block_ = block;
+  start_.clear();
+  words_.clear();
+  if (a_.listed_ != 0 || !a_.LoadBlock(block)) {
+    a_.Damaged("corrupt graph block");
+    return false;
+  }
+  const uint8_t* p = a_.block_data_;
+  const uint8_t* end = a_.block_end_;
+  const uint64_t first = block * a_.nodes_per_block_;
+  const uint64_t last = std::min<uint64_t>(first + a_.nodes_per_block_, a_.num_nodes_);
+  for (uint64_t n = first; n < last; ++n) {
+    start_.push_back(words_.size());
+    uint64_t deg, v, prev = 0;
+    if (!GetVarint(&p, end, &deg) || deg > static_cast<uint64_t>(end - p)) {
+      a_.Damaged("corrupt graph block contents");
+      return false;
+    }
+    for (uint64_t k = 0; k < deg; ++k) {
+      if (!GetVarint(&p, end, &v)) {
+        a_.Damaged("corrupt graph block contents");
+        return false;
+      }
+      prev = k == 0 ? v : prev + v;
+      words_.push_back(static_cast<uint32_t>(prev));
+    }
+    if (a_.has_attrs_)
+      for (uint64_t k = 0; k < deg; ++k) {
+        if (!GetVarint(&p, end, &v)) {
+          a_.Damaged("corrupt graph block contents");
+          return false;
+        }
+        words_.push_back(static_cast<uint32_t>(v));
+      }
+  }
+  start_.push_back(words_.size());
+  return true;
+}
+
+Adjacency::List AdjacencyScan::Get(uint64_t node) {
+  if (node >= a_.num_nodes_) return {};
+  const uint64_t b = node / a_.nodes_per_block_;
+  if (b != block_ && !Load(b)) return {};
+  const uint64_t i = node - b * a_.nodes_per_block_;
+  if (i + 1 >= start_.size()) return {};
+  const uint64_t words = start_[i + 1] - start_[i];
+  const uint32_t deg = static_cast<uint32_t>(a_.has_attrs_ ? words / 2 : words);
+  return a_.MakeList(words_.data() + start_[i], deg);
+}
+
 // ---- AdjacencyWriter ------------------------------------------------------
 
 AdjacencyWriter::~AdjacencyWriter() {
@@ -430,6 +483,7 @@ Status PatchAdjacency(Adjacency& old, const ListPatch& patch, uint64_t node_spac
   uint64_t edges = old.num_edges();
   uint32_t new_max = 0;
   bool lost_max = false;  // a replaced list had the old maximum degree
+  AdjacencyScan scan(old);
   size_t k = 0;
   for (uint64_t first = 0; first < node_space; first += per) {
     const uint64_t last = std::min(first + per, node_space);
@@ -448,7 +502,7 @@ Status PatchAdjacency(Adjacency& old, const ListPatch& patch, uint64_t node_spac
     for (uint64_t n = first; n < last; ++n) {
       if (k < patch.size() && patch.nodes[k] == n) {
         if (n < old_n) {
-          const uint32_t before = old.Degree(n);
+          const uint32_t before = static_cast<uint32_t>(scan.Get(n).size());
           edges -= before;
           if (before == old.max_degree()) lost_max = true;
         }
@@ -458,7 +512,7 @@ Status PatchAdjacency(Adjacency& old, const ListPatch& patch, uint64_t node_spac
         LITGRAPH_RETURN_IF_ERROR(w.Add(n, ids, patch.Attrs(k)));
         ++k;
       } else if (n < old_n) {
-        Adjacency::List l = old.Neighbours(n);
+        Adjacency::List l = scan.Get(n);
         if (!l.ids.empty()) LITGRAPH_RETURN_IF_ERROR(w.Add(n, l.ids, l.attrs));
       }
     }

@@ -304,17 +304,6 @@ uint64_t DanglingIndex::LowerBound(uint64_t key) const {
   return lo;
 }
 
-void ForEachInstitution(std::string_view list, const std::function<void(uint32_t)>& fn) {
-  size_t p = 0;
-  while (p < list.size()) {
-    size_t e = list.find(' ', p);
-    if (e == std::string_view::npos) e = list.size();
-    fn(static_cast<uint32_t>(
-        std::strtoul(std::string(list.substr(p, e - p)).c_str(), nullptr, 10)));
-    p = e + 1;
-  }
-}
-
 Status BuildAuthorshipRelations(Store* store, const SortPlan& plan, RelationWriter* w) {
   Edges authored(plan, Rel::kAuthors), coauthor(plan, Rel::kCoauthor),
       affiliated(plan, Rel::kAffiliations);
@@ -331,7 +320,7 @@ Status BuildAuthorshipRelations(Store* store, const SortPlan& plan, RelationWrit
     authored.Add(static_cast<uint32_t>(row.paper), author,
                  AuthorshipAttr(row.position, row.is_corresponding));
     if (std::find(team.begin(), team.end(), author) == team.end()) team.push_back(author);
-    ForEachInstitution(row.institutions, [&](uint32_t inst) { affiliated.Add(author, inst, 1); });
+    ForEachInstitutionId(row.institutions, [&](uint32_t inst) { affiliated.Add(author, inst, 1); });
   });
   AddTeam(team, 1, add_pair);
   store->ForEachAuthorLastInstitution([&](int64_t author, int64_t inst) {

@@ -225,8 +225,6 @@ uint32_t TopicAttr(std::optional<double> score, bool primary);
 // lists the paper (an edge has one or both).
 inline constexpr uint32_t kRelatedListed = 1, kRelatedListedBy = 2;
 
-void ForEachInstitution(std::string_view list, const std::function<void(uint32_t)>& fn);
-
 // Dangling references (`cites.dangling`, doc/graph-format.md): every
 // reference and related-work id that names no paper of the store, by key,
 // so that a later update finds the papers whose links a new paper

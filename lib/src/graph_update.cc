@@ -92,10 +92,15 @@ class Updater {
     }
     return *slot;
   }
+  // The old file read block by block (nodes asked in ascending order).
+  AdjacencyScan& Scan(Rel r) {
+    auto& slot = scans_[static_cast<int>(r)];
+    if (!slot) slot = std::make_unique<AdjacencyScan>(Old(r));
+    return *slot;
+  }
   // A copy of a node's old list (empty outside the old file).
   void OldList(Rel r, uint64_t node, std::vector<uint32_t>* ids, std::vector<uint32_t>* attrs) {
-    Adjacency& a = Old(r);
-    Adjacency::List l = a.Neighbours(node);
+    Adjacency::List l = Scan(r).Get(node);
     ids->assign(l.ids.begin(), l.ids.end());
     attrs->assign(l.attrs.begin(), l.attrs.end());
   }
@@ -117,10 +122,21 @@ class Updater {
   // Targets (in relation `fwd`, new lists) of the papers whose citation
   // count changed: the nodes whose ranked lists in fwd's reverse rank them.
   std::vector<uint32_t> RerankedBy(Rel fwd, const ListPatch& fwd_patch);
+  // The lists of a relation whose attribute is a sum of contributions
+  // (COAUTHOR, AFFILIATED_WITH): each node's old counts plus the deltas
+  // (node, neighbour, +-1 as u32) given, zero counts dropped.
+  ListPatch SumPatch(Rel r, std::vector<Triple>* deltas);
   Status UpdateCitations();
   Status UpdateRelated();
   Status UpdateAuthorships(const GraphChanges& changes);
   Status WriteDangling();
+
+  // Seconds since the last lap, recorded under `name` (update_seconds).
+  void Lap(const char* name) {
+    auto now = std::chrono::steady_clock::now();
+    seconds_[name] = std::chrono::duration<double>(now - lap_).count();
+    lap_ = now;
+  }
 
   Store* store_;
   const GenerationView& old_;
@@ -128,7 +144,10 @@ class Updater {
   const GraphBuildOptions& options_;
   NodeSpace space_;
   std::unique_ptr<Adjacency> old_adj_[kRelCount];
+  std::unique_ptr<AdjacencyScan> scans_[kRelCount];
   nlohmann::json counts_ = nlohmann::json::object();
+  nlohmann::json seconds_ = nlohmann::json::object();
+  std::chrono::steady_clock::time_point lap_ = std::chrono::steady_clock::now();
 
   std::vector<uint32_t> papers_;  // U, ascending
   std::vector<uint32_t> links_;   // L, ascending
@@ -147,7 +166,6 @@ class Updater {
 
 // U, new papers' dangling referrers, their rows.
 Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
-  const auto start = std::chrono::steady_clock::now();
   const uint64_t n_papers = space_[NodeType::kPaper];
   {
     CheckedFile f;
@@ -178,17 +196,21 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   in_links_ = std::make_unique<IdSet>(n_papers);
   for (uint32_t p : links_) in_links_->Insert(p);
   LITGRAPH_RETURN_IF_ERROR(ReadPaperRows(links_));
+  Lap("rows");
 
   // CITES and the counts that depend on it.
   cites_in_ = ReversePatch(Rel::kCitesOut, cites_, *in_links_);
   LITGRAPH_RETURN_IF_ERROR(UpdateCitations());
   LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCitesOut, cites_));
   LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCitesIn, cites_in_, RerankedBy(Rel::kCitesOut, cites_)));
+  Lap("cites");
   LITGRAPH_RETURN_IF_ERROR(UpdateRelated());
+  Lap("related");
   LITGRAPH_RETURN_IF_ERROR(Write(Rel::kPublishedIn, published_));
   LITGRAPH_RETURN_IF_ERROR(Write(Rel::kSourcePapers,
                                  ReversePatch(Rel::kPublishedIn, published_, *in_links_),
                                  RerankedBy(Rel::kPublishedIn, published_)));
+  Lap("published");
   LITGRAPH_RETURN_IF_ERROR(UpdateAuthorships(changes));
   {  // HAS_TOPIC
     IdSet in_papers(n_papers);
@@ -227,14 +249,9 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
     LITGRAPH_RETURN_IF_ERROR(Write(Rel::kTopicPapers, ReversePatch(Rel::kTopics, topics, in_papers),
                                    RerankedBy(Rel::kTopics, topics)));
   }
+  Lap("topics");
   LITGRAPH_RETURN_IF_ERROR(WriteDangling());
-  auto since = [t = start]() mutable {
-    auto now = std::chrono::steady_clock::now();
-    double s = std::chrono::duration<double>(now - t).count();
-    t = now;
-    return s;
-  };
-  nlohmann::json seconds = {{"relations", since()}};
+  Lap("dangling");
   // Whole layers: the topic hierarchy when its records changed, the keyword
   // layer and the lexical indexes when papers did.
   const SortPlan plan = PlanSorts(out_, options_, space_);
@@ -248,11 +265,11 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     for (const auto& [name, count] : w.counts().items()) counts_[name] = count;
   }
-  seconds["keyword_layer"] = since();
+  Lap("keyword_layer");
   LexicalBuildStats ls;
   if (!papers_.empty())
     LITGRAPH_RETURN_IF_ERROR(BuildLexicalIndexes(store_, out_, options_.memory_budget, &ls));
-  seconds["lexical"] = since();
+  Lap("lexical");
   // Everything else is carried over.
   for (const auto& [name, build] : old_.files())
     if (!out_->Identity(name).ok()) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
@@ -284,7 +301,7 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   info["lexical_terms"] = stats->lexical_terms;
   info["lexical_postings"] = stats->lexical_postings;
   info["updated_papers"] = papers_.size();
-  info["update_seconds"] = seconds;
+  info["update_seconds"] = seconds_;
   out_->info() = info;
   return Status::Ok();
 }
@@ -361,7 +378,7 @@ ListPatch Updater::ReversePatch(Rel fwd_rel, const ListPatch& fwd, const IdSet& 
       add.push_back({ids[k], fwd.nodes[i], attrs.empty() ? 0 : attrs[k]});
       touched.push_back(ids[k]);
     }
-    Adjacency::List l = Old(fwd_rel).Neighbours(fwd.nodes[i]);
+    Adjacency::List l = Scan(fwd_rel).Get(fwd.nodes[i]);
     touched.insert(touched.end(), l.ids.begin(), l.ids.end());
   }
   std::sort(add.begin(), add.end());
@@ -373,7 +390,7 @@ ListPatch Updater::ReversePatch(Rel fwd_rel, const ListPatch& fwd, const IdSet& 
   for (uint32_t t : touched) {
     ids.clear();
     attrs.clear();
-    Adjacency::List l = Old(rev_rel).Neighbours(t);
+    Adjacency::List l = Scan(rev_rel).Get(t);
     while (a < add.size() && add[a].a < t) ++a;
     size_t k = 0;
     for (;;) {  // merge the old list's kept entries with the additions, by source
@@ -442,6 +459,28 @@ Status Updater::Write(Rel r, const ListPatch& patch, std::vector<uint32_t> reran
                           out_->NewFile(ranked_name), options_.ranked_length);
 }
 
+ListPatch Updater::SumPatch(Rel r, std::vector<Triple>* deltas) {
+  std::sort(deltas->begin(), deltas->end(),
+            [](const Triple& x, const Triple& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  ListPatch out;
+  std::vector<uint32_t> ids, attrs;
+  std::map<uint32_t, int64_t> counts;
+  for (size_t i = 0; i < deltas->size();) {
+    const uint32_t a = (*deltas)[i].a;
+    counts.clear();
+    OldList(r, a, &ids, &attrs);
+    for (size_t k = 0; k < ids.size(); ++k) counts[ids[k]] = attrs[k];
+    for (; i < deltas->size() && (*deltas)[i].a == a; ++i)
+      counts[(*deltas)[i].b] += static_cast<int32_t>((*deltas)[i].attr);
+    ids.clear();
+    attrs.clear();
+    for (auto [b, n] : counts)
+      if (n > 0) ids.push_back(b), attrs.push_back(static_cast<uint32_t>(n));
+    out.Add(a, ids, attrs);
+  }
+  return out;
+}
+
 // paper.citations and paper.years.
 Status Updater::UpdateCitations() {
   const uint64_t n_papers = space_[NodeType::kPaper];
@@ -450,7 +489,7 @@ Status Updater::UpdateCitations() {
   auto in_degree = [&](uint32_t p) -> uint32_t {
     int64_t i = cites_in_.Find(p);
     if (i >= 0) return static_cast<uint32_t>(cites_in_.Ids(i).size());
-    return p < Old(Rel::kCitesIn).num_nodes() ? Old(Rel::kCitesIn).Degree(p) : 0;
+    return static_cast<uint32_t>(Scan(Rel::kCitesIn).Get(p).size());
   };
   for (auto [p, c] : record_counts_)
     citations_[p] = c >= 0 ? static_cast<uint32_t>(std::min<int64_t>(c, ~kCitationsFromStoreBit))
@@ -490,7 +529,7 @@ Status Updater::UpdateRelated() {
       add.push_back({q, p, kRelatedListedBy});
       touched.push_back(q);
     }
-    Adjacency::List l = Old(Rel::kRelated).Neighbours(p);
+    Adjacency::List l = Scan(Rel::kRelated).Get(p);
     touched.insert(touched.end(), l.ids.begin(), l.ids.end());
   }
   std::sort(add.begin(), add.end());
@@ -501,7 +540,7 @@ Status Updater::UpdateRelated() {
   size_t a = 0;
   for (uint32_t x : touched) {
     entries.clear();
-    Adjacency::List l = Old(Rel::kRelated).Neighbours(x);
+    Adjacency::List l = Scan(Rel::kRelated).Get(x);
     const bool x_changed = in_links_->Has(x);
     for (size_t k = 0; k < l.ids.size(); ++k) {
       uint32_t bits = l.attrs.empty() ? 0 : l.attrs[k];
@@ -526,7 +565,7 @@ Status Updater::UpdateAuthorships(const GraphChanges& changes) {
   for (uint32_t p : papers_) in_papers.Insert(p);
   ListPatch authors;
   std::vector<Triple> pairs;  // (author, coauthor, +-1 as u32)
-  std::vector<uint32_t> affected(changes.authors.begin(), changes.authors.end());
+  std::vector<Triple> affil;  // (author, institution, +-1 as u32)
   auto add_pair = [&](uint32_t a, uint32_t b, uint32_t n) { pairs.push_back({a, b, n}); };
   std::vector<uint32_t> ids, attrs, team;
   std::vector<std::pair<uint32_t, uint32_t>> by_position;
@@ -539,7 +578,6 @@ Status Updater::UpdateAuthorships(const GraphChanges& changes) {
     team.clear();
     for (auto [attr, author] : by_position) team.push_back(author);
     AddTeam(team, ~uint32_t{0}, add_pair);
-    affected.insert(affected.end(), team.begin(), team.end());
   }
   team.clear();
   // New teams and lists from the rows.
@@ -557,7 +595,6 @@ Status Updater::UpdateAuthorships(const GraphChanges& changes) {
     authors.Add(static_cast<uint32_t>(cur), ids, attrs);
     ++next;
     AddTeam(team, 1, add_pair);
-    affected.insert(affected.end(), team.begin(), team.end());
     list.clear();
     team.clear();
   };
@@ -568,6 +605,9 @@ Status Updater::UpdateAuthorships(const GraphChanges& changes) {
     }
     const uint32_t author = static_cast<uint32_t>(row.author);
     list.emplace_back(author, AuthorshipAttr(row.position, row.is_corresponding));
+    ForEachInstitutionId(row.institutions, [&](uint32_t inst) {
+      affil.push_back({author, inst, 1});
+    });
     if (std::find(team.begin(), team.end(), author) == team.end()) team.push_back(author);
   });
   flush();
@@ -578,43 +618,23 @@ Status Updater::UpdateAuthorships(const GraphChanges& changes) {
                                  RerankedBy(Rel::kAuthors, authors)));
 
   // COAUTHOR: old counts minus the old teams' pairs plus the new ones.
-  std::sort(pairs.begin(), pairs.end(),
-            [](const Triple& x, const Triple& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
-  ListPatch coauthor;
-  for (size_t i = 0; i < pairs.size();) {
-    const uint32_t a = pairs[i].a;
-    std::map<uint32_t, int64_t> counts;
-    OldList(Rel::kCoauthor, a, &ids, &attrs);
-    for (size_t k = 0; k < ids.size(); ++k) counts[ids[k]] = attrs[k];
-    for (; i < pairs.size() && pairs[i].a == a; ++i)
-      counts[pairs[i].b] += static_cast<int32_t>(pairs[i].attr);
-    ids.clear();
-    attrs.clear();
-    for (auto [b, n] : counts)
-      if (n > 0) ids.push_back(b), attrs.push_back(static_cast<uint32_t>(n));
-    coauthor.Add(a, ids, attrs);
-  }
+  ListPatch coauthor = SumPatch(Rel::kCoauthor, &pairs);
   LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCoauthor, coauthor));
+  Lap("authors_coauthor");
 
-  // AFFILIATED_WITH of every author of an old or new team, from its rows.
-  SortUnique(&affected);
+  // AFFILIATED_WITH: old counts minus what the ingest replaced plus the new
+  // rows and last institutions.
+  std::vector<uint32_t> records(changes.authors.begin(), changes.authors.end());
+  SortUnique(&records);
+  for (uint32_t a : records)
+    if (auto last = store_->AuthorLastInstitution(a))
+      affil.push_back({a, static_cast<uint32_t>(*last), 1});
+  for (auto [a, inst] : changes.old_affiliations) affil.push_back({a, inst, ~uint32_t{0}});
+  ListPatch affiliations = SumPatch(Rel::kAffiliations, &affil);
   IdSet in_affected(space_[NodeType::kAuthor]);
-  ListPatch affiliations;
-  std::map<uint32_t, uint32_t> insts;
-  for (uint32_t a : affected) {
-    if (a >= space_[NodeType::kAuthor]) continue;
-    in_affected.Insert(a);
-    insts.clear();
-    store_->ForEachAuthorshipByAuthor({a}, [&](const AuthorshipRow& row) {
-      ForEachInstitution(row.institutions, [&](uint32_t inst) { ++insts[inst]; });
-    });
-    if (auto last = store_->AuthorLastInstitution(a)) ++insts[static_cast<uint32_t>(*last)];
-    ids.clear();
-    attrs.clear();
-    for (auto [inst, n] : insts) ids.push_back(inst), attrs.push_back(n);
-    affiliations.Add(a, ids, attrs);
-  }
+  for (uint32_t a : affiliations.nodes) in_affected.Insert(a);
   LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAffiliations, affiliations));
+  Lap("affiliations");
   return Write(Rel::kInstitutionAuthors,
                ReversePatch(Rel::kAffiliations, affiliations, in_affected));
 }

@@ -483,6 +483,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
         changes.papers = std::move(counts.papers);
         changes.authors = std::move(counts.authors);
         changes.hierarchy = counts.topics;
+        changes.old_affiliations = std::move(counts.old_affiliations);
         LITGRAPH_RETURN_IF_ERROR(UpdateGraph(store, changes, go, &gs));
       } else {
         LITGRAPH_RETURN_IF_ERROR(BuildGraph(store, go, &gs));

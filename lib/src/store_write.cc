@@ -6,6 +6,7 @@
 
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "litgraph/coding.h"
 #include "litgraph/flat_map.h"
@@ -268,6 +269,7 @@ class RecordWriter::Impl {
     insert_paper_.Exec();
     if (db_->Changes() == 1) {
       ++stats_->works_new;
+      if (stats_->track) seen_papers_.insert(db_->LastInsertRowid());
       return db_->LastInsertRowid();
     }
     int64_t id = 0;
@@ -289,6 +291,20 @@ class RecordWriter::Impl {
     update_paper_.Bind(22, id);
     update_paper_.Exec();
     fts_delete_.Bind(1, id).Bind(2, old_title).Bind(3, old_abstract).Exec();
+    if (stats_->track && seen_papers_.insert(id).second) {
+      // AFFILIATED_WITH counts of the version the graph holds, for the
+      // graph update to take out.
+      Stmt& rows = Prep(&old_authorships_,
+                        "SELECT author_id, institutions FROM authorship WHERE paper_id = ?");
+      rows.Bind(1, id);
+      while (rows.Step()) {
+        const auto author = static_cast<uint32_t>(rows.Int(0));
+        ForEachInstitutionId(rows.Text(1), [&](uint32_t inst) {
+          stats_->old_affiliations.emplace_back(author, inst);
+        });
+      }
+      rows.Reset();
+    }
     delete_authorships_.Bind(1, id).Exec();
     delete_topics_.Bind(1, id).Exec();
     if (old_title != w.title || old_abstract != w.abstract) {
@@ -320,9 +336,14 @@ class RecordWriter::Impl {
 
   // Entity records overwrite the stub rows works created.
   void ApplyOne(AuthorRec& a) {
-    Stmt& old = Prep(&find_author_name_, "SELECT id, name FROM author WHERE ext_id = ?");
+    Stmt& old = Prep(&find_author_name_,
+                     "SELECT id, name, last_institution_id FROM author WHERE ext_id = ?");
     old.Bind(1, a.ext_id);
     if (old.Step()) {
+      // The first version this ingest replaces is the one the graph holds.
+      if (stats_->track && seen_authors_.insert(old.Int(0)).second && !old.IsNull(2))
+        stats_->old_affiliations.emplace_back(static_cast<uint32_t>(old.Int(0)),
+                                              static_cast<uint32_t>(old.Int(2)));
       Prep(&author_fts_delete_,
            "INSERT INTO author_fts(author_fts, rowid, name) VALUES('delete', ?, ?)")
           .Bind(1, old.Int(0))
@@ -400,7 +421,10 @@ class RecordWriter::Impl {
   Stmt find_author_, insert_author_, find_inst_, insert_inst_, find_source_, insert_source_;
   Stmt find_domain_, insert_domain_, find_field_, insert_field_, find_subfield_, insert_subfield_,
       find_topic_, insert_topic_row_;
-  Stmt upsert_author_, upsert_inst_, upsert_source_, update_topic_;
+  Stmt upsert_author_, upsert_inst_, upsert_source_, update_topic_, old_authorships_;
+  // Papers and author records this ingest wrote (or found) already: only
+  // their first replacement shows the version the graph holds.
+  std::unordered_set<int64_t> seen_papers_, seen_authors_;
   Stmt find_author_name_, author_fts_insert_, author_fts_delete_, delete_extracted_;
   IdCache authors_, institutions_, sources_, topics_, subfields_, fields_, domains_;
 };

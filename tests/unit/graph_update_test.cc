@@ -145,11 +145,22 @@ TEST_F(GraphUpdateTest, ManySmallUpsertsWriteTheFilesOfAFullBuild) {
     Upsert({works.begin() + at, works.begin() + std::min(works.size(), at + 25)});
     ExpectSameAsFullBuild(true);
   }
+  // An author record: its last institution counts as an affiliation.
+  json author = json::parse(testing::ReadFile(testing::TestData("A5023888391.json")));
+  Upsert({author});
+  ExpectSameAsFullBuild(true);
   // Replaced versions: other references, related works, teams, topics,
-  // years and counts.
+  // years and counts; the author record twice, with another institution
+  // each time (only the stored version's affiliation was in the graph).
   std::vector<json> changed;
   for (size_t i = 0; i < works.size(); i += 9)
     changed.push_back(Changed(works[i], works[(i * 7 + 3) % works.size()]["id"], "2030-01-01"));
+  for (const char* inst : {"https://openalex.org/I27837315", "https://openalex.org/I4200000002"}) {
+    json a = author;
+    a["last_known_institutions"] = json::array({{{"id", inst}, {"display_name", inst}}});
+    a["updated_date"] = std::string("2030-01-0") + (inst[24] == '2' ? "1" : "2");
+    changed.push_back(a);
+  }
   Upsert(changed);
   ExpectSameAsFullBuild(true);
   // And back to the originals, later still.

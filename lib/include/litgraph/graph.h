@@ -100,6 +100,7 @@ class Adjacency {
   // Sparse files: whether `node` has a list here.
   bool Lists(uint64_t node) const { return Position(node) >= 0; }
 
+  friend class AdjacencyScan;
   // Block b as stored (compressed or raw) and whether it is raw; false when
   // it is damaged. For writers that copy unchanged blocks (PatchAdjacency).
   bool StoredBlock(uint64_t b, std::string_view* bytes, bool* raw);
@@ -159,6 +160,25 @@ class Adjacency {
   void* dctx_ = nullptr;           // ZSTD_DCtx, reused: a context per call costs page faults
   uint64_t blocks_decoded_ = 0;
   Status status_;
+};
+
+// Reads a dense file's lists a block at a time, for writers that walk nodes
+// in ascending order (PatchAdjacency, graph updates): each block is decoded
+// once into flat arrays, without the per-list cache of Neighbours().
+// Damage reads as empty lists and shows in the Adjacency's status().
+class AdjacencyScan {
+ public:
+  explicit AdjacencyScan(Adjacency& adjacency) : a_(adjacency) {}
+  // Any order works; ascending decodes each block once. The spans stay valid
+  // until a node of another block is asked for.
+  Adjacency::List Get(uint64_t node);
+
+ private:
+  bool Load(uint64_t block);
+  Adjacency& a_;
+  uint64_t block_ = UINT64_MAX;
+  std::vector<uint64_t> start_;  // per node of the block: its words' offset, then the end
+  std::vector<uint32_t> words_;  // per node: ids, then attributes
 };
 
 // Writes an adjacency file list by list, in ascending node order, in bounded

@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "litgraph/graph.h"
@@ -85,6 +86,9 @@ struct GraphChanges {
   std::vector<uint32_t> papers;   // works upserted: new or replaced
   std::vector<uint32_t> authors;  // author records upserted (their last institution)
   bool hierarchy = false;         // topic, subfield, field or domain records upserted
+  // (author, institution) AFFILIATED_WITH contributions of the rows the
+  // ingest replaced, as the current graph counts them (WriteCounts).
+  std::vector<std::pair<uint32_t, uint32_t>> old_affiliations;
 };
 
 // Writes the next generation from the current one and the rows that

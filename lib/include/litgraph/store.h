@@ -27,6 +27,7 @@
 // Thread-safety: a Store and everything it returns belong to one thread.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -123,6 +124,20 @@ struct AuthorshipRow {
   bool is_corresponding;
   std::string_view institutions;  // space-separated institution ids
 };
+
+// Calls fn(id) for each institution id of an authorship's `institutions`.
+template <typename Fn>
+void ForEachInstitutionId(std::string_view list, Fn&& fn) {
+  size_t p = 0;
+  while (p < list.size()) {
+    size_t e = list.find(' ', p);
+    if (e == std::string_view::npos) e = list.size();
+    uint32_t id = 0;
+    std::from_chars(list.data() + p, list.data() + e, id);
+    fn(id);
+    p = e + 1;
+  }
+}
 
 class Store {
  public:

@@ -38,6 +38,10 @@ struct WriteCounts {
   bool track = false;
   std::vector<uint32_t> papers, authors;
   bool topics = false;
+  // (author, institution) AFFILIATED_WITH contributions the ingest replaced:
+  // one per institution of each replaced work's stored authorships, and
+  // each replaced author record's stored last institution.
+  std::vector<std::pair<uint32_t, uint32_t>> old_affiliations;
 };
 
 // Applies records with prepared statements and per-run id caches. A work is
