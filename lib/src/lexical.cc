@@ -161,36 +161,45 @@ std::vector<LexicalIndex::Segment> LexicalIndex::Segments(
     uint64_t range[2];
     const uint8_t* o = lexicon_.Read(postings_offsets_at_ + static_cast<uint64_t>(i) * 8, 16);
     if (o) std::memcpy(range, o, 16);
-    const uint8_t* p =
-        o && range[0] <= range[1] ? postings_.Read(range[0], range[1] - range[0]) : nullptr;
-    if (!p) {
+    if (!o || range[0] > range[1] || range[1] > postings_.size()) {
       Damaged();
       return {};
     }
-    const uint8_t* end = p + (range[1] - range[0]);
+    // Only the segment headers are read here, each segment's postings when
+    // a search visits it: a query touches (and verifies) the pages of the
+    // segments it reads, not the whole of a common term's list.
+    uint64_t at = range[0];
+    const uint8_t *p = nullptr, *base = nullptr, *end = nullptr;
+    auto header = [&] {  // the bytes at `at` that can hold a segment header
+      const uint64_t len = std::min<uint64_t>(range[1] - at, 21);  // u8 + 2 varints
+      base = p = len ? postings_.Read(at, len) : nullptr;
+      end = p ? p + len : nullptr;
+      return p != nullptr;
+    };
     uint64_t n;
-    if (!GetVarint(&p, end, &n)) {
+    if (!header() || !GetVarint(&p, end, &n)) {
       Damaged();
       return {};
     }
+    at += static_cast<uint64_t>(p - base);
     for (uint64_t s = 0; s < n; ++s) {
       Segment seg;
       uint64_t count = 0, bytes = 0;
-      bool ok = p < end;
+      bool ok = header();
       if (ok) seg.impact = *p++;
+      ok = ok && GetVarint(&p, end, &count) && GetVarint(&p, end, &bytes);
+      if (ok) at += static_cast<uint64_t>(p - base);
       // A posting takes at least a byte: a count beyond its bytes is damage
       // (Search reserves room for the postings it plans to visit).
-      ok = ok && GetVarint(&p, end, &count) && GetVarint(&p, end, &bytes) &&
-           bytes <= static_cast<uint64_t>(end - p) && count <= bytes;
-      if (!ok) {
+      if (!ok || bytes > range[1] - at || count > bytes) {
         Damaged();
         return {};
       }
       seg.weight = q.weight;
       seg.count = static_cast<uint32_t>(count);
-      seg.data = p;
-      p += bytes;
-      seg.end = p;
+      seg.at = at;
+      seg.bytes = bytes;
+      at += bytes;
       segs.push_back(seg);
     }
   }
@@ -221,10 +230,11 @@ std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms
   for (const Segment& s : segs) {
     if (budget && visited >= budget) break;
     float add = s.impact * s.weight;
-    const uint8_t* p = s.data;
+    const uint8_t* p = postings_.Read(s.at, s.bytes);
+    const uint8_t* end = p ? p + s.bytes : nullptr;
     uint64_t doc = 0, v;
     for (uint32_t i = 0; i < s.count; ++i) {
-      if (!GetVarint(&p, s.end, &v) || (doc = i == 0 ? v : doc + v) >= id_space_) {
+      if (!GetVarint(&p, end, &v) || (doc = i == 0 ? v : doc + v) >= id_space_) {
         Damaged();
         break;
       }
@@ -258,10 +268,11 @@ std::vector<float> LexicalIndex::ScoreDocs(const std::vector<QueryTerm>& terms,
   std::unordered_map<uint32_t, std::vector<size_t>> where;
   for (size_t i = 0; i < docs.size(); ++i) where[docs[i]].push_back(i);
   for (const Segment& s : Segments(terms)) {
-    const uint8_t* p = s.data;
+    const uint8_t* p = postings_.Read(s.at, s.bytes);
+    const uint8_t* end = p ? p + s.bytes : nullptr;
     uint64_t doc = 0, v;
     for (uint32_t i = 0; i < s.count; ++i) {
-      if (!GetVarint(&p, s.end, &v)) {
+      if (!GetVarint(&p, end, &v)) {
         Damaged();
         break;
       }

@@ -192,8 +192,7 @@ class LexicalIndex {
   struct Segment {
     uint8_t impact;
     float weight;
-    const uint8_t* data;
-    const uint8_t* end;
+    uint64_t at, bytes;  // its postings in the postings file, read when visited
     uint32_t count;
   };
   int64_t Find(std::string_view term) const;  // index or -1
