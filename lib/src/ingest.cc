@@ -436,8 +436,10 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
   try {
     std::unique_ptr<BulkLoad> bulk;
     if (store->IsEmpty()) bulk = std::make_unique<BulkLoad>(store, options.reporter);
-    // An update of a store with a graph patches it (graph_build.h, UpdateGraph).
-    counts.track = !bulk && store->Generation("graph") > 0;
+    // An update of a store with a graph patches it (graph_build.h, UpdateGraph),
+    // unless an ingest with --no-graph changed rows the graph does not show.
+    const bool has_graph = !bulk && store->Generation("graph") > 0;
+    counts.track = has_graph && options.build_graph && store->GetMeta("graph_stale") != "1";
     // SQLite within the budget: half of it as page cache, a quarter mapped,
     // and index builds' sorts spilled to temporary files, not to memory.
     store->db().Exec(
@@ -469,7 +471,9 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
     if (bulk) bulk->RestoreSecondaryIndexes();
     stats->load_seconds = Since(t0);
     for (const auto& name : empty_inputs) options.reporter->Warn(name + ": no records in input");
+    if (!options.build_graph && has_graph) store->SetMeta("graph_stale", "1");
     if (options.build_graph) {
+      if (has_graph) store->SetMeta("graph_stale", "0");  // committed with the new generation
       auto tg = Clock::now();
       GraphBuildStats gs;
       GraphBuildOptions go;

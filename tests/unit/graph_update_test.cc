@@ -60,7 +60,7 @@ class GraphUpdateTest : public ::testing::Test {
   }
 
   // Ingests `works` (one JSON line each) as one update.
-  void Upsert(const std::vector<json>& works) {
+  void Upsert(const std::vector<json>& works, bool build_graph = true) {
     std::string path = tmp_.File("batch.jsonl");
     std::string text;
     for (const json& w : works) text += w.dump() + "\n";
@@ -68,6 +68,7 @@ class GraphUpdateTest : public ::testing::Test {
     IngestOptions o;
     o.ranked_length = 4;  // short ranked lists: the fixtures' hubs have some
     o.full_build_fraction = 0.5;
+    o.build_graph = build_graph;
     IngestStats is;
     Status st = Ingest(store_.get(), {path}, o, &is);
     ASSERT_TRUE(st.ok()) << st.message();
@@ -174,6 +175,18 @@ TEST_F(GraphUpdateTest, ManySmallUpsertsWriteTheFilesOfAFullBuild) {
   ExpectSameAsFullBuild(true);
   // An update with nothing new to write still makes a generation.
   Upsert({});
+  ExpectSameAsFullBuild(true);
+}
+
+// Rows changed by an ingest without a graph build (--no-graph) are not in
+// the graph: the next update builds in full.
+TEST_F(GraphUpdateTest, AnUpdateAfterANoGraphIngestBuildsInFull) {
+  std::vector<json> works = ReadWorks();
+  Upsert({works.begin(), works.begin() + 100});
+  Upsert({works.begin() + 100, works.begin() + 110}, /*build_graph=*/false);
+  Upsert({works.begin() + 110, works.begin() + 120});
+  ExpectSameAsFullBuild(false);
+  Upsert({works.begin() + 120, works.begin() + 130});
   ExpectSameAsFullBuild(true);
 }
 
