@@ -367,7 +367,10 @@ class RecordWriter::Impl {
     find.Bind(1, a.ext_id);
     if (find.Step()) {
       IndexAuthorName(find.Int(0), a.name);
-      if (stats_->track) stats_->authors.push_back(static_cast<uint32_t>(find.Int(0)));
+      if (stats_->track) {
+        stats_->authors.push_back(static_cast<uint32_t>(find.Int(0)));
+        seen_authors_.insert(find.Int(0));  // a new author: the graph holds none of it
+      }
     }
     find.Reset();
     ++stats_->entities;

@@ -150,6 +150,21 @@ TEST_F(GraphUpdateTest, ManySmallUpsertsWriteTheFilesOfAFullBuild) {
   json author = json::parse(testing::ReadFile(testing::TestData("A5023888391.json")));
   Upsert({author});
   ExpectSameAsFullBuild(true);
+  // A new author's record twice in one ingest, then a work that lists it
+  // with the first record's institution: none of it was in the graph.
+  json newcomer = author;
+  newcomer["id"] = "https://openalex.org/A9999999999";
+  json again = newcomer;
+  again["updated_date"] = "2030-01-01";
+  again["last_known_institutions"] =
+      json::array({{{"id", "https://openalex.org/I27837315"}, {"display_name", "Michigan"}}});
+  json work = works[first];
+  ASSERT_FALSE(work["authorships"].empty());
+  work["updated_date"] = "2029-01-01";
+  work["authorships"][0]["author"]["id"] = newcomer["id"];
+  work["authorships"][0]["institutions"] = newcomer["last_known_institutions"];
+  Upsert({newcomer, again, work});
+  ExpectSameAsFullBuild(true);
   // Replaced versions: other references, related works, teams, topics,
   // years and counts; the author record twice, with another institution
   // each time (only the stored version's affiliation was in the graph).
