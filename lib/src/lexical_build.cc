@@ -289,8 +289,11 @@ void LexicalBuilder::Spill() {
   }
   run_first_serial_ = serial_ + 1;
   postings_ = decltype(postings_)();
-  words_ = StringInterner();
-  stems_ = StringInterner();
+  // Swapped with fresh ones, not assigned: a moved-in short string keeps the
+  // arena's buffer.
+  StringInterner words, stems;
+  std::swap(words_, words);
+  std::swap(stems_, stems);
   word_term_ = decltype(word_term_)();
 }
 
