@@ -334,8 +334,12 @@ Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params) {
     LITGRAPH_RETURN_IF_ERROR(out.Close());
     std::error_code ec;
     for (const Run& r : group) fs::remove(r.path, ec);
+    // It takes the place of the runs it replaces: runs stay in serial order,
+    // so a later group's serials are one interval (appended at the end, a
+    // group mixing it with newer runs had an empty interval and lost its
+    // documents).
     runs_.erase(runs_.begin(), runs_.begin() + kMaxMergeWidth);
-    runs_.push_back(std::move(merged));
+    runs_.insert(runs_.begin(), std::move(merged));
   }
   auto merge = [&] {
     return Merger(runs_, buffer, [&](size_t r, uint32_t doc) { return live(runs_[r], doc); });

@@ -102,6 +102,21 @@ TEST(LexicalBuildTest, EachRunFillsTheBudget) {
   EXPECT_LE(runs, 30u) << "480k postings x 16 bytes over 1 MiB buffers";
 }
 
+// Run counts where merging 64 at a time leaves a merged run beside newer
+// ones (both counts lost documents before the merged run kept its place).
+TEST(LexicalBuildTest, EveryRunCountKeepsEveryDocument) {
+  for (size_t n : {6600u, 8850u}) {  // 190 and 253 runs: both lost documents
+    ScopedTempDir big_dir, small_dir;
+    std::vector<Doc> docs = RandomDocs(n, 7);
+    size_t runs = 0;
+    auto big = Build(big_dir.path(), docs, docs.size(), size_t{256} << 20, nullptr);
+    auto small = Build(small_dir.path(), docs, docs.size(), 64 << 10, &runs);
+    EXPECT_GT(runs, 64u);
+    EXPECT_TRUE(big.first == small.first) << n << " documents, " << runs << " runs";
+    EXPECT_TRUE(big.second == small.second) << n << " documents, " << runs << " runs";
+  }
+}
+
 TEST(LexicalBuildTest, ADocumentAddedAgainKeepsOnlyItsLatestVersion) {
   ScopedTempDir once_dir, twice_dir, twice_small_dir;
   std::vector<Doc> docs = RandomDocs(3000, 2);
