@@ -678,6 +678,14 @@ def main():
             json.dump(result, f, indent=1)
 
 
+def cron_runs(r):
+    """(N, its results, "timed" or "loaded", that run's results) of an --out JSON, by N."""
+    for n, res in sorted(r["runs"].items(), key=lambda kv: int(kv[0])):
+        for label in ("timed", "loaded"):
+            if res.get(label):
+                yield n, res, label, res[label]
+
+
 def report(path):
     """Markdown tables from an --out JSON (the committed summaries are made with this)."""
     with open(path) as f:
@@ -688,22 +696,20 @@ def report(path):
     print("| N (changed + new) | run | ingest wall (load + graph) | ingest RSS | keywords wall | "
           "keywords RSS | embed wall | embed RSS | total | failed attempts | load avg (1 min) at start of each step |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for n, res in sorted(r["runs"].items(), key=lambda kv: int(kv[0])):
-        for label in ("timed", "loaded"):
-            x = res.get(label)
-            if not x or "cron" not in x:
-                if x and "error" in x:
-                    print(f"| {int(n):,} | {label} | failed: {x['error']} |||||||||")
-                continue
-            c = x["cron"]
-            i, k, e = c["ingest"], c["keywords"], c["embed"]
-            s = i["stats"]
-            print(f"| {int(n):,} ({res['input']['changed']:,} + {res['input']['new']:,}) | {label} | "
-                  f"{i['wall_s']:.1f} s ({s.get('load_seconds', 0):.1f} + {s.get('graph_seconds', 0):.1f}) | "
-                  f"{i['peak_rss_mb']:,} MB | {k['wall_s']:.1f} s | {k['peak_rss_mb']:,} MB | "
-                  f"{e['wall_s']:.1f} s | {e['peak_rss_mb']:,} MB | **{c['total_s']:.1f} s** | "
-                  f"{c.get('failed_attempts', 0)} | "
-                  f"{i['loadavg_before'][0]} / {k['loadavg_before'][0]} / {e['loadavg_before'][0]} |")
+    for n, res, label, x in cron_runs(r):
+        if "cron" not in x:
+            if "error" in x:
+                print(f"| {int(n):,} | {label} | failed: {x['error']} |||||||||")
+            continue
+        c = x["cron"]
+        i, k, e = c["ingest"], c["keywords"], c["embed"]
+        s = i["stats"]
+        print(f"| {int(n):,} ({res['input']['changed']:,} + {res['input']['new']:,}) | {label} | "
+              f"{i['wall_s']:.1f} s ({s.get('load_seconds', 0):.1f} + {s.get('graph_seconds', 0):.1f}) | "
+              f"{i['peak_rss_mb']:,} MB | {k['wall_s']:.1f} s | {k['peak_rss_mb']:,} MB | "
+              f"{e['wall_s']:.1f} s | {e['peak_rss_mb']:,} MB | **{c['total_s']:.1f} s** | "
+              f"{c.get('failed_attempts', 0)} | "
+              f"{i['loadavg_before'][0]} / {k['loadavg_before'][0]} / {e['loadavg_before'][0]} |")
     print()
     print("Ingest timeline (seconds from the start of `litgraph-ingest`, from the first-seen times "
           "of the new generation's files; the tools print no phase times of their own):")
@@ -711,21 +717,19 @@ def report(path):
     print("| N | run | new graph dir (end of the SQLite load) | relation files | lexical "
           "index files (lexicon, postings) appear | exit | load_seconds / graph_seconds (--stats) |")
     print("|---|---|---|---|---|---|---|")
-    for n, res in sorted(r["runs"].items(), key=lambda kv: int(kv[0])):
-        for label in ("timed", "loaded"):
-            x = res.get(label)
-            if not x or "cron" not in x:
-                continue
-            i = x["cron"]["ingest"]
-            g = [v for k, v in i["files"].items() if k.startswith("graph.") and "removed" not in k
-                 and isinstance(v, dict) and "first_relation_file" in v]
-            if not g:
-                continue
-            g = g[0]
-            s = i["stats"]
-            print(f"| {int(n):,} | {label} | {g['dir_first_file']:.0f} | {g['first_relation_file']:.0f}"
-                  f"-{g['last_relation_file']:.0f} | {g.get('first_lexical_file', float('nan')):.0f} | "
-                  f"{i['wall_s']:.0f} | {s.get('load_seconds', 0):.0f} / {s.get('graph_seconds', 0):.0f} |")
+    for n, res, label, x in cron_runs(r):
+        if "cron" not in x:
+            continue
+        i = x["cron"]["ingest"]
+        g = [v for k, v in i["files"].items() if k.startswith("graph.") and "removed" not in k
+             and isinstance(v, dict) and "first_relation_file" in v]
+        if not g:
+            continue
+        g = g[0]
+        s = i["stats"]
+        print(f"| {int(n):,} | {label} | {g['dir_first_file']:.0f} | {g['first_relation_file']:.0f}"
+              f"-{g['last_relation_file']:.0f} | {g.get('first_lexical_file', float('nan')):.0f} | "
+              f"{i['wall_s']:.0f} | {s.get('load_seconds', 0):.0f} / {s.get('graph_seconds', 0):.0f} |")
     print()
     print("| N | phase | samples | find_abstract p50 (x idle) | rwr p50 (x idle) | tri p50 (x idle) | "
           "all p50 (x idle) | all p99 | all max | failed |")

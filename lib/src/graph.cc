@@ -590,19 +590,7 @@ RankedLists::Cursor RankedLists::Find(uint32_t node) const {
   if (lists_ == 0) return {};
   int64_t e = Entry(node);
   if (e < 0) return {};
-  uint64_t begin, end;  // the next entry's offset, or the data size after the last
-  if (!ReadValue(file_, dir_off_ + e * kRankedDirEntry + 8, &begin) ||
-      !ReadValue(
-          file_,
-          dir_off_ + (e + 1) * kRankedDirEntry + (e + 1 < static_cast<int64_t>(lists_) ? 8 : 0),
-          &end) ||
-      begin > end || end > data_size_) {
-    Damaged("corrupt ranked-lists directory");
-    return {};
-  }
-  const uint8_t* p = file_.Read(sizeof(RankedHeader) + begin, end - begin);
-  if (!p) return {};
-  return Cursor(this, p, p + (end - begin));
+  return At(static_cast<uint64_t>(e));
 }
 
 uint32_t RankedLists::NodeAt(uint64_t i) const {

@@ -254,12 +254,12 @@ Status DanglingSorter::Write(GenerationBuilder* out, int64_t* references) {
   LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(kDanglingFile), out->NewFile(kDanglingFile)));
   LITGRAPH_RETURN_IF_ERROR(sorter_.status());
   EdgeSorter::Reader r = sorter_.Read();
-  const Edge* prev = nullptr;
   Edge last{};
+  bool any = false;
   for (const Edge* e = r.Next(); e; e = r.Next()) {
-    if (prev && e->src == last.src && e->dst == last.dst && e->attr == last.attr) continue;
+    if (any && e->src == last.src && e->dst == last.dst && e->attr == last.attr) continue;
     last = *e;
-    prev = &last;
+    any = true;
     LITGRAPH_RETURN_IF_ERROR(w.Add(uint64_t{e->src} << 32 | e->dst, e->attr));
     if (!(e->attr & kDanglingRelated)) ++*references;
   }

@@ -129,6 +129,7 @@ class Updater {
   Status UpdateCitations();
   Status UpdateRelated();
   Status UpdateAuthorships(const GraphChanges& changes);
+  Status UpdateTopics();
   Status WriteDangling();
 
   // Seconds since the last lap, recorded under `name` (update_seconds).
@@ -151,7 +152,7 @@ class Updater {
 
   std::vector<uint32_t> papers_;  // U, ascending
   std::vector<uint32_t> links_;   // L, ascending
-  std::unique_ptr<IdSet> in_links_;
+  std::unique_ptr<IdSet> in_papers_, in_links_;
   // From the rows of L.
   ListPatch cites_, published_;
   std::map<uint32_t, std::vector<uint32_t>> related_;        // paper -> papers it lists
@@ -179,6 +180,8 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   for (uint32_t p : changes.papers)
     if (p < n_papers) papers_.push_back(p);
   SortUnique(&papers_);
+  in_papers_ = std::make_unique<IdSet>(n_papers);
+  for (uint32_t p : papers_) in_papers_->Insert(p);
   // Papers whose unresolved references or related works a new paper resolves.
   links_ = papers_;
   {
@@ -212,43 +215,7 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
                                  RerankedBy(Rel::kPublishedIn, published_)));
   Lap("published");
   LITGRAPH_RETURN_IF_ERROR(UpdateAuthorships(changes));
-  {  // HAS_TOPIC
-    IdSet in_papers(n_papers);
-    for (uint32_t p : papers_) in_papers.Insert(p);
-    ListPatch topics;
-    std::map<uint32_t, uint32_t> row;  // topic -> attr, of one paper
-    int64_t cur = -1;
-    std::vector<uint32_t> ids, attrs;
-    auto flush = [&] {
-      ids.clear();
-      attrs.clear();
-      for (auto [t, a] : row) ids.push_back(t), attrs.push_back(a);
-      row.clear();
-    };
-    size_t next = 0;  // papers_ without rows get an empty list
-    store_->ForEachPaperTopicOf(
-        papers_, [&](int64_t paper, int64_t topic, std::optional<double> score, bool primary) {
-          if (paper != cur && cur >= 0) {
-            flush();
-            while (papers_[next] < cur) topics.Add(papers_[next++], {}, {});
-            topics.Add(static_cast<uint32_t>(cur), ids, attrs);
-            ++next;
-          }
-          cur = paper;
-          uint32_t& a = row[static_cast<uint32_t>(topic)];
-          a = std::max(a, TopicAttr(score, primary));
-        });
-    if (cur >= 0) {
-      flush();
-      while (papers_[next] < cur) topics.Add(papers_[next++], {}, {});
-      topics.Add(static_cast<uint32_t>(cur), ids, attrs);
-      ++next;
-    }
-    while (next < papers_.size()) topics.Add(papers_[next++], {}, {});
-    LITGRAPH_RETURN_IF_ERROR(Write(Rel::kTopics, topics));
-    LITGRAPH_RETURN_IF_ERROR(Write(Rel::kTopicPapers, ReversePatch(Rel::kTopics, topics, in_papers),
-                                   RerankedBy(Rel::kTopics, topics)));
-  }
+  LITGRAPH_RETURN_IF_ERROR(UpdateTopics());
   Lap("topics");
   LITGRAPH_RETURN_IF_ERROR(WriteDangling());
   Lap("dangling");
@@ -561,8 +528,6 @@ Status Updater::UpdateRelated() {
 // AUTHORED both ways, COAUTHOR and AFFILIATED_WITH.
 Status Updater::UpdateAuthorships(const GraphChanges& changes) {
   const uint64_t n_papers = space_[NodeType::kPaper];
-  IdSet in_papers(n_papers);
-  for (uint32_t p : papers_) in_papers.Insert(p);
   ListPatch authors;
   std::vector<Triple> pairs;  // (author, coauthor, +-1 as u32)
   std::vector<Triple> affil;  // (author, institution, +-1 as u32)
@@ -614,7 +579,7 @@ Status Updater::UpdateAuthorships(const GraphChanges& changes) {
   while (next < papers_.size()) authors.Add(papers_[next++], {}, {});
   LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAuthors, authors));
   LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAuthoredPapers,
-                                 ReversePatch(Rel::kAuthors, authors, in_papers),
+                                 ReversePatch(Rel::kAuthors, authors, *in_papers_),
                                  RerankedBy(Rel::kAuthors, authors)));
 
   // COAUTHOR: old counts minus the old teams' pairs plus the new ones.
@@ -637,6 +602,43 @@ Status Updater::UpdateAuthorships(const GraphChanges& changes) {
   Lap("affiliations");
   return Write(Rel::kInstitutionAuthors,
                ReversePatch(Rel::kAffiliations, affiliations, in_affected));
+}
+
+// HAS_TOPIC both ways, from the topic rows of U.
+Status Updater::UpdateTopics() {
+  ListPatch topics;
+  std::map<uint32_t, uint32_t> row;  // topic -> attr, of one paper
+  int64_t cur = -1;
+  std::vector<uint32_t> ids, attrs;
+  auto flush = [&] {
+    ids.clear();
+    attrs.clear();
+    for (auto [t, a] : row) ids.push_back(t), attrs.push_back(a);
+    row.clear();
+  };
+  size_t next = 0;  // papers_ without rows get an empty list
+  store_->ForEachPaperTopicOf(
+      papers_, [&](int64_t paper, int64_t topic, std::optional<double> score, bool primary) {
+        if (paper != cur && cur >= 0) {
+          flush();
+          while (papers_[next] < cur) topics.Add(papers_[next++], {}, {});
+          topics.Add(static_cast<uint32_t>(cur), ids, attrs);
+          ++next;
+        }
+        cur = paper;
+        uint32_t& a = row[static_cast<uint32_t>(topic)];
+        a = std::max(a, TopicAttr(score, primary));
+      });
+  if (cur >= 0) {
+    flush();
+    while (papers_[next] < cur) topics.Add(papers_[next++], {}, {});
+    topics.Add(static_cast<uint32_t>(cur), ids, attrs);
+    ++next;
+  }
+  while (next < papers_.size()) topics.Add(papers_[next++], {}, {});
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kTopics, topics));
+  return Write(Rel::kTopicPapers, ReversePatch(Rel::kTopics, topics, *in_papers_),
+               RerankedBy(Rel::kTopics, topics));
 }
 
 // cites.dangling: the old entries of papers outside L, and L's new ones.

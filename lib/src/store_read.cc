@@ -488,18 +488,6 @@ void Store::ForEachAuthorshipOf(const std::vector<uint32_t>& papers,
   }
 }
 
-void Store::ForEachAuthorshipByAuthor(const std::vector<uint32_t>& authors,
-                                      const std::function<void(const AuthorshipRow&)>& fn) {
-  Stmt& st = CachedStmt(
-      "SELECT paper_id, position, author_id, is_corresponding, institutions FROM authorship"
-      " WHERE author_id = ? ORDER BY paper_id, position");
-  for (uint32_t id : authors) {
-    ScopedStmt s(st.Bind(1, static_cast<int64_t>(id)));
-    while (s->Step())
-      fn(AuthorshipRow{s->Int(0), s->Int(1), s->Int(2), s->Int(3) != 0, s->Text(4)});
-  }
-}
-
 std::optional<int64_t> Store::AuthorLastInstitution(int64_t author) {
   return FirstInt(CachedStmt("SELECT last_institution_id FROM author WHERE id = ? AND"
                              " last_institution_id IS NOT NULL")

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "litgraph/graph.h"
 #include "litgraph/report.h"
 #include "litgraph/status.h"
 
@@ -42,7 +43,7 @@ struct IngestOptions {
   // Hears progress and warnings (skipped records, empty inputs).
   Reporter* reporter = NullReporter();
   // The graph build's (GraphBuildOptions; tests set them).
-  uint32_t ranked_length = 128;
+  uint32_t ranked_length = kRankedLength;
   double full_build_fraction = 0.25;
 };
 

@@ -262,9 +262,7 @@ class Store {
                            const std::function<void(const PaperLinksRow&)>& fn);
   void ForEachAuthorshipOf(const std::vector<uint32_t>& papers,
                            const std::function<void(const AuthorshipRow&)>& fn);
-  // Authorships of each author (by paper, position) and its last institution.
-  void ForEachAuthorshipByAuthor(const std::vector<uint32_t>& authors,
-                                 const std::function<void(const AuthorshipRow&)>& fn);
+  // An author's last institution.
   std::optional<int64_t> AuthorLastInstitution(int64_t author);
   void ForEachPaperTopicOf(
       const std::vector<uint32_t>& papers,
