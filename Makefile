@@ -39,7 +39,7 @@ SANITIZE_BUILD ?= build-sanitize
 SANITIZE_SCOPE ?= all
 ifeq ($(SANITIZE_SCOPE),unit)
 SANITIZE_TARGETS ?= litgraph_unit_tests fuzz
-SANITIZE_EXCLUDE ?= ^cli$$
+SANITIZE_EXCLUDE ?= ^cli_
 endif
 SANITIZE_TARGETS ?=
 SANITIZE_EXCLUDE ?=

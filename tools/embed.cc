@@ -169,6 +169,7 @@ Status Run(Tool& tool, Options& opt) {
        {"train_seconds", s.train.seconds},
        {"titles", s.titles},
        {"abstracts", s.abstracts},
+       {"changed", s.changed},
        {"keywords", s.keywords},
        {"embed_seconds", s.embed_seconds},
        {"index_seconds", s.index_seconds},

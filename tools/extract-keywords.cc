@@ -51,7 +51,8 @@ Manual ToolManual() {
       "Filter mode: JSON lines with \"title\" and/or \"abstract\", or \"text\"; other "
       "fields pass through unchanged.";
   man.output =
-      "Filter mode: each input record plus keywords [{text, score}]. Store mode: a summary on "
+      "Filter mode: each input record plus keywords [{text, label, score}]. Store mode: a summary "
+      "on "
       "standard error; with --stats also as JSON on standard output.";
   man.exit_status = "Exit 4 when the LLM backend cannot be reached or the store fails.";
   man.examples = {
@@ -130,7 +131,10 @@ Status Filter(Tool& tool, const Options& o) {
     LITGRAPH_RETURN_IF_ERROR(extractor->Extract({*text}, &res, &failures));
     for (const auto& f : failures) tool.Warn(f);
     Json arr = Json::array();
-    for (const auto& k : res[0]) arr.push_back({{"text", k.text}, {"score", k.score}});
+    for (const auto& k : res[0])
+      arr.push_back({{"text", k.text},
+                     {"label", k.surface.empty() ? k.text : k.surface},
+                     {"score", k.score}});
     rec["keywords"] = arr;
     out.Write(rec);
     return Status::Ok();

@@ -136,19 +136,25 @@ Status Run(Tool& tool, Options& o) {
   auto t2 = Clock::now();
   WalkResult walk = RandomWalk(g, *seeds, o.params);
   auto t3 = Clock::now();
-  NodeType want;
+  NodeType want = NodeType::kPaper;
   const bool any = o.target == "any";
   if (!any) ParseNodeType(o.target, &want);
   std::unordered_set<uint64_t> is_seed;
   for (const Seed& s : *seeds) is_seed.insert(s.node.key());
   Output out(tool.common().format);
-  out.SetColumns({{"rank", "#", 0},
-                  {"score", "score", 0},
-                  {"type", "type", 0},
-                  {"id", "id", 0},
-                  {"title", "title / name", 70},
-                  {"is_seed", "seed", 0},
-                  {"doi", "doi", 0, false}});
+  if (any || want == NodeType::kPaper) {
+    out.SetColumns({{"rank", "#", 0},
+                    {"score", "score", 0},
+                    {"type", "type", 0},
+                    {"id", "id", 0},
+                    {"title", "title / name", 70},
+                    {"is_seed", "seed", 0},
+                    {"doi", "doi", 0, false}});
+  } else {
+    auto columns = NodeColumns();
+    columns.push_back({"is_seed", "seed", 0});
+    out.SetColumns(columns);
+  }
   tool.Shape(&out, store);
   int rank = 0;
   for (uint32_t i : RankNodes(g, walk, *seeds, any ? nullptr : &want, o.exclude_seeds, o.limit)) {

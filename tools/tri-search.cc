@@ -248,14 +248,18 @@ Status Run(Tool& tool, Options& o, Clock::time_point start) {
   if (o.explain) {
     out.Raw(SearchReport(search, trace, *results, records));
   } else {
-    out.SetColumns({{"rank", "#", 0},
-                    {"score", "score", 0},
-                    {"year", "year", 0},
-                    {"id", "id", 0},
-                    {"title", "title", 70},
-                    {"authors", "authors", 28},
-                    {"cited_by_count", "cites", 0},
-                    {"doi", "doi", 0, false}});
+    if (o.q.target == SearchTarget::kAuthor) {
+      out.SetColumns(NodeColumns());
+    } else {
+      out.SetColumns({{"rank", "#", 0},
+                      {"score", "score", 0},
+                      {"year", "year", 0},
+                      {"id", "id", 0},
+                      {"title", "title", 70},
+                      {"authors", "authors", 28},
+                      {"cited_by_count", "cites", 0},
+                      {"doi", "doi", 0, false}});
+    }
     tool.Shape(&out, store->get());
     for (const Json& j : records) out.Write(j);
   }

@@ -527,7 +527,6 @@ Status Updater::UpdateRelated() {
 
 // AUTHORED both ways, COAUTHOR and AFFILIATED_WITH.
 Status Updater::UpdateAuthorships(const GraphChanges& changes) {
-  const uint64_t n_papers = space_[NodeType::kPaper];
   ListPatch authors;
   std::vector<Triple> pairs;  // (author, coauthor, +-1 as u32)
   std::vector<Triple> affil;  // (author, institution, +-1 as u32)

@@ -333,11 +333,12 @@ bool EndsWith(std::string_view w, std::string_view s) {
 // A word (folded: lowercase, diacritics removed, inner hyphens kept) or one
 // punctuation character.
 struct Token {
-  uint32_t begin = 0, size = 0;  // in the folded buffer
-  char punct = 0;                // 0 for words; the ASCII character, or '*' for others
-  bool capitalized = false;      // the source word starts with an uppercase letter
-  uint8_t uppercase = 0;         // uppercase letters in the source word (saturating)
-  uint64_t hash = 0;             // PhraseHash of the word
+  uint32_t begin = 0, size = 0;    // in the folded buffer
+  char punct = 0;                  // 0 for words; the ASCII character, or '*' for others
+  bool capitalized = false;        // the source word starts with an uppercase letter
+  uint8_t uppercase = 0;           // uppercase letters in the source word (saturating)
+  uint64_t hash = 0;               // PhraseHash of the word
+  uint32_t src = 0, src_size = 0;  // the word as written: bytes of the source text
 };
 
 bool IsHyphen(uint32_t cp) { return cp == '-' || cp == 0x2010 || cp == 0x2011; }
@@ -368,6 +369,7 @@ class TokenText {
   // Tokenizes text, reusing the buffers.
   void Reset(std::string_view text, bool keep_long_words = false) {
     keep_long_words_ = keep_long_words;
+    src_ = text;
     buf_.clear();
     tokens_.clear();
     Scan(text);
@@ -379,6 +381,10 @@ class TokenText {
     return std::string_view(buf_.data() + t.begin, t.size);
   }
   bool is_word(size_t i) const { return tokens_[i].punct == 0; }
+  // Word i as written in the text given to Reset (valid while that is).
+  std::string_view source(size_t i) const {
+    return src_.substr(tokens_[i].src, tokens_[i].src_size);
+  }
   // The word, or "" for punctuation and positions outside the text.
   std::string_view word_at(ptrdiff_t i) const {
     if (i < 0 || static_cast<size_t>(i) >= tokens_.size() || !is_word(i)) return {};
@@ -393,10 +399,12 @@ class TokenText {
   void Scan(std::string_view text) {
     Token cur;
     bool in_word = false;
+    size_t src_end = 0;  // where the current word ends in text
     auto end_word = [&] {
       if (!in_word) return;
       in_word = false;
       cur.size = static_cast<uint32_t>(buf_.size() - cur.begin);
+      cur.src_size = static_cast<uint32_t>(src_end - cur.src);
       if (cur.size > kMaxWordBytes && !keep_long_words_) {
         buf_.resize(cur.begin);
         cur = Token{};
@@ -414,11 +422,12 @@ class TokenText {
       t.punct = c;
       tokens_.push_back(t);
     };
-    auto start_word = [&](bool upper) {
+    auto start_word = [&](bool upper, size_t at) {
       if (in_word) return;
       in_word = true;
       cur = Token{};
       cur.begin = static_cast<uint32_t>(buf_.size());
+      cur.src = static_cast<uint32_t>(at);
       cur.capitalized = upper;
     };
     size_t i = 0;
@@ -426,9 +435,10 @@ class TokenText {
     while (i < n && (keep_long_words_ || tokens_.size() < kMaxTokens)) {
       unsigned char c = static_cast<unsigned char>(text[i]);
       if (IsAsciiAlnum(c)) {  // the common case: a run of ASCII letters and digits
-        start_word(c >= 'A' && c <= 'Z');
+        start_word(c >= 'A' && c <= 'Z', i);
         size_t j = i;
         while (j < n && IsAsciiAlnum(static_cast<unsigned char>(text[j]))) ++j;
+        src_end = j;
         size_t at = buf_.size();
         buf_.append(text.data() + i, j - i);
         for (size_t k = at; k < buf_.size(); ++k) {
@@ -446,14 +456,19 @@ class TokenText {
         ++i;
         continue;
       }
+      const size_t at = i;
       uint32_t cp = DecodeUtf8(text, &i);
-      if (cp >= 0x300 && cp <= 0x36F) continue;  // combining mark: part of the letter
+      if (cp >= 0x300 && cp <= 0x36F) {  // combining mark: part of the letter
+        if (in_word) src_end = i;
+        continue;
+      }
       size_t before = buf_.size();
       bool other = false;
       if (FoldLetter(cp, &buf_, &other)) {
         std::string folded = buf_.substr(before);
         buf_.resize(before);
-        start_word(IsUpper(cp));
+        start_word(IsUpper(cp), at);
+        src_end = i;
         buf_ += folded;
         if (IsUpper(cp) && cur.uppercase < 255) ++cur.uppercase;
         continue;
@@ -480,6 +495,7 @@ class TokenText {
   }
 
   bool keep_long_words_ = false;
+  std::string_view src_;
   std::string buf_;
   std::vector<Token> tokens_;
 };
@@ -836,6 +852,10 @@ struct Candidate {
   int supersets = 0;    // longer candidates of the paper containing it
   size_t first = 0;     // token position of the first occurrence
   bool in_title = false, acronym = false, capitalized = false;
+  // The occurrence shown to users (Keyword::surface): field, tokens [a, b),
+  // and whether it is inside an abstract sentence (its case is as meant).
+  uint32_t shown_field = 0, shown_a = 0, shown_b = 0;
+  bool shown_in_sentence = false;
 };
 
 // One field (title or abstract) of a paper: its tokens, their DocWord ids,
@@ -1027,6 +1047,33 @@ void ForEachSpan(const Field& f, size_t s, size_t e, PaperCandidates* p, Fn&& fn
 
 // Collects the candidates of a paper. Without details, only what corpus
 // counting needs (the candidates and the words of chunks).
+// Whether token k of a field opens a sentence (after ., !, ? or nothing).
+bool SentenceStart(const TokenText& t, size_t k) {
+  const char p = t.punct_at(static_cast<ptrdiff_t>(k) - 1);
+  return p == '.' || p == '!' || p == '?';
+}
+
+// The candidate as written in its shown occurrence: its words' source text
+// joined by single spaces. Outside an abstract sentence (a title, a
+// sentence's first word) a word whose one capital is its first ASCII letter
+// is lowercased ("Statistical Machine Translation" -> "statistical machine
+// translation"); names that only occur there lose their capital.
+std::string Surface(const PaperCandidates& paper, const Candidate& c) {
+  const TokenText& t = paper.fields[c.shown_field].t;
+  std::string out;
+  for (size_t k = c.shown_a; k < c.shown_b; ++k) {
+    if (!t.is_word(k)) continue;
+    if (!out.empty()) out += ' ';
+    const size_t at = out.size();
+    out += t.source(k);
+    const Token& token = t.token(k);
+    if (!c.shown_in_sentence && token.uppercase == 1 && token.capitalized && at < out.size() &&
+        out[at] >= 'A' && out[at] <= 'Z')
+      out[at] = static_cast<char>(out[at] - 'A' + 'a');
+  }
+  return out;
+}
+
 void CollectCandidates(std::string_view title, std::string_view abstract, bool details,
                        PaperCandidates* out) {
   out->Clear(std::min(title.size() + abstract.size(), 2 * kMaxTokens * 8));
@@ -1063,6 +1110,13 @@ void CollectCandidates(std::string_view title, std::string_view abstract, bool d
       ForEachSpan(f, s, e, out, [&](size_t a, size_t b, uint32_t id) {
         Candidate& c = out->cands[id];
         if (c.tf == 0) c.first = offset + a;
+        const bool in_sentence = !is_title && !SentenceStart(t, a);
+        if (c.tf == 0 || (in_sentence && !c.shown_in_sentence)) {
+          c.shown_field = static_cast<uint32_t>(field);
+          c.shown_a = static_cast<uint32_t>(a);
+          c.shown_b = static_cast<uint32_t>(b);
+          c.shown_in_sentence = in_sentence;
+        }
         ++c.tf;
         const bool at_start = a == s, at_end = b == e;
         if (at_start && at_end)
@@ -1669,7 +1723,7 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
     } else {
       importance = 1;
     }
-    out.push_back({std::string(paper.text(*chosen[i])), importance});
+    out.push_back({std::string(paper.text(*chosen[i])), importance, Surface(paper, *chosen[i])});
   }
   return out;
 }

@@ -120,6 +120,23 @@ std::string KeywordRequestBody(const LlmOptions& o, const std::string& title,
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+namespace {
+
+// The phrase as the model wrote it, whitespace runs made one space (the
+// keyword's display form).
+std::string CollapseSpaces(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    const bool space = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : ch;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
 bool ParseKeywordAnswer(const std::string& response_body, std::vector<Keyword>* out,
                         std::string* why) {
   out->clear();
@@ -156,7 +173,7 @@ bool ParseKeywordAnswer(const std::string& response_body, std::vector<Keyword>* 
     if (words == 0 || words > 6) return *why = "a keyword is empty or longer than 6 words", false;
     bool dup = false;
     for (const auto& prev : *out) dup = dup || prev.text == text;
-    if (!dup) out->push_back({text, s});
+    if (!dup) out->push_back({text, s, CollapseSpaces(kws[i].get<std::string>())});
   }
   return true;
 }

@@ -67,12 +67,25 @@ Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id) {
   Json j = {{"id", label ? label->first : std::to_string(id)}, {"type", NodeTypeName(type)}};
   if (type == NodeType::kKeyword) {
     j["text"] = label ? label->second : "";
-    j["title"] = j["text"];
+    j["label"] = store->KeywordLabel(id).value_or(j["text"].get<std::string>());
+    j["title"] = j["label"];
   } else {
     j["name"] = label ? label->second : "";
     j["title"] = j["name"];
   }
+  if (type == NodeType::kAuthor) {
+    auto inst = store->AuthorCurrentInstitution(id);
+    auto inst_label = inst ? store->NodeLabel(NodeType::kInstitution, *inst) : std::nullopt;
+    j["institution"] = inst_label ? Json(inst_label->second) : Json(nullptr);
+    if (graph) j["papers"] = graph->adj(Rel::kAuthoredPapers).Degree(static_cast<uint64_t>(id));
+  }
   return j;
+}
+
+std::vector<Column> NodeColumns() {
+  return {{"rank", "#", 0},       {"score", "score", 0}, {"type", "type", 0},
+          {"id", "id", 0},        {"title", "name", 40}, {"institution", "institution", 40},
+          {"papers", "papers", 0}};
 }
 
 std::vector<Column> PaperColumns() {
@@ -171,7 +184,7 @@ std::string PaperCardText(const Json& card, size_t width) {
                         number("references_in_store_count")),
             width, "  ");
   if (card.contains("keywords") && !card["keywords"].empty())
-    s += Wrap("Keywords: " + Names(card["keywords"], "text", 12), width, "  ");
+    s += Wrap("Keywords: " + Names(card["keywords"], "label", 12), width, "  ");
   if (card.contains("topics") && !card["topics"].empty())
     s += Wrap("Topics: " + Names(card["topics"], "name", 5), width, "  ");
   if (!text("landing_page_url").empty()) s += Wrap(text("landing_page_url"), width, "  ");
@@ -255,7 +268,8 @@ Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links) {
   j["topics"] = topics;
   Json keywords = Json::array();
   for (const auto& k : d->keywords)
-    keywords.push_back({{"id", k.ext_id}, {"text", k.text}, {"score", k.score}});
+    keywords.push_back(
+        {{"id", k.ext_id}, {"text", k.text}, {"label", k.label}, {"score", k.score}});
   j["keywords"] = keywords;
   if (graph) {
     auto list = [&](Rel r, const char* key, const char* count_key) {

@@ -71,6 +71,7 @@ struct EmbedRun {
   GenerationBuilder* out;     // the new one
   bool full = true;           // re-embed everything (no vectors to reuse)
   std::unique_ptr<Embedder> embedder;
+  std::vector<uint64_t> stale;  // papers whose text changed since their vectors
 };
 
 // Chooses the model: the HTTP backend, or the built-in model (trained when
@@ -199,6 +200,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   std::vector<std::string> texts = FieldTexts(r->store, f, rows);
   std::vector<float> data(rows * dim, 0.0f);
   std::vector<char> need(rows, 1);
+  std::vector<uint64_t> changed;  // rows whose old vector is replaced
   VectorFile old;
   if (!r->full && r->cur->Has(name + ".vec")) {
     LITGRAPH_RETURN_IF_ERROR(old.Open(*r->cur, name + ".vec"));
@@ -211,6 +213,14 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
         need[i] = 0;
       }
     LITGRAPH_RETURN_IF_ERROR(old.status());
+    // Papers whose text changed since: their old vectors go.
+    if (type == NodeType::kPaper)
+      for (uint64_t i : r->stale)
+        if (i < rows && !need[i]) {
+          need[i] = 1;
+          std::fill(data.begin() + i * dim, data.begin() + (i + 1) * dim, 0.0f);
+          changed.push_back(i);
+        }
   }
   std::vector<uint64_t> todo;
   for (uint64_t i = 0; i < rows; ++i)
@@ -231,7 +241,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   r->o.reporter->Progress(fmt::format("indexing {} vectors", name));
   HnswBuildOptions ho = r->o.hnsw;
   ho.threads = std::max(1, r->o.threads);
-  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, r->full ? nullptr : r->cur));
+  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, r->full ? nullptr : r->cur, changed));
   *index_seconds += Since(t_index);
   return Status::Ok();
 }
@@ -257,9 +267,12 @@ Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
     if (!cur.ok()) return cur.status();
     auto out = GenerationBuilder::Start(store, "vectors");
     if (!out.ok()) return out.status();
-    EmbedRun r{store, o, stats, InfoOf(*cur), *cur, out->get(), true, nullptr};
+    EmbedRun r{store, o, stats, InfoOf(*cur), *cur, out->get(), true, nullptr, {}};
     r.full = !o.missing || r.cur == nullptr;
     LITGRAPH_RETURN_IF_ERROR(ChooseModel(&r));
+    if (!r.full)
+      for (int64_t id : store->PaperIdsWithStaleVectors()) r.stale.push_back(id);
+    stats->changed = static_cast<int64_t>(r.stale.size());
     stats->dim = r.embedder->dim();
     stats->model_id = r.embedder->model_id();
     auto t_embed = Clock::now();
@@ -273,6 +286,7 @@ Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
     r.info["generation"] = (*out)->number();
     (*out)->info() = r.info;
     Transaction txn(&store->db(), "IMMEDIATE");
+    store->db().Exec("DELETE FROM vectors_stale");  // all embedded again (writers serialize)
     LITGRAPH_RETURN_IF_ERROR((*out)->Commit());
     txn.Commit();
   } catch (const StatusError& e) {

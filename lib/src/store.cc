@@ -157,6 +157,14 @@ CREATE TABLE backend_cache(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT RO
     R"sql(
 INSERT OR IGNORE INTO meta(key, value) VALUES('store_id', lower(hex(randomblob(16))));
 )sql",
+    // v5: a keyword's display form, as first written in a paper ("Moses" for
+    // the keyword "mose"; NULL when it equals the text), and the papers whose
+    // title or abstract changed since their vectors were computed (embed
+    // --missing embeds them again).
+    R"sql(
+ALTER TABLE keyword ADD COLUMN label TEXT;
+CREATE TABLE vectors_stale(paper_id INTEGER PRIMARY KEY);
+)sql",
 };
 
 }  // namespace

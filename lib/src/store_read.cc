@@ -2,6 +2,8 @@
 // print, and the scans derived-file builders read (store.h).
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include "litgraph/coding.h"
 #include "litgraph/store.h"
 #include "litgraph/text.h"
@@ -179,10 +181,11 @@ std::optional<PaperDetails> Store::GetPaperDetails(int64_t id) {
   }
   {
     ScopedStmt k(CachedStmt(
-        "SELECT k.ext_id, k.text, pk.score FROM paper_keyword pk JOIN keyword k"
-        " ON k.id = pk.keyword_id WHERE pk.paper_id = ? ORDER BY pk.score DESC, k.text"));
+        "SELECT k.ext_id, k.text, pk.score, coalesce(k.label, k.text) FROM paper_keyword pk"
+        " JOIN keyword k ON k.id = pk.keyword_id WHERE pk.paper_id = ?"
+        " ORDER BY pk.score DESC, k.text"));
     k->Bind(1, id);
-    while (k->Step()) d.keywords.push_back({k->Str(0), k->Str(1), k->Int(2)});
+    while (k->Step()) d.keywords.push_back({k->Str(0), k->Str(1), k->Int(2), k->Str(3)});
   }
   return d;
 }
@@ -397,6 +400,11 @@ std::vector<int64_t> Store::PaperIdsWithoutKeywords() {
   return AllInts(s);
 }
 
+std::vector<int64_t> Store::PaperIdsWithStaleVectors() {
+  Stmt s = db_.Prepare("SELECT paper_id FROM vectors_stale ORDER BY paper_id");
+  return AllInts(s);
+}
+
 void Store::ForEachPaperExtId(const std::function<void(int64_t, std::string_view)>& fn) {
   Stmt st = db_.Prepare("SELECT id, ext_id FROM paper");
   while (st.Step()) fn(st.Int(0), st.Text(1));
@@ -492,6 +500,28 @@ std::optional<int64_t> Store::AuthorLastInstitution(int64_t author) {
   return FirstInt(CachedStmt("SELECT last_institution_id FROM author WHERE id = ? AND"
                              " last_institution_id IS NOT NULL")
                       .Bind(1, author));
+}
+
+std::optional<std::string> Store::KeywordLabel(int64_t keyword) {
+  ScopedStmt s(
+      CachedStmt("SELECT label FROM keyword WHERE id = ? AND label IS NOT NULL").Bind(1, keyword));
+  if (!s->Step()) return std::nullopt;
+  return s->Str(0);
+}
+
+std::optional<int64_t> Store::AuthorCurrentInstitution(int64_t author) {
+  if (auto last = AuthorLastInstitution(author)) return last;
+  Stmt& st = CachedStmt(
+      "SELECT a.institutions FROM authorship a JOIN paper p ON p.id = a.paper_id"
+      " WHERE a.author_id = ? AND a.institutions IS NOT NULL AND a.institutions != ''"
+      " ORDER BY p.year DESC, p.id DESC LIMIT 1");
+  ScopedStmt s(st.Bind(1, author));
+  if (!s->Step()) return std::nullopt;
+  int64_t first = 0;
+  const std::string_view ids = s->Text(0);
+  auto [end, ec] = std::from_chars(ids.data(), ids.data() + ids.size(), first);
+  if (ec != std::errc() || end == ids.data()) return std::nullopt;
+  return first;
 }
 
 void Store::ForEachPaperTopicOf(

@@ -119,6 +119,13 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
   if (without_vectors > 0 && papers > 0)
     r.problems.push_back(fmt::format("{} papers have no vectors (litgraph-embed{})",
                                      without_vectors, *vectors ? " --missing" : ""));
+  const int64_t stale =
+      *vectors ? store->db().QueryInt("SELECT count(*) FROM vectors_stale").value_or(0) : 0;
+  v["papers_with_stale_vectors"] = stale;
+  if (stale > 0)
+    r.problems.push_back(fmt::format(
+        "{} papers changed title or abstract since their vectors (litgraph-embed --missing)",
+        stale));
   j["vectors"] = v;
   uint64_t total = 0;
   for (auto it = parts.begin(); it != parts.end(); ++it) total += it.value().get<uint64_t>();

@@ -312,6 +312,9 @@ class RecordWriter::Impl {
       Prep(&delete_extracted_, "DELETE FROM keyword_extracted WHERE paper_id = ?")
           .Bind(1, id)
           .Exec();
+      Prep(&mark_vectors_stale_, "INSERT OR IGNORE INTO vectors_stale(paper_id) VALUES(?)")
+          .Bind(1, id)
+          .Exec();
     }
     ++stats_->works_updated;
     return id;
@@ -429,6 +432,7 @@ class RecordWriter::Impl {
   // their first replacement shows the version the graph holds.
   std::unordered_set<int64_t> seen_papers_, seen_authors_;
   Stmt find_author_name_, author_fts_insert_, author_fts_delete_, delete_extracted_;
+  Stmt mark_vectors_stale_;
   IdCache authors_, institutions_, sources_, topics_, subfields_, fields_, domains_;
 };
 
@@ -515,7 +519,7 @@ int64_t KeywordWriter::Write(int64_t paper, const std::vector<Keyword>& kws) {
     if (k.text.empty()) continue;
     store_->CachedStmt(kLink)
         .Bind(1, paper)
-        .Bind(2, KeywordId(k.text))
+        .Bind(2, KeywordId(k.text, k.surface))
         .Bind(3, static_cast<int64_t>(k.score))
         .Exec();
     ++n;
@@ -524,7 +528,7 @@ int64_t KeywordWriter::Write(int64_t paper, const std::vector<Keyword>& kws) {
   return n;
 }
 
-int64_t KeywordWriter::KeywordId(const std::string& text) {
+int64_t KeywordWriter::KeywordId(const std::string& text, const std::string& surface) {
   auto it = cache_.find(text);
   if (it != cache_.end()) return it->second;
   std::string ext = KeywordExtId(text);
@@ -534,9 +538,10 @@ int64_t KeywordWriter::KeywordId(const std::string& text) {
     id = find->Step() ? find->Int(0) : 0;
   }
   if (id == 0) {
-    store_->CachedStmt("INSERT INTO keyword(ext_id, text) VALUES(?, ?)")
+    store_->CachedStmt("INSERT INTO keyword(ext_id, text, label) VALUES(?, ?, ?)")
         .Bind(1, ext)
         .Bind(2, text)
+        .BindTextOrNull(3, surface == text ? std::string_view() : std::string_view(surface))
         .Exec();
     id = store_->db().LastInsertRowid();
     store_->CachedStmt("INSERT INTO keyword_fts(rowid, text) VALUES(?, ?)")

@@ -185,7 +185,8 @@ const float* VectorFile::Row(uint64_t id) const {
 }
 
 Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
-                 const HnswBuildOptions& o, const GenerationView* base) {
+                 const HnswBuildOptions& o, const GenerationView* base,
+                 const std::vector<uint64_t>& changed) {
   const int dim = vectors.dim();
   hnswlib::InnerProductSpace space(static_cast<size_t>(dim));
   std::unique_ptr<HnswLib> index;
@@ -203,9 +204,13 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     std::vector<uint64_t> todo;
     for (uint64_t r = 0; r < vectors.rows(); ++r)
       if (vectors.Row(r) && !have.count(r)) todo.push_back(r);
+    const size_t added = todo.size();
+    // addPoint of a label the index has updates its vector and links.
+    for (uint64_t r : changed)
+      if (r < vectors.rows() && vectors.Row(r) && have.count(r)) todo.push_back(r);
     LITGRAPH_RETURN_IF_ERROR(vectors.status());
-    if (index->max_elements_ < index->cur_element_count + todo.size())
-      index->resizeIndex(index->cur_element_count + todo.size());
+    if (index->max_elements_ < index->cur_element_count + added)
+      index->resizeIndex(index->cur_element_count + added);
     // hnswlib's addPoint is thread-safe; the insertion order per thread is
     // fixed, but the graph depends on thread timing, so one thread gives a
     // reproducible index and more threads a faster build.

@@ -60,6 +60,42 @@ def case_cron_recipe_makes_papers_of_new_words_findable_by_every_path(c):
             assert got and got[0] == want, (tool, args, query, got)
 
 
+def case_cron_recipe_embeds_changed_papers_again(c):
+    """A paper whose abstract changed: status says its vectors are stale, embed --missing
+    embeds it again (and only it), and the semantic path finds it by its new text."""
+    db = c.path("changed.db")
+    c.run("ingest", "--db", db, "-q", *c.fixtures())
+    c.run("embed", "--db", db, "-q")
+    # Texts whose vector is all zero (no known word) count as embedded by every run.
+    out, _, _ = c.run("embed", "--db", db, "--missing", "--stats")
+    base = json.loads(out.strip().splitlines()[-1])
+    query = "bus route oracle timetable questions Trondheim"
+    out, _, _ = c.run("find-paper", "--db", db, "--semantic", *query.split(), "-n", "1")
+    before = lines(out)[0]["id"]
+    out, _, _ = c.run("find-paper", "--db", db, "--id", "W2741809807")
+    title = lines(out)[0]["title"]
+    changed = native("W2741809807", title,
+                     abstract="The BusTUC system answers questions about bus routes and "
+                              "timetables in Trondheim; the oracle parses the question.",
+                     updated_date="2099-01-01")
+    c.run("ingest", "--db", db, "-q", write(c.path("changed.jsonl"), changed + "\n"))
+    out, _, _ = c.run("status", "--db", db, "--format", "jsonl", expect=1)
+    st = lines(out)[0]
+    assert st["vectors"]["papers_with_stale_vectors"] == 1, st["vectors"]
+    assert any("changed title or abstract" in p for p in st["problems"]), st["problems"]
+    out, _, _ = c.run("embed", "--db", db, "--missing", "--stats")
+    s = json.loads(out.strip().splitlines()[-1])
+    assert s["changed"] == 1, s
+    assert (s["abstracts"], s["titles"]) == (base["abstracts"] + 1, base["titles"] + 1), (base, s)
+    out, _, _ = c.run("find-paper", "--db", db, "--semantic", *query.split(), "-n", "1")
+    assert lines(out)[0]["id"] == "W2741809807" != before, (before, out)
+    out, _, _ = c.run("status", "--db", db, "--format", "jsonl", expect=None)
+    assert lines(out)[0]["vectors"]["papers_with_stale_vectors"] == 0, out
+    out, _, _ = c.run("embed", "--db", db, "--missing", "--stats")
+    s = json.loads(out.strip().splitlines()[-1])
+    assert s["changed"] == 0 and s["abstracts"] == base["abstracts"], (base, s)
+
+
 def case_writers_replace_derived_files_of_an_older_release(c):
     """A generation without a MANIFEST (an older release): readers say which tool
     rebuilds it, and that tool does."""

@@ -7,6 +7,7 @@ files in tests/cli/golden/ (regenerate with --regenerate after an intended
 change, then review the diff). Uses only the Python standard library.
 
   run.py --bin BUILD_DIR --data tests/data --source REPO [--regenerate] [-k NAME]
+         [--shard I/N]
 """
 import argparse
 import gzip
@@ -1122,7 +1123,8 @@ def case_keywords_filter_mode(c):
             assert g[k] == v, (k, g)
         assert set(g) == set(r) | {"keywords"}, g
         for k in g["keywords"]:
-            assert set(k) == {"text", "score"}, k
+            assert set(k) == {"text", "label", "score"}, k
+            assert k["label"] and k["label"].lower().startswith(k["text"].split()[0][:3]), k
         check_keywords(g["keywords"], g)
     assert "open access" in [k["text"] for k in got[1]["keywords"]], got[1]
     q1 = [k["text"] for k in got[0]["keywords"]]
@@ -2075,6 +2077,47 @@ def case_skill_commands_run(c):
         assert writer or p.stdout.strip(), f"{cmd}: no output"
 
 
+def case_node_tables_and_keyword_labels(c):
+    # Authors ranked by rwr-rank or tri-search show as authors (name, institution,
+    # papers in the store), not under paper columns; keywords show as written
+    # ("Moses"), their matching form ("mose") stays their text and id.
+    store = c.path("labels.db")
+    shutil.copytree(c.fixture_db(), store)
+    c.run("extract-keywords", "--db", store, "-q")
+    for tool, args, stdin in [("rwr-rank", ["--target", "author"], "W2741809807\n"),
+                              ("tri-search", ["--target", "author", "open", "access"], None)]:
+        if tool == "tri-search":
+            c.run("embed", "--db", store, "--train", "-q")
+        out, _, _ = c.run(tool, "--db", store, "-n", "5", *args, stdin=stdin)
+        recs = lines(out)
+        assert recs and all(r["type"] == "author" for r in recs), out
+        assert all(isinstance(r["papers"], int) and r["papers"] >= 1 for r in recs), recs
+        assert any(r["institution"] for r in recs), recs
+        text, _, _ = c.run(tool, "--db", store, "-n", "5", "--format", "tsv", *args, stdin=stdin)
+        header = text.splitlines()[0].split("\t")
+        assert header[:6] == ["rank", "score", "type", "id", "title", "institution"], header
+        assert "year" not in header and "authors" not in header, header
+        row = text.splitlines()[1].split("\t")
+        assert row[3] == recs[0]["id"] and row[4] == recs[0]["name"], (row, recs[0])
+    moses = native("N-moses", "Moses: Open Source Toolkit for Statistical Machine Translation",
+                   abstract="We describe an open-source toolkit for statistical machine "
+                   "translation. The toolkit includes Moses, a decoder trained on parallel "
+                   "corpora. Translation with Moses uses factored models.", year=2007)
+    c.run("ingest", "--db", store, "-q", stdin=moses + "\n")
+    c.run("extract-keywords", "--db", store, "--missing", "-q")
+    out, _, _ = c.run("paper", "--db", store, "N-moses")
+    kws = {k["text"]: k for k in lines(out)[0]["keywords"]}
+    assert "mose" in kws and kws["mose"]["label"] == "Moses", kws
+    assert kws["mose"]["id"] == "kw:mose", kws["mose"]
+    assert all(k["label"] for k in kws.values()), kws
+    card, _, _ = c.run("paper", "--db", store, "--format", "table", "N-moses")
+    assert "Moses" in card.split("Keywords:")[1] and "mose," not in card, card
+    out, _, _ = c.run("rwr-rank", "--db", store, "--target", "keyword", "-n", "20",
+                      stdin="N-moses\n")
+    labels = {r["text"]: r["label"] for r in lines(out)}
+    assert labels.get("mose") == "Moses", labels
+
+
 def case_status(c):
     # litgraph-status: contents, layers, health as an exit code, --verify.
     store = c.path("status.db")
@@ -2180,13 +2223,17 @@ def main():
     ap.add_argument("--source", required=True)
     ap.add_argument("--regenerate", action="store_true")
     ap.add_argument("-k", dest="filter", default="")
+    ap.add_argument("--shard", default="0/1",
+                    help="I/N: run every N-th case from the I-th (ctest runs the shards at once)")
     args = ap.parse_args()
+    shard, shards = (int(x) for x in args.shard.split("/"))
     import growth  # more cases, in modules of their own
     import reliability
     found = dict(globals())
     found.update(vars(reliability))
     found.update(vars(growth))
     cases = [(n[5:], f) for n, f in sorted(found.items()) if n.startswith("case_")]
+    cases = cases[shard::shards]
     failed = []
     with tempfile.TemporaryDirectory(prefix="litgraph-cli-") as tmp:
         ctx = Ctx(args, tmp)

@@ -466,6 +466,45 @@ TEST(KeywordExtractorTest, ContractWithoutStatistics) {
   }
 }
 
+// Keywords keep a display form as written (issue: "Moses" showed as its
+// matching form "mose"): the case of an occurrence inside an abstract
+// sentence, diacritics and plurals as written; title case and sentence
+// starts lowercased.
+TEST(KeywordExtractorTest, SurfaceFormsAreAsWritten) {
+  KeywordExtractor ex(nullptr);
+  std::vector<Keyword> kws = ex.Extract(
+      "Moses: Open Source Toolkit for Statistical Machine Translation",
+      "We describe an open-source toolkit for statistical machine translation. The toolkit "
+      "includes Moses, a decoder trained on parallel corpora. Statistical machine translation "
+      "with Moses gives factored translation models. The Protéines network of Larivière was "
+      "used for Protéines analysis.");
+  std::map<std::string, std::string> surface;
+  for (const Keyword& k : kws) surface[k.text] = k.surface;
+  ASSERT_TRUE(surface.count("mose")) << ::testing::PrintToString(surface);
+  EXPECT_EQ(surface["mose"], "Moses");
+  ASSERT_TRUE(surface.count("statistical machine translation"));
+  EXPECT_EQ(surface["statistical machine translation"], "statistical machine translation");
+  for (const Keyword& k : kws) {
+    EXPECT_FALSE(k.surface.empty()) << k.text;
+    EXPECT_EQ(NormalizeKeyword(k.surface), k.text) << k.surface;
+  }
+}
+
+TEST(KeywordExtractorTest, SurfaceOfTitleOnlyPhrasesIsLowercased) {
+  KeywordExtractor ex(nullptr);
+  std::vector<Keyword> kws = ex.Extract("Sliding Mode Control of DC Motors", "");
+  ASSERT_FALSE(kws.empty());
+  for (const Keyword& k : kws) {
+    EXPECT_EQ(NormalizeKeyword(k.surface), k.text) << k.surface;
+    if (k.text == "sliding mode control") {
+      EXPECT_EQ(k.surface, "sliding mode control");
+    }
+    if (k.text.find("dc") != std::string::npos) {
+      EXPECT_NE(k.surface.find("DC"), std::string::npos);
+    }
+  }
+}
+
 TEST(KeywordExtractorTest, MaxKeywordsAndDeterminism) {
   KeywordExtractor ex(nullptr);
   const Paper& p = Abstracts()[0];
@@ -1004,7 +1043,7 @@ TEST(ParseKeywordAnswerTest, RejectsBrokenAnswers) {
       {"empty keyword", Answer({"  --  "}, {5})},
   };
   for (const auto& [name, body] : bad) {
-    std::vector<Keyword> kws = {{"stale", 3}};
+    std::vector<Keyword> kws = {{"stale", 3, ""}};
     std::string why;
     EXPECT_FALSE(ParseKeywordAnswer(body, &kws, &why)) << name;
     EXPECT_FALSE(why.empty()) << name;

@@ -217,7 +217,8 @@ struct Indexed {
 // Writes <name>.vec and builds <name>.hnsw(lib) in a new generation of the
 // store's vectors, extending the index of `base` when given.
 void BuildIndex(TestStore* store, const std::string& name, const std::vector<float>& data,
-                uint64_t rows, int dim, Indexed* out, const GenerationView* base = nullptr) {
+                uint64_t rows, int dim, Indexed* out, const GenerationView* base = nullptr,
+                const std::vector<uint64_t>& changed = {}) {
   GenerationBuilder* b = store->Start("vectors");
   ASSERT_TRUE(VectorFile::Write(b, name + ".vec", dim, rows, data.data()).ok());
   VectorFile vec;
@@ -225,7 +226,7 @@ void BuildIndex(TestStore* store, const std::string& name, const std::vector<flo
   ASSERT_TRUE(st.ok()) << st.message();
   HnswBuildOptions o;
   o.threads = 1;
-  st = BuildHnsw(vec, b, name, o, base);
+  st = BuildHnsw(vec, b, name, o, base, changed);
   ASSERT_TRUE(st.ok()) << st.message();
   out->view = store->Commit();
   EXPECT_TRUE(out->view->Has(name + ".hnsw"));
@@ -351,6 +352,42 @@ TEST(HnswTest, ExtendingAnIndexFindsTheNewRows) {
   EXPECT_GT(new_hits, 100u) << "a quarter of the rows are new: they must show up";
   // The old index is unchanged by the extension.
   EXPECT_EQ(a.index.nodes(), 1500u);
+}
+
+// Rows whose vectors changed (a paper's abstract rewritten) are re-linked in
+// place by an extension: each finds itself at its new position, once.
+TEST(HnswTest, ExtendingAnIndexRelinksChangedRows) {
+  ScopedTempDir tmp;
+  const int dim = 32;
+  const uint64_t rows = 2001;
+  std::vector<float> data = RandomUnitRows(rows, dim, 78);
+  TestStore store(tmp.File("s"));
+  Indexed a;
+  BuildIndex(&store, "title", data, rows, dim, &a);
+  ASSERT_FALSE(HasFatalFailure());
+  std::vector<float> moved = RandomUnitRows(rows, dim, 79);
+  std::vector<uint64_t> changed;
+  for (uint64_t id = 10; id < rows; id += 20) {
+    std::copy(moved.begin() + id * dim, moved.begin() + (id + 1) * dim, data.begin() + id * dim);
+    changed.push_back(id);
+  }
+  auto self_hits = [&](const Indexed& x) {
+    size_t n = 0;
+    for (uint64_t id : changed) {
+      std::vector<VectorHit> hits = x.index.Search(x.vec.Row(id), 1, 64);
+      n += !hits.empty() && hits[0].id == id;
+    }
+    return n;
+  };
+  Indexed stale, relinked;
+  BuildIndex(&store, "title", data, rows, dim, &stale, a.view);
+  ASSERT_FALSE(HasFatalFailure());
+  BuildIndex(&store, "title", data, rows, dim, &relinked, a.view, changed);
+  ASSERT_FALSE(HasFatalFailure());
+  EXPECT_EQ(relinked.index.nodes(), 2000u) << "each row once";
+  EXPECT_GE(self_hits(relinked), changed.size() * 98 / 100);
+  EXPECT_LT(self_hits(stale), self_hits(relinked)) << "without re-linking the graph is stale";
+  EXPECT_GE(RecallAt10(relinked, dim, 200, 64, 6), 0.95);
 }
 
 TEST(HnswTest, MissingBaseIndexBuildsFromScratch) {

@@ -54,8 +54,9 @@ namespace litgraph {
 class Store;
 
 struct Keyword {
-  std::string text;  // normalized form: the Keyword node's text
-  int score = 0;     // importance 1..10
+  std::string text;     // normalized form: the Keyword node's text, for matching
+  int score = 0;        // importance 1..10
+  std::string surface;  // as written in the paper, for display ("" = text)
 };
 
 // A candidate phrase of a paper as the extractor sees it (analysis, and the

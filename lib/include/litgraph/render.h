@@ -24,12 +24,16 @@ namespace litgraph {
 // authors, cited_by_count, citation_source, doi.
 Json PaperJson(const PaperSummary& p, Graph* graph);
 
-// A record for any node: PaperJson for papers; {id, type, name} plus
-// type-specific fields for the others (keywords: text).
+// A record for any node: PaperJson for papers; {id, type, name, title} plus
+// type-specific fields for the others (keywords: text; authors: institution,
+// the last known one, and papers, their number in the store when `graph`).
 Json NodeJson(Store* store, Graph* graph, NodeType type, int64_t id);
 
 // Table columns for paper results (the DOI in tsv, csv and md only).
 std::vector<Column> PaperColumns();
+// Table columns for other nodes (authors, keywords, ...): name, institution
+// and papers in the store.
+std::vector<Column> NodeColumns();
 
 // What citations need beyond a paper record (Output::SetCitationFields):
 // work_type, date and landing_page_url from the store, for a record whose id

@@ -50,6 +50,7 @@ struct EmbedRunStats {
   bool trained = false;
   LsaTrainStats train;
   int64_t titles = 0, abstracts = 0, keywords = 0;  // vectors computed in this run
+  int64_t changed = 0;  // papers embedded again: their text changed (--missing)
   double embed_seconds = 0, index_seconds = 0, seconds = 0;
   // Vocabulary drift (built-in model, --missing runs): the share of the
   // words of newly embedded abstracts (and, for reference, of abstracts

@@ -51,7 +51,7 @@ class GenerationView;
 
 // The schema version this build writes; older stores are migrated on the
 // first write-mode open (read-mode refuses newer or unmigrated stores).
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 // The derived artifacts, each a series of generations (generation.h).
 inline constexpr const char* kArtifacts[] = {"graph", "keywords", "vectors"};
@@ -95,6 +95,7 @@ struct PaperDetails {
   struct Keyword {
     std::string ext_id, text;
     int64_t score = 0;
+    std::string label;  // display form (the text when none is stored)
   };
   std::vector<Authorship> authorships;  // by position
   std::vector<Topic> topics;            // primary first, then by score, then id
@@ -234,6 +235,8 @@ class Store {
   // Papers in id order.
   std::vector<int64_t> PaperIds();
   std::vector<int64_t> PaperIdsWithoutKeywords();  // never given keywords
+  // Papers whose title or abstract changed since their vectors were made.
+  std::vector<int64_t> PaperIdsWithStaleVectors();
   void ForEachPaperExtId(const std::function<void(int64_t id, std::string_view ext_id)>& fn);
   void ForEachPaperLinks(const std::function<void(const PaperLinksRow&)>& fn);
   // Title and abstract of every paper in id order; with `every` > 1 only ids
@@ -262,8 +265,13 @@ class Store {
                            const std::function<void(const PaperLinksRow&)>& fn);
   void ForEachAuthorshipOf(const std::vector<uint32_t>& papers,
                            const std::function<void(const AuthorshipRow&)>& fn);
-  // An author's last institution.
+  // An author's last institution (the author record's).
   std::optional<int64_t> AuthorLastInstitution(int64_t author);
+  // For display: that, else the first institution of the author's latest
+  // paper in the store (by year, then id).
+  std::optional<int64_t> AuthorCurrentInstitution(int64_t author);
+  // A keyword's display form (keyword.label), nullopt when it has none.
+  std::optional<std::string> KeywordLabel(int64_t keyword);
   void ForEachPaperTopicOf(
       const std::vector<uint32_t>& papers,
       const std::function<void(int64_t paper, int64_t topic, std::optional<double> score,

@@ -100,7 +100,9 @@ class KeywordWriter {
   int64_t Write(int64_t paper, const std::vector<Keyword>& keywords);
 
  private:
-  int64_t KeywordId(const std::string& text);
+  // The keyword's id, inserted (with its display form `surface`, when that
+  // differs from the text) if new.
+  int64_t KeywordId(const std::string& text, const std::string& surface = "");
   Store* store_;
   std::string backend_;
   std::unordered_map<std::string, int64_t> cache_;

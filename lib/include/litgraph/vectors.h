@@ -83,9 +83,11 @@ struct VectorHit {
 // Builds the index over the present rows of `vectors` and writes both
 // <name>.hnswlib and <name>.hnsw into `out`. With `base` (a generation
 // holding <name>.hnswlib over the same vectors' earlier rows) the index is
-// extended rather than rebuilt.
+// extended rather than rebuilt; rows in `changed` (their vectors differ from
+// the base's) are re-linked in place.
 Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
-                 const HnswBuildOptions& options, const GenerationView* base = nullptr);
+                 const HnswBuildOptions& options, const GenerationView* base = nullptr,
+                 const std::vector<uint64_t>& changed = {});
 
 class HnswIndex {
  public:
