@@ -101,6 +101,8 @@ int main(int argc, char** argv) {
         [&](const std::string& msg) { tool.Note(msg); });
     tool.Note(fmt::format("serving {} ({}), tools from {}", options.db,
                           allow_writes ? "read and write" : "read-only", options.bin_dir));
+    if (isatty(STDIN_FILENO))
+      tool.Note("reading JSON-RPC messages from the terminal, one a line (end with Ctrl-D)");
     std::string line;
     while (!write_failed && std::getline(std::cin, line)) server.Handle(line);
     server.Shutdown(write_failed);
