@@ -7,7 +7,7 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libsqlite3-dev sqlite3 libhnswlib-dev libzstd-dev
   libfmt-dev zlib1g-dev libsimdjson-dev libcurl4-openssl-dev libstemmer-dev libjemalloc-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev llvm-14
-  python3-networkx python3-igraph python3-bibtexparser python3-citeproc
+  python3-networkx python3-igraph python3-bibtexparser python3-citeproc python3-jsonschema
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

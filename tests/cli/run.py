@@ -2164,6 +2164,198 @@ def case_status(c):
     _, err, _ = c.run("status", "--db", c.path("no-such.db"), expect=4)
 
 
+# ---------------------------------------------------------------- agents
+
+def agent_db(c):
+    """A store of the fixtures with keywords and vectors (every tool answers), built once."""
+    if getattr(c, "_agent_db", None) is None:
+        c._agent_db = c.path("agent.db")
+        shutil.copytree(c.fixture_db(), c._agent_db)
+        c.run("extract-keywords", "--db", c._agent_db, "-q")
+        c.run("embed", "--db", c._agent_db, "--train", "-q")
+    return c._agent_db
+
+
+MCP_SDK_VERSION = "1.32.2"
+
+
+def case_mcp_server_with_the_sdk_client(c):
+    """litgraph-mcp driven over stdio by the official TypeScript SDK client (tests/cli/mcp_client.mjs):
+    tools/list, every tool, bad arguments, a missing store, writes, the time limit, cancellation."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        print("    skipped: node and npm are needed to run the MCP SDK client (install Node.js 18+)")
+        return
+    # The SDK, installed once under the build tree and reused by later runs.
+    cache = os.path.join(c.bin, "mcp-client")
+    installed = os.path.join(cache, "node_modules", "@modelcontextprotocol", "sdk", "package.json")
+    os.makedirs(cache, exist_ok=True)
+    if not os.path.exists(installed) or json.load(open(installed))["version"] != MCP_SDK_VERSION:
+        write(os.path.join(cache, "package.json"), json.dumps(
+            {"private": True, "type": "module",
+             "dependencies": {"@modelcontextprotocol/sdk": MCP_SDK_VERSION}}) + "\n")
+        p = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
+                           cwd=cache, capture_output=True, timeout=600)
+        assert p.returncode == 0, f"npm install failed:\n{p.stderr.decode()[-2000:]}"
+    shutil.copy(os.path.join(HERE, "mcp_client.mjs"), cache)
+    writable = c.path("mcp-writable.db")
+    shutil.copytree(agent_db(c), writable)
+    fifos = c.path("mcp-fifos")
+    os.makedirs(fifos)
+    for name in ("slow.jsonl", "stuck.jsonl"):
+        os.mkfifo(os.path.join(fifos, name))
+    env = dict(os.environ)
+    env.pop("LITGRAPH_DB", None)
+    p = subprocess.run([node, os.path.join(cache, "mcp_client.mjs"), c.tool("mcp"), agent_db(c),
+                        writable, c.path("no-such-store.db"), fifos],
+                       cwd=cache, capture_output=True, timeout=300, env=env)
+    out = p.stdout.decode()
+    assert p.returncode == 0, f"mcp_client.mjs: exit {p.returncode}\n{out}\n{p.stderr.decode()[-3000:]}"
+    assert out.count("ok ") >= 14, out
+    assert not os.path.exists(c.path("no-such-store.db"))
+
+
+def case_mcp_server_protocol_errors(c):
+    """The JSON-RPC layer as raw lines, without an SDK: parse errors, unknown methods, version
+    negotiation, and answers to requests piped in before the input ends."""
+    db = c.fixture_db()
+    msgs = ["{not json",
+            json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                        "params": {"protocolVersion": "2024-11-05", "capabilities": {},
+                                   "clientInfo": {"name": "t", "version": "0"}}}),
+            json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json.dumps({"jsonrpc": "2.0", "id": 2, "method": "resources/list"}),
+            json.dumps([{"jsonrpc": "2.0", "id": 3, "method": "ping"}]),
+            json.dumps({"jsonrpc": "2.0", "id": "s4", "method": "tools/call",
+                        "params": {"name": "find_paper", "arguments": {"id": "W2741809807"}}})]
+    out, err, _ = c.run("mcp", "--db", db, stdin="\n".join(msgs) + "\n")
+    answers = {json.dumps(r.get("id")): r for r in lines(out)}
+    assert len(lines(out)) == 5, out  # the notification has no answer
+    assert [r["error"]["code"] for r in lines(out) if r.get("id") is None] == [-32700, -32600], out
+    assert answers["1"]["result"]["protocolVersion"] == "2024-11-05", answers["1"]
+    assert answers["2"]["error"]["code"] == -32601, answers["2"]
+    res = answers['"s4"']["result"]
+    assert res["structuredContent"]["records"][0]["id"] == "W2741809807", res
+    assert "find_paper" in err and "exit 0" in err, err  # the call's log line, on stderr
+    out, _, _ = c.run("mcp", "--db", db, "--timeout", "0", expect=2)
+
+
+def case_record_schemas(c):
+    """schemas/*.schema.json (the JSON-lines contract) accept every golden output and the output of
+    every tool on a store with all layers, and refuse records with a wrong type or a missing
+    required field."""
+    check = os.path.join(HERE, "schema_check.py")
+    py = next((p for p in ("/usr/bin/python3", sys.executable)
+               if subprocess.run([p, "-c", "import jsonschema"], capture_output=True).returncode == 0),
+              None)
+    if py is None:
+        print("    skipped: python3-jsonschema not installed (scripts/install-deps.sh)")
+        return
+    schemas = os.path.join(c.source, "schemas")
+    names = sorted(f[:-len(".schema.json")] for f in os.listdir(schemas) if f.endswith(".schema.json"))
+    with open(os.path.join(c.source, "man", "litgraph-json.7")) as f:
+        manual = f.read().replace("\\-", "-").replace("\\_", "_")
+    for n in names:  # litgraph-json(7) names every schema file
+        assert f"{n}.schema.json" in manual, f"man/litgraph-json.7 does not mention {n}.schema.json"
+    items = []
+
+    def add(label, schema, text, golden=False):
+        recs = lines(text)
+        assert recs or golden, f"{label}: no records"  # two golden files are empty on purpose
+        items.append({"label": label, "schema": schema, "records": recs})
+
+    golden_schema = [("find_", "paper"), ("paper_card", "paper_card"), ("paper_", "paper_neighbour"),
+                     ("lineage_path", "lineage_step"), ("lineage_descendants", "lineage_tree_node")]
+    for f in sorted(os.listdir(GOLDEN)):
+        schema = next(s for prefix, s in golden_schema if f.startswith(prefix))
+        add("golden/" + f, schema, open(os.path.join(GOLDEN, f)).read(), golden=True)
+    db = agent_db(c)
+    run = lambda *a, **kw: c.run(*a, **kw)[0]
+    for args in (["open access citation"], ["--semantic", "open access"], ["--hybrid", "open access"],
+                 ["--author", "Piwowar"], ["--doi", "10.7717/peerj.4375"],
+                 ["--title", "Glove: Global Vectors for Word Representation"],
+                 ["--title", "Glove: Global Vectors for Word Representations"]):
+        add("find-paper " + " ".join(args), "paper", run("find-paper", "--db", db, *args))
+    add("paper", "paper_card", run("paper", "--db", db, "W2741809807", "W2250539671"))
+    for rel in ("references", "cited-by", "co-cited", "coupled"):
+        add("paper --" + rel, "paper_neighbour",
+            run("paper", "--db", db, "--" + rel, "W2741809807", "W2963341956", "W2250539671"))
+    add("lineage", "lineage_step", run("lineage", "--db", db, "-k", "3", "W2250539671", "W2963341956"))
+    for tree in ("--ancestors", "--descendants"):
+        paper = "W2963341956" if tree == "--ancestors" else "W2250539671"
+        add("lineage " + tree, "lineage_tree_node", run("lineage", "--db", db, tree, paper))
+    every_relation = ["--beta-affil", "1", "--beta-published", "1", "--beta-topic", "1",
+                      "--beta-hierarchy", "1", "--limit", "200"]
+    for target in ("paper", "author", "keyword", "institution", "source", "topic", "any"):
+        add("rwr-rank " + target, "ranked_node",
+            run("rwr-rank", "--db", db, "--target", target, *every_relation,
+                stdin='{"id": "W2741809807"}\n{"id": "kw:open access", "weight": 0.5}\n'))
+    for args in ([], ["--target", "author"], ["--lambda-lex", "0.2", "--lexical-top", "50"]):
+        add("tri-search " + " ".join(args), "tri_search_result",
+            run("tri-search", "--db", db, *args, "open access citation advantage"))
+    add("status", "store_status", run("status", "--db", db, "--verify"))
+    add("status unhealthy", "store_status", c.run("status", "--db", c.fixture_db(), expect=1)[0])
+    work = c.path("schema-work.db")
+    shutil.copytree(db, work)
+    add("ingest --stats", "ingest_summary",
+        run("ingest", "--db", work, "--stats", "-q", stdin=native("SC-1", "Schemas for records") + "\n"))
+    add("extract-keywords --stats", "keyword_summary",
+        run("extract-keywords", "--db", work, "--missing", "--stats", "-q"))
+    add("embed --stats", "embed_summary", run("embed", "--db", work, "--missing", "--stats", "-q"))
+    add("extract-keywords --filter", "keywords_filter",
+        run("extract-keywords", "--filter", "-q",
+            stdin=native("F1", "Open access citation advantage of journal articles") + "\n"))
+    add("embed --filter", "embedding_filter",
+        run("embed", "--db", db, "--filter", "-q", stdin='{"text": "open access"}\n'))
+    covered = {i["schema"] for i in items}
+    assert covered == set(names), f"schemas without a checked output: {set(names) - covered}"
+
+    # Negative controls: each mutation breaks one record and must be refused.
+    paper = lines(run("find-paper", "--db", db, "--id", "W2741809807"))[0]
+    card = lines(run("paper", "--db", db, "W2741809807"))[0]
+    tri = lines(run("tri-search", "--db", db, "--limit", "1", "open access"))[0]
+    status = lines(run("status", "--db", db))[0]
+    rwr = lines(run("rwr-rank", "--db", db, "--target", "author", "--limit", "1",
+                    stdin='{"id": "W2741809807"}\n'))[0]
+
+    def mutate(rec, path, value=None, drop=False):
+        rec = json.loads(json.dumps(rec))
+        target = rec
+        for p in path[:-1]:
+            target = target[p]
+        if drop:
+            del target[path[-1]]
+        else:
+            target[path[-1]] = value
+        return rec
+
+    bad = [("paper year as a string", "paper", mutate(paper, ["year"], "2018")),
+           ("paper without authors", "paper", mutate(paper, ["authors"], drop=True)),
+           ("paper author not a string", "paper", mutate(paper, ["authors", 0], {"name": "x"})),
+           ("paper of another type", "paper", mutate(paper, ["type"], "author")),
+           ("card without abstract", "paper_card", mutate(card, ["abstract"], drop=True)),
+           ("card is_oa as text", "paper_card", mutate(card, ["open_access", "is_oa"], "yes")),
+           ("tri-search final score as text", "tri_search_result",
+            mutate(tri, ["scores", "final"], "0.7")),
+           ("tri-search without seeds", "tri_search_result", mutate(tri, ["seeds"], drop=True)),
+           ("ranked author without name", "ranked_node", mutate(rwr, ["name"], drop=True)),
+           ("ranked path without nodes", "ranked_node", mutate(rwr, ["paths", 0, "nodes"], drop=True)),
+           ("status without healthy", "store_status", mutate(status, ["healthy"], drop=True)),
+           ("status papers negative", "store_status", mutate(status, ["papers"], -1))]
+    for label, schema, rec in bad:
+        items.append({"label": "mutated: " + label, "schema": schema, "records": [rec]})
+    p = subprocess.run([py, check, schemas], input=json.dumps(items).encode(), capture_output=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr.decode()
+    results = [json.loads(l) for l in p.stdout.decode().splitlines()]
+    assert len(results) == len(items), p.stdout.decode()
+    for r in results:
+        if r["label"].startswith("mutated: "):
+            assert r["errors"], f"{r['label']}: accepted by {r['schema']}.schema.json"
+        else:
+            assert not r["errors"], f"{r['label']} ({r['schema']}.schema.json): {r['errors'][:3]}"
+
+
 def case_terminal_safety(c):
     """Control characters from records never reach the terminal raw, in any human-readable output;
     JSON lines stay valid JSON with the same content."""
