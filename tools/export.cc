@@ -191,7 +191,7 @@ Status Run(Tool& tool, const Options& o) {
   if (!stats.import_command.empty()) summary["import_command"] = stats.import_command;
   const std::string human = fmt::format("{} nodes, {} edges", stats.total_nodes, stats.total_edges);
   if (eo.format == ExportFormat::kGraphml && (o.out.empty() || o.out == "-")) {
-    tool.Note(human);
+    if (!stats.pipe_closed) tool.Note(human);
     return Status::Ok();
   }
   tool.Note(human + (stats.import_command.empty() ? "" : "; import with " + stats.files.back()));

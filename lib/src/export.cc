@@ -124,6 +124,9 @@ class OutFile {
     if (buf_.size() >= kBuffer) Flush();
   }
   int64_t rows = 0;  // for the writer's own counting
+  // A write failed (a closed pipe, a full disk): the rest is not worth making.
+  bool failed() const { return failed_ != 0; }
+  bool pipe_closed() const { return failed_ == EPIPE; }
   const std::string& path() const { return path_; }
 
   // Flushes; an owned file is synced, closed and renamed over its name.
@@ -131,7 +134,11 @@ class OutFile {
     Flush();
     if (!owned_) {
       if (std::fflush(f_) != 0) failed_ = failed_ ? failed_ : errno;
-      return failed_ && failed_ != EPIPE ? Error(failed_) : Status::Ok();
+      if (failed_ != EPIPE) return failed_ ? Error(failed_) : Status::Ok();
+      // A closed pipe (`| head`): the reader has what it wanted, so the
+      // stream's error is cleared and the export ends quietly.
+      std::clearerr(f_);
+      return Status::Ok();
     }
     if (std::fflush(f_) != 0 && !failed_) failed_ = errno;
     if (!failed_ && fsync(fileno(f_)) != 0) failed_ = errno;
@@ -178,6 +185,8 @@ class Sink {
   // `props`: PropsOf(r).count values (none when the file has no attributes).
   virtual void Edge(Rel r, uint32_t from, uint32_t to, const AttrValue* props) = 0;
   virtual Status Finish(ExportStats* stats) = 0;
+  // A write failed: the export stops early and Finish reports it.
+  virtual bool Failed() const = 0;
 };
 
 const char* GraphmlType(AttrType t) {
@@ -287,9 +296,12 @@ class GraphmlSink : public Sink {
     out_->Write(line_);
   }
 
+  bool Failed() const override { return out_->failed(); }
+
   Status Finish(ExportStats* stats) override {
     out_->Write("  </graph>\n</graphml>\n");
     LITGRAPH_RETURN_IF_ERROR(out_->Close());
+    stats->pipe_closed = out_->pipe_closed();
     stats->files.push_back(out_->path());
     return Status::Ok();
   }
@@ -395,6 +407,8 @@ class Neo4jSink : public Sink {
     cur_->Write(line_);
     ++cur_->rows;
   }
+
+  bool Failed() const override { return cur_ && cur_->failed(); }
 
   Status Finish(ExportStats* stats) override {
     LITGRAPH_RETURN_IF_ERROR(Next("", false));
@@ -513,7 +527,8 @@ void StreamEdges(Graph& graph, Rel r, const std::vector<NodeRef>* members,
     }
   };
   if (!members) {
-    for (uint64_t n = 0; n < adj.num_nodes(); ++n) emit(static_cast<uint32_t>(n));
+    for (uint64_t n = 0; n < adj.num_nodes() && !sink->Failed(); ++n)
+      emit(static_cast<uint32_t>(n));
     return;
   }
   for (const NodeRef& m : *members)
@@ -651,6 +666,7 @@ Status Export(Graph& graph, const ExportOptions& options, std::FILE* out, Export
     int64_t& count = stats->nodes[NodeLabel(t)];
     options.reporter->Progress(fmt::format("{} nodes", NodeLabel(t)));
     store->ForEachNodeRow(t, whole ? nullptr : &ids, [&](const NodeRow& row) {
+      if (sink->Failed()) return;
       sink->Node(t, row);
       ++count;
     });

@@ -2178,6 +2178,11 @@ def case_export(c):
     assert g.number_of_nodes() == len(nodes) and g.number_of_edges() == len(edges)
     assert g.nodes[seed]["id"] == "W2741809807"
 
+    # A closed pipe ends the export quietly.
+    p = subprocess.run(f"'{c.tool('export')}' --db '{store}' | head -c 10", shell=True,
+                       capture_output=True, executable="/bin/bash")
+    assert p.stdout == out.encode()[:10] and p.stderr == b"", p.stderr
+
     # Neo4j import files: typed headers, ids that resolve, the same counts.
     d = c.path("neo4j")
     rec = lines(c.run("export", "--db", store, "--format", "neo4j", "--out", d)[0])[0]

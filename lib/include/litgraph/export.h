@@ -69,6 +69,9 @@ struct ExportStats {
   int64_t total_nodes = 0, total_edges = 0;
   std::vector<std::string> files;  // written, in order
   std::string import_command;      // neo4j: the neo4j-admin command line
+  // GraphML to a stream whose reader went away (`| head`): the export
+  // stopped early, quietly.
+  bool pipe_closed = false;
 };
 
 // The nodes within `hops` of the seeds over the relations (both directions
