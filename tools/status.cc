@@ -34,7 +34,8 @@ Manual ToolManual() {
   man.output =
       "One record {\"type\": \"store_status\", id (the store directory), schema_version, "
       "store_id, papers, nodes {author, institution, source, topic, keyword}, graph "
-      "{generation, edges, cites_edges, dangling_references, relations}, keywords "
+      "{generation, edges, cites_edges, dangling_references, relations}, citation_table (whether "
+      "litgraph-export --sql made one), keywords "
       "{generation, backend, papers_without_keywords}, vectors {generation, model_id, "
       "backend, method, dim, papers_at_train, retrain_due, papers_without_vectors}, bytes "
       "{sqlite, graph, keywords, vectors, total}, healthy, problems [text], damage [text] "

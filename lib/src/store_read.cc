@@ -544,4 +544,175 @@ std::string Store::PaperExtId(int64_t id) {
   return s->Step() ? s->Str(0) : std::string();
 }
 
+// --- Export -----------------------------------------------------------------
+
+namespace {
+
+using enum AttrType;
+
+// A node type's exported columns and the SQL that reads each, over its table
+// aliased `n` (papers join their source as `s`). Names follow SciAtlas's Neo4j
+// schema (its Appendix A) where it has the attribute; "type" is the node's
+// label in GraphML, so the rows' own types are work_type, source_type and
+// institution_type.
+struct NodeColumnSql {
+  AttrColumn column;
+  const char* expr;
+};
+
+constexpr NodeColumnSql kPaperColumns[] = {
+    {{"id", kString}, "n.ext_id"},
+    {{"title", kString}, "n.title"},
+    {{"title_normalized", kString}, "n.title_key"},
+    {{"year", kInt}, "n.year"},
+    {{"publication_date", kString}, "n.date"},
+    {{"doi", kString}, "n.doi"},
+    {{"work_type", kString}, "n.type"},
+    {{"language", kString}, "n.language"},
+    {{"cited_by_count", kInt}, "n.cited_by_count"},
+    {{"referenced_works_count", kInt}, "n.referenced_works_count"},
+    {{"is_oa", kBool}, "n.is_oa"},
+    {{"oa_status", kString}, "n.oa_status"},
+    {{"pdf_url", kString}, "n.pdf_url"},
+    {{"venue_source_id", kString}, "s.ext_id"},
+    {{"venue_source_display_name", kString}, "s.name"},
+    {{"updated_date", kString}, "n.updated_date"},
+    {{"abstract", kString}, "n.abstract"},
+};
+constexpr NodeColumnSql kAuthorColumns[] = {
+    {{"id", kString}, "n.ext_id"},
+    {{"display_name", kString}, "n.name"},
+    {{"orcid", kString}, "n.orcid"},
+    {{"works_count", kInt}, "n.works_count"},
+    {{"cited_by_count", kInt}, "n.cited_by_count"},
+};
+constexpr NodeColumnSql kInstitutionColumns[] = {
+    {{"id", kString}, "n.ext_id"},
+    {{"display_name", kString}, "n.name"},
+    {{"ror", kString}, "n.ror"},
+    {{"country_code", kString}, "n.country_code"},
+    {{"institution_type", kString}, "n.type"},
+    {{"works_count", kInt}, "n.works_count"},
+    {{"cited_by_count", kInt}, "n.cited_by_count"},
+};
+constexpr NodeColumnSql kSourceColumns[] = {
+    {{"id", kString}, "n.ext_id"},
+    {{"display_name", kString}, "n.name"},
+    {{"issn_l", kString}, "n.issn_l"},
+    {{"source_type", kString}, "n.type"},
+    {{"publisher", kString}, "n.publisher"},
+    {{"works_count", kInt}, "n.works_count"},
+    {{"cited_by_count", kInt}, "n.cited_by_count"},
+};
+constexpr NodeColumnSql kTopicColumns[] = {
+    {{"id", kString}, "n.ext_id"},
+    {{"display_name", kString}, "n.name"},
+    {{"description", kString}, "n.description"},
+    {{"works_count", kInt}, "n.works_count"},
+};
+constexpr NodeColumnSql kNamedColumns[] = {
+    // subfield, field, domain
+    {{"id", kString}, "n.ext_id"},
+    {{"display_name", kString}, "n.name"},
+};
+constexpr NodeColumnSql kKeywordColumns[] = {
+    {{"id", kString}, "n.ext_id"},
+    {{"text", kString}, "n.text"},
+    {{"frequency", kInt}, "n.paper_count"},
+};
+
+std::span<const NodeColumnSql> ColumnSql(NodeType t) {
+  switch (t) {
+    case NodeType::kPaper:
+      return kPaperColumns;
+    case NodeType::kAuthor:
+      return kAuthorColumns;
+    case NodeType::kInstitution:
+      return kInstitutionColumns;
+    case NodeType::kSource:
+      return kSourceColumns;
+    case NodeType::kTopic:
+      return kTopicColumns;
+    case NodeType::kSubfield:
+    case NodeType::kField:
+    case NodeType::kDomain:
+      return kNamedColumns;
+    case NodeType::kKeyword:
+      return kKeywordColumns;
+  }
+  return kNamedColumns;
+}
+
+// The columns of every type, built once from the SQL tables above.
+struct ColumnLists {
+  std::vector<AttrColumn> lists[kNodeTypeCount];
+  ColumnLists() {
+    for (int t = 0; t < kNodeTypeCount; ++t)
+      for (const NodeColumnSql& c : ColumnSql(static_cast<NodeType>(t)))
+        lists[t].push_back(c.column);
+  }
+};
+
+std::string NodeRowSql(NodeType t, bool one) {
+  std::string sql = "SELECT n.id";
+  for (const NodeColumnSql& c : ColumnSql(t)) sql += fmt::format(", {}", c.expr);
+  sql += fmt::format(" FROM {} n", NodeTypeName(t));
+  if (t == NodeType::kPaper) sql += " LEFT JOIN source s ON s.id = n.source_id";
+  sql += one ? " WHERE n.id = ?" : " ORDER BY n.id";
+  return sql;
+}
+
+void ReadNodeRow(const Stmt& st, std::span<const AttrColumn> columns,
+                 std::vector<AttrValue>* values, const std::function<void(const NodeRow&)>& fn) {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const int col = static_cast<int>(i) + 1;
+    AttrValue& v = (*values)[i];
+    v = AttrValue{};
+    if (st.IsNull(col)) continue;
+    v.null = false;
+    switch (columns[i].type) {
+      case kString:
+        v.s = st.Text(col);
+        v.null = v.s.empty();
+        break;
+      case kInt:
+      case kBool:
+        v.i = st.Int(col);
+        break;
+      case kFloat:
+        v.f = st.Double(col);
+        break;
+    }
+  }
+  fn(NodeRow{st.Int(0), *values});
+}
+
+}  // namespace
+
+std::span<const AttrColumn> Store::NodeColumns(NodeType t) {
+  static const ColumnLists lists;
+  return lists.lists[static_cast<int>(t)];
+}
+
+void Store::ForEachNodeRow(NodeType t, const std::vector<uint32_t>* ids,
+                           const std::function<void(const NodeRow&)>& fn) {
+  std::span<const AttrColumn> columns = NodeColumns(t);
+  std::vector<AttrValue> values(columns.size());
+  Stmt st = db_.Prepare(NodeRowSql(t, ids != nullptr));
+  if (!ids) {
+    while (st.Step()) ReadNodeRow(st, columns, &values, fn);
+    return;
+  }
+  for (uint32_t id : *ids) {
+    ScopedStmt s(st.Bind(1, static_cast<int64_t>(id)));
+    if (s->Step()) ReadNodeRow(*s, columns, &values, fn);
+  }
+}
+
+bool Store::HasCitationTable() {
+  return FirstInt(CachedStmt(
+                      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'citation_ref'"))
+      .has_value();
+}
+
 }  // namespace litgraph

@@ -76,6 +76,9 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
     r.problems.push_back("no graph (litgraph-ingest --db DIR with no input builds it)");
   }
   j["graph"] = g;
+  // The optional citation table for SQL (litgraph-export --sql): ingest keeps
+  // it current, so its presence is all there is to say.
+  j["citation_table"] = store->HasCitationTable();
   // The keyword layer.
   auto keywords = store->Current("keywords");
   if (!keywords.ok()) return keywords.status();

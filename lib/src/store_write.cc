@@ -94,6 +94,7 @@ class RecordWriter::Impl {
     insert_topic_ = db_->Prepare(
         "INSERT OR REPLACE INTO paper_topic(paper_id, topic_id, score, is_primary)"
         " VALUES(?,?,?,?)");
+    citations_ = store->HasCitationTable();
   }
 
   void Apply(Record& r, const WorkKeys& keys) {
@@ -229,6 +230,7 @@ class RecordWriter::Impl {
       fts_insert_.Bind(1, id).BindStatic(2, w.title).BindStatic(3, w.abstract).Exec();
     }
     if (on_text_) on_text_(id, std::move(w.title), std::move(w.abstract));  // last use
+    if (citations_) WriteCitations(id, w);
     WriteAuthorships(id, w.authors);
     for (const TopicRef& t : w.topics) {
       int64_t topic_id = EnsureTopic(t);
@@ -318,6 +320,16 @@ class RecordWriter::Impl {
     }
     ++stats_->works_updated;
     return id;
+  }
+
+  // The work's rows of the citation table (store.h, kCitationTable), when
+  // the store has one.
+  void WriteCitations(int64_t paper, const WorkRec& w) {
+    Prep(&delete_citations_, "DELETE FROM citation_ref WHERE paper_id = ?").Bind(1, paper).Exec();
+    Stmt& insert = Prep(&insert_citation_,
+                        "INSERT OR IGNORE INTO citation_ref(paper_id, cited_ext_id) VALUES(?, ?)");
+    for (const std::string& ref : w.refs)
+      if (ref != w.ext_id) insert.Bind(1, paper).BindStatic(2, ref).Exec();
   }
 
   void WriteAuthorships(int64_t paper, const std::vector<AuthorshipRec>& authors) {
@@ -433,8 +445,57 @@ class RecordWriter::Impl {
   std::unordered_set<int64_t> seen_papers_, seen_authors_;
   Stmt find_author_name_, author_fts_insert_, author_fts_delete_, delete_extracted_;
   Stmt mark_vectors_stale_;
+  Stmt delete_citations_, insert_citation_;
+  bool citations_ = false;  // the store has the citation table
   IdCache authors_, institutions_, sources_, topics_, subfields_, fields_, domains_;
 };
+
+namespace {
+
+// The citation table and its views (doc/store-format.md, "Citations for SQL").
+// Rows are the citing paper's dense id and the cited work's external id as
+// its record gives it, so a reference to a work that arrives later resolves
+// through the join without touching the row. Self-references are left out,
+// as in the graph's CITES.
+constexpr const char* kCitationSchema = R"sql(
+CREATE TABLE IF NOT EXISTS citation_ref(
+  paper_id INTEGER NOT NULL,
+  cited_ext_id TEXT NOT NULL,
+  PRIMARY KEY(paper_id, cited_ext_id)
+) WITHOUT ROWID;
+DROP VIEW IF EXISTS paper_citation;
+DROP VIEW IF EXISTS citation;
+CREATE VIEW citation(citing_id, cited_id, citing_paper, cited_paper) AS
+  SELECT p.ext_id, r.cited_ext_id, r.paper_id, q.id
+  FROM citation_ref r JOIN paper p ON p.id = r.paper_id
+  LEFT JOIN paper q ON q.ext_id = r.cited_ext_id;
+CREATE VIEW paper_citation(citing, cited) AS
+  SELECT r.paper_id, q.id FROM citation_ref r JOIN paper q ON q.ext_id = r.cited_ext_id;
+)sql";
+
+}  // namespace
+
+int64_t Store::BuildCitationTable() {
+  db_.Exec(kCitationSchema);
+  // Filled in paper order without its index, which a sort then builds.
+  db_.Exec("DROP INDEX IF EXISTS citation_ref_cited; DELETE FROM citation_ref;");
+  Stmt insert =
+      db_.Prepare("INSERT OR IGNORE INTO citation_ref(paper_id, cited_ext_id) VALUES(?, ?)");
+  Stmt papers = db_.Prepare("SELECT id, ext_id, refs FROM paper WHERE refs IS NOT NULL");
+  std::vector<std::string> refs;
+  while (papers.Step()) {
+    const int64_t id = papers.Int(0);
+    const std::string_view ext = papers.Text(1);
+    refs.clear();
+    if (!UnpackIdList(papers.Blob(2), &refs))
+      throw StatusError(Status::Corruption(
+          fmt::format("{}: paper {}: its packed references are damaged", db_.path(), ext)));
+    for (const std::string& ref : refs)
+      if (ref != ext) insert.Bind(1, id).BindStatic(2, ref).Exec();
+  }
+  db_.Exec("CREATE INDEX citation_ref_cited ON citation_ref(cited_ext_id)");
+  return db_.QueryInt("SELECT count(*) FROM citation_ref").value_or(0);
+}
 
 RecordWriter::RecordWriter(Store* store, WriteCounts* counts,
                            std::function<void(int64_t, std::string&&, std::string&&)> on_text)

@@ -13,6 +13,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -2116,6 +2117,215 @@ def case_node_tables_and_keyword_labels(c):
                       stdin="N-moses\n")
     labels = {r["text"]: r["label"] for r in lines(out)}
     assert labels.get("mose") == "Moses", labels
+
+
+# ---------------------------------------------------------------- export
+
+# Relation type -> (adjacency file counted by `status`, symmetric: the file holds both directions).
+EXPORT_RELATIONS = {
+    "CITES": ("cites.out", False), "RELATED_TO": ("related", True),
+    "AUTHORED": ("authored", False), "COAUTHOR": ("coauthor", True),
+    "AFFILIATED_WITH": ("affiliations", False), "PUBLISHED_IN": ("published_in", False),
+    "HAS_TOPIC": ("topics", False), "SUBFIELD_OF": ("topic.subfield", False),
+    "FIELD_OF": ("subfield.field", False), "DOMAIN_OF": ("field.domain", False),
+    "HAS_KEYWORD": ("keywords", False), "COOCCUR": ("cooccur", True)}
+EXPORT_LABELS = {"paper": "Paper", "author": "Author", "institution": "Institution",
+                 "source": "Source", "topic": "Topic", "subfield": "Subfield", "field": "Field",
+                 "domain": "Domain", "keyword": "Keyword"}
+
+
+def parse_graphml(text):
+    """Nodes {id: {attr: value}} and edges [(source, target, {attr: value})] of a GraphML
+    document, values converted by the declared key types."""
+    import xml.etree.ElementTree as ET
+    ns = {"g": "http://graphml.graphdrawing.org/xmlns"}
+    root = ET.fromstring(text)
+    conv = {"string": str, "long": int, "int": int, "double": float,
+            "boolean": lambda v: {"true": True, "false": False}[v]}
+    keys = {k.get("id"): (k.get("for"), k.get("attr.name"), conv[k.get("attr.type")])
+            for k in root.findall("g:key", ns)}
+    graph = root.find("g:graph", ns)
+    assert graph.get("edgedefault") == "directed"
+
+    def data(el, domain):
+        out = {}
+        for d in el.findall("g:data", ns):
+            assert d.get("key") in keys and keys[d.get("key")][0] == domain, d.get("key")
+            _, name, f = keys[d.get("key")]
+            out[name] = f(d.text or "")
+        return out
+    nodes = {}
+    for n in graph.findall("g:node", ns):
+        assert n.get("id") not in nodes, n.get("id")
+        nodes[n.get("id")] = data(n, "node")
+    edges = [(e.get("source"), e.get("target"), data(e, "edge")) for e in graph.findall("g:edge", ns)]
+    return nodes, edges
+
+
+def read_neo4j(directory):
+    """{file name: (header, rows)} of an export's CSV files."""
+    import csv
+    out = {}
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".csv"):
+            with open(os.path.join(directory, name), newline="") as f:
+                rows = list(csv.reader(f))
+            out[name[:-4]] = (rows[0], rows[1:])
+    return out
+
+
+def case_export(c):
+    # litgraph-export: GraphML and neo4j files of the whole store agree with the store's own
+    # counts; a neighbourhood is the seed with its references and citing papers; the citation
+    # table answers the documented SQL as `paper --cited-by` does and follows later ingests.
+    import collections
+    import networkx
+    store = c.path("export.db")
+    shutil.copytree(c.fixture_db(), store)
+    c.run("extract-keywords", "--db", store, "-q")
+    evil = native("EVIL-1", EVIL + " <&> \"q\"", references=["W2741809807"])
+    c.run("ingest", "--db", store, "-q", stdin=evil + "\n")
+    status = lines(c.run("status", "--db", store, "--format", "jsonl", expect=None)[0])[0]
+    files = status["graph"]["relations"]
+    want_edges = {rel: files.get(f, 0) // (2 if sym else 1)
+                  for rel, (f, sym) in EXPORT_RELATIONS.items()}
+    assert want_edges["CITES"] > 0 and want_edges["COOCCUR"] > 0, want_edges
+    con = sqlite3.connect(f"file:{store}/litgraph.sqlite?mode=ro", uri=True)
+    want_nodes = {EXPORT_LABELS[t]: con.execute(f"select count(*) from {t}").fetchone()[0]
+                  for t in EXPORT_LABELS}
+    con.close()
+    want_nodes = {k: v for k, v in want_nodes.items() if v}
+
+    # GraphML of the whole store, on stdout.
+    out, err, _ = c.run("export", "--db", store)
+    nodes, edges = parse_graphml(out)
+    got_nodes = collections.Counter(a["type"] for a in nodes.values())
+    assert dict(got_nodes) == want_nodes, (got_nodes, want_nodes)
+    got_edges = collections.Counter(a["relation"] for _, _, a in edges)
+    assert {k: v for k, v in want_edges.items() if v} == dict(got_edges), (got_edges, want_edges)
+    for s, t, a in edges:
+        assert s in nodes and t in nodes, (s, t)
+    seed = next(k for k, a in nodes.items() if a.get("id") == "W2741809807")
+    assert nodes[seed]["type"] == "Paper" and isinstance(nodes[seed]["year"], int), nodes[seed]
+    evil_node = next(a for a in nodes.values() if a.get("id") == "EVIL-1")
+    assert not has_control(evil_node["title"]) and "<&> \"q\"" in evil_node["title"], evil_node
+    assert any(a["relation"] == "HAS_KEYWORD" and 1 <= a["weight"] <= 10 for _, _, a in edges)
+    assert any(a["relation"] == "AUTHORED" and isinstance(a["position"], int) for _, _, a in edges)
+    assert f"{len(nodes)} nodes, {len(edges)} edges" in err, err
+    path = c.path("store.graphml")
+    rec = lines(c.run("export", "--db", store, "--out", path)[0])[0]
+    assert rec["type"] == "export" and rec["total_nodes"] == len(nodes), rec
+    assert {k: v for k, v in rec["edges"].items() if v} == dict(got_edges), rec
+    assert rec["files"] == [path], rec
+    g = networkx.read_graphml(path)
+    assert g.number_of_nodes() == len(nodes) and g.number_of_edges() == len(edges)
+    assert g.nodes[seed]["id"] == "W2741809807"
+
+    # A closed pipe ends the export quietly.
+    p = subprocess.run(f"'{c.tool('export')}' --db '{store}' | head -c 10", shell=True,
+                       capture_output=True, executable="/bin/bash")
+    assert p.stdout == out.encode()[:10] and p.stderr == b"", p.stderr
+
+    # Neo4j import files: typed headers, ids that resolve, the same counts.
+    d = c.path("neo4j")
+    rec = lines(c.run("export", "--db", store, "--format", "neo4j", "--out", d)[0])[0]
+    csvs = read_neo4j(d)
+    ids = {}
+    for label, n in want_nodes.items():
+        header, rows = csvs[label]
+        assert header[0] == f":ID({label})" and header[1] == "id" and header[-1] == ":LABEL", header
+        assert len(rows) == n and all(r[-1] == label for r in rows), label
+        ids[label] = {r[0] for r in rows}
+        assert len(ids[label]) == n, label
+    assert "year:int" in csvs["Paper"][0] and "cited_by_count:int" in csvs["Paper"][0]
+    paper_row = next(r for r in csvs["Paper"][1] if r[1] == "EVIL-1")
+    assert "<&> \"q\"" in paper_row[2] and not has_control(paper_row[2]), paper_row
+    for rel, n in want_edges.items():
+        if not n:
+            assert rel not in csvs, rel
+            continue
+        header, rows = csvs[rel]
+        m = re.match(r":START_ID\((\w+)\),:END_ID\((\w+)\),:TYPE$", ",".join(header[:3]))
+        assert m, header
+        assert len(rows) == n, (rel, len(rows), n)
+        for r in rows:
+            assert r[0] in ids[m.group(1)] and r[1] in ids[m.group(2)] and r[2] == rel, (rel, r)
+    assert csvs["AUTHORED"][0][3:] == ["position:int", "is_corresponding:boolean"]
+    assert csvs["HAS_KEYWORD"][0][3:] == ["relevance_score:float"]
+    script = open(os.path.join(d, "import.sh")).read()
+    assert os.access(os.path.join(d, "import.sh"), os.X_OK)
+    assert "neo4j-admin database import full --id-type=integer" in script, script
+    for name in csvs:
+        opt = "--relationships" if name in EXPORT_RELATIONS else "--nodes"
+        assert f"{opt}={name}.csv" in script, (name, script)
+        assert f"{opt}={os.path.join(d, name + '.csv')}" in rec["import_command"], rec
+
+    # A neighbourhood: the seed, what it cites and what cites it (paper's own lists).
+    refs = {r["id"] for r in lines(c.run("paper", "--db", store, "--references", "-n", "100000",
+                                         "W2741809807")[0])}
+    citing = {r["id"] for r in lines(c.run("paper", "--db", store, "--cited-by", "-n", "100000",
+                                           "W2741809807")[0])}
+    assert citing and "EVIL-1" in citing, citing
+    out, _, _ = c.run("export", "--db", store, "--id", "W2741809807", "--relations", "cites")
+    hood, hood_edges = parse_graphml(out)
+    assert {a["id"] for a in hood.values()} == refs | citing | {"W2741809807"}, hood
+    assert all(a["relation"] == "CITES" for _, _, a in hood_edges)
+    assert len(hood_edges) >= len(refs) + len(citing)
+    out2, _, _ = c.run("export", "--db", store, "--seeds", "-", "--relations", "CITES",
+                       stdin=json.dumps({"id": "W2741809807"}) + "\n")
+    assert out2 == out
+    out, _, _ = c.run("export", "--db", store, "--id", "W2741809807", "--hops", "0")
+    assert len(parse_graphml(out)[0]) == 1
+
+    # Mistakes: exit 2 with the reason, 1 for seeds not in the store.
+    _, err, _ = c.run("export", "--db", store, "--relations", "CITES,CITED_BY", expect=2)
+    assert "'CITED_BY'" in err and "COOCCUR" in err, err
+    _, err, _ = c.run("export", "--db", store, "--id", "W2741809807", "--hops", "3",
+                      "--max-nodes", "5", expect=2)
+    assert "--max-nodes 5" in err, err
+    _, err, _ = c.run("export", "--db", store, "--format", "neo4j", expect=2)
+    assert "--out DIR" in err, err
+    c.run("export", "--db", store, "--format", "dot", expect=2)
+    _, err, _ = c.run("export", "--db", store, "--id", "W0", expect=1)
+    assert "W0: not in the store" in err, err
+    c.run("export", "--db", store, "--sql", "--id", "W2741809807", expect=2)
+    c.run("export", "--db", c.path("no-such.db"), expect=4)
+    c.run("export", "--db", store, "--out", c.path("no-such-dir", "x.graphml"), expect=4)
+
+    # The citation table: the documented queries against the graph and `paper --cited-by`.
+    assert status["citation_table"] is False, status
+    rec = lines(c.run("export", "--db", store, "--sql")[0])[0]
+    assert rec["type"] == "citation_table" and rec["in_store"] == want_edges["CITES"], rec
+    con = sqlite3.connect(f"file:{store}/litgraph.sqlite?mode=ro", uri=True)
+    q_citing = ("SELECT p.ext_id, p.year, p.title FROM citation c JOIN paper p ON p.id = "
+                "c.citing_paper WHERE c.cited_id = ? ORDER BY p.year")
+    assert {r[0] for r in con.execute(q_citing, ("W2741809807",))} == citing
+    assert con.execute("SELECT count(*) FROM paper_citation").fetchone()[0] == want_edges["CITES"]
+    top = con.execute("SELECT p.ext_id, p.title, count(*) AS n FROM paper_citation pc JOIN paper p "
+                      "ON p.id = pc.cited GROUP BY pc.cited ORDER BY n DESC, p.ext_id LIMIT 10"
+                      ).fetchall()
+    indegree = collections.Counter(nodes[t]["id"] for _, t, a in edges if a["relation"] == "CITES")
+    assert [(r[0], r[2]) for r in top][:3] == sorted(indegree.items(),
+                                                     key=lambda x: (-x[1], x[0]))[:3], top
+    cocited = {r[0]: r[1] for r in con.execute(
+        "SELECT b.cited_id, count(*) AS n FROM citation a JOIN citation b ON b.citing_paper = "
+        "a.citing_paper AND b.cited_id <> a.cited_id WHERE a.cited_id = ? GROUP BY b.cited_id "
+        "ORDER BY n DESC, b.cited_id", ("W2741809807",))}
+    for r in lines(c.run("paper", "--db", store, "--co-cited", "-n", "5", "W2741809807")[0]):
+        assert cocited.get(r["id"]) == r["score"], (r, cocited)
+    con.close()
+    out, _, _ = c.run("status", "--db", store, "--format", "jsonl", expect=None)
+    assert lines(out)[0]["citation_table"] is True
+    # A later ingest keeps it current: a new citing paper, and one that dropped its references.
+    c.run("ingest", "--db", store, "-q", stdin=native("EVIL-2", "Cites too",
+                                                       references=["W2741809807"]) + "\n"
+          + native("EVIL-1", "No references now") + "\n")
+    con = sqlite3.connect(f"file:{store}/litgraph.sqlite?mode=ro", uri=True)
+    now = {r[0] for r in con.execute(q_citing, ("W2741809807",))}
+    con.close()
+    citing_now = {r["id"] for r in lines(c.run("paper", "--db", store, "--cited-by", "-n",
+                                               "100000", "W2741809807")[0])}
+    assert now == citing_now == (citing - {"EVIL-1"}) | {"EVIL-2"}, (now, citing_now)
 
 
 def case_status(c):

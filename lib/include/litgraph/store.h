@@ -33,6 +33,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -125,6 +126,30 @@ struct AuthorshipRow {
   bool is_corresponding;
   std::string_view institutions;  // space-separated institution ids
 };
+
+// A node's exported attributes (litgraph-export, export.h): columns with a
+// name and a type, values read from the node's row.
+enum class AttrType : uint8_t { kString, kInt, kFloat, kBool };
+struct AttrColumn {
+  const char* name;
+  AttrType type;
+};
+struct AttrValue {
+  bool null = true;
+  int64_t i = 0;  // kInt, kBool
+  double f = 0;   // kFloat
+  std::string_view s;
+};
+// One node: its dense id and a value per column of NodeColumns(type). The
+// views are valid during the callback only.
+struct NodeRow {
+  int64_t id = 0;
+  std::span<const AttrValue> values;
+};
+
+// The relational citation table (doc/store-format.md, "Citations for SQL"):
+// created by `litgraph-export --sql`, kept current by every ingest after.
+inline constexpr const char* kCitationTable = "citation_ref";
 
 // Calls fn(id) for each institution id of an authorship's `institutions`.
 template <typename Fn>
@@ -277,6 +302,24 @@ class Store {
       const std::function<void(int64_t paper, int64_t topic, std::optional<double> score,
                                bool primary)>& fn);
   std::string PaperExtId(int64_t id);
+
+  // --- Export (export.h) ---------------------------------------------------
+  // The exported columns of a node type: "id" (the external id) first, then
+  // its name ("title", "display_name" or "text"), then the others. A column
+  // name has the same type in every node type.
+  static std::span<const AttrColumn> NodeColumns(NodeType t);
+  // Rows of type t by ascending id: every node (ids null) or those of *ids
+  // (ascending; ids without a row are skipped).
+  void ForEachNodeRow(NodeType t, const std::vector<uint32_t>* ids,
+                      const std::function<void(const NodeRow&)>& fn);
+
+  // --- Citations for SQL ----------------------------------------------------
+  // Whether the citation table exists (a writer's ingest then keeps it
+  // current).
+  bool HasCitationTable();
+  // Writer only, inside the caller's transaction: creates the citation table,
+  // its index and views, or refills it from paper.refs; returns its rows.
+  int64_t BuildCitationTable();
 
  private:
   Store() = default;
