@@ -217,7 +217,8 @@ def strip_out(bat):
 
 def table_hashes(db):
     """Content hash of every table (virtual tables excluded: their shadow tables are in);
-    meta with generation numbers masked; the generation numbers; integrity_check. Opened as
+    meta with generation numbers and timings (*_info keys ending in "seconds") masked; the
+    generation numbers; integrity_check. Opened as
     litgraph's readers open it (read-write connection, query_only): closing it checkpoints and
     removes the WAL as theirs does, where a read-only connection would leave -wal and -shm."""
     con = sqlite3.connect(f"file:{db}/litgraph.sqlite?mode=rw", uri=True, timeout=30)
@@ -246,8 +247,10 @@ def table_hashes(db):
                     elif key.endswith("_info"):
                         try:
                             j = json.loads(value)
-                            if isinstance(j, dict):
+                            if isinstance(j, dict):  # generation and timings vary by run
                                 j.pop("generation", None)
+                                for k in [k for k in j if k.endswith("seconds")]:
+                                    j.pop(k)
                             value = json.dumps(j, sort_keys=True)
                         except ValueError:
                             pass
@@ -279,6 +282,9 @@ def file_hashes(db):
     out, manifests = {}, {}
     for d, files in listing(db).items():
         for f in files or []:
+            if os.path.isdir(os.path.join(db, d, f)):  # a build's scratch (lexical.tmp)
+                out[f"{d}/{f}"] = "<directory>"
+                continue
             with open(os.path.join(db, d, f), "rb") as fh:
                 data = fh.read()
             out[f"{d}/{f}"] = hashlib.sha256(data).hexdigest()[:16]
@@ -298,10 +304,14 @@ def manifest_payload(data):
 
 
 def masked_manifest(m, nondet_names):
-    """A manifest with the sizes of the files two complete runs write differently masked."""
+    """A manifest with the sizes of the files two complete runs write differently and its
+    timings masked."""
     if not isinstance(m, dict):
         return m
     m = json.loads(json.dumps(m))
+    for info in [v for v in m.values() if isinstance(v, dict)]:  # timings vary by run
+        for k in [k for k in info if k.endswith("seconds")]:
+            info.pop(k)
     for name, entry in m.get("files", {}).items():
         if name in nondet_names and isinstance(entry, list) and len(entry) == 2:
             entry[1] = "<size>"
