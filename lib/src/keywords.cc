@@ -1045,8 +1045,6 @@ void ForEachSpan(const Field& f, size_t s, size_t e, PaperCandidates* p, Fn&& fn
   }
 }
 
-// Collects the candidates of a paper. Without details, only what corpus
-// counting needs (the candidates and the words of chunks).
 // Whether token k of a field opens a sentence (after ., !, ? or nothing).
 bool SentenceStart(const TokenText& t, size_t k) {
   const char p = t.punct_at(static_cast<ptrdiff_t>(k) - 1);
@@ -1074,6 +1072,8 @@ std::string Surface(const PaperCandidates& paper, const Candidate& c) {
   return out;
 }
 
+// Collects the candidates of a paper. Without details, only what corpus
+// counting needs (the candidates and the words of chunks).
 void CollectCandidates(std::string_view title, std::string_view abstract, bool details,
                        PaperCandidates* out) {
   out->Clear(std::min(title.size() + abstract.size(), 2 * kMaxTokens * 8));
