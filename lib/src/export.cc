@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "litgraph/files.h"
+#include "litgraph/text.h"
 
 namespace litgraph {
 
@@ -685,29 +686,6 @@ Status Export(Graph& graph, const ExportOptions& options, std::FILE* out, Export
 }
 
 // --- Pure pieces -------------------------------------------------------------
-
-namespace {
-
-// The length of the valid UTF-8 sequence at s[i] (a byte >= 0x80), or 0:
-// XML parsers refuse overlong forms, surrogates and code points above
-// U+10FFFF.
-size_t Utf8Length(std::string_view s, size_t i) {
-  auto at = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
-  const unsigned char c = at(0);
-  auto cont = [&](size_t k) { return (at(k) & 0xC0) == 0x80; };
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-    return at(1) >= lo && at(1) <= hi && cont(2) ? 3 : 0;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-    return at(1) >= lo && at(1) <= hi && cont(2) && cont(3) ? 4 : 0;
-  }
-  return 0;
-}
-
-}  // namespace
 
 std::string XmlText(std::string_view s) {
   std::string out;

@@ -71,6 +71,11 @@ void AppendUtf8(uint32_t cp, std::string* out);
 // as U+FFFD and advance by one.
 uint32_t DecodeUtf8(std::string_view s, size_t* i);
 
+// The length of the valid UTF-8 sequence starting at s[i] (a byte >= 0x80),
+// or 0: no overlong forms, surrogates or code points above U+10FFFF (what XML
+// parsers and terminals refuse).
+size_t Utf8Length(std::string_view s, size_t i);
+
 // Folding of a code point: appends the lowercase ASCII it folds to ("é" ->
 // "e", "Æ" -> "ae"), or for other scripts the (lowercased, for Greek and
 // Cyrillic) letter itself with *is_other_letter set, and returns true;
