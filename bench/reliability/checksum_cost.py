@@ -8,7 +8,8 @@ off (LITGRAPH_VERIFY_PAGES=0, a switch that exists for this measurement only),
 alternating on/off query by query so both see the same machine load. Every
 query is a fresh process, so each pays its first-touch verification in full
 (the worst case: a long-lived process verifies a page once). Reports per kind
-of query the p50 and p90 wall time of each mode and the p50 change.
+of query the p50 and p90 wall time of each mode and the p50 change, the median
+of the paired on/off ratios, and the change of the median CPU time.
 
 Queries, from papers spread over the store's id range: find-paper with the
 whole abstract (lexical), paper --cited-by, rwr-rank from 60 seeds (a
@@ -18,19 +19,27 @@ store has keywords and vectors.
 import argparse
 import json
 import os
+import resource
 import sqlite3
 import statistics
 import subprocess
 import time
 
 
+def cpu_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def timed(cmd, env, stdin=None):
-    t0 = time.perf_counter()
+    """Wall and CPU (user + system) milliseconds of one run, and its stdout."""
+    c0, t0 = cpu_children(), time.perf_counter()
     p = subprocess.run(cmd, input=stdin, capture_output=True, env=env)
     dt = (time.perf_counter() - t0) * 1000
+    cpu = (cpu_children() - c0) * 1000
     if p.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr.decode()[:500]}")
-    return dt, p.stdout
+    return dt, cpu, p.stdout
 
 
 def main():
@@ -64,28 +73,40 @@ def main():
                                          ext], None))
         if semantic:
             queries.append(("tri_search", [tool("tri-search"), "--format", "jsonl", title], None))
-    times = {}
+    times, cpus = {}, {}
     for r in range(a.repeat):
         for kind, cmd, stdin in queries:
             order = ("on", "off") if r % 2 == 0 else ("off", "on")
             outs = {}
             for mode in order:
-                dt, outs[mode] = timed(cmd, envs[mode], stdin)
+                dt, cpu, outs[mode] = timed(cmd, envs[mode], stdin)
                 times.setdefault(kind, {}).setdefault(mode, []).append(dt)
+                cpus.setdefault(kind, {}).setdefault(mode, []).append(cpu)
             assert outs["on"] == outs["off"], f"{kind}: outputs differ with and without checks"
     report = {"db": a.db, "queries_per_kind": len(rows), "repeat": a.repeat,
               "load_average": os.getloadavg(), "kinds": {}}
-    print(f"{'query':16} {'n':>4} {'p50 on':>9} {'p50 off':>9} {'change':>8} {'p90 on':>9} {'p90 off':>9}")
+    # Besides the wall-time medians: the median of the paired ratios (each
+    # query's on/off runs ran back to back) and the change of the median CPU
+    # time (user + system), which other jobs on the machine disturb less.
+    print(f"{'query':16} {'n':>4} {'p50 on':>9} {'p50 off':>9} {'change':>8} {'p90 on':>9} "
+          f"{'p90 off':>9} {'paired':>8} {'cpu':>8}")
     for kind, m in times.items():
         p50 = {k: statistics.median(v) for k, v in m.items()}
         p90 = {k: statistics.quantiles(v, n=10)[-1] for k, v in m.items()}
         change = (p50["on"] / p50["off"] - 1) * 100
+        paired = (statistics.median(x / y for x, y in zip(m["on"], m["off"])) - 1) * 100
+        c = {k: statistics.median(v) for k, v in cpus[kind].items()}
+        cpu_change = (c["on"] / c["off"] - 1) * 100
         report["kinds"][kind] = {"n": len(m["on"]), "p50_on_ms": round(p50["on"], 2),
                                  "p50_off_ms": round(p50["off"], 2),
                                  "p50_change_pct": round(change, 2),
-                                 "p90_on_ms": round(p90["on"], 2), "p90_off_ms": round(p90["off"], 2)}
+                                 "p90_on_ms": round(p90["on"], 2), "p90_off_ms": round(p90["off"], 2),
+                                 "paired_median_change_pct": round(paired, 2),
+                                 "cpu_p50_on_ms": round(c["on"], 2),
+                                 "cpu_p50_off_ms": round(c["off"], 2),
+                                 "cpu_p50_change_pct": round(cpu_change, 2)}
         print(f"{kind:16} {len(m['on']):>4} {p50['on']:>9.2f} {p50['off']:>9.2f} {change:>+7.1f}% "
-              f"{p90['on']:>9.2f} {p90['off']:>9.2f}")
+              f"{p90['on']:>9.2f} {p90['off']:>9.2f} {paired:>+7.1f}% {cpu_change:>+7.1f}%")
     if a.out:
         with open(a.out, "w") as f:
             json.dump(report, f, indent=1)

@@ -15,8 +15,6 @@ namespace litgraph {
 namespace {
 
 constexpr char kMagic[8] = {'L', 'G', 'C', 'H', 'K', 0, 0, 1};
-constexpr uint64_t kPage = uint64_t{1} << kCheckedPageShift;
-
 struct Footer {
   char magic[8];
   uint8_t store[16];
@@ -30,7 +28,9 @@ struct Footer {
 static_assert(sizeof(Footer) == kCheckedFooterSize);
 
 uint64_t TableOffset(uint64_t payload) { return (payload + 7) & ~uint64_t{7}; }
-uint64_t PageCount(uint64_t payload) { return (payload + kPage - 1) >> kCheckedPageShift; }
+uint64_t PageCount(uint64_t payload, uint32_t shift) {
+  return (payload + (uint64_t{1} << shift) - 1) >> shift;
+}
 
 bool WriteAllAt(int fd, const void* data, size_t n, uint64_t offset) {
   const char* p = static_cast<const char*>(data);
@@ -58,6 +58,7 @@ Status CheckedFile::Open(const std::string& path, const FileIdentity& expect) {
   // verified pages, its damage).
   path_ = path;
   payload_ = pages_ = 0;
+  page_shift_ = kCheckedPageShift;
   hashes_ = nullptr;
   verified_.reset();
   damaged_.store(false);
@@ -76,16 +77,24 @@ Status CheckedFile::Open(const std::string& path, const FileIdentity& expect) {
     return bad(fmt::format("written by generation {}, the manifest names {}", f.build, expect.build)
                    .c_str());
   if (f.name_hash != Hash64(expect.name)) return bad(("is not " + expect.name).c_str());
-  if (f.page_shift != kCheckedPageShift) return bad("unknown page size");
-  const uint64_t pages = PageCount(f.payload);
+  if (f.page_shift < kCheckedMinPageShift || f.page_shift > kCheckedMaxPageShift)
+    return bad("unknown page size");
+  const uint64_t pages = PageCount(f.payload, f.page_shift);
   if (f.payload > file_.size() || TableOffset(f.payload) + pages * 8 + sizeof f != file_.size())
     return bad("truncated or padded");
   payload_ = f.payload;
   pages_ = pages;
+  page_shift_ = f.page_shift;
   hashes_ = reinterpret_cast<const uint64_t*>(file_.data() + TableOffset(payload_));
-  verified_.reset(new std::atomic<uint64_t>[(pages_ + 63) / 64 + 1]());
+  // Zeroed words are valid atomics (lock-free, no other state).
+  static_assert(std::atomic<uint64_t>::is_always_lock_free);
+  void* bits = std::calloc((pages_ + 63) / 64 + 1, sizeof(std::atomic<uint64_t>));
+  if (!bits) return Status::IoError(path + ": out of memory for its page bitmap");
+  verified_.reset(static_cast<std::atomic<uint64_t>*>(bits));
   return Status::Ok();
 }
+
+void CheckedFile::FreeBits::operator()(std::atomic<uint64_t>* p) const { std::free(p); }
 
 // LITGRAPH_VERIFY_PAGES=0 turns the page check off: for measuring what it
 // costs (bench/results/2026-11-23-reliability), never for use.
@@ -99,8 +108,8 @@ bool CheckedFile::VerifyPage(uint64_t page) const {
   std::atomic<uint64_t>& word = verified_[page / 64];
   const uint64_t bit = uint64_t{1} << (page % 64);
   if (word.load(std::memory_order_relaxed) & bit) return true;
-  const uint64_t begin = page << kCheckedPageShift;
-  const uint64_t len = std::min(kPage, payload_ - begin);
+  const uint64_t begin = page << page_shift_;
+  const uint64_t len = std::min(uint64_t{1} << page_shift_, payload_ - begin);
   uint64_t want;
   std::memcpy(&want, hashes_ + page, 8);
   if (Hash64({reinterpret_cast<const char*>(file_.data() + begin), len}, page) != want) {
@@ -117,8 +126,7 @@ const uint8_t* CheckedFile::Read(uint64_t offset, uint64_t len) const {
     return nullptr;
   }
   if (len > 0)
-    for (uint64_t p = offset >> kCheckedPageShift; p <= (offset + len - 1) >> kCheckedPageShift;
-         ++p)
+    for (uint64_t p = offset >> page_shift_; p <= (offset + len - 1) >> page_shift_; ++p)
       if (!VerifyPage(p)) return nullptr;
   return file_.data() + offset;
 }
@@ -143,7 +151,12 @@ CheckedFileWriter::~CheckedFileWriter() {
   }
 }
 
-Status CheckedFileWriter::Open(const std::string& path, const FileIdentity& id) {
+Status CheckedFileWriter::Open(const std::string& path, const FileIdentity& id,
+                               uint32_t page_shift) {
+  if (page_shift < kCheckedMinPageShift || page_shift > kCheckedMaxPageShift)
+    return Status::Internal(fmt::format("{}: page shift {} out of range", path, page_shift));
+  page_shift_ = page_shift;
+  page_ = uint64_t{1} << page_shift;
   path_ = path;
   tmp_ = path + ".tmp";
   id_ = id;
@@ -153,8 +166,8 @@ Status CheckedFileWriter::Open(const std::string& path, const FileIdentity& id) 
 }
 
 Status CheckedFileWriter::Append(std::string_view bytes) {
-  if (size_ < kPage) {  // the first page stays in memory
-    size_t take = std::min<size_t>(bytes.size(), kPage - size_);
+  if (size_ < page_) {  // the first page stays in memory
+    size_t take = std::min<size_t>(bytes.size(), page_ - size_);
     first_.append(bytes.data(), take);
     size_ += take;
     bytes.remove_prefix(take);
@@ -167,13 +180,13 @@ Status CheckedFileWriter::Append(std::string_view bytes) {
 // Writes the complete pages after the first (every pending byte when `last`)
 // and hashes them.
 Status CheckedFileWriter::Flush(bool last) {
-  size_t full = last ? pending_.size() : pending_.size() & ~(kPage - 1);
-  const uint64_t at = (pages_done_ + 1) << kCheckedPageShift;  // page 0 is first_
+  size_t full = last ? pending_.size() : pending_.size() & ~(page_ - 1);
+  const uint64_t at = (pages_done_ + 1) << page_shift_;  // page 0 is first_
   if (full > 0 && !WriteAllAt(fd_, pending_.data(), full, at))
     return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
-  for (size_t off = 0; off < full; off += kPage) {
+  for (size_t off = 0; off < full; off += page_) {
     uint64_t h =
-        Hash64({pending_.data() + off, std::min<size_t>(kPage, full - off)}, pages_done_ + 1);
+        Hash64({pending_.data() + off, std::min<size_t>(page_, full - off)}, pages_done_ + 1);
     hashes_.append(reinterpret_cast<const char*>(&h), 8);
     ++pages_done_;
   }
@@ -206,7 +219,7 @@ Status CheckedFileWriter::Finish() {
   f.build = id_.build;
   f.name_hash = Hash64(id_.name);
   f.payload = size_;
-  f.page_shift = kCheckedPageShift;
+  f.page_shift = page_shift_;
   f.hash = Hash64({reinterpret_cast<const char*>(&f), sizeof f - 8});
   table.append(reinterpret_cast<const char*>(&f), sizeof f);
   if (!WriteAllAt(fd_, table.data(), table.size(), TableOffset(size_))) return fail();
@@ -247,9 +260,10 @@ int64_t FindSortedString(const CheckedFile& f, uint64_t offsets_at, uint64_t str
   return -1;
 }
 
-Status WriteCheckedFile(const std::string& path, const FileIdentity& id, std::string_view payload) {
+Status WriteCheckedFile(const std::string& path, const FileIdentity& id, std::string_view payload,
+                        uint32_t page_shift) {
   CheckedFileWriter w;
-  LITGRAPH_RETURN_IF_ERROR(w.Open(path, id));
+  LITGRAPH_RETURN_IF_ERROR(w.Open(path, id, page_shift));
   LITGRAPH_RETURN_IF_ERROR(w.Append(payload));
   return w.Finish();
 }

@@ -6,12 +6,12 @@
 // of page hashes and a footer:
 //
 //   payload  the format's bytes (adjacency, postings, vectors, ...)
-//   pages    u64 XXH3 (seeded with the page number) of each 4 KiB payload
-//            page, the last page short
+//   pages    u64 XXH3 (seeded with the page number) of each payload page
+//            (512 B to 64 KiB, the writer's choice), the last page short
 //   footer   64 bytes: char[8] magic "LGCHK\0\0\1", u8[16] store id,
 //            u64 build (the generation that wrote the file), u64 name hash
 //            (XXH3 of the file's name in its generation, "cites.out.adj"),
-//            u64 payload bytes, u32 page shift (12), u32 reserved,
+//            u64 payload bytes, u32 page shift (9 to 16), u32 reserved,
 //            u64 XXH3 of the 56 bytes before it
 //
 // Opening maps the file and checks the footer against the identity the
@@ -19,9 +19,14 @@
 // name): O(1) whatever the size, and a file copied from another store,
 // another generation or another relation is refused. Each payload page is
 // verified the first time it is read (Read()); a damaged page makes Read()
-// return null and latches a Corruption status naming the file. XXH3 hashes a
-// 4 KiB page in ~0.2 us, so the check costs a query a small fraction of its
-// time (bench/results/2026-11-23-reliability/summary.md).
+// return null and latches a Corruption status naming the file. Pages are
+// 512 bytes: queries read a few bytes at random places (a vector row, a
+// probe of a binary search over sorted strings, a node's offset), and a read
+// verifies the whole page around it, so a small page keeps the check a small
+// fraction of a query's time (4 KiB pages, the first stores' size and still
+// read, cost tri-search ~10% at 1M works;
+// bench/results/2026-11-26-reliability/checksum-cost-1m.md). The hash table
+// is then 1.6% of the payload.
 //
 // Writers stream the payload; the first page stays in memory until Finish()
 // so a format can fill in its header last (PatchHeader). Files are written to
@@ -50,7 +55,9 @@ struct FileIdentity {
   std::string name;
 };
 
-inline constexpr uint32_t kCheckedPageShift = 12;  // 4 KiB pages
+inline constexpr uint32_t kCheckedPageShift = 9;  // 512-byte pages, what writers use
+// Page sizes a reader accepts (the first stores wrote 4 KiB pages, shift 12).
+inline constexpr uint32_t kCheckedMinPageShift = 9, kCheckedMaxPageShift = 16;
 inline constexpr size_t kCheckedFooterSize = 64;
 
 // XXH3 64-bit of bytes (seeded), for checked files and manifests.
@@ -69,6 +76,7 @@ class CheckedFile {
 
   const std::string& path() const { return path_; }
   uint64_t size() const { return payload_; }  // payload bytes
+  uint32_t page_shift() const { return page_shift_; }
   // The payload bytes [offset, offset + len), each page they cover verified
   // once; null when the range is outside the payload or a page is damaged
   // (latched in status()). Thread-safe.
@@ -83,8 +91,14 @@ class CheckedFile {
   MappedFile file_;
   std::string path_;
   uint64_t payload_ = 0, pages_ = 0;
+  uint32_t page_shift_ = kCheckedPageShift;
   const uint64_t* hashes_ = nullptr;
-  std::unique_ptr<std::atomic<uint64_t>[]> verified_;  // one bit per page
+  // One bit per page, calloc'd: a large allocation is mapped zero pages, so
+  // opening a big file does not write its whole bitmap.
+  struct FreeBits {
+    void operator()(std::atomic<uint64_t>* p) const;
+  };
+  std::unique_ptr<std::atomic<uint64_t>[], FreeBits> verified_;
   mutable std::atomic<bool> damaged_{false};
 };
 
@@ -98,10 +112,13 @@ class CheckedFileWriter {
   CheckedFileWriter(const CheckedFileWriter&) = delete;
   CheckedFileWriter& operator=(const CheckedFileWriter&) = delete;
 
-  Status Open(const std::string& path, const FileIdentity& id);
+  // page_shift: log2 of the page size, kCheckedMinPageShift to
+  // kCheckedMaxPageShift.
+  Status Open(const std::string& path, const FileIdentity& id,
+              uint32_t page_shift = kCheckedPageShift);
   Status Append(std::string_view bytes);
   // Overwrites payload bytes [offset, offset + bytes.size()) inside the first
-  // page (a header the format fills in last).
+  // page (a header the format fills in last; 512 bytes at least).
   Status PatchHeader(uint64_t offset, std::string_view bytes);
   uint64_t size() const { return size_; }  // payload bytes so far
   Status Finish();
@@ -110,6 +127,8 @@ class CheckedFileWriter {
   Status Flush(bool last);
   std::string path_, tmp_;
   FileIdentity id_;
+  uint32_t page_shift_ = kCheckedPageShift;
+  uint64_t page_ = uint64_t{1} << kCheckedPageShift;  // bytes
   int fd_ = -1;
   uint64_t size_ = 0;        // payload bytes appended
   std::string first_;        // the first page, written at Finish
@@ -126,6 +145,7 @@ int64_t FindSortedString(const CheckedFile& f, uint64_t offsets_at, uint64_t str
                          uint64_t count, std::string_view key);
 
 // Writes `payload` as a checked file in one call.
-Status WriteCheckedFile(const std::string& path, const FileIdentity& id, std::string_view payload);
+Status WriteCheckedFile(const std::string& path, const FileIdentity& id, std::string_view payload,
+                        uint32_t page_shift = kCheckedPageShift);
 
 }  // namespace litgraph
