@@ -41,6 +41,8 @@ import time
 
 K = 20
 
+CC = {"aa": "adamic-adar", "salton": "salton", "count": "count"}
+
 # name -> litgraph-map flags. Single relations first, then the combinations.
 VARIANTS = [
     ("cc_count", "--coupling-weight 0 --co-citation count"),
@@ -61,7 +63,15 @@ VARIANTS = [
     ("salton+aa/global", "--co-citation salton --coupling adamic-adar --normalize global"),
     ("aa+aa/global", "--co-citation adamic-adar --coupling adamic-adar --normalize global"),
     ("count+count/global", "--co-citation count --coupling count --normalize global"),
-]
+    ("cc_aa/global", "--coupling-weight 0 --co-citation adamic-adar --normalize global"),
+    ("cc_count/global", "--coupling-weight 0 --co-citation count --normalize global"),
+] + [  # coupling at a fraction of co-citation's weight
+    (f"{cc}+{bc}@{w}", f"--co-citation {CC[cc]} --coupling {CC[bc]} --coupling-weight {w}")
+    for cc, bc, ws in [("aa", "aa", (0.05, 0.1, 0.25, 0.5)), ("aa", "salton", (0.05, 0.1, 0.25, 0.5)),
+                       ("aa", "count", (0.1, 0.25)), ("count", "salton", (0.1, 0.25)),
+                       ("salton", "aa", (0.1, 0.25))]
+    for w in ws
+] + [("default", "")]  # the tool's defaults: must equal aa+salton@0.25
 
 
 def ndcg_binary(ranked, relevant, k=K):
@@ -121,7 +131,8 @@ def main():
                                                      "shared", "data", "aan"))
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--reference", default="aa+aa", help="the run the others are tested against")
+    ap.add_argument("--reference", default="aa+salton@0.25",
+                    help="the run the others are tested against (the chosen default)")
     ap.add_argument("--variants", default="", help="'name=flags;...' instead of the built-in list")
     ap.add_argument("--no-baselines", action="store_true")
     ap.add_argument("--out", default="")

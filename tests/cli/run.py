@@ -886,7 +886,8 @@ def case_literature_map(c):
     roles = [r["role"] for r in recs]
     assert roles == sorted(roles, key=["seed", "similar", "prior", "derivative"].index), roles
     assert [r["id"] for r in recs if r["role"] == "seed"] == seeds
-    assert roles.count("similar") == 20 and roles.count("prior") == 10, roles
+    assert roles.count("similar") == 20 and roles.count("prior") >= 1, roles
+    assert 1 <= roles.count("derivative") <= 10, roles
     ids = [r["id"] for r in recs]
     assert len(set(ids)) == len(ids), ids  # a paper has one role
     for role in ("similar", "prior", "derivative"):

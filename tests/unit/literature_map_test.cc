@@ -108,10 +108,11 @@ class LiteratureMapTest : public ::testing::Test {
     std::sort(out.begin(), out.end());
     return out;
   }
-  // A map with every candidate as a similar work.
+  // A map with every candidate as a similar work, both relations weighing 1.
   static MapOptions All(MapMeasure cc, MapMeasure bc) {
     MapOptions o;
     o.similar = 100;
+    o.coupling_weight = 1;
     o.co_citation = cc;
     o.coupling = bc;
     return o;
@@ -209,7 +210,10 @@ TEST_F(LiteratureMapTest, AdamicAdarWeighsRarePapersMore) {
 }
 
 TEST_F(LiteratureMapTest, PriorAndDerivativeWorks) {
-  MapOptions o;  // salton co-citation, Adamic/Adar coupling
+  MapOptions o;
+  o.co_citation = MapMeasure::kSalton;  // Inciteful's pair, at equal weights
+  o.coupling = MapMeasure::kAdamicAdar;
+  o.coupling_weight = 1;
   o.similar = 3;
   LiteratureMap m = Build({"S"}, o);
   // Similarity: A 2/3 / (2/sqrt 6) + 1, B 1, D (1/sqrt 3) / (2/sqrt 6), P (1/ln 3) / A's ...
