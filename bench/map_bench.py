@@ -10,8 +10,8 @@ Workloads (one invocation, same binary and store):
            P), seeds = 3 of them (random.Random(seed)); `litgraph-map --db STORE --format jsonl
            SEED1 SEED2 SEED3` as a process, wall clock, process start and store open included;
            --repeats runs per query, the query's time is their median
-  hub      each of the --hubs most cited papers of the store alone as the seed (the scan caps
-           of --max-scan at work), same measurement
+  hub      each of the --hubs most cited papers of the store (by the records' cited_by_count;
+           or the papers of --hub-ids) alone as the seed, same measurement
 
 stdout: CSV workload,query,ms,records,capped (records: lines printed, so a fast but empty run
 stands out; capped: the tool noted a capped scan). stderr: p50/p95/max per workload.
@@ -48,6 +48,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--hubs", type=int, default=5)
+    ap.add_argument("--hub-ids", default="",
+                    help="comma-separated hub seeds (stores whose records carry no cited_by_count)")
     ap.add_argument("--args", default="", help="extra litgraph-map flags")
     a = ap.parse_args()
     con = sqlite3.connect(f"file:{a.db}/litgraph.sqlite?mode=ro", uri=True)
@@ -81,7 +83,7 @@ def main():
               flush=True)
     # The most cited papers by in-store citations need the graph; the records' counts are
     # what the store has at hand (cited_by_count, else none).
-    hubs = [r[0] for r in con.execute(
+    hubs = [h for h in a.hub_ids.split(",") if h] or [r[0] for r in con.execute(
         "select ext_id from paper where cited_by_count is not null "
         "order by cited_by_count desc limit ?", (a.hubs,))]
     for h in hubs:

@@ -43,7 +43,8 @@ K = 20
 
 CC = {"aa": "adamic-adar", "salton": "salton", "count": "count"}
 
-# name -> litgraph-map flags. Single relations first, then the combinations.
+# name -> litgraph-map flags. Single relations first, then the combinations at equal weights
+# (every flag explicit: the tool's defaults are one of the runs).
 VARIANTS = [
     ("cc_count", "--coupling-weight 0 --co-citation count"),
     ("cc_salton", "--coupling-weight 0 --co-citation salton"),
@@ -51,25 +52,29 @@ VARIANTS = [
     ("bc_count", "--co-citation-weight 0 --coupling count"),
     ("bc_salton", "--co-citation-weight 0 --coupling salton"),
     ("bc_aa", "--co-citation-weight 0 --coupling adamic-adar"),
-    ("count+count", "--co-citation count --coupling count"),
-    ("salton+salton", "--co-citation salton --coupling salton"),
-    ("aa+aa", "--co-citation adamic-adar --coupling adamic-adar"),
-    ("salton+aa", "--co-citation salton --coupling adamic-adar"),  # Inciteful's pair
-    ("aa+salton", "--co-citation adamic-adar --coupling salton"),
-    ("count+aa", "--co-citation count --coupling adamic-adar"),
-    ("aa+count", "--co-citation adamic-adar --coupling count"),
-    ("salton+count", "--co-citation salton --coupling count"),
-    ("count+salton", "--co-citation count --coupling salton"),
-    ("salton+aa/global", "--co-citation salton --coupling adamic-adar --normalize global"),
-    ("aa+aa/global", "--co-citation adamic-adar --coupling adamic-adar --normalize global"),
-    ("count+count/global", "--co-citation count --coupling count --normalize global"),
+    ("count+count", "--co-citation count --coupling count --coupling-weight 1"),
+    ("salton+salton", "--co-citation salton --coupling salton --coupling-weight 1"),
+    ("aa+aa", "--co-citation adamic-adar --coupling adamic-adar --coupling-weight 1"),
+    # Inciteful's pair: Salton co-citation, Adamic/Adar coupling
+    ("salton+aa", "--co-citation salton --coupling adamic-adar --coupling-weight 1"),
+    ("aa+salton", "--co-citation adamic-adar --coupling salton --coupling-weight 1"),
+    ("count+aa", "--co-citation count --coupling adamic-adar --coupling-weight 1"),
+    ("aa+count", "--co-citation adamic-adar --coupling count --coupling-weight 1"),
+    ("salton+count", "--co-citation salton --coupling count --coupling-weight 1"),
+    ("count+salton", "--co-citation count --coupling salton --coupling-weight 1"),
+    ("salton+aa/global",
+     "--co-citation salton --coupling adamic-adar --coupling-weight 1 --normalize global"),
+    ("aa+aa/global",
+     "--co-citation adamic-adar --coupling adamic-adar --coupling-weight 1 --normalize global"),
+    ("count+count/global",
+     "--co-citation count --coupling count --coupling-weight 1 --normalize global"),
     ("cc_aa/global", "--coupling-weight 0 --co-citation adamic-adar --normalize global"),
     ("cc_count/global", "--coupling-weight 0 --co-citation count --normalize global"),
 ] + [  # coupling at a fraction of co-citation's weight
     (f"{cc}+{bc}@{w}", f"--co-citation {CC[cc]} --coupling {CC[bc]} --coupling-weight {w}")
-    for cc, bc, ws in [("aa", "aa", (0.05, 0.1, 0.25, 0.5)), ("aa", "salton", (0.05, 0.1, 0.25, 0.5)),
-                       ("aa", "count", (0.1, 0.25)), ("count", "salton", (0.1, 0.25)),
-                       ("salton", "aa", (0.1, 0.25))]
+    for cc, bc, ws in [("aa", "aa", (0.05, 0.1, 0.25, 0.5)),
+                       ("aa", "salton", (0.05, 0.1, 0.25, 0.5)), ("aa", "count", (0.1, 0.25)),
+                       ("count", "salton", (0.1, 0.25)), ("salton", "aa", (0.1, 0.25))]
     for w in ws
 ] + [("default", "")]  # the tool's defaults: must equal aa+salton@0.25
 
@@ -184,8 +189,9 @@ def main():
     timings = []
 
     def run_map(flags, seeds, similar, prior, timed=False):
-        cmd = [f"{a.bin}/litgraph-map", "--db", db, "--format", "jsonl", "-q", "--similar",
-               str(similar), "--prior", str(prior), "--derivative", "0"] + shlex.split(flags) + seeds
+        cmd = ([f"{a.bin}/litgraph-map", "--db", db, "--format", "jsonl", "-q", "--similar",
+                str(similar), "--prior", str(prior), "--derivative", "0"]
+               + shlex.split(flags) + seeds)
         t0 = time.perf_counter()
         p = subprocess.run(cmd, capture_output=True, text=True)
         if timed:
@@ -235,8 +241,8 @@ def main():
         report(name, rows)
     if not a.no_baselines:
         nan = float("nan")
-        for name, fn in [("co_cited_1", co_cited_first), ("ppr_cites", ppr),
-                         ("most_cited", lambda seeds: [p for p in most_cited if p not in seeds][:K])]:
+        top = lambda seeds: [p for p in most_cited if p not in seeds][:K]
+        for name, fn in [("co_cited_1", co_cited_first), ("ppr_cites", ppr), ("most_cited", top)]:
             rows = []
             for pid, seeds, relevant in queries:
                 ranked = fn(seeds)

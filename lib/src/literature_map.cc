@@ -150,7 +150,8 @@ std::unordered_map<uint32_t, double> Scores(const SharedMap& shared, MapMeasure 
   scores.reserve(shared.size());
   if (m == MapMeasure::kSalton) {
     // Degrees in id order: neighbouring ids share a block, which the
-    // adjacency decodes once (a hub's 57k candidates: 1.0 s -> 0.4 s at 1M).
+    // adjacency decodes once (salton co-citation of the most cited paper of
+    // a 1M-work store, 2,843 citing papers: 1.02 s -> 0.53 s).
     std::vector<uint32_t> ids;
     ids.reserve(shared.size());
     for (const auto& [q, s] : shared) ids.push_back(q);
