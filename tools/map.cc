@@ -43,7 +43,9 @@ Manual ToolManual() {
       "(--co-citation-weight, --coupling-weight) and added; a paper's score is the sum over "
       "the seeds (--normalize global: each relation summed over the seeds first, then divided "
       "by its best sum). The defaults were chosen by how well they recover held-out papers' "
-      "references from three of them on the ACL Anthology Network.\n\n"
+      "references from three of them on the ACL Anthology Network. Salton's measure needs "
+      "every candidate's number of citing papers or references: on a large store "
+      "--coupling adamic-adar maps about twice as fast, for slightly lower recall.\n\n"
       "With the seeds, the similar works form the map's core. Prior works are the papers the "
       "core cites most (counted by citing papers of the core); derivative works are the papers "
       "citing most of the core. Ties go to the more cited paper.\n\n"
@@ -77,13 +79,14 @@ Manual ToolManual() {
       {"litgraph-map --db lib.db W2250539671 W2963341956",
        "The map around two papers, as records."},
       {"litgraph-map --db lib.db --format svg W2250539671 > map.svg",
-       "The same drawn by Graphviz."},
+       "The map around one paper, drawn by Graphviz."},
       {"litgraph-find-paper --db lib.db --limit 3 word embeddings | litgraph-map --db lib.db "
        "--similar 10 --format bibtex",
        "Ten papers like the top three hits, with what they build on and what builds on them, "
        "as BibTeX."},
-      {"litgraph-map --db lib.db --co-citation salton --coupling adamic-adar W2250539671",
-       "Inciteful's measures."}};
+      {"litgraph-map --db lib.db --co-citation salton --coupling adamic-adar --coupling-weight 1 "
+       "W2250539671",
+       "Inciteful's measures at equal weights."}};
   return man;
 }
 

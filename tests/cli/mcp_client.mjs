@@ -89,11 +89,12 @@ async function readOnly() {
   check("lineage: a path and a tree");
 
   r = records(await call(client, "literature_map", { papers: ["W2250539671"], similar: 3,
-                                                     prior: 2, derivative: 0 }));
-  assert.deepEqual(r.map((p) => p.role), ["seed", "similar", "similar", "similar", "prior",
-                                          "prior"]);
+                                                     prior: 0, derivative: 2 }));
+  assert.deepEqual(r.map((p) => p.role), ["seed", "similar", "similar", "similar", "derivative",
+                                          "derivative"]);
   assert.ok(r.every((p) => Array.isArray(p.seeds) && Array.isArray(p.cites_in_map)));
-  check("literature_map: seeds, similar and prior works with their evidence");
+  assert.ok(r.filter((p) => p.role === "derivative").every((p) => p.cites_in_map.length > 0));
+  check("literature_map: seeds, similar and derivative works with their evidence");
 
   r = records(await call(client, "rwr_rank", { seeds: [{ id: "W2741809807" }], target: "author",
                                                limit: 3 }));
