@@ -238,6 +238,32 @@ ToolSpec Lineage() {
   return t;
 }
 
+ToolSpec MapTool() {
+  const std::vector<std::string> measures = {"count", "salton", "adamic-adar"};
+  return MakeTool(
+      "literature_map", "map", "Literature map",
+      "A literature map over seed papers, as Connected Papers and Inciteful draw one: the "
+      "seeds; the papers most similar to them by co-citation (cited by the same papers) and "
+      "bibliographic coupling (citing the same papers), combined over the seeds (similar); the "
+      "papers the seeds and similar works cite most (prior) and the papers citing most of them "
+      "(derivative). Each record has its role, rank, score and evidence: co_cited and coupled "
+      "counts, the seeds it relates to, its citation links within the map.",
+      false, {"map_entry"},
+      {{"papers", Kind::kPositionals, "", Strings(100, "Seed paper ids, DOIs or titles")},
+       {"similar", Kind::kValue, "--similar", Int(0, 1000, "Similar works (default 20)")},
+       {"prior", Kind::kValue, "--prior", Int(0, 1000, "Prior works (default 10)")},
+       {"derivative", Kind::kValue, "--derivative", Int(0, 1000, "Derivative works (default 10)")},
+       {"co_citation", Kind::kValue, "--co-citation",
+        Enum(measures, "Co-citation measure: count, salton or adamic-adar")},
+       {"coupling", Kind::kValue, "--coupling",
+        Enum(measures, "Bibliographic coupling measure: count, salton or adamic-adar")},
+       {"co_citation_weight", Kind::kValue, "--co-citation-weight",
+        Num(0, 1000, "Weight of co-citation (0 leaves it out)")},
+       {"coupling_weight", Kind::kValue, "--coupling-weight",
+        Num(0, 1000, "Weight of coupling (0 leaves it out)")}},
+      {}, {"papers"});
+}
+
 ToolSpec RwrRank() {
   const Json seed = {{"type", "object"},
                      {"properties",
@@ -367,9 +393,9 @@ ToolSpec Embed() {
 }  // namespace
 
 const std::vector<ToolSpec>& Tools() {
-  static const std::vector<ToolSpec> tools = {FindPaper(), Paper(),           Lineage(),
-                                              RwrRank(),   TriSearch(),       StatusTool(),
-                                              Ingest(),    ExtractKeywords(), Embed()};
+  static const std::vector<ToolSpec> tools = {
+      FindPaper(), Paper(),      Lineage(), MapTool(),         RwrRank(),
+      TriSearch(), StatusTool(), Ingest(),  ExtractKeywords(), Embed()};
   return tools;
 }
 

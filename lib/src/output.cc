@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <unordered_map>
 
 #include "litgraph/citation.h"
@@ -444,14 +445,28 @@ std::string Draw(Format format, const std::string& name, const std::vector<DrawN
     auto it = ids.find(key);
     return it == ids.end() ? std::to_string(key) : it->second;
   };
+  // Group colours: pale fills that keep black text readable.
+  static const char* const kPalette[] = {"#fde68a", "#bfdbfe", "#d9f99d", "#fbcfe8",
+                                         "#ddd6fe", "#fed7aa", "#a5f3fc", "#e5e7eb"};
+  std::vector<std::string> groups;  // in order of first appearance
+  std::unordered_map<std::string, std::string> colour;
+  for (const DrawNode& n : nodes)
+    if (!n.group.empty() && !colour.count(n.group)) {
+      colour[n.group] = kPalette[groups.size() % std::size(kPalette)];
+      groups.push_back(n.group);
+    }
   std::string s;
   if (format == Format::kDot) {
     s += "digraph " + name + " {\n  rankdir=BT;\n  node [shape=box, style=rounded];\n";
-    for (const DrawNode& n : nodes)
-      s += fmt::format("  \"{}\" [label=\"{}\"];\n", DotQuote(n.id), DotQuote(n.label));
+    for (const DrawNode& n : nodes) {
+      std::string style;
+      if (!n.group.empty())
+        style = fmt::format(", style=\"rounded,filled\", fillcolor=\"{}\"", colour[n.group]);
+      s += fmt::format("  \"{}\" [label=\"{}\"{}];\n", DotQuote(n.id), DotQuote(n.label), style);
+    }
     for (const DrawEdge& e : edges)
-      s += fmt::format("  \"{}\" -> \"{}\" [label=\"{}\"];\n", DotQuote(id(e.from)),
-                       DotQuote(id(e.to)), DotQuote(e.label));
+      s += fmt::format("  \"{}\" -> \"{}\" [label=\"{}\"{}];\n", DotQuote(id(e.from)),
+                       DotQuote(id(e.to)), DotQuote(e.label), e.dashed ? ", style=dashed" : "");
     return s + "}\n";
   }
   s += "graph BT\n";
@@ -459,7 +474,18 @@ std::string Draw(Format format, const std::string& name, const std::vector<DrawN
     s += fmt::format("  p{}[\"{}<br/>{}\"]\n", n.key, MermaidQuote(n.id), MermaidQuote(n.label));
   }
   for (const DrawEdge& e : edges)
-    s += fmt::format("  p{} -->|{}| p{}\n", e.from, MermaidQuote(e.label), e.to);
+    s += fmt::format("  p{} {}|{}| p{}\n", e.from, e.dashed ? "-.->" : "-->", MermaidQuote(e.label),
+                     e.to);
+  for (const std::string& g : groups) {
+    s += fmt::format("  classDef {} fill:{}\n  class ", g, colour[g]);
+    bool first = true;
+    for (const DrawNode& n : nodes)
+      if (n.group == g) {
+        s += fmt::format("{}p{}", first ? "" : ",", n.key);
+        first = false;
+      }
+    s += " " + g + "\n";
+  }
   return s;
 }
 

@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "litgraph/export.h"
 
 namespace litgraph {
 
@@ -381,6 +385,149 @@ std::string DrawLineageTree(Format format, Store* store, Graph& graph, uint32_t 
     }
   }
   return DrawPapers(format, store, graph, std::move(ids), std::move(edges));
+}
+
+namespace {
+
+// External ids of dense paper ids, looked up once each.
+class ExtIds {
+ public:
+  explicit ExtIds(Store* store) : store_(store) {}
+  const std::string& operator()(uint32_t paper) {
+    auto it = ids_.find(paper);
+    if (it != ids_.end()) return it->second;
+    auto label = store_->NodeLabel(NodeType::kPaper, paper);
+    return ids_[paper] = label ? label->first : std::to_string(paper);
+  }
+  Json List(const std::vector<uint32_t>& papers) {
+    Json a = Json::array();
+    for (uint32_t p : papers) a.push_back((*this)(p));
+    return a;
+  }
+
+ private:
+  Store* store_;
+  std::unordered_map<uint32_t, std::string> ids_;
+};
+
+}  // namespace
+
+std::vector<Json> LiteratureMapRecords(Store* store, Graph* graph, const LiteratureMap& map) {
+  std::vector<Json> out;
+  ExtIds ext(store);
+  for (const MapEntry& e : map.entries) {
+    auto p = store->GetPaperSummary(e.paper);
+    if (!p) continue;
+    Json j = PaperJson(*p, graph);
+    j["role"] = MapRoleName(e.role);
+    j["rank"] = e.rank;
+    j["score"] = e.role == MapRole::kSeed ? Json(nullptr) : Json(e.score);
+    j["co_citation"] = e.co_citation;
+    j["coupling"] = e.coupling;
+    j["co_cited"] = e.co_cited;
+    j["coupled"] = e.coupled;
+    j["seeds"] = ext.List(e.seeds);
+    j["similar_to"] =
+        e.similar_to >= 0 ? Json(ext(static_cast<uint32_t>(e.similar_to))) : Json(nullptr);
+    j["cites_in_map"] = ext.List(e.cites);
+    j["cited_by_in_map"] = ext.List(e.cited_by);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::vector<Column> LiteratureMapColumns() {
+  return {{"role", "role", 0},
+          {"rank", "#", 0},
+          {"score", "score", 0},
+          {"year", "year", 0},
+          {"id", "id", 0},
+          {"title", "title", 60},
+          {"authors", "authors", 24},
+          {"cited_by_count", "cites", 0},
+          {"doi", "doi", 0, false}};
+}
+
+namespace {
+
+// The "similar" edges of a map: similar work -> the seed it is most similar
+// to, for each similar work without a citation edge to any seed.
+std::vector<std::pair<uint32_t, uint32_t>> SimilarEdges(const LiteratureMap& map) {
+  std::unordered_set<uint32_t> seeds, linked;
+  for (const MapEntry& e : map.entries)
+    if (e.role == MapRole::kSeed) seeds.insert(e.paper);
+  for (auto [a, b] : map.citations) {
+    if (seeds.count(b)) linked.insert(a);
+    if (seeds.count(a)) linked.insert(b);
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  for (const MapEntry& e : map.entries)
+    if (e.role == MapRole::kSimilar && e.similar_to >= 0 && !linked.count(e.paper))
+      edges.emplace_back(e.paper, static_cast<uint32_t>(e.similar_to));
+  return edges;
+}
+
+}  // namespace
+
+std::string DrawLiteratureMap(Format format, Store* store, Graph& graph, const LiteratureMap& map) {
+  std::vector<DrawNode> nodes;
+  for (const MapEntry& e : map.entries) {
+    DrawNode n = PaperNode(store, graph, e.paper);
+    n.label = std::string(MapRoleName(e.role)) + ": " + n.label;
+    n.group = MapRoleName(e.role);
+    nodes.push_back(std::move(n));
+  }
+  std::vector<DrawEdge> edges;
+  for (auto [a, b] : map.citations) edges.push_back({a, b, "cites"});
+  for (auto [a, b] : SimilarEdges(map)) edges.push_back({a, b, "similar", true});
+  return Draw(format, "literature_map", nodes, edges);
+}
+
+std::string LiteratureMapGraphml(Store* store, Graph& graph, const LiteratureMap& map) {
+  std::string s =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\"\n"
+      "    xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"\n"
+      "    xsi:schemaLocation=\"http://graphml.graphdrawing.org/xmlns "
+      "http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd\">\n";
+  const std::pair<const char*, const char*> node_keys[] = {
+      {"id", "string"},           {"label", "string"},
+      {"role", "string"},         {"rank", "int"},
+      {"score", "double"},        {"year", "int"},
+      {"cited_by_count", "long"}, {"doi", "string"},
+      {"co_citation", "double"},  {"coupling", "double"}};
+  for (auto [name, type] : node_keys)
+    s += fmt::format("  <key id=\"n_{0}\" for=\"node\" attr.name=\"{0}\" attr.type=\"{1}\"/>\n",
+                     name, type);
+  s += "  <key id=\"e_relation\" for=\"edge\" attr.name=\"relation\" attr.type=\"string\"/>\n";
+  s += "  <graph id=\"literature_map\" edgedefault=\"directed\">\n";
+  auto data = [&](const char* key, const std::string& value) {
+    s += fmt::format("<data key=\"n_{}\">{}</data>", key, value);
+  };
+  for (const MapEntry& e : map.entries) {
+    auto p = store->GetPaperSummary(e.paper);
+    s += fmt::format("    <node id=\"paper:{}\">", e.paper);
+    data("id", XmlText(p ? p->ext_id : std::to_string(e.paper)));
+    if (p) data("label", XmlText(p->title));
+    data("role", MapRoleName(e.role));
+    data("rank", std::to_string(e.rank));
+    if (e.role != MapRole::kSeed) data("score", fmt::format("{}", e.score));
+    if (p && p->year) data("year", std::to_string(p->year));
+    data("cited_by_count", std::to_string(graph.Citations(e.paper)));
+    if (p && !p->doi.empty()) data("doi", XmlText(p->doi));
+    data("co_citation", fmt::format("{}", e.co_citation));
+    data("coupling", fmt::format("{}", e.coupling));
+    s += "</node>\n";
+  }
+  auto edge = [&](uint32_t a, uint32_t b, const char* relation) {
+    s += fmt::format(
+        "    <edge source=\"paper:{}\" target=\"paper:{}\"><data "
+        "key=\"e_relation\">{}</data></edge>\n",
+        a, b, relation);
+  };
+  for (auto [a, b] : map.citations) edge(a, b, "cites");
+  for (auto [a, b] : SimilarEdges(map)) edge(a, b, "similar");
+  return s + "  </graph>\n</graphml>\n";
 }
 
 Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const SearchResult& r,

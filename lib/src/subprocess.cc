@@ -4,10 +4,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace litgraph {
@@ -121,6 +123,24 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, const std
   r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;
+}
+
+std::string FindProgram(const std::string& name) {
+  if (name.empty()) return "";
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  const std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (size_t at = 0; at <= dirs.size();) {
+    size_t colon = dirs.find(':', at);
+    if (colon == std::string::npos) colon = dirs.size();
+    std::string dir = dirs.substr(at, colon - at);
+    std::string file = (dir.empty() ? "." : dir) + "/" + name;
+    struct stat st;
+    if (stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(file.c_str(), X_OK) == 0)
+      return file;
+    at = colon + 1;
+  }
+  return "";
 }
 
 }  // namespace litgraph

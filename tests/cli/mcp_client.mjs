@@ -57,13 +57,14 @@ async function readOnly() {
   assert.equal(client.getServerVersion().name, "litgraph");
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name),
-                   ["find_paper", "paper", "lineage", "rwr_rank", "tri_search", "status"]);
+                   ["find_paper", "paper", "lineage", "literature_map", "rwr_rank", "tri_search",
+                    "status"]);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, "object", t.name);
     assert.equal(t.outputSchema.type, "object", t.name);
     assert.equal(t.annotations.readOnlyHint, true, t.name);
   }
-  check("tools/list: six read-only tools with input and output schemas");
+  check("tools/list: seven read-only tools with input and output schemas");
 
   let r = records(await call(client, "find_paper", { query: "open access citation", limit: 3 }));
   assert.equal(r.length, 3);
@@ -86,6 +87,14 @@ async function readOnly() {
   r = records(await call(client, "lineage", { descendants: "W2250539671", limit: 3 }));
   assert.ok(r.length === 3 && r.every((n) => n.root === "W2250539671"));
   check("lineage: a path and a tree");
+
+  r = records(await call(client, "literature_map", { papers: ["W2250539671"], similar: 3,
+                                                     prior: 0, derivative: 2 }));
+  assert.deepEqual(r.map((p) => p.role), ["seed", "similar", "similar", "similar", "derivative",
+                                          "derivative"]);
+  assert.ok(r.every((p) => Array.isArray(p.seeds) && Array.isArray(p.cites_in_map)));
+  assert.ok(r.filter((p) => p.role === "derivative").every((p) => p.cites_in_map.length > 0));
+  check("literature_map: seeds, similar and derivative works with their evidence");
 
   r = records(await call(client, "rwr_rank", { seeds: [{ id: "W2741809807" }], target: "author",
                                                limit: 3 }));

@@ -871,6 +871,121 @@ def case_lineage_paths_are_connected_on_aan(c):
     assert hops["total", 12] > hops["total", 3], hops
 
 
+# ---------------------------------------------------------------- map
+
+MAP_FIELDS = ["role", "rank", "score", "co_citation", "coupling", "co_cited", "coupled", "seeds",
+              "similar_to", "cites_in_map", "cited_by_in_map"]
+
+
+def case_literature_map(c):
+    """litgraph-map: records, citations, drawings (dot, mermaid, graphml, svg) and exit codes."""
+    db = c.fixture_db()
+    seeds = ["W2250539671", "W2963341956"]
+    out, _, _ = c.run("map", "--db", db, *seeds)
+    recs = lines(out)
+    roles = [r["role"] for r in recs]
+    assert roles == sorted(roles, key=["seed", "similar", "prior", "derivative"].index), roles
+    assert [r["id"] for r in recs if r["role"] == "seed"] == seeds
+    assert roles.count("similar") == 20 and roles.count("prior") >= 1, roles
+    assert 1 <= roles.count("derivative") <= 10, roles
+    ids = [r["id"] for r in recs]
+    assert len(set(ids)) == len(ids), ids  # a paper has one role
+    for role in ("similar", "prior", "derivative"):
+        rows = [r for r in recs if r["role"] == role]
+        assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1)), role
+        assert all(a["score"] >= b["score"] for a, b in zip(rows, rows[1:])), role
+    for r in recs:
+        assert all(k in r for k in MAP_FIELDS + ["title", "year", "doi"]), r
+        assert set(r["seeds"]) <= set(seeds) and r["id"] not in r["seeds"], r
+        if r["role"] == "similar":
+            assert r["similar_to"] in seeds and r["seeds"] and r["score"] > 0, r
+    core = {r["id"] for r in recs if r["role"] in ("seed", "similar")}
+    for r in recs:  # prior works are cited by the core, derivative works cite it
+        assert set(r["cites_in_map"]) <= core and set(r["cited_by_in_map"]) <= core, r
+        if r["role"] == "prior":
+            assert r["score"] == len(r["cited_by_in_map"]), r
+        if r["role"] == "derivative":
+            assert r["score"] == len(r["cites_in_map"]), r
+    c.golden("map_glove_bert.jsonl", out)
+    # Seeds on stdin (any tool's records), limits, measures.
+    found, _, _ = c.run("find-paper", "--db", db, "--id", seeds[0])
+    out2, _, _ = c.run("map", "--db", db, "--similar", "5", "--prior", "0", "--derivative", "0",
+                       "--co-citation", "count", "--coupling", "salton", stdin=found)
+    assert [r["role"] for r in lines(out2)] == ["seed"] + ["similar"] * 5, out2
+    # Citations and tables: one BibTeX entry per paper, csv with chosen fields.
+    bib, _, _ = c.run("map", "--db", db, "--format", "bibtex", *seeds)
+    keys = re.findall(r"^@\w+\{([^,]+),", bib, re.M)
+    assert len(keys) == len(recs) and len(set(keys)) == len(keys), (len(keys), len(recs))
+    py = "/usr/bin/python3"
+    if subprocess.run([py, "-c", "import bibtexparser"], capture_output=True).returncode == 0:
+        parsed = subprocess.run([py, "-c", "import bibtexparser, json, sys; "
+                                 "print(len(bibtexparser.loads(sys.stdin.read()).entries))"],
+                                input=bib.encode(), capture_output=True, check=True)
+        assert int(parsed.stdout) == len(recs), parsed.stdout
+    csv_out, _, _ = c.run("map", "--db", db, "--format", "csv", "--fields", "role,rank,id", *seeds)
+    rows = csv_out.splitlines()
+    assert rows[0] == "role,rank,id" and rows[1] == f"seed,1,{seeds[0]}", rows[:2]
+    # Drawings: DOT and Mermaid with roles; GraphML with the records' papers and citations.
+    dot, _, _ = c.run("map", "--db", db, "--format", "dot", *seeds)
+    assert dot.startswith("digraph literature_map {") and dot.rstrip().endswith("}"), dot[:200]
+    assert f'"{seeds[0]}" [label="seed: Glove' in dot and 'label="prior: ' in dot, dot[:500]
+    assert dot.count(" -> ") >= 1
+    mermaid, _, _ = c.run("map", "--db", db, "--format", "mermaid", *seeds)
+    assert mermaid.startswith("graph BT\n") and "classDef seed " in mermaid, mermaid[:300]
+    graphml, _, _ = c.run("map", "--db", db, "--format", "graphml", *seeds)
+    nodes, edges = parse_graphml(graphml)
+    by_id = {n["id"]: n for n in nodes.values()}
+    assert set(by_id) == set(ids), set(by_id) ^ set(ids)
+    for r in recs:
+        n = by_id[r["id"]]
+        assert n["role"] == r["role"] and n["rank"] == r["rank"] and n["label"] == r["title"], n
+    cites = {(nodes[a]["id"], nodes[b]["id"]) for a, b, e in edges if e["relation"] == "cites"}
+    assert cites, graphml[:500]  # the edges to and from the core are the records' links
+    assert {(a, b) for a, b in cites if b in core} == \
+        {(r["id"], t) for r in recs for t in r["cites_in_map"]}, cites
+    assert {(a, b) for a, b in cites if a in core} == \
+        {(t, r["id"]) for r in recs for t in r["cited_by_in_map"]}, cites
+    for a, b, e in edges:
+        assert e["relation"] in ("cites", "similar"), e
+        if e["relation"] == "similar":  # from a similar work with no citation link to a seed
+            src = next(r for r in recs if r["id"] == nodes[a]["id"])
+            assert src["role"] == "similar" and nodes[b]["id"] == src["similar_to"], (src, e)
+            assert not set(src["cites_in_map"] + src["cited_by_in_map"]) & set(seeds), src
+    # SVG through Graphviz when it is installed; without dot on PATH, exit 4 naming Graphviz.
+    if shutil.which("dot"):
+        svg, _, _ = c.run("map", "--db", db, "--format", "svg", *seeds)
+        assert "<svg" in svg and svg.rstrip().endswith("</svg>"), svg[:300]
+        assert "Glove" in svg
+    else:
+        print("    svg: Graphviz's dot not installed, only the missing-dot error checked")
+    _, err, _ = c.run("map", "--db", db, "--format", "svg", seeds[0],
+                      env={"PATH": c.path("no-graphviz")}, expect=4)
+    assert "Graphviz" in err and "--format dot" in err, err
+    # Exit codes: a seed not in the store (the others mapped), none in the store, none given,
+    # a malformed stdin line, bad values.
+    _, err, _ = c.run("map", "--db", db, "--similar", "3", "W1", seeds[0])
+    assert "W1" in err, err
+    _, err, _ = c.run("map", "--db", db, "W1", "W2", expect=1)
+    assert "no seed is in the store" in err, err
+    _, err, _ = c.run("map", "--db", db, stdin="", expect=2)
+    assert "no seed paper given" in err, err
+    _, err, _ = c.run("map", "--db", db, stdin='{"id": \n', expect=3)
+    assert "<stdin>:1" in err, err
+    c.run("map", "--db", db, "--co-citation", "jaccard", seeds[0], expect=2)
+    c.run("map", "--db", db, "--co-citation-weight", "0", "--coupling-weight", "0", seeds[0],
+          expect=2)
+    c.run("map", "--db", c.path("no-store.db"), seeds[0], expect=4)
+    # A seed that shares nothing: printed alone, exit 1.
+    lone = c.path("lone.db")
+    c.run("ingest", "--db", lone, "-q", write(c.path("lone.jsonl"), "\n".join(
+        [native("L1", "A lonely paper"), native("L2", "Another one", references=["L3"]),
+         native("L3", "Cited once")]) + "\n"))
+    out, err, _ = c.run("map", "--db", lone, "L1", expect=1)
+    assert [r["id"] for r in lines(out)] == ["L1"] and "share no" in err, (out, err)
+    out, _, _ = c.run("map", "--db", lone, "L2")
+    assert [(r["role"], r["id"]) for r in lines(out)] == [("seed", "L2"), ("prior", "L3")], out
+
+
 def case_negative_control(c):
     """The golden comparison must notice a changed value (a test that cannot fail is no test)."""
     assert not same_jsonl('{"a": 1, "b": [1, 2]}\n', '{"a": 1, "b": [1, 3]}\n')
@@ -2475,7 +2590,8 @@ def case_record_schemas(c):
         items.append({"label": label, "schema": schema, "records": recs})
 
     golden_schema = [("find_", "paper"), ("paper_card", "paper_card"), ("paper_", "paper_neighbour"),
-                     ("lineage_path", "lineage_step"), ("lineage_descendants", "lineage_tree_node")]
+                     ("lineage_path", "lineage_step"), ("lineage_descendants", "lineage_tree_node"),
+                     ("map_", "map_entry")]
     for f in sorted(os.listdir(GOLDEN)):
         schema = next(s for prefix, s in golden_schema if f.startswith(prefix))
         add("golden/" + f, schema, open(os.path.join(GOLDEN, f)).read(), golden=True)
@@ -2494,6 +2610,7 @@ def case_record_schemas(c):
     for tree in ("--ancestors", "--descendants"):
         paper = "W2963341956" if tree == "--ancestors" else "W2250539671"
         add("lineage " + tree, "lineage_tree_node", run("lineage", "--db", db, tree, paper))
+    add("map", "map_entry", run("map", "--db", db, "W2250539671", "W2963341956"))
     every_relation = ["--beta-affil", "1", "--beta-published", "1", "--beta-topic", "1",
                       "--beta-hierarchy", "1", "--limit", "200"]
     for target in ("paper", "author", "keyword", "institution", "source", "topic", "any"):
@@ -2527,6 +2644,7 @@ def case_record_schemas(c):
     status = lines(run("status", "--db", db))[0]
     rwr = lines(run("rwr-rank", "--db", db, "--target", "author", "--limit", "1",
                     stdin='{"id": "W2741809807"}\n'))[0]
+    entry = next(r for r in lines(run("map", "--db", db, "W2250539671")) if r["role"] == "similar")
 
     def mutate(rec, path, value=None, drop=False):
         rec = json.loads(json.dumps(rec))
@@ -2550,6 +2668,8 @@ def case_record_schemas(c):
            ("tri-search without seeds", "tri_search_result", mutate(tri, ["seeds"], drop=True)),
            ("ranked author without name", "ranked_node", mutate(rwr, ["name"], drop=True)),
            ("ranked path without nodes", "ranked_node", mutate(rwr, ["paths", 0, "nodes"], drop=True)),
+           ("map entry of an unknown role", "map_entry", mutate(entry, ["role"], "cited")),
+           ("map entry without seeds", "map_entry", mutate(entry, ["seeds"], drop=True)),
            ("status without healthy", "store_status", mutate(status, ["healthy"], drop=True)),
            ("status papers negative", "store_status", mutate(status, ["papers"], -1))]
     for label, schema, rec in bad:
@@ -2601,6 +2721,10 @@ def case_terminal_safety(c):
         out, _, _ = run("lineage", "--db", db, "--format", fmt, "E1", "E3")
         assert shown in out, out
         out, _, _ = run("lineage", "--db", db, "--format", fmt, "--descendants", "E1")
+        out, _, _ = run("map", "--db", db, "--format", fmt, "E2")
+        assert shown in out, out
+    out, _, _ = run("map", "--db", db, "--format", "table", "E2")
+    assert "\\x1b]0;owned\\x07" in out, out
     out, _, _ = run("tri-search", "--db", db, "--explain", "--title", EVIL, "evil \x1b[1m titles")
     assert "\\x1b]0;owned\\x07" in out, out
     # Messages that echo input: a not-found id, an ambiguous title, a warning.

@@ -185,8 +185,8 @@ TEST(McpTest, ServerAnswersTheProtocol) {
   r = h.Ask(Request(3, "tools/list"));
   std::vector<std::string> names;
   for (const Json& t : r["result"]["tools"]) names.push_back(t["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"find_paper", "paper", "lineage", "rwr_rank",
-                                             "tri_search", "status"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"find_paper", "paper", "lineage", "literature_map",
+                                             "rwr_rank", "tri_search", "status"}));
   EXPECT_EQ(h.Ask(Request(4, "no/such"))["error"]["code"], -32601);
   {  // not JSON: a parse error with a null id
     h.sent.clear();
@@ -218,7 +218,7 @@ TEST(McpTest, ServerRunsTheToolOnTheStore) {
   EXPECT_EQ(h.runs[0], (std::vector<std::string>{"/bin/litgraph-find-paper", "--db=db",
                                                  "--format=jsonl", "--", "open access"}));
   r = h.Ask(Request(2, "tools/list"));
-  EXPECT_EQ(r["result"]["tools"].size(), 9u);
+  EXPECT_EQ(r["result"]["tools"].size(), 10u);
   Harness failing(false, 3);
   r = failing.Ask(Request(1, "tools/call", {{"name", "status"}}));
   EXPECT_EQ(r["result"]["isError"], true);

@@ -291,5 +291,36 @@ TEST(DrawTest, DotAndMermaidLabelsAreEscaped) {
   EXPECT_NE(mermaid.find("cites\\x07"), std::string::npos) << mermaid;
 }
 
+TEST(DrawTest, GroupsAreFilledAndDashedEdgesDrawn) {
+  std::vector<DrawNode> nodes = {{1, "W1", "one", "seed"},
+                                 {2, "W2", "two", "similar"},
+                                 {3, "W3", "three", "similar"},
+                                 {4, "W4", "four"}};
+  std::vector<DrawEdge> edges = {{2, 1, "cites"}, {3, 1, "similar", true}};
+  const std::string dot = Draw(Format::kDot, "g", nodes, edges);
+  // Groups take the palette's colours in order of first appearance; no group, no fill.
+  EXPECT_NE(dot.find("\"W1\" [label=\"one\", style=\"rounded,filled\", fillcolor=\"#fde68a\"];"),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("\"W3\" [label=\"three\", style=\"rounded,filled\", fillcolor=\"#bfdbfe\"];"),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("\"W4\" [label=\"four\"];"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"W2\" -> \"W1\" [label=\"cites\"];"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"W3\" -> \"W1\" [label=\"similar\", style=dashed];"), std::string::npos)
+      << dot;
+  const std::string mermaid = Draw(Format::kMermaid, "g", nodes, edges);
+  EXPECT_NE(mermaid.find("  p2 -->|cites| p1\n"), std::string::npos) << mermaid;
+  EXPECT_NE(mermaid.find("  p3 -.->|similar| p1\n"), std::string::npos) << mermaid;
+  EXPECT_NE(mermaid.find("  classDef seed fill:#fde68a\n  class p1 seed\n"), std::string::npos)
+      << mermaid;
+  EXPECT_NE(mermaid.find("  classDef similar fill:#bfdbfe\n  class p2,p3 similar\n"),
+            std::string::npos)
+      << mermaid;
+  // Without groups, nothing changes: no fills, no classes.
+  const std::string plain = Draw(Format::kMermaid, "g", {{1, "W1", "one"}}, {});
+  EXPECT_EQ(plain, "graph BT\n  p1[\"W1<br/>one\"]\n");
+}
+
 }  // namespace
 }  // namespace litgraph

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <cstdlib>
 #include <thread>
 
 namespace litgraph {
@@ -60,6 +61,20 @@ TEST_F(SubprocessTest, AMissingProgramIsAnIoError) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Code::kIoError);
   EXPECT_NE(r.status().message().find("/nonexistent/litgraph-x: cannot run"), std::string::npos);
+}
+
+TEST_F(SubprocessTest, FindProgramSearchesPath) {
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  setenv("PATH", "/nonexistent:/bin", 1);
+  EXPECT_EQ(FindProgram("sh"), "/bin/sh");
+  EXPECT_EQ(FindProgram("litgraph-no-such-program"), "");
+  EXPECT_EQ(FindProgram("/bin/sh"), "/bin/sh");  // a path is checked as it is
+  EXPECT_EQ(FindProgram("/nonexistent/sh"), "");
+  EXPECT_EQ(FindProgram(""), "");
+  setenv("PATH", "/nonexistent", 1);
+  EXPECT_EQ(FindProgram("sh"), "");
+  setenv("PATH", saved.c_str(), 1);
 }
 
 }  // namespace

@@ -137,15 +137,20 @@ std::string JsonLine(const Json& record);
 // Flattens a JSON value to one line of text for table and tsv cells.
 std::string FlattenForCell(const Json& v);
 
-// A drawing of nodes and directed edges (kDot or kMermaid).
+// A drawing of nodes and directed edges (kDot or kMermaid). Nodes of a
+// group share a fill colour (DOT fillcolor, a Mermaid classDef named after
+// the group), the groups taking the colours of a fixed palette in the order
+// they first appear; nodes without a group are drawn plain.
 struct DrawNode {
-  uint64_t key;       // unique, names the node in Mermaid ("p<key>")
-  std::string id;     // names it in DOT, shown in Mermaid
-  std::string label;  // one line
+  uint64_t key;            // unique, names the node in Mermaid ("p<key>")
+  std::string id;          // names it in DOT, shown in Mermaid
+  std::string label;       // one line
+  std::string group = "";  // letters, digits and _ only (a Mermaid class name)
 };
 struct DrawEdge {
   uint64_t from, to;  // node keys
   std::string label;
+  bool dashed = false;  // DOT style=dashed, Mermaid -.->
 };
 std::string Draw(Format format, const std::string& name, const std::vector<DrawNode>& nodes,
                  const std::vector<DrawEdge>& edges);

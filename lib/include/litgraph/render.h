@@ -13,6 +13,7 @@
 #include "litgraph/citations.h"
 #include "litgraph/graph.h"
 #include "litgraph/lineage.h"
+#include "litgraph/literature_map.h"
 #include "litgraph/output.h"
 #include "litgraph/rwr.h"
 #include "litgraph/search.h"
@@ -72,6 +73,24 @@ std::string DrawLineagePaths(Format format, Store* store, Graph& graph,
                              const std::vector<LineagePath>& paths);
 std::string DrawLineageTree(Format format, Store* store, Graph& graph, uint32_t root,
                             const std::vector<TreeNode>& nodes, bool descendants);
+
+// A literature map's papers as records, in the map's order: the paper
+// fields with role, rank, score (null for seeds), co_citation, coupling,
+// co_cited, coupled, seeds (ids), similar_to (an id or null), cites_in_map
+// and cited_by_in_map (ids of the seeds and similar works it cites / that
+// cite it).
+std::vector<Json> LiteratureMapRecords(Store* store, Graph* graph, const LiteratureMap& map);
+// Table columns for them.
+std::vector<Column> LiteratureMapColumns();
+// The map as a drawing (Format::kDot or kMermaid): its papers, filled by
+// role and labelled "role: title (year), N cites"; "cites" edges from citing
+// to cited; and a dashed "similar" edge from each similar work without a
+// citation edge to any seed to the seed it is most similar to.
+std::string DrawLiteratureMap(Format format, Store* store, Graph& graph, const LiteratureMap& map);
+// The same graph as a GraphML document: nodes "paper:<dense id>" with id
+// (external), label (title), role, rank, score, year, cited_by_count, doi,
+// co_citation and coupling; edges with relation ("cites" or "similar").
+std::string LiteratureMapGraphml(Store* store, Graph& graph, const LiteratureMap& map);
 
 // One tri-search result: the node's record, rank, score, scores, is_seed,
 // paths and seeds.

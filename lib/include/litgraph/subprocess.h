@@ -39,4 +39,9 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv, const std
                                  std::chrono::milliseconds limit,
                                  const std::atomic<bool>* cancel = nullptr);
 
+// The path of the executable `name` in the first directory of $PATH that
+// has one (an empty entry is the current directory), or "" when none does.
+// A name with a slash is checked as it is.
+std::string FindProgram(const std::string& name);
+
 }  // namespace litgraph
