@@ -22,11 +22,11 @@
 // return null and latches a Corruption status naming the file. Pages are
 // 512 bytes: queries read a few bytes at random places (a vector row, a
 // probe of a binary search over sorted strings, a node's offset), and a read
-// verifies the whole page around it, so a small page keeps the check a small
-// fraction of a query's time (4 KiB pages, the first stores' size and still
-// read, cost tri-search ~10% at 1M works;
-// bench/results/2026-11-26-reliability/checksum-cost-1m.md). The hash table
-// is then 1.6% of the payload.
+// verifies the whole page around it. With 4 KiB pages (the first stores'
+// size, still read) the check cost a 1M-work tri-search +9.8% p50, with
+// 512-byte pages +8.5%, other queries <= 5%
+// (bench/results/2026-11-25-reliability/checksum-cost-1m.md). The hash table
+// is 1.6% of the payload.
 //
 // Writers stream the payload; the first page stays in memory until Finish()
 // so a format can fill in its header last (PatchHeader). Files are written to
