@@ -28,6 +28,30 @@ import subprocess
 import sys
 
 
+def load_aan(shared):
+    """(papers, refs): the records, and each paper's references within the collection."""
+    papers = [json.loads(l) for l in open(os.path.join(shared, "papers.jsonl"))]
+    ids = {p["id"] for p in papers}
+    refs = {}
+    for line in open(os.path.join(shared, "citations.tsv")):
+        s, t = line.rstrip("\n").split("\t")
+        if s == "citing" or s not in ids or t not in ids or s == t:
+            continue
+        refs.setdefault(s, set()).add(t)
+    return papers, refs
+
+
+def write_without(papers, refs, held_set, path):
+    """Native records of every paper not held out, without references to held-out papers."""
+    with open(path, "w") as f:
+        for p in papers:
+            if p["id"] in held_set:
+                continue
+            r = dict(p)
+            r["references"] = sorted(t for t in refs.get(p["id"], ()) if t not in held_set)
+            f.write(json.dumps(r) + "\n")
+
+
 def ndcg_binary(ranked, relevant, k=20):
     dcg = sum(1 / math.log2(i + 2) for i, p in enumerate(ranked[:k]) if p in relevant)
     ideal = sum(1 / math.log2(i + 2) for i in range(min(k, len(relevant))))
@@ -51,14 +75,7 @@ def main():
     if not os.path.exists(os.path.join(a.shared, "citations.tsv")):
         print(f"skipped: {a.shared} not present", file=sys.stderr)
         return 0
-    papers = [json.loads(l) for l in open(os.path.join(a.shared, "papers.jsonl"))]
-    ids = {p["id"] for p in papers}
-    refs = {}
-    for line in open(os.path.join(a.shared, "citations.tsv")):
-        s, t = line.rstrip("\n").split("\t")
-        if s == "citing" or s not in ids or t not in ids or s == t:
-            continue
-        refs.setdefault(s, set()).add(t)
+    papers, refs = load_aan(a.shared)
     eligible = sorted(p for p, r in refs.items() if len(r) >= 5)
     held = sorted(random.Random(a.seed).sample(eligible, min(a.n, len(eligible))))
     if a.split == "dev":
@@ -72,13 +89,7 @@ def main():
     if a.rebuild or not os.path.exists(marker):
         subprocess.run(["rm", "-rf", db, marker], check=True)
         recs = db + ".jsonl"
-        with open(recs, "w") as f:
-            for p in papers:
-                if p["id"] in held_set:
-                    continue
-                r = dict(p)
-                r["references"] = sorted(t for t in refs.get(p["id"], ()) if t not in held_set)
-                f.write(json.dumps(r) + "\n")
+        write_without(papers, refs, held_set, recs)
         run = lambda *cmd: subprocess.run(list(cmd), check=True, stdout=subprocess.DEVNULL)
         run(f"{a.bin}/litgraph-ingest", "--db", db, "-q", recs)
         run(f"{a.bin}/litgraph-extract-keywords", "--db", db, "-q")

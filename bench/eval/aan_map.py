@@ -39,6 +39,8 @@ import subprocess
 import sys
 import time
 
+from aan_citations import load_aan, write_without  # the same split and store
+
 K = 20
 
 CC = {"aa": "adamic-adar", "salton": "salton", "count": "count"}
@@ -111,14 +113,7 @@ def pct(xs, p):
 
 def split(shared, n, seed):
     """(papers, refs within the collection, development sample) as aan_citations.py --split dev."""
-    papers = [json.loads(l) for l in open(os.path.join(shared, "papers.jsonl"))]
-    ids = {p["id"] for p in papers}
-    refs = {}
-    for line in open(os.path.join(shared, "citations.tsv")):
-        s, t = line.rstrip("\n").split("\t")
-        if s == "citing" or s not in ids or t not in ids or s == t:
-            continue
-        refs.setdefault(s, set()).add(t)
+    papers, refs = load_aan(shared)
     eligible = sorted(p for p, r in refs.items() if len(r) >= 5)
     test = set(random.Random(seed).sample(eligible, min(n, len(eligible))))
     # The committed test numbers (300 papers) are a subset of a larger test sample.
@@ -154,13 +149,7 @@ def main():
     if a.rebuild or not os.path.exists(marker):
         subprocess.run(["rm", "-rf", db, marker], check=True)
         recs = db + ".jsonl"
-        with open(recs, "w") as f:
-            for p in papers:
-                if p["id"] in held_set:
-                    continue
-                r = dict(p)
-                r["references"] = sorted(t for t in refs.get(p["id"], ()) if t not in held_set)
-                f.write(json.dumps(r) + "\n")
+        write_without(papers, refs, held_set, recs)
         subprocess.run([f"{a.bin}/litgraph-ingest", "--db", db, "-q", recs], check=True)
         open(marker, "w").close()
     # In-store citation counts (held-out papers cite nothing in the store).

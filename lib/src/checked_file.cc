@@ -156,7 +156,6 @@ Status CheckedFileWriter::Open(const std::string& path, const FileIdentity& id,
   if (page_shift < kCheckedMinPageShift || page_shift > kCheckedMaxPageShift)
     return Status::Internal(fmt::format("{}: page shift {} out of range", path, page_shift));
   page_shift_ = page_shift;
-  page_ = uint64_t{1} << page_shift;
   path_ = path;
   tmp_ = path + ".tmp";
   id_ = id;
@@ -166,8 +165,8 @@ Status CheckedFileWriter::Open(const std::string& path, const FileIdentity& id,
 }
 
 Status CheckedFileWriter::Append(std::string_view bytes) {
-  if (size_ < page_) {  // the first page stays in memory
-    size_t take = std::min<size_t>(bytes.size(), page_ - size_);
+  if (size_ < page()) {  // the first page stays in memory
+    size_t take = std::min<size_t>(bytes.size(), page() - size_);
     first_.append(bytes.data(), take);
     size_ += take;
     bytes.remove_prefix(take);
@@ -180,13 +179,13 @@ Status CheckedFileWriter::Append(std::string_view bytes) {
 // Writes the complete pages after the first (every pending byte when `last`)
 // and hashes them.
 Status CheckedFileWriter::Flush(bool last) {
-  size_t full = last ? pending_.size() : pending_.size() & ~(page_ - 1);
+  size_t full = last ? pending_.size() : pending_.size() & ~(page() - 1);
   const uint64_t at = (pages_done_ + 1) << page_shift_;  // page 0 is first_
   if (full > 0 && !WriteAllAt(fd_, pending_.data(), full, at))
     return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
-  for (size_t off = 0; off < full; off += page_) {
+  for (size_t off = 0; off < full; off += page()) {
     uint64_t h =
-        Hash64({pending_.data() + off, std::min<size_t>(page_, full - off)}, pages_done_ + 1);
+        Hash64({pending_.data() + off, std::min<size_t>(page(), full - off)}, pages_done_ + 1);
     hashes_.append(reinterpret_cast<const char*>(&h), 8);
     ++pages_done_;
   }

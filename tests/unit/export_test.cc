@@ -7,6 +7,7 @@
 #include "litgraph/graph.h"
 #include "litgraph/ingest.h"
 #include "litgraph/store.h"
+#include "store_fixture.h"
 #include "test_util.h"
 
 namespace litgraph {
@@ -105,15 +106,7 @@ class ExportStoreTest : public ::testing::Test {
       if (i == 3) j["authors"] = {"Bob B"};
       lines += j.dump() + "\n";
     }
-    testing::WriteFile(tmp_.File("papers.jsonl"), lines);
-    auto store = Store::Open(tmp_.File("db"), Store::Mode::kWrite, true);
-    ASSERT_TRUE(store.ok()) << store.status().message();
-    store_ = std::move(*store);
-    IngestStats stats;
-    ASSERT_TRUE(Ingest(store_.get(), {tmp_.File("papers.jsonl")}, IngestOptions(), &stats).ok());
-    auto graph = Graph::Open(store_.get());
-    ASSERT_TRUE(graph.ok()) << graph.status().message();
-    graph_ = std::move(*graph);
+    ASSERT_NO_FATAL_FAILURE(testing::IngestStore(tmp_, lines, &store_, &graph_));
   }
   NodeRef Paper(int i) {
     return NodeRef{NodeType::kPaper,

@@ -15,6 +15,7 @@
 #include "litgraph/graph.h"
 #include "litgraph/ingest.h"
 #include "litgraph/store.h"
+#include "store_fixture.h"
 #include "test_util.h"
 
 namespace litgraph {
@@ -66,15 +67,7 @@ class LiteratureMapTest : public ::testing::Test {
     for (const auto& [id, refs] : kPapers)
       lines +=
           nlohmann::json{{"id", id}, {"title", "Paper " + id}, {"references", refs}}.dump() + "\n";
-    litgraph::testing::WriteFile(tmp_.File("papers.jsonl"), lines);
-    auto store = Store::Open(tmp_.File("db"), Store::Mode::kWrite, true);
-    ASSERT_TRUE(store.ok()) << store.status().message();
-    store_ = std::move(*store);
-    IngestStats stats;
-    ASSERT_TRUE(Ingest(store_.get(), {tmp_.File("papers.jsonl")}, IngestOptions(), &stats).ok());
-    auto graph = Graph::Open(store_.get());
-    ASSERT_TRUE(graph.ok()) << graph.status().message();
-    graph_ = std::move(*graph);
+    ASSERT_NO_FATAL_FAILURE(litgraph::testing::IngestStore(tmp_, lines, &store_, &graph_));
     for (const auto& [id, refs] : kPapers) {
       auto dense = store_->PaperByExtId(id);
       ASSERT_TRUE(dense.has_value()) << id;

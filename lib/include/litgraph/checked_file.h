@@ -125,10 +125,10 @@ class CheckedFileWriter {
 
  private:
   Status Flush(bool last);
+  uint64_t page() const { return uint64_t{1} << page_shift_; }  // bytes
   std::string path_, tmp_;
   FileIdentity id_;
   uint32_t page_shift_ = kCheckedPageShift;
-  uint64_t page_ = uint64_t{1} << kCheckedPageShift;  // bytes
   int fd_ = -1;
   uint64_t size_ = 0;        // payload bytes appended
   std::string first_;        // the first page, written at Finish
