@@ -46,7 +46,13 @@ Manual ToolManual() {
       "Ingest is an upsert: a work already in the store is replaced unless the stored version "
       "has a newer updated_date, so a cron job can feed daily OpenAlex changes. References to "
       "works not in the store are kept and linked when the cited work arrives. The whole run "
-      "is one atomic update: if it fails or is killed, the store keeps its previous content.";
+      "is one atomic update: if it fails or is killed, the store keeps its previous content.\n\n"
+      "An update into a store with a graph rewrites only what the changed records reach: "
+      "the lists of the nodes they touch, and a delta of the full-text index holding the papers "
+      "changed since its base (searched together with the base, scored with the base's "
+      "statistics). When the delta would hold more than 20% of the indexed papers, or with "
+      "--compact, the derived files are rebuilt in full, which folds the delta into a new base. "
+      "Readers keep their snapshot during every update.";
   man.input =
       "JSON records; see litgraph-json(7) for the native record and the accepted "
       "OpenAlex fields. Unknown fields are ignored. Lines may end in LF, CRLF or CR, and a "
@@ -64,7 +70,9 @@ Manual ToolManual() {
       {"curl -s 'https://api.openalex.org/works?search=graph' | litgraph-ingest --db lib.db",
        "Load one API page from standard input."},
       {"litgraph-ingest --db lib.db --skip-invalid changes/*.jsonl",
-       "A cron job's daily update that keeps going past bad records."}};
+       "A cron job's daily update that keeps going past bad records."},
+      {"litgraph-ingest --db lib.db --compact </dev/null",
+       "A weekly job: rebuild the derived files in full (the lexical delta folded in)."}};
   return man;
 }
 
@@ -84,6 +92,11 @@ int main(int argc, char** argv) {
   tool.app().add_flag("--no-graph", no_graph,
                       "Do not rebuild the graph files (a later ingest or `litgraph-ingest` with no "
                       "input rebuilds them)");
+  tool.app().add_flag(
+      "--compact", opt.compact,
+      "Rebuild the derived graph files in full instead of updating them: folds the lexical "
+      "index's delta into its base (updates do so on their own once the delta holds 20% of "
+      "the papers; with no input, only this)");
   tool.app()
       .add_option("--max-line-bytes", opt.max_line_bytes,
                   "Longest accepted input line (default 256 MiB)")

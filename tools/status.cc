@@ -34,7 +34,8 @@ Manual ToolManual() {
   man.output =
       "One record {\"type\": \"store_status\", id (the store directory), schema_version, "
       "store_id, papers, nodes {author, institution, source, topic, keyword}, graph "
-      "{generation, edges, cites_edges, dangling_references, relations}, citation_table (whether "
+      "{generation, edges, cites_edges, dangling_references, lexical_delta_papers, relations}, "
+      "citation_table (whether "
       "litgraph-export --sql made one), keywords "
       "{generation, backend, papers_without_keywords}, vectors {generation, model_id, "
       "backend, method, dim, papers_at_train, retrain_due, papers_without_vectors}, bytes "
@@ -85,7 +86,11 @@ std::string Readable(const Json& j, bool tsv) {
                                   "references",
                                   Count(g["generation"]), Count(g.value("edges", Json())),
                                   Count(g.value("cites_edges", Json())),
-                                  Count(g.value("dangling_references", Json())))});
+                                  Count(g.value("dangling_references", Json()))) +
+                          (g.value("lexical_delta_papers", 0) > 0
+                               ? fmt::format("; {} papers in the full-text delta",
+                                             Count(g["lexical_delta_papers"]))
+                               : std::string())});
   const Json& k = j["keywords"];
   rows.push_back(
       {"keywords",

@@ -22,10 +22,15 @@
 //  - paper.citations: the rows of U, and the in-store in-degree of every
 //    paper whose cites.in changed; ranked lists of papers are ranked again
 //    wherever a paper's citation count changed;
-//  - the keyword layer and the lexical index are rebuilt in full when U is
-//    not empty (they are the next candidates for patching).
+//  - the lexical indexes get a delta: the papers changed since their base
+//    (the old delta's and U) indexed again with the base's statistics, the
+//    base carried over; past GraphBuildOptions::lexical_delta_fraction of
+//    the base they are rebuilt in full (UpdateLexicalIndexes, lexical.h);
+//  - the keyword layer is rebuilt in full when U is not empty (the next
+//    candidate for patching).
 // The result is byte for byte the generation a full build of the same rows
-// writes (tests/unit/graph_update_test.cc builds both and compares).
+// writes, but for the lexical delta, which ranks as the documented frame
+// says (tests/unit/graph_update_test.cc builds both and compares).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -234,12 +239,20 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   }
   Lap("keyword_layer");
   LexicalBuildStats ls;
+  bool compacted = false;
   if (!papers_.empty())
-    LITGRAPH_RETURN_IF_ERROR(BuildLexicalIndexes(store_, out_, options_.memory_budget, &ls));
+    LITGRAPH_RETURN_IF_ERROR(UpdateLexicalIndexes(store_, old_, papers_,
+                                                  options_.lexical_delta_fraction, out_,
+                                                  options_.memory_budget, &ls, &compacted));
   Lap("lexical");
-  // Everything else is carried over.
+  // Everything else is carried over (a compacted index's old delta goes).
+  auto is_delta = [](const std::string& name) {
+    return name.rfind(kDeltaPrefix, 0) == 0 ||
+           name.rfind(std::string(kTitleIndexPrefix) + kDeltaPrefix, 0) == 0;
+  };
   for (const auto& [name, build] : old_.files())
-    if (!out_->Identity(name).ok()) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
+    if (!out_->Identity(name).ok() && !(compacted && is_delta(name)))
+      LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
 
   nlohmann::json info = old_.info();
   for (const auto& [name, count] : counts_.items()) info["relations"][name] = count;
@@ -248,12 +261,16 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   stats->edges = edges;
   stats->cites_edges = info["relations"].value("cites.in", int64_t{0});
   stats->dangling_references = dangling_references_;
-  if (!papers_.empty()) {
+  if (compacted) {
     stats->lexical_terms = ls.terms;
     stats->lexical_postings = ls.postings;
-  } else {
+    info.erase("lexical_delta");
+  } else {  // the base's, and the delta's papers
     stats->lexical_terms = info.value("lexical_terms", int64_t{0});
     stats->lexical_postings = info.value("lexical_postings", int64_t{0});
+    if (!papers_.empty())
+      info["lexical_delta"] = {
+          {"papers", ls.delta_docs}, {"terms", ls.terms}, {"postings", ls.postings}};
   }
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(out_->dir(), ec)) {

@@ -482,7 +482,8 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
       go.memory_budget = options.memory_budget;
       go.ranked_length = options.ranked_length;
       go.full_build_fraction = options.full_build_fraction;
-      if (counts.track) {
+      go.lexical_delta_fraction = options.lexical_delta_fraction;
+      if (counts.track && !options.compact) {
         GraphChanges changes;
         changes.papers = std::move(counts.papers);
         changes.authors = std::move(counts.authors);

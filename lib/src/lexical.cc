@@ -76,68 +76,147 @@ std::vector<std::string> AnalyzeTerms(std::string_view text) {
   return out;
 }
 
-void LexicalIndex::Damaged() const {
-  if (status_.ok()) status_ = Status::Corruption(path_ + ": corrupt postings");
+void LexicalIndex::Damaged(const Part& part) const {
+  if (status_.ok()) status_ = Status::Corruption(part.path + ": corrupt postings");
+}
+
+Status LexicalIndex::Part::Open(const GenerationView& generation, const std::string& prefix) {
+  const std::string lexicon_name = prefix + "lexicon", postings_name = prefix + "postings";
+  LITGRAPH_RETURN_IF_ERROR(generation.OpenFile(lexicon_name, &lexicon));
+  LITGRAPH_RETURN_IF_ERROR(generation.OpenFile(postings_name, &postings));
+  const std::string lexicon_path = generation.Path(lexicon_name);
+  path = generation.Path(postings_name);
+  const uint8_t* hp = lexicon.Read(0, sizeof(LexHeader));
+  if (!hp)
+    return lexicon.status().ok() ? Status::Corruption(lexicon_path + ": truncated")
+                                 : lexicon.status();
+  LexHeader h;
+  std::memcpy(&h, hp, sizeof h);
+  if (std::memcmp(h.magic, kLexMagic, 8) != 0)
+    return Status::Corruption(lexicon_path + ": not a lexicon");
+  num_terms = h.num_terms;
+  num_docs = h.num_docs;
+  id_space = h.id_space;
+  scale = h.scale;
+  avgdl = h.avgdl;
+  // Document ids are u32 (LexicalHit::doc), and Search maps an accumulator
+  // of id_space floats: a larger id space is damage, not a 2^64-float array.
+  if (num_terms > lexicon.size() / 20 || id_space > (uint64_t{1} << 32) ||
+      lexicon.size() != sizeof h + (num_terms + 1) * 16 + num_terms * 4 + h.strings_bytes ||
+      !(scale > 0) || !(avgdl > 0))
+    return Status::Corruption(lexicon_path + ": corrupt lexicon");
+  term_offsets_at = sizeof h;
+  postings_offsets_at = term_offsets_at + (num_terms + 1) * 8;
+  df_at = postings_offsets_at + (num_terms + 1) * 8;
+  strings_at = df_at + num_terms * 4;
+  uint64_t end = 0;
+  const uint8_t* e = lexicon.Read(postings_offsets_at + num_terms * 8, 8);
+  if (!e) return lexicon.status();
+  std::memcpy(&end, e, 8);
+  if (end != postings.size()) return Status::Corruption(path + ": size does not match the lexicon");
+  return Status::Ok();
+}
+
+int64_t LexicalIndex::Part::Find(std::string_view term) const {
+  return FindSortedString(lexicon, term_offsets_at, strings_at, num_terms, term);
+}
+
+uint32_t LexicalIndex::Part::DocFreq(std::string_view term) const {
+  int64_t i = Find(term);
+  if (i < 0) return 0;
+  uint32_t df = 0;
+  if (const uint8_t* p = lexicon.Read(df_at + static_cast<uint64_t>(i) * 4, 4))
+    std::memcpy(&df, p, 4);
+  return df;
 }
 
 Status LexicalIndex::Open(const GenerationView& generation, const std::string& prefix) {
-  const std::string lexicon = prefix + "lexicon", postings = prefix + "postings";
-  if (!generation.Has(lexicon))
-    return Status::NotFound(generation.Path(lexicon) + ": no lexical index");
-  LITGRAPH_RETURN_IF_ERROR(generation.OpenFile(lexicon, &lexicon_));
-  LITGRAPH_RETURN_IF_ERROR(generation.OpenFile(postings, &postings_));
-  const std::string path = generation.Path(lexicon);
-  path_ = generation.Path(postings);
-  const uint8_t* hp = lexicon_.Read(0, sizeof(LexHeader));
-  if (!hp)
-    return lexicon_.status().ok() ? Status::Corruption(path + ": truncated") : lexicon_.status();
-  LexHeader h;
-  std::memcpy(&h, hp, sizeof h);
-  if (std::memcmp(h.magic, kLexMagic, 8) != 0) return Status::Corruption(path + ": not a lexicon");
-  num_terms_ = h.num_terms;
-  num_docs_ = h.num_docs;
-  id_space_ = h.id_space;
-  scale_ = h.scale;
-  // Document ids are u32 (LexicalHit::doc), and Search maps an accumulator
-  // of id_space floats: a larger id space is damage, not a 2^64-float array.
-  if (num_terms_ > lexicon_.size() / 20 || id_space_ > (uint64_t{1} << 32) ||
-      lexicon_.size() != sizeof h + (num_terms_ + 1) * 16 + num_terms_ * 4 + h.strings_bytes)
-    return Status::Corruption(path + ": corrupt lexicon");
-  term_offsets_at_ = sizeof h;
-  postings_offsets_at_ = term_offsets_at_ + (num_terms_ + 1) * 8;
-  df_at_ = postings_offsets_at_ + (num_terms_ + 1) * 8;
-  strings_at_ = df_at_ + num_terms_ * 4;
-  uint64_t end = 0;
-  const uint8_t* e = lexicon_.Read(postings_offsets_at_ + num_terms_ * 8, 8);
-  if (!e) return lexicon_.status();
-  std::memcpy(&end, e, 8);
-  if (end != postings_.size())
-    return Status::Corruption(path_ + ": size does not match the lexicon");
+  if (!generation.Has(prefix + "lexicon"))
+    return Status::NotFound(generation.Path(prefix + "lexicon") + ": no lexical index");
+  LITGRAPH_RETURN_IF_ERROR(base_.Open(generation, prefix));
+  num_docs_ = base_.num_docs;
+  id_space_ = base_.id_space;
+  scale_ = base_.scale;
+  const std::string delta = prefix + kDeltaPrefix;
+  has_delta_ = generation.Has(delta + "lexicon");
+  if (!has_delta_) return Status::Ok();
+  LITGRAPH_RETURN_IF_ERROR(delta_.Open(generation, delta));
+  LITGRAPH_RETURN_IF_ERROR(generation.OpenFile(delta + "mask", &mask_));
+  // The delta is scored on the base's scale and covers every id the base
+  // does; its mask has a bit per id of the delta's space and counts them.
+  const std::string mask_path = generation.Path(delta + "mask");
+  if (delta_.scale != base_.scale || delta_.id_space < base_.id_space ||
+      delta_.num_docs < base_.num_docs)
+    return Status::Corruption(generation.Path(delta + "lexicon") + ": not a delta of " +
+                              generation.Path(prefix + "lexicon"));
+  if (mask_.size() != 8 + (delta_.id_space + 7) / 8)
+    return Status::Corruption(mask_path + ": size does not match the lexicon");
+  const uint8_t* c = mask_.Read(0, 8);
+  if (!c) return mask_.status();
+  std::memcpy(&delta_docs_, c, 8);
+  if (delta_docs_ > delta_.id_space) return Status::Corruption(mask_path + ": corrupt count");
+  num_docs_ = delta_.num_docs;
+  id_space_ = delta_.id_space;
   return Status::Ok();
 }
 
 // A damaged page (the files' own status) comes first: what the format then
 // found wrong is its consequence.
 Status LexicalIndex::status() const {
-  LITGRAPH_RETURN_IF_ERROR(lexicon_.status());
-  LITGRAPH_RETURN_IF_ERROR(postings_.status());
+  for (const CheckedFile* f :
+       {&base_.lexicon, &base_.postings, &delta_.lexicon, &delta_.postings, &mask_})
+    LITGRAPH_RETURN_IF_ERROR(f->status());
   return status_;
 }
 
-int64_t LexicalIndex::Find(std::string_view term) const {
-  return FindSortedString(lexicon_, term_offsets_at_, strings_at_, num_terms_, term);
+bool LexicalIndex::MaskReader::Masked(uint64_t doc) {
+  const uint64_t byte = doc / 8;
+  if (byte < lo_ || byte >= hi_) {
+    // A window of the mask around it: postings ascend within a segment.
+    constexpr uint64_t kWindow = 4096;
+    lo_ = byte / kWindow * kWindow;
+    const uint64_t bytes = mask_->size() - 8;
+    hi_ = std::min(lo_ + kWindow, bytes);
+    window_ = lo_ < hi_ ? mask_->Read(8 + lo_, hi_ - lo_) : nullptr;
+    if (!window_) {
+      lo_ = 1;
+      hi_ = 0;
+      return true;  // damage (latched in the mask's status) reads as held
+    }
+  }
+  return (window_[byte - lo_] >> (doc % 8) & 1) != 0;
 }
 
 uint32_t LexicalIndex::DocFreq(std::string_view term) const {
-  int64_t i = Find(term);
-  if (i < 0) return 0;
-  uint32_t df = 0;
-  if (const uint8_t* p = lexicon_.Read(df_at_ + static_cast<uint64_t>(i) * 4, 4))
-    std::memcpy(&df, p, 4);
-  return df;
+  return base_.DocFreq(term) + (has_delta_ ? delta_.DocFreq(term) : 0);
 }
 
 double LexicalIndex::Idf(uint32_t df) const { return IdfOf(num_docs_, df); }
+
+LexicalFrame LexicalIndex::Frame() const {
+  LexicalFrame f;
+  f.base_docs = base_.num_docs;
+  f.base_id_space = base_.id_space;
+  f.avgdl = base_.avgdl;
+  f.scale = base_.scale;
+  f.base_df = [this](std::string_view term) { return base_.DocFreq(term); };
+  return f;
+}
+
+Status LexicalIndex::ForEachDeltaDoc(const std::function<void(uint32_t)>& fn) const {
+  if (!has_delta_) return Status::Ok();
+  const uint64_t bytes = (delta_.id_space + 7) / 8;
+  constexpr uint64_t kChunk = 1 << 16;
+  for (uint64_t at = 0; at < bytes; at += kChunk) {
+    const uint64_t n = std::min(kChunk, bytes - at);
+    const uint8_t* p = mask_.Read(8 + at, n);
+    if (!p) return mask_.status();
+    for (uint64_t i = 0; i < n; ++i)
+      for (uint32_t bit = 0; p[i] >> bit; ++bit)
+        if (p[i] >> bit & 1) fn(static_cast<uint32_t>((at + i) * 8 + bit));
+  }
+  return Status::Ok();
+}
 
 std::vector<QueryTerm> LexicalIndex::QueryTerms(std::string_view text) {
   std::vector<std::string> terms = AnalyzeTerms(text);
@@ -152,18 +231,19 @@ std::vector<QueryTerm> LexicalIndex::QueryTerms(std::string_view text) {
   return out;
 }
 
-std::vector<LexicalIndex::Segment> LexicalIndex::Segments(
-    const std::vector<QueryTerm>& terms) const {
-  std::vector<Segment> segs;
+void LexicalIndex::AddSegments(const Part& part, bool masked, const std::vector<QueryTerm>& terms,
+                               std::vector<Segment>* segs) const {
   for (const QueryTerm& q : terms) {
-    int64_t i = Find(q.term);
+    int64_t i = part.Find(q.term);
     if (i < 0 || q.weight <= 0) continue;
     uint64_t range[2];
-    const uint8_t* o = lexicon_.Read(postings_offsets_at_ + static_cast<uint64_t>(i) * 8, 16);
+    const uint8_t* o =
+        part.lexicon.Read(part.postings_offsets_at + static_cast<uint64_t>(i) * 8, 16);
     if (o) std::memcpy(range, o, 16);
-    if (!o || range[0] > range[1] || range[1] > postings_.size()) {
-      Damaged();
-      return {};
+    if (!o || range[0] > range[1] || range[1] > part.postings.size()) {
+      Damaged(part);
+      segs->clear();
+      return;
     }
     // Only the segment headers are read here, each segment's postings when
     // a search visits it: a query touches (and verifies) the pages of the
@@ -172,14 +252,15 @@ std::vector<LexicalIndex::Segment> LexicalIndex::Segments(
     const uint8_t *p = nullptr, *base = nullptr, *end = nullptr;
     auto header = [&] {  // the bytes at `at` that can hold a segment header
       const uint64_t len = std::min<uint64_t>(range[1] - at, 21);  // u8 + 2 varints
-      base = p = len ? postings_.Read(at, len) : nullptr;
+      base = p = len ? part.postings.Read(at, len) : nullptr;
       end = p ? p + len : nullptr;
       return p != nullptr;
     };
     uint64_t n;
     if (!header() || !GetVarint(&p, end, &n)) {
-      Damaged();
-      return {};
+      Damaged(part);
+      segs->clear();
+      return;
     }
     at += static_cast<uint64_t>(p - base);
     for (uint64_t s = 0; s < n; ++s) {
@@ -192,17 +273,28 @@ std::vector<LexicalIndex::Segment> LexicalIndex::Segments(
       // A posting takes at least a byte: a count beyond its bytes is damage
       // (Search reserves room for the postings it plans to visit).
       if (!ok || bytes > range[1] - at || count > bytes) {
-        Damaged();
-        return {};
+        Damaged(part);
+        segs->clear();
+        return;
       }
+      seg.masked = masked;
       seg.weight = q.weight;
+      seg.part = &part;
       seg.count = static_cast<uint32_t>(count);
       seg.at = at;
       seg.bytes = bytes;
       at += bytes;
-      segs.push_back(seg);
+      segs->push_back(seg);
     }
   }
+}
+
+std::vector<LexicalIndex::Segment> LexicalIndex::Segments(
+    const std::vector<QueryTerm>& terms) const {
+  std::vector<Segment> segs;
+  AddSegments(base_, has_delta_, terms, &segs);
+  if (has_delta_ && status_.ok()) AddSegments(delta_, false, terms, &segs);
+  if (!status_.ok()) return {};
   std::stable_sort(segs.begin(), segs.end(), [](const Segment& a, const Segment& b) {
     return a.impact * a.weight > b.impact * b.weight;
   });
@@ -214,7 +306,7 @@ std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms
                                              const std::function<bool(uint32_t)>& accept) const {
   std::vector<LexicalHit> hits;
   last_postings_visited = 0;
-  if (num_terms_ == 0 || k == 0) return hits;
+  if (k == 0) return hits;
   std::vector<Segment> segs = Segments(terms);
   uint64_t planned = 0;  // postings the loop below will visit
   for (const Segment& s : segs) {
@@ -227,17 +319,19 @@ std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms
   std::vector<uint32_t> touched;
   touched.reserve(std::min<uint64_t>(planned, id_space_));
   uint64_t visited = 0;
+  MaskReader mask(&mask_);
   for (const Segment& s : segs) {
     if (budget && visited >= budget) break;
     float add = s.impact * s.weight;
-    const uint8_t* p = postings_.Read(s.at, s.bytes);
+    const uint8_t* p = s.part->postings.Read(s.at, s.bytes);
     const uint8_t* end = p ? p + s.bytes : nullptr;
     uint64_t doc = 0, v;
     for (uint32_t i = 0; i < s.count; ++i) {
-      if (!GetVarint(&p, end, &v) || (doc = i == 0 ? v : doc + v) >= id_space_) {
-        Damaged();
+      if (!GetVarint(&p, end, &v) || (doc = i == 0 ? v : doc + v) >= s.part->id_space) {
+        Damaged(*s.part);
         break;
       }
+      if (s.masked && mask.Masked(doc)) continue;
       if (acc[doc] == 0) touched.push_back(static_cast<uint32_t>(doc));
       acc[doc] += add;
     }
@@ -264,21 +358,21 @@ std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms
 std::vector<float> LexicalIndex::ScoreDocs(const std::vector<QueryTerm>& terms,
                                            std::span<const uint32_t> docs) const {
   std::vector<float> scores(docs.size(), 0);
-  if (num_terms_ == 0) return scores;
   std::unordered_map<uint32_t, std::vector<size_t>> where;
   for (size_t i = 0; i < docs.size(); ++i) where[docs[i]].push_back(i);
+  MaskReader mask(&mask_);
   for (const Segment& s : Segments(terms)) {
-    const uint8_t* p = postings_.Read(s.at, s.bytes);
+    const uint8_t* p = s.part->postings.Read(s.at, s.bytes);
     const uint8_t* end = p ? p + s.bytes : nullptr;
     uint64_t doc = 0, v;
     for (uint32_t i = 0; i < s.count; ++i) {
       if (!GetVarint(&p, end, &v)) {
-        Damaged();
+        Damaged(*s.part);
         break;
       }
       doc = i == 0 ? v : doc + v;
       auto it = where.find(static_cast<uint32_t>(doc));
-      if (it != where.end())
+      if (it != where.end() && !(s.masked && mask.Masked(doc)))
         for (size_t j : it->second) scores[j] += static_cast<float>(s.impact * s.weight * scale_);
     }
   }

@@ -297,19 +297,28 @@ void LexicalBuilder::Spill() {
   word_term_ = decltype(word_term_)();
 }
 
-Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params) {
+Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params,
+                             const LexicalFrame* frame) {
   Spill();
   LITGRAPH_RETURN_IF_ERROR(status_);
   tids_ = decltype(tids_)();
-  // Document lengths of each document's latest version.
+  // Document lengths of each document's latest version (a delta: the base's
+  // statistics, plus the papers beyond the base's id space).
   const uint64_t docs_seen = std::min<uint64_t>(latest_.size(), id_space);
   uint64_t num_docs = 0, total_len = 0;
-  for (uint64_t d = 0; d < docs_seen; ++d)
+  for (uint64_t d = frame ? frame->base_id_space : 0; d < docs_seen; ++d)
     if (latest_[d] != 0 && length_[d] > 0) {
       ++num_docs;
       total_len += length_[d];
     }
-  const double avgdl = num_docs ? static_cast<double>(total_len) / num_docs : 1.0;
+  const double avgdl = frame      ? frame->avgdl
+                       : num_docs ? static_cast<double>(total_len) / num_docs
+                                  : 1.0;
+  if (frame) num_docs += frame->base_docs;
+  // A term's df: a delta adds the base's.
+  auto df_of = [&](const std::string& term, size_t postings) {
+    return static_cast<uint32_t>(postings + (frame ? frame->base_df(term) : 0));
+  };
   auto live = [&](const Run& run, uint32_t doc) {
     return doc < docs_seen && latest_[doc] >= run.first_serial && latest_[doc] < run.end_serial;
   };
@@ -357,15 +366,17 @@ Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params) {
   {
     Merger m = merge();
     while (m.Next(&term, &postings)) {
-      const double idf = IdfOf(num_docs, static_cast<uint32_t>(postings.size()));
-      for (const DocTf& p : postings) max_w = std::max(max_w, weight(idf, p));
+      if (!frame) {
+        const double idf = IdfOf(num_docs, df_of(term, postings.size()));
+        for (const DocTf& p : postings) max_w = std::max(max_w, weight(idf, p));
+      }
       ++n_terms;
       n_post += postings.size();
       strings_bytes += term.size();
     }
     LITGRAPH_RETURN_IF_ERROR(m.status());
   }
-  const double scale = max_w > 0 ? max_w / 255.0 : 1.0;
+  const double scale = frame ? frame->scale : max_w > 0 ? max_w / 255.0 : 1.0;
   // Pass 2: postings, and the lexicon's four arrays written in place.
   LexHeader h{};
   std::memcpy(h.magic, kLexMagic, 8);
@@ -396,7 +407,7 @@ Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params) {
   std::string block, segment;
   Merger m = merge();
   while (m.Next(&term, &postings)) {
-    const double idf = IdfOf(num_docs, static_cast<uint32_t>(postings.size()));
+    const double idf = IdfOf(num_docs, df_of(term, postings.size()));
     keys.clear();
     for (const DocTf& p : postings) {
       auto imp = static_cast<uint64_t>(
@@ -500,6 +511,62 @@ Status BuildLexicalIndexes(Store* store, GenerationBuilder* out, size_t budget,
     b.Add(static_cast<uint32_t>(id), title, abstract);
   });
   return b.Write(out, static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1, stats);
+}
+
+namespace {
+
+// The mask of a delta: u64 count of papers, then a bit per paper id.
+Status WriteMask(GenerationBuilder* out, const std::string& name, const std::vector<uint32_t>& docs,
+                 uint64_t id_space) {
+  std::string bits(8 + (id_space + 7) / 8, '\0');
+  const uint64_t count = docs.size();
+  std::memcpy(bits.data(), &count, 8);
+  for (uint32_t d : docs) bits[8 + d / 8] = static_cast<char>(bits[8 + d / 8] | (1 << (d % 8)));
+  return WriteCheckedFile(out->Path(name), out->NewFile(name), bits);
+}
+
+}  // namespace
+
+Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
+                            const std::vector<uint32_t>& changed, double compact_fraction,
+                            GenerationBuilder* out, size_t budget, LexicalBuildStats* stats,
+                            bool* compacted) {
+  *compacted = true;
+  const uint64_t id_space = static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1;
+  LexicalIndex text, title;
+  if (!old.Has("lexicon") || !old.Has(std::string(kTitleIndexPrefix) + "lexicon"))
+    return BuildLexicalIndexes(store, out, budget, stats);
+  LITGRAPH_RETURN_IF_ERROR(text.Open(old));
+  LITGRAPH_RETURN_IF_ERROR(title.Open(old, kTitleIndexPrefix));
+  // The papers of the delta: the current delta's and the changed ones.
+  std::vector<uint32_t> docs;
+  LITGRAPH_RETURN_IF_ERROR(text.ForEachDeltaDoc([&](uint32_t d) { docs.push_back(d); }));
+  docs.insert(docs.end(), changed.begin(), changed.end());
+  std::sort(docs.begin(), docs.end());
+  docs.erase(std::unique(docs.begin(), docs.end()), docs.end());
+  while (!docs.empty() && docs.back() >= id_space) docs.pop_back();
+  const LexicalFrame text_frame = text.Frame(), title_frame = title.Frame();
+  if (static_cast<double>(docs.size()) >
+      compact_fraction * static_cast<double>(text_frame.base_docs))
+    return BuildLexicalIndexes(store, out, budget, stats);
+  *compacted = false;
+  LexicalBuilders b(out->Path("lexical.tmp"), budget);
+  for (uint32_t d : docs)
+    if (std::optional<PaperText> t = store->GetPaperText(d)) b.Add(d, t->title, t->abstract);
+  LITGRAPH_RETURN_IF_ERROR(b.text.Build(id_space, Bm25Params(), &text_frame));
+  LITGRAPH_RETURN_IF_ERROR(b.title.Build(id_space, Bm25Params(), &title_frame));
+  LexicalBuildStats title_stats;
+  const std::string delta = kDeltaPrefix, title_delta = std::string(kTitleIndexPrefix) + delta;
+  LITGRAPH_RETURN_IF_ERROR(b.text.Write(out, delta, stats));
+  LITGRAPH_RETURN_IF_ERROR(b.title.Write(out, title_delta, &title_stats));
+  LITGRAPH_RETURN_IF_ERROR(WriteMask(out, delta + "mask", docs, id_space));
+  LITGRAPH_RETURN_IF_ERROR(WriteMask(out, title_delta + "mask", docs, id_space));
+  // The base is carried over.
+  for (const std::string& prefix : {std::string(), std::string(kTitleIndexPrefix)})
+    for (const char* what : {"lexicon", "postings"})
+      LITGRAPH_RETURN_IF_ERROR(out->Inherit(old, prefix + what));
+  stats->delta_docs = static_cast<int64_t>(docs.size());
+  return Status::Ok();
 }
 
 }  // namespace litgraph

@@ -70,6 +70,9 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
     g["generation"] = (*graph)->number();
     for (const char* k : {"edges", "cites_edges", "dangling_references", "relations"})
       if (info.contains(k)) g[k] = info[k];
+    // Papers the full-text index holds in its delta (ingest --compact folds it in).
+    g["lexical_delta_papers"] =
+        info.contains("lexical_delta") ? info["lexical_delta"].value("papers", 0) : 0;
     parts["graph"] = BytesIn((*graph)->dir());
     if (verify) VerifyGeneration(**graph, &r.damage);
   } else if (papers > 0) {

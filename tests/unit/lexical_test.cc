@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -376,6 +377,174 @@ TEST_F(LexicalIndexTest, MissingIndexIsNotFound) {
   LexicalIndex index;
   Status st = index.Open(**view, "no_such_");
   EXPECT_EQ(st.code(), Code::kNotFound);
+}
+
+// Updates write a delta (lexical.h, UpdateLexicalIndexes): the changed and
+// new papers indexed again with the base's statistics, their base postings
+// masked. Checked against that documented frame computed here; then an
+// update past the delta fraction compacts, and the index is exact BM25 of
+// the current texts again.
+class LexicalDeltaTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = Store::Open(tmp_.File("db"), Store::Mode::kWrite, true);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    store_ = std::move(*store);
+  }
+  // Ingests (ext id, title, abstract) records as one update.
+  void Upsert(const std::vector<std::array<std::string, 3>>& docs) {
+    std::string lines;
+    for (const auto& [id, title, abstract] : docs)
+      lines += nlohmann::json({{"id", id}, {"title", title}, {"abstract", abstract}}).dump() + "\n";
+    WriteFile(tmp_.File("batch.jsonl"), lines);
+    IngestStats stats;
+    Status st = Ingest(store_.get(), {tmp_.File("batch.jsonl")}, IngestOptions(), &stats);
+    ASSERT_TRUE(st.ok()) << st.message();
+    for (const auto& [id, title, abstract] : docs) text_[id] = title + " " + abstract;
+  }
+  uint32_t Doc(const std::string& ext) {
+    auto id = store_->PaperByExtId(ext);
+    EXPECT_TRUE(id) << ext;
+    return static_cast<uint32_t>(id.value_or(0));
+  }
+  const GenerationView* View() {
+    auto view = store_->Current("graph");
+    EXPECT_TRUE(view.ok() && *view) << view.status().message();
+    return view.ok() ? *view : nullptr;
+  }
+  static std::vector<std::array<std::string, 3>> Records(const Corpus& c, const std::string& prefix,
+                                                         size_t first, size_t step) {
+    std::vector<std::array<std::string, 3>> out;
+    for (size_t i = 0; i < c.ext_ids.size(); ++i)
+      out.push_back({prefix + std::to_string(first + i * step), c.titles[i], c.abstracts[i]});
+    return out;
+  }
+
+  ScopedTempDir tmp_;
+  std::unique_ptr<Store> store_;
+  std::map<std::string, std::string> text_;  // ext id -> current title + abstract
+};
+
+TEST_F(LexicalDeltaTest, UpdatesSearchBaseAndDeltaWithTheBaseStatistics) {
+  std::mt19937 rng(2027);
+  Upsert(Records(MakeCorpus(rng, 200), "L", 0, 1));
+  BruteForce base;
+  for (const auto& [ext, text] : text_) base.Add(Doc(ext), text);
+  base.Finish();
+  // 20 papers replaced by other texts (none of them without terms), 15 new.
+  std::mt19937 rng2(5);
+  Corpus changed = MakeCorpus(rng2, 40);
+  changed.ext_ids.resize(20);
+  changed.titles.erase(changed.titles.begin(), changed.titles.begin() + 20);
+  changed.abstracts.erase(changed.abstracts.begin(), changed.abstracts.begin() + 20);
+  std::vector<std::array<std::string, 3>> update = Records(changed, "L", 5, 10);
+  Corpus fresh = MakeCorpus(rng2, 15);
+  for (auto& r : Records(fresh, "N", 0, 1)) update.push_back(r);
+  for (auto& r : update) r[1] += " quokkafresh";  // a term no base paper has
+  Upsert(update);
+
+  const GenerationView* view = View();
+  ASSERT_TRUE(view);
+  EXPECT_TRUE(view->Has("delta.lexicon") && view->Has("delta.mask"));
+  EXPECT_TRUE(view->Has("title.delta.lexicon") && view->Has("title.delta.mask"));
+  LexicalIndex index;
+  ASSERT_TRUE(index.Open(*view).ok());
+  ASSERT_TRUE(index.has_delta());
+  EXPECT_EQ(index.delta_docs(), 35u);
+  std::set<uint32_t> delta_docs;
+  ASSERT_TRUE(index.ForEachDeltaDoc([&](uint32_t d) { delta_docs.insert(d); }).ok());
+  // The documented frame: N = base papers + new ones, df = base + delta,
+  // the base's average length and scale.
+  std::map<uint32_t, std::map<std::string, int>> tf;
+  std::map<uint32_t, int> len;
+  std::map<std::string, uint32_t> delta_df;
+  uint64_t n = base.n;
+  for (const auto& r : update) {
+    const uint32_t d = Doc(r[0]);
+    EXPECT_TRUE(delta_docs.count(d)) << r[0];
+    std::vector<std::string> terms = AnalyzeTerms(r[1] + " " + r[2]);
+    len[d] = static_cast<int>(terms.size());
+    for (const auto& t : terms) ++tf[d][t];
+    for (const auto& [t, f] : tf[d]) ++delta_df[t];
+    if (r[0][0] == 'N') ++n;
+  }
+  EXPECT_EQ(index.num_docs(), n);
+  for (const auto& [t, df] : delta_df) EXPECT_EQ(index.DocFreq(t), base.df[t] + df) << t;
+  const double scale = base.scale();
+  auto impact = [&](double w) { return std::clamp<long>(std::lround(w / scale), 1, 255); };
+  auto expected = [&](const std::vector<QueryTerm>& q, uint32_t d) {
+    double s = 0;
+    for (const QueryTerm& t : q) {
+      if (delta_docs.count(d)) {
+        auto it = tf[d].find(t.term);
+        if (it == tf[d].end()) continue;
+        const double f = it->second, df = base.df[t.term] + delta_df[t.term];
+        const double idf = std::log(1.0 + (n - df + 0.5) / (df + 0.5));
+        const double norm = base.k1 * (1 - base.b + base.b * len[d] / base.avgdl);
+        s += t.weight * impact(idf * f * (base.k1 + 1) / (f + norm)) * scale;
+      } else if (double w = base.Weight(t.term, d); w > 0) {
+        s += t.weight * impact(w) * scale;
+      }
+    }
+    return s;
+  };
+  std::vector<uint32_t> all;
+  for (const auto& [ext, text] : text_) all.push_back(Doc(ext));
+  std::mt19937 qrng(11);
+  for (int qi = 0; qi < 120; ++qi) {
+    std::string text;
+    for (int w = 0; w < 1 + static_cast<int>(qrng() % 3); ++w)
+      text += kVocabulary[qrng() % kVocabulary.size()] + " ";
+    if (qi % 4 == 0) text += "quokkafresh";
+    const std::vector<QueryTerm> q = LexicalIndex::QueryTerms(text);
+    double weights = 0;
+    for (const auto& t : q) weights += t.weight;
+    const double tol = scale * weights * 1.01;
+    std::vector<float> scored = index.ScoreDocs(q, all);
+    std::vector<std::pair<double, uint32_t>> ranked;
+    for (size_t i = 0; i < all.size(); ++i) {
+      const double e = expected(q, all[i]);
+      EXPECT_NEAR(scored[i], e, tol) << text << " doc " << all[i];
+      if (e > 0) ranked.emplace_back(e, all[i]);
+    }
+    std::sort(ranked.rbegin(), ranked.rend());
+    std::vector<LexicalHit> hits = index.Search(q, 10, 0);
+    ASSERT_EQ(hits.size(), std::min<size_t>(10, ranked.size())) << text;
+    for (size_t i = 0; i < hits.size(); ++i) {
+      EXPECT_NEAR(hits[i].score, expected(q, hits[i].doc), tol) << text;
+      EXPECT_GE(expected(q, hits[i].doc), ranked[hits.size() - 1].first - tol) << text;
+    }
+  }
+  // The new term finds exactly the delta's papers; the title index has a
+  // delta too.
+  EXPECT_EQ(index.Search(LexicalIndex::QueryTerms("quokkafresh"), 100, 0).size(), 35u);
+  LexicalIndex titles;
+  ASSERT_TRUE(titles.Open(*view, kTitleIndexPrefix).ok());
+  EXPECT_TRUE(titles.has_delta());
+  EXPECT_EQ(titles.Search(LexicalIndex::QueryTerms("quokkafresh"), 100, 0).size(), 35u);
+
+  // A second update: the delta is rebuilt with both updates' papers.
+  Upsert({{"N100", "quokkafresh ocean", ""}});
+  view = View();
+  LexicalIndex second;
+  ASSERT_TRUE(second.Open(*view).ok());
+  EXPECT_EQ(second.delta_docs(), 36u);
+  EXPECT_EQ(second.Search(LexicalIndex::QueryTerms("quokkafresh"), 100, 0).size(), 36u);
+
+  // Past 20% of the base's papers: compacted, exact BM25 of the texts.
+  Corpus more = MakeCorpus(rng2, 10);
+  Upsert(Records(more, "L", 1, 10));
+  view = View();
+  EXPECT_FALSE(view->Has("delta.lexicon") || view->Has("delta.mask") ||
+               view->Has("title.delta.lexicon"));
+  LexicalIndex compacted;
+  ASSERT_TRUE(compacted.Open(*view).ok());
+  EXPECT_FALSE(compacted.has_delta());
+  BruteForce now;
+  for (const auto& [ext, text] : text_) now.Add(Doc(ext), text);
+  now.Finish();
+  EXPECT_EQ(compacted.num_docs(), now.n);
+  for (const auto& [t, df] : now.df) EXPECT_EQ(compacted.DocFreq(t), df) << t;
 }
 
 // Forged indexes: payloads a writer bug or a forger could produce, behind

@@ -65,6 +65,10 @@ struct GraphBuildOptions {
   // UpdateGraph builds in full instead when more papers than this fraction
   // of the store changed.
   double full_build_fraction = 0.25;
+  // An update rebuilds the lexical indexes in full (compacts them) instead
+  // of writing a delta when the delta would hold more papers than this
+  // fraction of the base's (lexical.h, UpdateLexicalIndexes).
+  double lexical_delta_fraction = 0.2;
 };
 
 struct GraphBuildStats {

@@ -45,6 +45,10 @@ struct IngestOptions {
   // The graph build's (GraphBuildOptions; tests set them).
   uint32_t ranked_length = kRankedLength;
   double full_build_fraction = 0.25;
+  double lexical_delta_fraction = 0.2;
+  // Build every derived graph file in full, not as an update (folds the
+  // lexical delta into its base).
+  bool compact = false;
 };
 
 struct IngestStats {

@@ -15,7 +15,15 @@
 //   lexicon   header, sorted term strings, per-term df and postings offset
 //   postings  per term: varint segment count, then per segment: u8 impact,
 //             varint count, count x varint doc-id delta (ascending in segment)
-// Opening maps both files: O(1). A term lookup is a binary search.
+//   delta.lexicon, delta.postings, delta.mask
+//             an update's delta (LSM style): the papers changed since the
+//             base was built, indexed again with the base's statistics; the
+//             mask has a bit per paper id, set for the papers the delta
+//             holds, whose base postings a search skips. Updates rebuild the
+//             delta (work proportional to the papers changed since the base)
+//             and carry the base over; past a fraction of the base the next
+//             update rebuilds both in full (UpdateLexicalIndexes).
+// Opening maps the files: O(1). A term lookup is a binary search.
 //
 // Text analysis (shared with keyword extraction and the embedding model):
 // Words() from text.h, English stopwords dropped, Snowball English stems.
@@ -53,6 +61,18 @@ struct Bm25Params {
 
 struct LexicalBuildStats {
   int64_t terms = 0, postings = 0, bytes = 0;
+  int64_t delta_docs = 0;  // papers in the delta (UpdateLexicalIndexes)
+};
+
+// The statistics a delta index is scored with: its base's. A delta paper's
+// weight for term t is BM25 with N = the base's papers plus the delta's
+// papers beyond the base's id space, df = the base's df of t plus the
+// delta's, the base's average length, quantized on the base's scale
+// (impacts above 255 clamp). Queries add base and delta impacts as they are.
+struct LexicalFrame {
+  uint64_t base_docs = 0, base_id_space = 0;
+  double avgdl = 1.0, scale = 1.0;
+  std::function<uint32_t(std::string_view term)> base_df;
 };
 
 // Builds lexicon + postings in bounded memory (lexical_build.cc): documents
@@ -81,7 +101,8 @@ class LexicalBuilder {
   // Merges the documents with ids < id_space into the payloads of lexicon
   // and postings (files in dir); Write then puts them into the generation
   // being built as <prefix>lexicon and <prefix>postings.
-  Status Build(uint64_t id_space, const Bm25Params& params);
+  // With a frame, builds a delta scored with the base's statistics.
+  Status Build(uint64_t id_space, const Bm25Params& params, const LexicalFrame* frame = nullptr);
   Status Write(GenerationBuilder* out, const std::string& prefix, LexicalBuildStats* stats);
   size_t runs() const { return runs_.size(); }
 
@@ -160,14 +181,23 @@ struct LexicalHit {
 class LexicalIndex {
  public:
   // NotFound when the generation has no such index. prefix: "" (title +
-  // abstract) or kTitleIndexPrefix (titles).
+  // abstract) or kTitleIndexPrefix (titles). Opens the delta as well when
+  // the generation has one.
   Status Open(const GenerationView& generation, const std::string& prefix = "");
 
-  uint64_t num_terms() const { return num_terms_; }
-  uint64_t num_docs() const { return num_docs_; }  // papers indexed
-  // Document frequency of an analysed term (0 when absent).
+  uint64_t num_terms() const { return base_.num_terms; }  // of the base
+  uint64_t num_docs() const { return num_docs_; }         // papers indexed
+  // Document frequency of an analysed term (0 when absent); with a delta,
+  // the base's plus the delta's (a changed paper may count twice until the
+  // next compaction).
   uint32_t DocFreq(std::string_view term) const;
   double Idf(uint32_t df) const;
+  bool has_delta() const { return has_delta_; }
+  uint64_t delta_docs() const { return delta_docs_; }  // papers the delta holds
+  // The statistics a delta over this index's base is scored with.
+  LexicalFrame Frame() const;
+  // Calls fn(doc) for every paper the delta holds, ascending.
+  Status ForEachDeltaDoc(const std::function<void(uint32_t)>& fn) const;
 
   // Query terms of free text (analysed, merged, weighted by frequency).
   static std::vector<QueryTerm> QueryTerms(std::string_view text);
@@ -188,22 +218,61 @@ class LexicalIndex {
   Status status() const;
 
  private:
-  void Damaged() const;
+  // A lexicon and its postings: the base, or the delta.
+  struct Part {
+    CheckedFile lexicon, postings;
+    std::string path;  // of the postings, for messages
+    uint64_t term_offsets_at = 0, postings_offsets_at = 0, df_at = 0, strings_at = 0;
+    uint64_t num_terms = 0, num_docs = 0, id_space = 0;
+    double scale = 1.0, avgdl = 1.0;
+    Status Open(const GenerationView& generation, const std::string& prefix);
+    int64_t Find(std::string_view term) const;  // index or -1
+    uint32_t DocFreq(std::string_view term) const;
+  };
   struct Segment {
     uint8_t impact;
+    bool masked;  // a base segment: postings of papers the delta holds are skipped
     float weight;
-    uint64_t at, bytes;  // its postings in the postings file, read when visited
+    const Part* part;
+    uint64_t at, bytes;  // its postings in the part's postings file, read when visited
     uint32_t count;
   };
-  int64_t Find(std::string_view term) const;  // index or -1
+  // The delta's mask read window by window: whether the delta holds a
+  // paper (damage reads as held).
+  class MaskReader {
+   public:
+    explicit MaskReader(const CheckedFile* mask) : mask_(mask) {}
+    bool Masked(uint64_t doc);
+
+   private:
+    const CheckedFile* mask_;
+    const uint8_t* window_ = nullptr;
+    uint64_t lo_ = 1, hi_ = 0;  // mask bytes in the window
+  };
+  void Damaged(const Part& part) const;
+  void AddSegments(const Part& part, bool masked, const std::vector<QueryTerm>& terms,
+                   std::vector<Segment>* segs) const;
   std::vector<Segment> Segments(const std::vector<QueryTerm>& terms) const;
 
-  CheckedFile lexicon_, postings_;
-  std::string path_;
+  Part base_, delta_;
+  bool has_delta_ = false;
+  CheckedFile mask_;  // bit per paper id: held by the delta
+  uint64_t delta_docs_ = 0;
   mutable Status status_;
-  uint64_t term_offsets_at_ = 0, postings_offsets_at_ = 0, df_at_ = 0, strings_at_ = 0;
-  uint64_t num_terms_ = 0, num_docs_ = 0, id_space_ = 0;
-  double scale_ = 1.0;  // BM25 per impact unit
+  uint64_t num_docs_ = 0, id_space_ = 0;
+  double scale_ = 1.0;  // BM25 per impact unit (the base's; the delta shares it)
 };
+
+// The lexical indexes of an update (graph_update.cc): the papers changed
+// since the base (those of the current delta plus `changed`) are indexed
+// again into a delta scored with the base's statistics (LexicalFrame), and
+// the base is carried over; when they exceed `compact_fraction` of the
+// base's papers, both indexes are rebuilt in full instead (compaction),
+// `*compacted` set. Without a lexical index in `old` it builds in full too.
+Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
+                            const std::vector<uint32_t>& changed, double compact_fraction,
+                            GenerationBuilder* out, size_t budget, LexicalBuildStats* stats,
+                            bool* compacted);
+inline constexpr char kDeltaPrefix[] = "delta.";
 
 }  // namespace litgraph
