@@ -3,6 +3,7 @@ README.md (ingest, extract-keywords --missing, embed --missing) leaves
 findable, and what it says about the model. Imported by run.py.
 """
 import json
+import os
 
 from run import lines, native, write
 
@@ -94,6 +95,55 @@ def case_cron_recipe_embeds_changed_papers_again(c):
     out, _, _ = c.run("embed", "--db", db, "--missing", "--stats")
     s = json.loads(out.strip().splitlines()[-1])
     assert s["changed"] == 0 and s["abstracts"] == base["abstracts"], (base, s)
+
+
+def case_updates_keep_a_lexical_delta_until_compacted(c):
+    """An update indexes the changed and new papers in a delta beside the carried-over base:
+    BM25 and the fuzzy title index find a changed paper by its new text and no longer by its
+    old one; status counts the delta; ingest --compact with no input folds it in, with the
+    same answers."""
+    db = c.path("delta.db")
+    c.run("ingest", "--db", db, "-q", *c.fixtures())
+    out, _, _ = c.run("find-paper", "--db", db, "--id", "W2741809807")
+    old_title = lines(out)[0]["title"]
+    out, _, _ = c.run("find-paper", "--db", db, *old_title.split(), "-n", "1")
+    assert lines(out)[0]["id"] == "W2741809807", out
+    new_title = "Quokkafresh lexicons for bus route oracles"
+    changed = native("W2741809807", new_title, abstract="quokkafresh marsupial timetables",
+                     updated_date="2099-01-01")
+    added = native("BUS2", "Marsupial quokkafresh sightings", abstract="quokkafresh oracle")
+    c.run("ingest", "--db", db, "-q", write(c.path("delta.jsonl"), changed + "\n" + added + "\n"))
+    graph = sorted(d for d in os.listdir(db) if d.startswith("graph."))[-1]
+    files = set(os.listdir(os.path.join(db, graph)))
+    assert {"delta.lexicon", "delta.postings", "delta.mask", "title.delta.mask"} <= files, files
+    out, _, _ = c.run("status", "--db", db, "--format", "jsonl", expect=None)
+    assert lines(out)[0]["graph"]["lexical_delta_papers"] == 2, out
+
+    def answers():
+        got = {}
+        for q in ("quokkafresh", "marsupial timetables", old_title):
+            out, _, _ = c.run("find-paper", "--db", db, *q.split(), "-n", "5", expect=None)
+            got[q] = [r["id"] for r in lines(out)]
+        out, _, _ = c.run("find-paper", "--db", db, "--title", new_title, "-n", "1")
+        got["title"] = [r["id"] for r in lines(out)]
+        return got
+
+    got = answers()
+    assert sorted(got["quokkafresh"]) == ["BUS2", "W2741809807"], got
+    assert got["marsupial timetables"][0] == "W2741809807", got
+    assert "W2741809807" not in got[old_title], got  # its old words are masked
+    assert got["title"] == ["W2741809807"], got
+    c.run("ingest", "--db", db, "--compact", "-q", stdin="")
+    graph = sorted(d for d in os.listdir(db) if d.startswith("graph."))[-1]
+    assert not any("delta" in f for f in os.listdir(os.path.join(db, graph))), graph
+    out, _, _ = c.run("status", "--db", db, "--format", "jsonl", expect=None)
+    assert lines(out)[0]["graph"]["lexical_delta_papers"] == 0, out
+    compacted = answers()
+    # The same answers (the tail of a long query's top 5 may move: statistics are exact again).
+    for q in ("quokkafresh", "title"):
+        assert sorted(compacted[q]) == sorted(got[q]), (q, got[q], compacted[q])
+    assert compacted["marsupial timetables"][0] == "W2741809807", compacted
+    assert "W2741809807" not in compacted[old_title], compacted
 
 
 def case_writers_replace_derived_files_of_an_older_release(c):
