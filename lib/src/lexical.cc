@@ -169,20 +169,16 @@ Status LexicalIndex::status() const {
   return status_;
 }
 
-bool LexicalIndex::MaskReader::Masked(uint64_t doc) {
+bool LexicalIndex::MaskReader::Slide(uint64_t doc) {
+  // A window of the mask around it: postings ascend within a segment.
+  constexpr uint64_t kWindow = 4096;
   const uint64_t byte = doc / 8;
-  if (byte < lo_ || byte >= hi_) {
-    // A window of the mask around it: postings ascend within a segment.
-    constexpr uint64_t kWindow = 4096;
-    lo_ = byte / kWindow * kWindow;
-    const uint64_t bytes = mask_->size() - 8;
-    hi_ = std::min(lo_ + kWindow, bytes);
-    window_ = lo_ < hi_ ? mask_->Read(8 + lo_, hi_ - lo_) : nullptr;
-    if (!window_) {
-      lo_ = 1;
-      hi_ = 0;
-      return true;  // damage (latched in the mask's status) reads as held
-    }
+  lo_ = byte / kWindow * kWindow;
+  hi_ = std::min(lo_ + kWindow, mask_->size() - 8);
+  window_ = lo_ < hi_ ? mask_->Read(8 + lo_, hi_ - lo_) : nullptr;
+  if (!window_ || byte >= hi_) {
+    lo_ = hi_ = 0;
+    return true;  // damage (latched in the mask's status) reads as held
   }
   return (window_[byte - lo_] >> (doc % 8) & 1) != 0;
 }

@@ -242,12 +242,17 @@ class LexicalIndex {
   class MaskReader {
    public:
     explicit MaskReader(const CheckedFile* mask) : mask_(mask) {}
-    bool Masked(uint64_t doc);
+    bool Masked(uint64_t doc) {
+      const uint64_t byte = doc / 8;
+      if (byte - lo_ >= hi_ - lo_) return Slide(doc);  // outside the window (or none yet)
+      return (window_[byte - lo_] >> (doc % 8) & 1) != 0;
+    }
 
    private:
+    bool Slide(uint64_t doc);  // moves the window to doc, then tests it
     const CheckedFile* mask_;
     const uint8_t* window_ = nullptr;
-    uint64_t lo_ = 1, hi_ = 0;  // mask bytes in the window
+    uint64_t lo_ = 0, hi_ = 0;  // mask bytes [lo_, hi_) in the window
   };
   void Damaged(const Part& part) const;
   void AddSegments(const Part& part, bool masked, const std::vector<QueryTerm>& terms,
