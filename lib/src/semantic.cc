@@ -52,15 +52,6 @@ TextColumn ColumnOf(VecField f) {
   return TextColumn::kPaperTitle;
 }
 
-// Texts of one field by dense id (empty where there is nothing to embed).
-std::vector<std::string> FieldTexts(Store* store, VecField f, uint64_t rows) {
-  std::vector<std::string> texts(rows);
-  store->ForEachText(ColumnOf(f), [&](int64_t id, std::string_view text) {
-    if (static_cast<uint64_t>(id) < rows) texts[static_cast<uint64_t>(id)] = std::string(text);
-  });
-  return texts;
-}
-
 // One embedding run's state, passed from stage to stage.
 struct EmbedRun {
   Store* store;
@@ -127,30 +118,27 @@ Status ChooseModel(EmbedRun* r) {
   return Status::Ok();
 }
 
-// The share of the words of up to 1,000 of `rows` (evenly spaced) that
+// The share of the words of up to 1,000 of `texts` (evenly spaced) that
 // `model` does not know; -1 when they have fewer than 50 words.
-double UnknownWords(const LsaModel& model, const std::vector<std::string>& texts,
-                    const std::vector<uint64_t>& rows) {
-  const size_t step = std::max<size_t>(1, rows.size() / 1000);
+double UnknownWords(const LsaModel& model, const std::vector<std::string>& texts) {
+  const size_t step = std::max<size_t>(1, texts.size() / 1000);
   int64_t words = 0, unknown = 0;
-  for (size_t i = 0; i < rows.size(); i += step)
-    for (const std::string& t : AnalyzeTerms(texts[rows[i]])) {
+  for (size_t i = 0; i < texts.size(); i += step)
+    for (const std::string& t : AnalyzeTerms(texts[i])) {
       ++words;
       unknown += model.Find(t) < 0;
     }
   return words < 50 ? -1 : static_cast<double>(unknown) / words;
 }
 
-// Vocabulary drift of an incremental run: new abstracts against old ones.
-void MeasureDrift(EmbedRun* r, const std::vector<std::string>& texts, const std::vector<char>& need,
-                  const std::vector<uint64_t>& todo) {
+// Vocabulary drift of an incremental run: new abstracts against a sample of
+// the old ones.
+void MeasureDrift(EmbedRun* r, const std::vector<std::string>& todo_texts,
+                  const std::vector<std::string>& old_sample) {
   const auto* lsa = dynamic_cast<const LsaModel*>(r->embedder.get());
-  if (!lsa || r->full || todo.empty()) return;
-  std::vector<uint64_t> old;
-  for (uint64_t i = 0; i < need.size(); ++i)
-    if (!need[i] && !texts[i].empty()) old.push_back(i);
-  r->stats->unknown_words_new = UnknownWords(*lsa, texts, todo);
-  r->stats->unknown_words_old = UnknownWords(*lsa, texts, old);
+  if (!lsa || r->full || todo_texts.empty()) return;
+  r->stats->unknown_words_new = UnknownWords(*lsa, todo_texts);
+  r->stats->unknown_words_old = UnknownWords(*lsa, old_sample);
   if (r->stats->unknown_words_new >= 0 && r->stats->unknown_words_old >= 0 &&
       r->stats->unknown_words_new > r->stats->unknown_words_old + 0.10 && !r->stats->retrain_due) {
     r->stats->retrain_due = true;
@@ -160,31 +148,32 @@ void MeasureDrift(EmbedRun* r, const std::vector<std::string>& texts, const std:
   }
 }
 
-// Computes the vectors of rows `todo` into data (rows x dim).
+// Computes the vectors of `texts` into data (texts.size() x dim, in order).
 Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::string>& texts,
-                 const std::vector<uint64_t>& todo, std::vector<float>* data) {
+                 std::vector<float>* data) {
   const int dim = r->embedder->dim();
+  data->assign(texts.size() * dim, 0.0f);
   if (auto* lsa = dynamic_cast<LsaModel*>(r->embedder.get())) {
     int threads = std::max(1, r->o.threads);
     std::vector<std::thread> ts;
     for (int t = 0; t < threads; ++t)
       ts.emplace_back([&, t] {
-        for (size_t i = t; i < todo.size(); i += threads)
-          lsa->EmbedOne(texts[todo[i]], data->data() + todo[i] * dim);
+        for (size_t i = t; i < texts.size(); i += threads)
+          lsa->EmbedOne(texts[i], data->data() + i * dim);
       });
     for (auto& th : ts) th.join();
     return Status::Ok();
   }
   const size_t chunk = 4096;
-  for (size_t i = 0; i < todo.size(); i += chunk) {
-    std::vector<std::string> batch;
-    for (size_t j = i; j < todo.size() && j < i + chunk; ++j) batch.push_back(texts[todo[j]]);
+  for (size_t i = 0; i < texts.size(); i += chunk) {
+    std::vector<std::string> batch(
+        texts.begin() + static_cast<long>(i),
+        texts.begin() + static_cast<long>(std::min(texts.size(), i + chunk)));
     std::vector<float> out;
     LITGRAPH_RETURN_IF_ERROR(r->embedder->Embed(batch, &out));
-    for (size_t j = 0; j < batch.size(); ++j)
-      std::copy(out.begin() + j * dim, out.begin() + (j + 1) * dim,
-                data->begin() + todo[i + j] * dim);
-    r->o.reporter->Progress(fmt::format("{} {} / {}", name, i + batch.size(), todo.size()));
+    std::copy(out.begin(), out.begin() + static_cast<long>(batch.size() * dim),
+              data->begin() + static_cast<long>(i * dim));
+    r->o.reporter->Progress(fmt::format("{} {} / {}", name, i + batch.size(), texts.size()));
   }
   r->o.reporter->Progress("");
   return Status::Ok();
@@ -192,47 +181,72 @@ Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::st
 
 // One field: its vectors (reusing the current generation's unless a full
 // run), the vector file, and its HNSW index (extended when possible).
+// Memory: a byte per row, the texts and vectors of the rows embedded, and a
+// sample of 1,000 old texts; the old vectors are read from their mapped file
+// while the new file is written.
 Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   const int dim = r->embedder->dim();
   const NodeType type = f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper;
   const uint64_t rows = static_cast<uint64_t>(r->store->MaxId(type)) + 1;
   const std::string name = VecFieldName(f);
-  std::vector<std::string> texts = FieldTexts(r->store, f, rows);
-  std::vector<float> data(rows * dim, 0.0f);
   std::vector<char> need(rows, 1);
   std::vector<uint64_t> changed;  // rows whose old vector is replaced
   VectorFile old;
-  if (!r->full && r->cur->Has(name + ".vec")) {
+  const bool reuse = !r->full && r->cur->Has(name + ".vec");
+  if (reuse) {
     LITGRAPH_RETURN_IF_ERROR(old.Open(*r->cur, name + ".vec"));
     if (old.dim() != dim)
       return Status::Corruption(r->cur->Path(name + ".vec") +
                                 ": dimension differs from the model's");
     for (uint64_t i = 0; i < rows && i < old.rows(); ++i)
-      if (const float* v = old.Row(i)) {
-        std::copy(v, v + dim, data.begin() + i * dim);
-        need[i] = 0;
-      }
+      if (old.Row(i)) need[i] = 0;
     LITGRAPH_RETURN_IF_ERROR(old.status());
     // Papers whose text changed since: their old vectors go.
     if (type == NodeType::kPaper)
       for (uint64_t i : r->stale)
         if (i < rows && !need[i]) {
           need[i] = 1;
-          std::fill(data.begin() + i * dim, data.begin() + (i + 1) * dim, 0.0f);
           changed.push_back(i);
         }
   }
-  std::vector<uint64_t> todo;
-  for (uint64_t i = 0; i < rows; ++i)
-    if (need[i] && !texts[i].empty()) todo.push_back(i);
-  if (f == VecField::kAbstract) MeasureDrift(r, texts, need, todo);
-  LITGRAPH_RETURN_IF_ERROR(EmbedRows(r, name, texts, todo, &data));
+  // The texts of the rows to embed, and every step-th old one (drift).
+  const uint64_t kept = static_cast<uint64_t>(std::count(need.begin(), need.end(), 0));
+  const uint64_t step = std::max<uint64_t>(1, kept / 1000);
+  std::vector<std::pair<uint64_t, std::string>> todo;
+  std::vector<std::string> old_sample;
+  uint64_t ordinal = 0;
+  r->store->ForEachText(ColumnOf(f), [&](int64_t id, std::string_view text) {
+    const auto row = static_cast<uint64_t>(id);
+    if (row >= rows || text.empty()) return;
+    if (need[row])
+      todo.emplace_back(row, std::string(text));
+    else if (ordinal++ % step == 0)
+      old_sample.emplace_back(text);
+  });
+  std::sort(todo.begin(), todo.end());
+  std::vector<std::string> texts;
+  texts.reserve(todo.size());
+  for (auto& [row, text] : todo) texts.push_back(std::move(text));
+  if (f == VecField::kAbstract) MeasureDrift(r, texts, old_sample);
+  old_sample = decltype(old_sample)();
+  std::vector<float> data;
+  LITGRAPH_RETURN_IF_ERROR(EmbedRows(r, name, texts, &data));
+  texts = decltype(texts)();
   (f == VecField::kTitle      ? r->stats->titles
    : f == VecField::kAbstract ? r->stats->abstracts
                               : r->stats->keywords) = static_cast<int64_t>(todo.size());
-  LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, data.data()));
+  // Rows in order: a new vector, else the old one kept, else none.
+  size_t next = 0;
+  LITGRAPH_RETURN_IF_ERROR(
+      VectorFile::Write(r->out, name + ".vec", dim, rows, [&](uint64_t row) -> const float* {
+        if (row == 0) next = 0;  // each pass starts again
+        while (next < todo.size() && todo[next].first < row) ++next;
+        if (next < todo.size() && todo[next].first == row) return data.data() + next * dim;
+        return reuse && !need[row] ? old.Row(row) : nullptr;
+      }));
+  LITGRAPH_RETURN_IF_ERROR(old.status());
   data = decltype(data)();  // frees (`= {}` keeps the capacity)
-  texts = decltype(texts)();
+  todo = decltype(todo)();
   auto t_index = Clock::now();
   VectorFile vf;
   auto id = r->out->Identity(name + ".vec");

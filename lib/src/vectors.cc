@@ -151,6 +151,36 @@ Status VectorFile::Write(const std::string& path, const FileIdentity& id, int di
   return w.Finish();
 }
 
+Status VectorFile::Write(GenerationBuilder* out, const std::string& name, int dim, uint64_t rows,
+                         const std::function<const float*(uint64_t)>& row) {
+  VecHeader h{};
+  std::memcpy(h.magic, kVecMagic, 8);
+  h.dim = static_cast<uint32_t>(dim);
+  h.rows = rows;
+  for (uint64_t r = 0; r < rows; ++r) {
+    const float* v = row(r);
+    h.present += v && !IsZero(v, dim) ? 1 : 0;
+  }
+  CheckedFileWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
+  LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
+  const size_t row_bytes = static_cast<size_t>(dim) * sizeof(float);
+  std::string chunk;
+  chunk.reserve(1 << 20);
+  for (uint64_t r = 0; r < rows; ++r) {
+    const float* v = row(r);
+    if (v)
+      chunk.append(reinterpret_cast<const char*>(v), row_bytes);
+    else
+      chunk.append(row_bytes, '\0');
+    if (chunk.size() >= (1 << 20) || r + 1 == rows) {
+      LITGRAPH_RETURN_IF_ERROR(w.Append(chunk));
+      chunk.clear();
+    }
+  }
+  return w.Finish();
+}
+
 Status VectorFile::Open(const GenerationView& generation, const std::string& name) {
   auto id = generation.Identity(name);
   if (!id.ok()) return id.status();

@@ -15,10 +15,15 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "litgraph/ingest.h"
+#include "litgraph/keyword_store.h"
+#include "litgraph/semantic.h"
+#include "litgraph/store.h"
 #include "test_util.h"
 
 namespace litgraph {
@@ -472,6 +477,72 @@ TEST(HttpEmbedderTest, UnreachableEndpointIsAnIoError) {
   EXPECT_EQ(st.code(), Code::kIoError);
   EXPECT_NE(st.message().find("127.0.0.1:1"), std::string::npos) << st.message();
   EXPECT_EQ(e.Probe().code(), Code::kIoError);
+}
+
+}  // namespace
+}  // namespace litgraph
+
+namespace litgraph {
+namespace {
+
+// embed --missing (RunEmbed with missing) writes the vector files a full
+// re-embedding with the same model writes, byte for byte: new papers, a paper
+// whose abstract changed, and papers and keywords it keeps.
+TEST(EmbedMissingTest, WritesTheVectorsOfAFullReembedding) {
+  ScopedTempDir tmp;
+  auto opened = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  Store* store = opened->get();
+  const std::vector<std::string> all = {
+      testing::TestData("snowball.works.jsonl"),
+      testing::TestData("search-biodiversity-finance.works.jsonl")};
+  IngestStats is;
+  ASSERT_TRUE(Ingest(store, {all[0]}, IngestOptions{}, &is).ok());
+  KeywordRunOptions ko;
+  KeywordRunStats ks;
+  auto builtin = [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); };
+  ASSERT_TRUE(RunKeywordExtraction(store, ko, builtin, &ks).ok());
+  EmbedRunOptions eo;
+  eo.lsa.dim = 16;
+  eo.threads = 2;
+  eo.hnsw.threads = 1;
+  EmbedRunStats es;
+  ASSERT_TRUE(RunEmbed(store, eo, &es).ok());
+  // New papers, and one paper whose abstract changed.
+  auto id = store->PaperByExtId("W2741809807");
+  ASSERT_TRUE(id);
+  std::string changed = nlohmann::json({{"id", "W2741809807"},
+                                        {"title", "Open access at scale"},
+                                        {"abstract", "Bus routes and timetables in Trondheim."},
+                                        {"updated_date", "2099-01-01"}})
+                            .dump();
+  WriteFile(tmp.File("changed.jsonl"), changed + "\n");
+  ASSERT_TRUE(Ingest(store, {all[1], tmp.File("changed.jsonl")}, IngestOptions{}, &is).ok());
+  ko.select = KeywordRunOptions::Select::kMissing;
+  ASSERT_TRUE(RunKeywordExtraction(store, ko, builtin, &ks).ok());
+  EmbedRunOptions missing = eo;
+  missing.missing = true;
+  EmbedRunStats ms;
+  ASSERT_TRUE(RunEmbed(store, missing, &ms).ok());
+  EXPECT_FALSE(ms.trained);
+  EXPECT_GT(ms.abstracts, 0);
+  auto payloads = [&] {
+    std::map<std::string, std::string> out;
+    auto view = store->Current("vectors");
+    EXPECT_TRUE(view.ok() && *view);
+    for (const char* f : {"title.vec", "abstract.vec", "keyword.vec"})
+      out[f] = testing::Payload((*view)->Path(f));
+    return out;
+  };
+  const auto incremental = payloads();
+  EmbedRunStats fs;
+  ASSERT_TRUE(RunEmbed(store, eo, &fs).ok());  // every row again, same model
+  EXPECT_FALSE(fs.trained);
+  const auto full = payloads();
+  for (const auto& [name, bytes] : full) {
+    EXPECT_GT(bytes.size(), 64u) << name;
+    EXPECT_TRUE(incremental.at(name) == bytes) << name << " differs from a full re-embedding";
+  }
 }
 
 }  // namespace

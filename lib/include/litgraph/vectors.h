@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,11 @@ class VectorFile {
   // The same as a standalone file with the given identity.
   static Status Write(const std::string& path, const FileIdentity& id, int dim, uint64_t rows,
                       const float* data);
+  // Rows from a function called for rows 0..rows-1 in order, twice (null or
+  // all zero: no vector); the pointers it returns need only last until its
+  // next call.
+  static Status Write(GenerationBuilder* out, const std::string& name, int dim, uint64_t rows,
+                      const std::function<const float*(uint64_t row)>& row);
 
  private:
   CheckedFile file_;
