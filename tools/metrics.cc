@@ -159,7 +159,7 @@ void AddOptions(CLI::App& app, Options* o) {
                  fmt::format("Seed of the randomized networks (default {})",
                              o->metrics.novelty_options.seed))
       ->type_name("N")
-      ->check(NumberIn<uint64_t>(0, UINT64_MAX))
+      ->check(NumberIn<uint64_t>(0, 999999999999))
       ->group(group);
 }
 
