@@ -524,8 +524,39 @@ void ForEachPair(const CitationCsr& g, const std::vector<int32_t>& venue, const 
 
 // Observed pair counts (index per pair) and, over the randomized networks,
 // the sums and sums of squares of each pair's count.
+// Pair key -> index + 1 (0: none). With few venues a triangular array
+// indexed by the pair itself: one read per lookup instead of a hash probe
+// into a table of 16-byte slots (at 1M papers and 5,019 venues, 12.6M
+// entries, 50 MB); else a hash map.
+class PairIndex {
+ public:
+  static constexpr uint64_t kDenseMax = uint64_t{32} << 20;
+  void Init(int32_t venues) {
+    const uint64_t v = static_cast<uint64_t>(std::max(venues, 0));
+    if (v * (v + 1) / 2 <= kDenseMax) {
+      v_ = v;
+      dense_.assign(v * (v + 1) / 2, 0);
+    }
+  }
+  uint32_t& operator[](uint64_t key) { return v_ ? dense_[Tri(key)] : map_[key]; }
+  const uint32_t* Find(uint64_t key) const {
+    if (!v_) return map_.Find(key);
+    const uint32_t& x = dense_[Tri(key)];
+    return x ? &x : nullptr;
+  }
+
+ private:
+  size_t Tri(uint64_t key) const {  // row-major upper triangle, a <= b
+    const uint64_t a = (key >> 32) - 1, b = (key & 0xffffffffu) - 1;
+    return a * v_ - a * (a - 1) / 2 + (b - a);
+  }
+  uint64_t v_ = 0;
+  std::vector<uint32_t> dense_;
+  U64Map<uint32_t> map_;
+};
+
 struct PairStats {
-  U64Map<uint32_t> index;  // pair key -> index + 1
+  PairIndex index;
   std::vector<uint64_t> keys;
   std::vector<double> observed, sum, sum_sq;
 };
@@ -535,6 +566,7 @@ uint64_t RefBegin(const CitationCsr& g, uint32_t p) {
 }
 
 void CountObserved(const CitationCsr& g, const std::vector<int32_t>& venue, PairStats* st) {
+  st->index.Init(venue.empty() ? 0 : *std::max_element(venue.begin(), venue.end()) + 1);
   std::vector<int32_t> scratch;
   const uint32_t* refs = g.Refs(0).data();
   for (uint32_t p = 0; p < g.num_papers(); ++p) {

@@ -247,6 +247,17 @@ TEST(MetricsNovelty, ZScoreArithmeticOnATinyNetwork) {
   EXPECT_DOUBLE_EQ(at(0, 1).z, 1 / std::sqrt(2.0));
   EXPECT_DOUBLE_EQ(at(0, 2).z, -1 / std::sqrt(2.0));
   EXPECT_TRUE(std::isnan(at(1, 2).z));
+  // Venue ids this large make the pair index a hash map instead of a
+  // triangular array: the same numbers.
+  const std::vector<int32_t> far = {9000, 9000, 9001, 9002, -1, -1};
+  std::vector<VenuePairZ> z2 = VenuePairZScores(g, far, randomized);
+  ASSERT_EQ(z2.size(), z.size());
+  for (size_t i = 0; i < z.size(); ++i) {
+    EXPECT_EQ(z2[i].a, z[i].a + 9000);
+    EXPECT_EQ(z2[i].b, z[i].b + 9000);
+    EXPECT_EQ(z2[i].observed, z[i].observed);
+    EXPECT_EQ(z2[i].sd, z[i].sd);
+  }
   // Nearest-rank percentiles of a paper's pair values.
   std::vector<float> v = {5, 1, 4, 2, 3};
   EXPECT_EQ(PercentileNearestRank(&v, 0.1), 1);  // ceil(0.5) - 1 = index 0
