@@ -12,6 +12,7 @@
 #include "litgraph/citations.h"
 #include "litgraph/find.h"
 #include "litgraph/jsonl.h"
+#include "litgraph/metrics.h"
 #include "litgraph/render.h"
 #include "litgraph/store.h"
 #include "tool.h"
@@ -27,7 +28,9 @@ Manual ToolManual() {
       "Shows a detail card for each PAPER (an id, DOI or title; with no PAPER, JSON lines with "
       "an \"id\" field are read from standard input, so litgraph-find-paper output can be piped "
       "in): authors with positions and institutions, venue, topics, keywords, abstract, open "
-      "access data, and the references and citing papers present in the store.\n\n"
+      "access data, the references and citing papers present in the store, and the paper's "
+      "citation metrics when the store has a current metrics file (litgraph-metrics --build)."
+      "\n\n"
       "--references and --cited-by list the papers it cites and the papers citing it; "
       "--co-cited lists the papers most often cited together with it; --coupled lists the "
       "papers sharing most references with it (bibliographic coupling). Lists are ranked by "
@@ -39,7 +42,9 @@ Manual ToolManual() {
       "Detail cards: the paper fields of litgraph-json(7) plus date, work_type, language, "
       "abstract, source, open_access, pdf_url, authorships, topics, keywords, "
       "openalex_keywords, references_in_store, cited_by_in_store and their counts, "
-      "dangling_references; as a table (the default on a terminal) a card to read: title, "
+      "dangling_references, metrics (when the store has a current metrics file: the fields of "
+      "litgraph-metrics' records after the paper fields); as a table (the default on a terminal) a "
+      "card to read: title, "
       "ids, venue, authors, counts, keywords, topics and the abstract wrapped to the "
       "terminal (--fields or --sort give rows instead). Neighbour lists: paper records with "
       "rank, score (the count), relation and of (the paper they belong to).";
@@ -91,6 +96,13 @@ int main(int argc, char** argv) {
     PaperFinder finder(store->get());
     Graph* graph = finder.graph();
     LITGRAPH_RETURN_IF_ERROR(finder.status());  // a damaged graph is an error, not "no graph"
+    // The store's metrics (litgraph-metrics --build) join the card when current.
+    std::unique_ptr<MetricsFile> metrics;
+    if (graph) {
+      auto m = MetricsFile::Open(store->get(), *graph);
+      if (!m.ok()) return m.status();
+      metrics = std::move(*m);
+    }
     Output out(tool.common().format);
     tool.Shape(&out, store->get());
     const bool list_mode = references || cited_by || co_cited || coupled;
@@ -125,7 +137,7 @@ int main(int argc, char** argv) {
         continue;
       }
       if (!list_mode) {
-        Json card = PaperCard(store->get(), graph, *id);
+        Json card = PaperCard(store->get(), graph, *id, 200, metrics.get());
         if (out.format() == Format::kTable && !shaped)  // a card to read, not a row
           out.Raw((printed++ ? "\n" : "") + PaperCardText(card, out.width()));
         else
@@ -149,6 +161,7 @@ int main(int argc, char** argv) {
     }
     out.Finish();
     LITGRAPH_RETURN_IF_ERROR(finder.status());
+    if (metrics) LITGRAPH_RETURN_IF_ERROR(metrics->status());
     return result;
   });
 }

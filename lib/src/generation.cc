@@ -22,6 +22,7 @@ namespace {
 std::string RebuildCommand(const std::string& artifact) {
   if (artifact == "keywords") return "litgraph-extract-keywords";
   if (artifact == "vectors") return "litgraph-embed --train";
+  if (artifact == "metrics") return "litgraph-metrics --build";
   return "litgraph-ingest with no input";
 }
 

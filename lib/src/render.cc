@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "litgraph/export.h"
+#include "litgraph/metrics.h"
 
 namespace litgraph {
 
@@ -187,6 +189,27 @@ std::string PaperCardText(const Json& card, size_t width) {
                         number("cited_by_in_store_count"), number("referenced_works_count"),
                         number("references_in_store_count")),
             width, "  ");
+  if (auto m = card.find("metrics"); m != card.end() && m->is_object()) {
+    auto num = [&](const char* key, const char* fmt_spec) {
+      auto it = m->find(key);
+      return it != m->end() && it->is_number()
+                 ? fmt::format(fmt::runtime(fmt_spec), it->get<double>())
+                 : std::string("null");
+    };
+    const Json& w = (*m)["cd_window"];
+    s += Wrap(
+        fmt::format("Disruption CD{} {} (n_i {}, n_j {}, n_k {}; without n_k {}). "
+                    "PageRank {}, citation percentile {} in field and year.{}",
+                    w.is_number() ? "_" + std::to_string(w.get<int>()) : "", num("cd", "{:.3f}"),
+                    num("n_i", "{:.0f}"), num("n_j", "{:.0f}"), num("n_k", "{:.0f}"),
+                    num("cd_no_nk", "{:.3f}"), num("pagerank", "{:.3g}"),
+                    num("citation_percentile", "{:.1f}"),
+                    m->contains("novelty_pairs") && (*m)["novelty_pairs"].is_number()
+                        ? fmt::format(" Novelty {}, conventionality {}.", num("novelty", "{:.2f}"),
+                                      num("conventionality", "{:.2f}"))
+                        : ""),
+        width, "  ");
+  }
   if (card.contains("keywords") && !card["keywords"].empty())
     s += Wrap("Keywords: " + Names(card["keywords"], "label", 12), width, "  ");
   if (card.contains("topics") && !card["topics"].empty())
@@ -225,7 +248,8 @@ Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>
   return out;
 }
 
-Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links) {
+Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links,
+               const MetricsFile* metrics) {
   auto summary = store->GetPaperSummary(paper);
   auto d = store->GetPaperDetails(paper);
   if (!summary || !d) return Json();
@@ -292,7 +316,65 @@ Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links) {
         static_cast<int64_t>(d->stored_references) - j["references_in_store_count"].get<int64_t>();
     list(Rel::kCitesIn, "cited_by_in_store", "cited_by_in_store_count");
   }
+  PaperMetrics m;
+  if (metrics && metrics->Get(static_cast<uint32_t>(paper), &m))
+    j["metrics"] = MetricFieldsJson(ToRecord(static_cast<uint32_t>(paper), m));
   return j;
+}
+
+Json MetricFieldsJson(const MetricRecord& m) {
+  auto opt = [](auto v) { return v ? Json(*v) : Json(nullptr); };
+  auto why = [](CdUndefined u) {
+    return u == CdUndefined::kNone ? Json(nullptr) : Json(CdUndefinedName(u));
+  };
+  const Disruption& d = m.disruption;
+  Json j;
+  j["cd_window"] = m.window > 0 ? Json(m.window) : Json(nullptr);
+  j["n_i"] = d.n_i;
+  j["n_j"] = d.n_j;
+  j["n_k"] = d.n_k;
+  j["cd"] = opt(d.Cd());
+  j["cd_undefined"] = why(d.undefined);
+  j["cd_no_nk"] = opt(d.CdNoNk());
+  j["cd_no_nk_undefined"] = why(d.CdNoNkUndefined());
+  j["cited_by_in_store"] = m.in_store_citations;
+  j["pagerank"] = opt(m.pagerank);
+  j["citation_percentile"] =
+      m.percentile ? Json(static_cast<double>(*m.percentile)) : Json(nullptr);
+  const bool nov = m.novelty && !std::isnan(m.novelty->novelty);
+  j["novelty"] = nov ? Json(static_cast<double>(m.novelty->novelty)) : Json(nullptr);
+  j["conventionality"] =
+      nov ? Json(static_cast<double>(m.novelty->conventionality)) : Json(nullptr);
+  j["novelty_pairs"] = m.novelty ? Json(m.novelty->pairs) : Json(nullptr);
+  j["metrics_source"] = m.from_file ? "file" : "computed";
+  return j;
+}
+
+Json MetricJson(Store* store, Graph* graph, const MetricRecord& m) {
+  auto p = store->GetPaperSummary(m.paper);
+  if (!p) return Json();
+  Json j = PaperJson(*p, graph);
+  const Json fields = MetricFieldsJson(m);  // items() of a temporary would dangle
+  for (auto& [k, v] : fields.items()) j[k] = v;
+  return j;
+}
+
+std::vector<Column> MetricColumns() {
+  return {{"id", "id", 0},
+          {"year", "year", 0},
+          {"title", "title", 50},
+          {"cd", "cd", 0},
+          {"cd_no_nk", "cd_no_nk", 0},
+          {"n_i", "n_i", 0},
+          {"n_j", "n_j", 0},
+          {"n_k", "n_k", 0},
+          {"cited_by_count", "cites", 0},
+          {"cited_by_in_store", "in_store", 0},
+          {"citation_percentile", "pct", 0},
+          {"pagerank", "pagerank", 0},
+          {"novelty", "novelty", 0},
+          {"conventionality", "conv", 0},
+          {"doi", "doi", 0, false}};
 }
 
 Json NeighbourJson(Store* store, Graph* graph, const Neighbour& n, Neighbourhood kind,

@@ -2,6 +2,7 @@
 // print, and the scans derived-file builders read (store.h).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "litgraph/coding.h"
@@ -389,8 +390,13 @@ std::optional<std::string> Store::CacheGet(const std::string& key) {
 }
 
 std::vector<int64_t> Store::PaperIds() {
-  Stmt s = db_.Prepare("SELECT id FROM paper ORDER BY id");
-  return AllInts(s);
+  // Without ORDER BY, SQLite scans the smallest covering index (title_key)
+  // instead of the table: at 1M papers 0.4 s and a few MB, where the table
+  // scan read (and, with mmap, mapped) every row's abstract.
+  Stmt s = db_.Prepare("SELECT id FROM paper");
+  std::vector<int64_t> ids = AllInts(s);
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 std::vector<int64_t> Store::PaperIdsWithoutKeywords() {

@@ -986,6 +986,128 @@ def case_literature_map(c):
     assert [(r["role"], r["id"]) for r in lines(out)] == [("seed", "L2"), ("prior", "L3")], out
 
 
+METRIC_FIELDS = ["cd_window", "n_i", "n_j", "n_k", "cd", "cd_undefined", "cd_no_nk",
+                 "cd_no_nk_undefined", "cited_by_in_store", "pagerank", "citation_percentile",
+                 "novelty", "conventionality", "novelty_pairs", "metrics_source"]
+
+# The hand-checked graph of tests/unit/metrics_test.cc: F (2005) cites R1, R2 (2000).
+METRIC_GRAPH = [("R1", 2000, []), ("R2", 2000, []), ("F", 2005, ["R1", "R2"]), ("A", 2006, ["F"]),
+                ("B", 2007, ["F", "R1"]), ("C", 2008, ["R2"]), ("D", 2012, ["F"]),
+                ("E", 2003, ["R1"]), ("G", 2009, ["R1", "R2"]), ("H", None, ["F"]),
+                ("I", 2011, ["F", "R2"]), ("J", 2010, ["F"])]
+
+
+def case_metrics(c):
+    """litgraph-metrics: exact CD counts on a hand-checked graph (window and unbounded), the
+    derived file (--build, staleness after an ingest), the paper card, stdin, --all, formats and
+    exit codes."""
+    db = c.path("metrics.db")
+    recs = []
+    for pid, year, refs in METRIC_GRAPH:
+        kw = {"references": refs, "venue": "Venue " + ("odd" if len(pid) % 2 else "even")}
+        if year:
+            kw["year"] = year
+        recs.append(native(pid, "Metrics paper " + pid, **kw))
+    c.run("ingest", "--db", db, "-q", write(c.path("metrics.jsonl"), "\n".join(recs) + "\n"))
+    # Computed on demand (no file yet): CD_5 of F is (2 - 1) / (2 + 1 + 2).
+    out, _, _ = c.run("metrics", "--db", db, "F")
+    (f,) = lines(out)
+    assert all(k in f for k in METRIC_FIELDS + ["title", "year", "cited_by_count"]), f
+    assert (f["n_i"], f["n_j"], f["n_k"], f["cd_window"]) == (2, 1, 2, 5), f
+    assert abs(f["cd"] - 0.2) < 1e-12 and abs(f["cd_no_nk"] - 1 / 3) < 1e-12, f
+    assert f["metrics_source"] == "computed" and f["pagerank"] is None, f
+    assert f["cited_by_in_store"] == 6, f
+    for window in ("0", "unbounded"):
+        out, _, _ = c.run("metrics", "--db", db, "--window", window, "--id", "F")
+        (u,) = lines(out)
+        assert (u["n_i"], u["n_j"], u["n_k"], u["cd_window"]) == (4, 2, 2, None), u
+        assert u["cd"] == 0.25, u
+    # Undefined values carry their reason.
+    out, _, _ = c.run("metrics", "--db", db, "R1", "D", "H", "A")
+    by = {r["id"]: r for r in lines(out)}
+    assert by["R1"]["cd"] is None and by["R1"]["cd_undefined"] == "no_references", by["R1"]
+    assert by["R1"]["n_i"] == 2, by["R1"]
+    assert by["D"]["cd_undefined"] == "no_citations" and by["D"]["cd"] is None, by["D"]
+    assert by["H"]["cd_undefined"] == "no_year", by["H"]
+    assert by["A"]["cd"] == 0 and by["A"]["cd_no_nk"] is None, by["A"]
+    assert by["A"]["cd_no_nk_undefined"] == "no_citations", by["A"]
+    # --build keeps every paper's metrics; later runs read them.
+    out, err, _ = c.run("metrics", "--db", db, "--build", "--stats", "--novelty", "--k", "4")
+    (summary,) = lines(out)
+    assert summary["type"] == "metrics_summary" and summary["papers"] == len(METRIC_GRAPH), summary
+    assert summary["cites_edges"] == sum(len(r) for _, _, r in METRIC_GRAPH), summary
+    assert summary["cd_window"] == 5 and summary["novelty"] is True, summary
+    out, _, _ = c.run("metrics", "--db", db, "F")
+    (ff,) = lines(out)
+    assert ff["metrics_source"] == "file" and ff["cd"] == f["cd"], ff
+    assert 0 < ff["pagerank"] < 1 and 0 <= ff["citation_percentile"] <= 100, ff
+    assert ff["novelty_pairs"] is not None, ff
+    # The file holds CD_5; another window is computed, PageRank still read.
+    out, _, _ = c.run("metrics", "--db", db, "--window", "unbounded", "F")
+    (fu,) = lines(out)
+    assert fu["metrics_source"] == "computed" and fu["n_i"] == 4 and fu["pagerank"] == ff["pagerank"], fu
+    # --all: every paper once; PageRank sums to 1.
+    out, _, _ = c.run("metrics", "--db", db, "--all")
+    every = lines(out)
+    assert sorted(r["id"] for r in every) == sorted(p for p, _, _ in METRIC_GRAPH), every
+    assert abs(sum(r["pagerank"] for r in every) - 1) < 1e-9
+    assert all(r["metrics_source"] == "file" for r in every)
+    # Ids on stdin (any tool's records), --sort, tables, csv.
+    found, _, _ = c.run("find-paper", "--db", db, "--id", "F")
+    out, _, _ = c.run("metrics", "--db", db, stdin=found + '{"id": "A"}\n')
+    assert [r["id"] for r in lines(out)] == ["F", "A"], out
+    out, _, _ = c.run("metrics", "--db", db, "--sort", "cd", "F", "A", "J")
+    assert [r["id"] for r in lines(out)] == ["F", "A", "J"], out  # cd 0.2, 0, 0 (ties by input)
+    table, _, _ = c.run("metrics", "--db", db, "--format", "table", "F")
+    assert "cd" in table.splitlines()[0] and "0.2" in table, table
+    csv_out, _, _ = c.run("metrics", "--db", db, "--format", "csv", "--fields", "id,n_i,n_j,n_k,cd", "F")
+    assert csv_out.splitlines() == ["id,n_i,n_j,n_k,cd", "F,2,1,2,0.2"], csv_out
+    # The paper card shows the metrics from the file.
+    out, _, _ = c.run("paper", "--db", db, "F")
+    (card,) = lines(out)
+    assert card["metrics"]["cd"] == ff["cd"] and card["metrics"]["n_k"] == 2, card.get("metrics")
+    text, _, _ = c.run("paper", "--db", db, "--format", "table", "F")
+    assert "Disruption CD_5 0.200 (n_i 2, n_j 1, n_k 2" in text, text
+    # An ingest that changes citations makes the file stale: noted, computed, not in the card.
+    c.run("ingest", "--db", db, "-q", stdin=native("K", "Metrics paper K", year=2007, references=["F"]) + "\n")
+    out, err, _ = c.run("metrics", "--db", db, "F")
+    (fk,) = lines(out)
+    assert fk["metrics_source"] == "computed" and fk["n_i"] == 3 and fk["pagerank"] is None, fk
+    assert "litgraph-metrics --build" in err, err
+    out, _, _ = c.run("paper", "--db", db, "F")
+    assert "metrics" not in lines(out)[0]
+    c.run("metrics", "--db", db, "--build", "-q")
+    out, _, _ = c.run("metrics", "--db", db, "F")
+    assert lines(out)[0]["metrics_source"] == "file" and lines(out)[0]["n_i"] == 3
+    # Exit codes: a missing paper (1, the others printed), usage (2), malformed stdin (3),
+    # no graph (4).
+    out, err, _ = c.run("metrics", "--db", db, "F", "W-NOT-THERE", expect=1)
+    assert [r["id"] for r in lines(out)] == ["F"] and "W-NOT-THERE" in err, (out, err)
+    for bad in (["--window", "-1", "F"], ["--window", "forever", "F"], ["--k", "1", "F"],
+                ["--damping", "nan", "F"], ["--build", "F"], ["--all", "F"]):
+        _, err, _ = c.run("metrics", "--db", db, *bad, expect=2)
+        assert "litgraph-metrics: error" in err or "--" in err, err
+    c.run("metrics", "--db", db, stdin='{"id": 5}\n', expect=3)
+    c.run("metrics", "--db", db, stdin="", expect=2)
+    missing = c.path("metrics-missing.db")
+    c.run("metrics", "--db", missing, "F", expect=4)
+    c.run("metrics", "--db", missing, "--build", expect=4)
+
+
+def case_metrics_aan(c):
+    """litgraph-metrics on the ACL Anthology graph against a plain Python implementation of CD_5,
+    unbounded CD, in-store counts and PageRank (skips without ../shared)."""
+    aan = os.path.join(c.shared, "aan")
+    if not os.path.exists(os.path.join(aan, "citations.tsv")):
+        print("    skipped: ../shared/data/aan not present")
+        return
+    script = os.path.join(c.source, "bench", "eval", "aan_metrics.py")
+    p = subprocess.run([sys.executable, script, "--bin", c.bin, "--work", c.path("aan-metrics"),
+                        "--shared", aan], capture_output=True, timeout=1200)
+    assert p.returncode == 0, p.stdout.decode() + p.stderr.decode()
+    print("    " + p.stderr.decode().strip().splitlines()[-1])
+
+
 def case_negative_control(c):
     """The golden comparison must notice a changed value (a test that cannot fail is no test)."""
     assert not same_jsonl('{"a": 1, "b": [1, 2]}\n', '{"a": 1, "b": [1, 3]}\n')
@@ -2629,6 +2751,11 @@ def case_record_schemas(c):
     add("extract-keywords --stats", "keyword_summary",
         run("extract-keywords", "--db", work, "--missing", "--stats", "-q"))
     add("embed --stats", "embed_summary", run("embed", "--db", work, "--missing", "--stats", "-q"))
+    add("metrics", "metric_entry", run("metrics", "--db", work, "W2741809807", "W2250539671"))
+    add("metrics --build --stats", "metrics_summary",
+        run("metrics", "--db", work, "--build", "--novelty", "--k", "3", "--stats", "-q"))
+    add("metrics from the file", "metric_entry", run("metrics", "--db", work, "--all"))
+    add("paper with metrics", "paper_card", run("paper", "--db", work, "W2741809807", "W2250539671"))
     add("extract-keywords --filter", "keywords_filter",
         run("extract-keywords", "--filter", "-q",
             stdin=native("F1", "Open access citation advantage of journal articles") + "\n"))
@@ -2645,6 +2772,7 @@ def case_record_schemas(c):
     rwr = lines(run("rwr-rank", "--db", db, "--target", "author", "--limit", "1",
                     stdin='{"id": "W2741809807"}\n'))[0]
     entry = next(r for r in lines(run("map", "--db", db, "W2250539671")) if r["role"] == "similar")
+    metric = lines(run("metrics", "--db", db, "W2741809807"))[0]
 
     def mutate(rec, path, value=None, drop=False):
         rec = json.loads(json.dumps(rec))
@@ -2670,6 +2798,9 @@ def case_record_schemas(c):
            ("ranked path without nodes", "ranked_node", mutate(rwr, ["paths", 0, "nodes"], drop=True)),
            ("map entry of an unknown role", "map_entry", mutate(entry, ["role"], "cited")),
            ("map entry without seeds", "map_entry", mutate(entry, ["seeds"], drop=True)),
+           ("metric cd above 1", "metric_entry", mutate(metric, ["cd"], 1.5)),
+           ("metric of an unknown reason", "metric_entry", mutate(metric, ["cd_undefined"], "none")),
+           ("metric without n_k", "metric_entry", mutate(metric, ["n_k"], drop=True)),
            ("status without healthy", "store_status", mutate(status, ["healthy"], drop=True)),
            ("status papers negative", "store_status", mutate(status, ["papers"], -1))]
     for label, schema, rec in bad:

@@ -21,6 +21,9 @@
 
 namespace litgraph {
 
+class MetricsFile;    // metrics.h
+struct MetricRecord;  // metrics.h
+
 // The common fields of a paper record: id, type, title, year, venue,
 // authors, cited_by_count, citation_source, doi.
 Json PaperJson(const PaperSummary& p, Graph* graph);
@@ -49,8 +52,10 @@ Json ExplainJson(Store* store, const Subgraph& g, const std::vector<ExplainPath>
 // A paper's detail card: every stored field with its authors (positions,
 // institutions), venue, topics, keywords, and the references and citing
 // papers present in the store (`max_links` caps the id lists; counts are
-// always full). Null when the paper does not exist.
-Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links = 200);
+// always full). Null when the paper does not exist. With `metrics` (the
+// store's current metrics file), the card has "metrics": MetricFieldsJson.
+Json PaperCard(Store* store, Graph* graph, int64_t paper, size_t max_links = 200,
+               const MetricsFile* metrics = nullptr);
 
 // A paper card (PaperCard's record) for people: title and year, ids, venue,
 // authors, counts from the record and the store, keywords, topics and the
@@ -91,6 +96,17 @@ std::string DrawLiteratureMap(Format format, Store* store, Graph& graph, const L
 // (external), label (title), role, rank, score, year, cited_by_count, doi,
 // co_citation and coupling; edges with relation ("cites" or "similar").
 std::string LiteratureMapGraphml(Store* store, Graph& graph, const LiteratureMap& map);
+
+// A paper's citation metrics (litgraph-json(7), METRICS): cd_window,
+// n_i, n_j, n_k, cd, cd_undefined, cd_no_nk, cd_no_nk_undefined,
+// cited_by_in_store, pagerank, citation_percentile, novelty,
+// conventionality, novelty_pairs, metrics_source.
+Json MetricFieldsJson(const MetricRecord& m);
+// A metric_entry record: the paper fields and the metrics; null when the
+// paper does not exist.
+Json MetricJson(Store* store, Graph* graph, const MetricRecord& m);
+// Table columns for them.
+std::vector<Column> MetricColumns();
 
 // One tri-search result: the node's record, rank, score, scores, is_seed,
 // paths and seeds.

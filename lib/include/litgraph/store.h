@@ -8,6 +8,8 @@
 //   DIR/graph.<N>/           derived graph files of generation N
 //   DIR/keywords.<N>/        corpus phrase statistics of generation N
 //   DIR/vectors.<N>/         vectors and HNSW indexes of generation N
+//   DIR/metrics.<N>/         citation metrics of generation N (metrics.h;
+//                            written by litgraph-metrics --build only)
 //
 // Consistency: the meta table names the current generation of each derived
 // artifact. A writer builds generation N+1 beside N, then commits the meta row
@@ -55,7 +57,7 @@ class GenerationView;
 inline constexpr int kSchemaVersion = 5;
 
 // The derived artifacts, each a series of generations (generation.h).
-inline constexpr const char* kArtifacts[] = {"graph", "keywords", "vectors"};
+inline constexpr const char* kArtifacts[] = {"graph", "keywords", "vectors", "metrics"};
 
 // A paper as tools print it (the common fields of litgraph-json(7)).
 struct PaperSummary {
