@@ -195,7 +195,8 @@ def aan(a):
         run(f"{a.bin}/litgraph-embed", "--db", db, "-q", *shlex.split(a.embed_args))
         open(marker, "w").close()
     title = {p["id"]: p["title"] for p in papers}
-    queries = [pid for pid in dev if refs.get(pid)][: a.limit_queries or None]
+    queries = [pid for pid in dev if refs.get(pid)][a.skip_queries:]
+    queries = queries[: a.limit_queries or None]
     runs = parse_runs(a.runs, RUNS_AAN)
     rows = {}
     for name, (tool, flags) in runs.items():
@@ -255,6 +256,8 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--k", type=int, default=20)
     ap.add_argument("--limit-queries", type=int, default=0)
+    ap.add_argument("--skip-queries", type=int, default=0,
+                    help="aan: start after this many development papers (a held-apart part)")
     ap.add_argument("--out", default="")
     ap.add_argument("--tag", default="")
     ap.add_argument("--rebuild", action="store_true")

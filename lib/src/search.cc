@@ -103,6 +103,9 @@ void SearchParams::Register(ParamTable* t) {
   t->Add("like_similar", &like_similar,
          "Query by example: similar works of the examples' literature map added to the candidates",
          ParamTable::Between(0, 100000));
+  t->Add("like_prior", &like_prior,
+         "Query by example: prior works of the examples' literature map added to the candidates",
+         ParamTable::Between(0, 100000));
   t->Add("lambda_like", &lambda_like,
          "Query by example: weight of the literature-map similarity in s_pre",
          ParamTable::Between(0, kMaxWeight));
@@ -518,20 +521,26 @@ bool TriSearch::LikeKeywords(State* s, std::vector<Keyword>* shown) {
 // first, as candidates (within the pool, in pool mode).
 void TriSearch::LikeCandidates(State* s) {
   for (int64_t p : s->q.like) s->p_title[p] = {TitleLevel("high"), true};
-  if (p_.like_similar > 0) {
+  if (p_.like_similar > 0 || p_.like_prior > 0) {
     MapOptions mo;
     mo.similar = p_.like_similar;
-    mo.prior = mo.derivative = 0;
+    mo.prior = p_.like_prior;
+    mo.derivative = 0;
     std::vector<uint32_t> seeds(s->q.like.begin(), s->q.like.end());
     auto map = BuildLiteratureMap(*s->graph, seeds, mo);
     if (map.ok()) {  // else the graph's damage, which Run reports
-      double best = 0;
+      // Each role's scores divided by that role's best.
+      double best[2] = {0, 0};
+      auto role = [](const MapEntry& e) {
+        return e.role == MapRole::kSimilar ? 0 : e.role == MapRole::kPrior ? 1 : -1;
+      };
       for (const MapEntry& e : map->entries)
-        if (e.role == MapRole::kSimilar) best = std::max(best, e.score);
+        if (role(e) >= 0) best[role(e)] = std::max(best[role(e)], e.score);
       for (const MapEntry& e : map->entries) {
-        if (e.role != MapRole::kSimilar || best <= 0) continue;
+        if (role(e) < 0 || best[role(e)] <= 0) continue;
         if (s->examples.count(e.paper) || (s->pool_mode && !s->pool.count(e.paper))) continue;
-        s->like_sim[e.paper] = e.score / best;
+        double& sim = s->like_sim[e.paper];
+        sim = std::max(sim, e.score / best[role(e)]);
         s->p_emb.insert(e.paper);
       }
     }

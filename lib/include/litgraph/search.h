@@ -83,6 +83,7 @@ struct SearchParams {
   // like_neighbours of the examples' references and of their citations
   // join the candidates (0 = off).
   size_t like_similar = 20;
+  size_t like_prior = 0;  // and prior works (cited by most of the map), scored by their own best
   double lambda_like = 0.8;
   size_t like_neighbours = 0;
   // Seeds and final ranking.
