@@ -69,7 +69,7 @@ complete -c litgraph-tri-search -l lambda-lex -r -d 'Weight of MinMax BM25 in s_
 complete -c litgraph-tri-search -l lexical-top -r -d 'BM25 top-N papers added to the candidates (not in the paper; 0 = off) (default 0)'
 complete -c litgraph-tri-search -l max-paper-seeds -r -d 'Paper seeds kept (title hits first) (default 30)'
 complete -c litgraph-tri-search -l max-keyword-seeds -r -d 'Keyword seeds kept (default 30)'
-complete -c litgraph-tri-search -l like-similar -r -d 'Query by example: similar works of the examples'\'' literature map added to the candidates (default 20)'
+complete -c litgraph-tri-search -l like-similar -r -d 'Query by example: similar works of the examples'\'' literature map added to the candidates (default 40)'
 complete -c litgraph-tri-search -l like-prior -r -d 'Query by example: prior works of the examples'\'' literature map added to the candidates (default 0)'
 complete -c litgraph-tri-search -l lambda-like -r -d 'Query by example: weight of the literature-map similarity in s_pre (default 0.8)'
 complete -c litgraph-tri-search -l like-neighbours -r -d 'Query by example: references and citations of the examples added to the candidates (default 0)'

@@ -35,9 +35,14 @@
 // stored vectors (SemanticIndex::PaperQuery). Title path: their titles
 // (confidence 0.95), for other papers with (nearly) the same title. Merge:
 // each example is a candidate scored as an exact title hit with its own
-// vectors (so a paper seed with the top s_pre), and up to like_neighbours of
-// their references and as many of their citations (each most cited first)
-// join the candidates, scored by the examples' vectors like the others. The
+// vectors (so a paper seed with the top s_pre); the like_similar similar
+// works (and like_prior prior works) of the examples' literature map
+// (literature_map.h with its default measures) join the candidates, their
+// score divided by the role's best adding lambda_like x that to s_pre
+// (ScoreParts::like); and up to like_neighbours of their references and as
+// many of their citations (each most cited first) join the candidates,
+// scored by the examples' vectors like the others. Defaults chosen on AAN
+// development papers (bench/results/2026-11-26-like). The
 // examples are excluded from the results; they stay seeds, so the paths of
 // the records start from them.
 #pragma once
@@ -82,7 +87,7 @@ struct SearchParams {
   // (divided by the best) enters s_pre with weight lambda_like; and
   // like_neighbours of the examples' references and of their citations
   // join the candidates (0 = off).
-  size_t like_similar = 20;
+  size_t like_similar = 40;
   size_t like_prior = 0;  // and prior works (cited by most of the map), scored by their own best
   double lambda_like = 0.8;
   size_t like_neighbours = 0;
