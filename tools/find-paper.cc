@@ -1,10 +1,14 @@
 // litgraph-find-paper: finds papers in a store.
 //
 // Reads a query from its arguments (free text, --id, --doi, --title,
-// --author, filters). Writes one JSON line per paper found, best first:
+// --author, --like example papers, filters); with --like - or
+// --candidates -, ids from standard input. Writes one JSON line per paper found, best first:
 // the paper fields of litgraph-json(7) plus rank, score and match.
-// Exit codes: 0 found, 1 nothing matched, 2 usage, 4 store error, 5 internal.
+// Exit codes: 0 found, 1 nothing matched or a --like paper is not in the
+// store, 2 usage, 3 malformed ids on stdin, 4 store error, 5 internal.
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "litgraph/find.h"
 #include "litgraph/jsonl.h"
@@ -35,19 +39,30 @@ Manual ToolManual() {
       "1/(60 + rank) summed) or by averaging min-max normalized scores (--fusion linear). "
       "--candidates restricts any text ranking to a given set of papers, each scored: "
       "re-ranking someone else's list.\n\n"
+      "--like ID (query by example: repeatable, ids, DOIs or exact titles separated by commas, "
+      "- for ids on standard input) ranks papers like stored ones: BM25 with the examples' "
+      "title and abstract, --like-terms most informative terms of them (weight x IDF; 0 = all), "
+      "--semantic with their stored title and abstract vectors (blended 0.4 / 0.6, no model "
+      "call), --hybrid both fused. The examples are never returned; match says like_text, "
+      "like_semantic or like_hybrid. --like is a query of its own: free text, --id, --doi, "
+      "--title or --author with it is a usage error; filters and --candidates apply. A --like "
+      "paper that is not in the store is an error naming it (exit 1).\n\n"
       "--after and --before keep papers published in or after / in or before a year; "
       "--venue keeps papers whose venue name contains the given words (or whose venue id or "
       "ISSN-L equals it); --type keeps an OpenAlex work type (article, preprint, ...).";
-  man.input = "Nothing on standard input; the query comes from the arguments.";
+  man.input =
+      "Nothing on standard input, unless --like - or --candidates - is given: paper ids, one a "
+      "line, or JSON lines with an \"id\" field (another tool's output).";
   man.output =
       "One JSON object per paper: id, type (\"paper\"), title, year, venue, authors, "
       "cited_by_count, citation_source, doi, rank (1-based), score and match (id, doi, "
-      "title_exact, title_fuzzy, author, author+text, text, semantic or hybrid). Scores are "
+      "title_exact, title_fuzzy, author, author+text, text, semantic, hybrid, like_text, "
+      "like_semantic or like_hybrid). Scores are "
       "comparable within "
       "one match kind: 1 for id/DOI/exact title, the title similarity (0.65 x sequence ratio + "
       "0.35 x word overlap) for fuzzy titles, BM25 "
       "for text.";
-  man.exit_status = "Exit 1 when nothing matches.";
+  man.exit_status = "Exit 1 when nothing matches, or when a --like paper is not in the store.";
   man.examples = {
       {"litgraph-find-paper --db lib.db graph neural networks for molecules", "Free-text search."},
       {"litgraph-find-paper --db lib.db --doi https://doi.org/10.7717/peerj.4375",
@@ -55,7 +70,9 @@ Manual ToolManual() {
       {"litgraph-find-paper --db lib.db --title 'The state of OA' --limit 3",
        "Exact, then fuzzy, title match."},
       {"litgraph-find-paper --db lib.db --author 'Heather Piwowar' --after 2015 open access",
-       "An author's recent papers about a topic."}};
+       "An author's recent papers about a topic."},
+      {"litgraph-find-paper --db lib.db --hybrid --like W2741809807",
+       "Papers like a stored one (text and vectors fused)."}};
   return man;
 }
 
@@ -86,6 +103,15 @@ int main(int argc, char** argv) {
       ->type_name("VENUE");
   app.add_option("--type", q.type, "Keep one OpenAlex work type (article, preprint, ...)")
       ->type_name("TYPE");
+  std::vector<std::string> like;
+  app.add_option("--like", like,
+                 "Papers like these stored ones (ids, DOIs or titles; commas; - = stdin)")
+      ->allow_extra_args(false)
+      ->type_name("ID");
+  app.add_option("--like-terms", q.like_terms,
+                 "With --like: BM25 terms of the examples kept, by weight x IDF (0 = all)")
+      ->type_name("N")
+      ->check(NumberIn<size_t>(0, 100000));
   bool semantic = false, hybrid = false;
   std::string candidates;
   app.add_flag("--semantic", semantic, "Match free text by title and abstract vectors");
@@ -108,6 +134,18 @@ int main(int argc, char** argv) {
     auto store = Store::Open(tool.common().db, Store::Mode::kRead);
     if (!store.ok()) return store.status();
     if (semantic && hybrid) return Status::InvalidArgument("give --semantic or --hybrid, not both");
+    if (!like.empty()) {
+      if (!q.text.empty() || !q.id.empty() || !q.doi.empty() || !q.title.empty() ||
+          !q.author.empty())
+        return Status::InvalidArgument(
+            "--like is a query of its own: give no query text, --id, --doi, --title or --author "
+            "with it");
+      if (candidates == "-" && std::find(like.begin(), like.end(), "-") != like.end())
+        return Status::InvalidArgument("--like - and --candidates - both read standard input");
+      auto ids = ResolveExamples(store->get(), like);
+      if (!ids.ok()) return ids.status();
+      q.like = std::move(ids.value());
+    }
     q.text_match = semantic ? TextMatch::kSemantic
                    : hybrid ? TextMatch::kHybrid
                             : TextMatch::kLexical;
@@ -121,7 +159,7 @@ int main(int argc, char** argv) {
                               missing[0]));
       if (ids->empty()) return Status::NotFound("no candidate is in the store");
       q.candidates = std::move(ids.value());
-      if (q.text.empty())
+      if (q.text.empty() && q.like.empty())
         return Status::InvalidArgument("--candidates ranks by a free-text query; give one");
     }
     PaperFinder finder(store->get());

@@ -1,13 +1,16 @@
 // litgraph-tri-search: SciAtlas' tri-path recall + graph rerank search.
 //
 // Reads a query from its arguments (any text) or --file (a whole paper or
-// idea), with optional structured parts (--keyword, --title, filters).
+// idea), or --like example papers (ids; - = stdin), with optional
+// structured parts (--keyword, --title, filters).
 // Writes the top papers (or authors) as JSON lines with a score breakdown
 // and explanation paths, or with --explain a readable account.
-// Exit codes: 0 found, 1 nothing found, 2 usage, 3 malformed --candidates
-// file, 4 store or backend error, 5 internal.
+// Exit codes: 0 found, 1 nothing found or a --like paper not in the store,
+// 2 usage, 3 malformed --candidates file or ids on stdin, 4 store or backend
+// error, 5 internal.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "litgraph/jsonl.h"
@@ -40,7 +43,8 @@ using namespace litgraph;
 
 Manual ToolManual() {
   Manual man;
-  man.synopsis = "[OPTIONS] QUERY...\n.br\n[OPTIONS] --file PAPER.txt";
+  man.synopsis =
+      "[OPTIONS] QUERY...\n.br\n[OPTIONS] --file PAPER.txt\n.br\n[OPTIONS] --like ID[,ID...]";
   man.description =
       "Finds the papers most relevant to any text (keywords, a question, an abstract, an idea, "
       "a whole paper) by SciAtlas' neuro-symbolic search (Qiao et al. 2025, section 3), with "
@@ -60,9 +64,27 @@ Manual ToolManual() {
       "relation=low|middle|high scales a relation (keyword, nonseed_keyword, citation, related, "
       "authorship, coauthorship, cooccurrence, exploration). Every parameter also has its own "
       "flag and a --config file (shared with litgraph-rwr-rank).\n\n"
+      "--like ID (query by example: repeatable, ids, DOIs or exact titles separated by commas, "
+      "- for ids on standard input) searches for papers like stored ones. Keyword path: the "
+      "examples' stored keywords (importance / 10) and the keywords their stored keyword vectors "
+      "match; extracted from their title and abstract only when they have none. Semantic path: "
+      "their stored title and abstract vectors (blended 0.4 / 0.6, no model call). Title path: "
+      "their titles, for other papers with (nearly) the same title. Graph: each example is a "
+      "paper seed scored as an exact title hit (the strongest seed); the examples' literature "
+      "map (litgraph-map's co-citation and coupling measures) gives --like-similar similar works "
+      "(and --like-prior prior works) as candidates, their similarity divided by the best "
+      "entering s_pre with weight --lambda-like (scores.like); --like-neighbours of the "
+      "examples' references and as many of their citations (most cited first) join the "
+      "candidates too (off by default). The walk starts from the examples and the other seeds. "
+      "The examples are never returned: scores.like, their seeds and paths say why a paper was. "
+      "--like is a query of its own: query text or "
+      "--file with it is a usage error; --keyword, --title and filters add to it. A --like "
+      "paper that is not in the store is an error naming it (exit 1).\n\n"
       "--target author ranks related authors by their walk score. --candidates ranks "
       "only the given papers (re-ranking someone else's list); --exclude drops papers.";
-  man.input = "Nothing on standard input unless --file - or --candidates - is given.";
+  man.input =
+      "Nothing on standard input unless --file -, --like - or --candidates - is given (ids: "
+      "one a line, or JSON lines with an \"id\" field).";
   man.output =
       "One JSON object per result: the paper fields of litgraph-json(7), rank, score (the final "
       "score), scores {emb, title, pre, graph, gate, importance, final}, is_seed, paths (up to 3 "
@@ -79,7 +101,9 @@ Manual ToolManual() {
        "--explain",
        "Structured query with a readable explanation."},
       {"litgraph-tri-search --db lib.db --target author protein structure prediction",
-       "Related authors."}};
+       "Related authors."},
+      {"litgraph-tri-search --db lib.db --like W2741809807 --explain",
+       "Papers like a stored one, with the seeds and paths that found them."}};
   return man;
 }
 
@@ -93,7 +117,7 @@ struct Options {
   SearchParams params;
   ParamTable table;
   SearchQuery q;
-  std::vector<std::string> words, keyword_args, title_args, bias, exclude;
+  std::vector<std::string> words, keyword_args, title_args, bias, exclude, like;
   std::string file, profile = "balanced", candidates, config, mode = "hybrid", target = "paper";
   std::string kw_backend = "builtin";
   LlmOptions llm;
@@ -106,6 +130,10 @@ void AddOptions(CLI::App& app, Options* o) {
   app.add_option("--file", o->file,
                  "Read the query from a file (- = stdin); a paper's abstract is embedded")
       ->type_name("FILE");
+  app.add_option("--like", o->like,
+                 "Papers like these stored ones (ids, DOIs or titles; commas; - = stdin)")
+      ->allow_extra_args(false)
+      ->type_name("ID");
   app.add_option("--keyword", o->keyword_args,
                  "A keyword, optionally leveled: high:|middle:|low:TERM")
       ->allow_extra_args(false)
@@ -173,8 +201,18 @@ Status Prepare(Options& o) {
   }
   for (const auto& k : o.keyword_args) q.keywords.push_back(Leveled(k, false));
   for (const auto& t : o.title_args) q.titles.push_back(Leveled(t, true));
+  if (!o.like.empty()) {
+    if (!q.text.empty())
+      return Status::InvalidArgument(
+          "--like is a query of its own: give no query text or --file with it (--keyword and "
+          "--title add to it)");
+    if (o.candidates == "-" && std::find(o.like.begin(), o.like.end(), "-") != o.like.end())
+      return Status::InvalidArgument("--like - and --candidates - both read standard input");
+    return Status::Ok();
+  }
   if (q.text.empty() && q.keywords.empty() && q.titles.empty())
-    return Status::InvalidArgument("nothing to search: give a query, --file, --keyword or --title");
+    return Status::InvalidArgument(
+        "nothing to search: give a query, --file, --keyword, --title or --like");
   if (q.text.empty()) {
     for (const auto& [k, v] : q.keywords) q.text += k + ". ";
     for (const auto& [t, v] : q.titles) q.text += t + ". ";
@@ -184,6 +222,11 @@ Status Prepare(Options& o) {
 
 // --candidates, --exclude and the keyword backend, against the store.
 Result<std::unique_ptr<KeywordBackend>> Resolve(Tool& tool, Store* store, Options& o) {
+  if (!o.like.empty()) {
+    auto ids = ResolveExamples(store, o.like);
+    if (!ids.ok()) return ids.status();
+    o.q.like = std::move(ids.value());
+  }
   if (!o.candidates.empty()) {
     std::vector<std::string> missing;
     auto ids = ReadPaperIdList(store, o.candidates, &missing);

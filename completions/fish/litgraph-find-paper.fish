@@ -15,6 +15,8 @@ complete -c litgraph-find-paper -l after -r -d 'Keep papers published in or afte
 complete -c litgraph-find-paper -l before -r -d 'Keep papers published in or before YEAR'
 complete -c litgraph-find-paper -l venue -r -d 'Keep papers from a venue: exact name, else names with these words; id or ISSN-L'
 complete -c litgraph-find-paper -l type -r -d 'Keep one OpenAlex work type (article, preprint, ...)'
+complete -c litgraph-find-paper -l like -r -d 'Papers like these stored ones (ids, DOIs or titles; commas; - = stdin)'
+complete -c litgraph-find-paper -l like-terms -r -d 'With --like: BM25 terms of the examples kept, by weight x IDF (0 = all)'
 complete -c litgraph-find-paper -l semantic -d 'Match free text by title and abstract vectors'
 complete -c litgraph-find-paper -l hybrid -d 'Match free text by BM25 and vectors, fused (see --fusion)'
 complete -c litgraph-find-paper -l fusion -r -f -a 'rrf linear' -d 'Hybrid fusion: rrf (default) or linear'

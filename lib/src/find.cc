@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "litgraph/jsonl.h"
 #include "litgraph/text.h"
 
 namespace litgraph {
@@ -34,6 +35,12 @@ const char* MatchName(MatchKind m) {
       return "semantic";
     case MatchKind::kHybrid:
       return "hybrid";
+    case MatchKind::kLikeText:
+      return "like_text";
+    case MatchKind::kLikeSemantic:
+      return "like_semantic";
+    case MatchKind::kLikeHybrid:
+      return "like_hybrid";
   }
   return "";
 }
@@ -159,11 +166,90 @@ std::vector<FindHit> PaperFinder::SemanticSearch(const QueryVector& q, size_t k,
   return hits;
 }
 
-// Free text by the requested mode, over the candidates when given.
+std::vector<QueryTerm> SelectQueryTerms(const LexicalIndex& index, std::vector<QueryTerm> terms,
+                                        size_t max_terms, uint32_t own_docs) {
+  struct Scored {
+    double score;
+    size_t at;
+  };
+  std::vector<Scored> scored;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    uint32_t df = index.DocFreq(terms[i].term);
+    // A term only the examples have matches nothing else: it cannot rank.
+    if (df <= own_docs) continue;
+    scored.push_back({terms[i].weight * index.Idf(df), i});
+  }
+  if (max_terms > 0 && scored.size() > max_terms) {
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const Scored& a, const Scored& b) { return a.score > b.score; });
+    scored.resize(max_terms);
+    std::sort(scored.begin(), scored.end(),
+              [](const Scored& a, const Scored& b) { return a.at < b.at; });
+  }
+  std::vector<QueryTerm> out;
+  for (const Scored& x : scored) out.push_back(std::move(terms[x.at]));
+  return out;
+}
+
+Result<std::vector<int64_t>> ResolveExamples(Store* store, const std::vector<std::string>& args) {
+  std::vector<int64_t> ids;
+  auto add = [&](int64_t id) {
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  };
+  for (const std::string& arg : args) {
+    if (arg == "-") {
+      std::vector<std::string> missing;
+      auto read = ReadPaperIdList(store, "-", &missing);
+      if (!read.ok()) return read.status();
+      if (!missing.empty())
+        return Status::NotFound(
+            fmt::format("--like {}: no such paper in the store (standard input)", missing[0]));
+      for (int64_t id : *read) add(id);
+      continue;
+    }
+    size_t start = 0;
+    while (start <= arg.size()) {
+      size_t comma = arg.find(',', start);
+      if (comma == std::string::npos) comma = arg.size();
+      std::string item = arg.substr(start, comma - start);
+      start = comma + 1;
+      size_t a = item.find_first_not_of(" \t"), b = item.find_last_not_of(" \t");
+      if (a == std::string::npos) continue;
+      item = item.substr(a, b - a + 1);
+      auto id = store->ResolvePaperId(item);
+      if (!id) return Status::NotFound(fmt::format("--like {}: no such paper in the store", item));
+      add(*id);
+    }
+  }
+  if (ids.empty()) return Status::InvalidArgument("--like needs a paper id");
+  return ids;
+}
+
+std::string PaperFinder::ExampleText(const std::vector<int64_t>& papers) {
+  std::string text;
+  for (int64_t p : papers) {
+    std::string t = store_->GetText(TextColumn::kPaperTitle, p);
+    std::string a = store_->GetText(TextColumn::kPaperAbstract, p);
+    if (!text.empty()) text += "\n\n";
+    text += t;
+    if (!t.empty() && !a.empty()) text += ". ";
+    text += a;
+  }
+  return text;
+}
+
+// Free text (or, with q.like, the examples) by the requested mode, over the
+// candidates when given.
 std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
                                            const std::function<bool(uint32_t)>& accept) {
   const bool pool = !q.candidates.empty();
+  const bool like = !q.like.empty();
   const size_t k = pool ? q.candidates.size() : q.limit;
+  const std::string text = like ? ExampleText(q.like) : q.text;
+  std::vector<QueryTerm> terms = LexicalIndex::QueryTerms(text);
+  if (like && lexical())
+    terms = SelectQueryTerms(*lexical(), std::move(terms), q.like_terms,
+                             static_cast<uint32_t>(q.like.size()));
   std::vector<uint32_t> docs;
   for (int64_t c : q.candidates)
     if (!accept || accept(static_cast<uint32_t>(c))) docs.push_back(static_cast<uint32_t>(c));
@@ -177,11 +263,11 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
     std::vector<FindHit> h;
     if (pool) {
       if (!lexical()) return h;
-      std::vector<float> s = lexical()->ScoreDocs(LexicalIndex::QueryTerms(q.text), docs);
+      std::vector<float> s = lexical()->ScoreDocs(terms, docs);
       for (size_t i = 0; i < docs.size(); ++i) h.push_back({docs[i], s[i], MatchKind::kText});
       return sorted(h);
     }
-    return TextSearch(q.text, n, q.lexical_budget, accept);
+    return TextSearch(text, terms, n, q.lexical_budget, accept);
   };
   auto semantic_hits = [&](size_t n) -> std::vector<FindHit> {
     std::vector<FindHit> h;
@@ -190,7 +276,13 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
                                     ": the store has no vectors (run litgraph-embed)"));
       return h;
     }
-    auto v = semantic()->EmbedQuery(q.text);
+    Result<QueryVector> v = QueryVector{};
+    if (like) {
+      std::vector<uint64_t> ids(q.like.begin(), q.like.end());
+      v = semantic()->PaperQuery(ids, text);  // the stored vectors: no model call
+    } else {
+      v = semantic()->EmbedQuery(text);
+    }
     if (!v.ok()) {
       Latch(v.status());
       return h;
@@ -208,8 +300,17 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
     if (h.size() > n) h.resize(n);
     return h;
   };
-  if (q.text_match == TextMatch::kLexical) return lexical_hits(k);
-  if (q.text_match == TextMatch::kSemantic) return semantic_hits(k);
+  // With examples, the match kinds say so ("like_text", ...).
+  auto named = [&](std::vector<FindHit> h) {
+    if (like)
+      for (FindHit& x : h)
+        x.match = x.match == MatchKind::kText       ? MatchKind::kLikeText
+                  : x.match == MatchKind::kSemantic ? MatchKind::kLikeSemantic
+                                                    : MatchKind::kLikeHybrid;
+    return h;
+  };
+  if (q.text_match == TextMatch::kLexical) return named(lexical_hits(k));
+  if (q.text_match == TextMatch::kSemantic) return named(semantic_hits(k));
   // Hybrid: fuse the two rankings.
   size_t depth = pool ? k : std::max<size_t>(q.limit * 5, 100);
   std::vector<FindHit> lex = lexical_hits(depth), sem = semantic_hits(depth);
@@ -230,7 +331,7 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
   for (auto& [p, s] : fused) h.push_back({p, s, MatchKind::kHybrid});
   h = sorted(h);
   if (h.size() > k) h.resize(k);
-  return h;
+  return named(std::move(h));
 }
 
 // Year / venue / type filters, checked per candidate from the paper row.
@@ -260,11 +361,13 @@ struct PaperFinder::Filter {
   }
 };
 
-std::vector<FindHit> PaperFinder::TextSearch(const std::string& text, size_t k, size_t budget,
+std::vector<FindHit> PaperFinder::TextSearch(const std::string& text,
+                                             const std::vector<QueryTerm>& terms, size_t k,
+                                             size_t budget,
                                              const std::function<bool(uint32_t)>& accept) {
   std::vector<FindHit> hits;
   if (const LexicalIndex* lex = lexical()) {
-    for (const LexicalHit& h : lex->Search(LexicalIndex::QueryTerms(text), k, budget, accept))
+    for (const LexicalHit& h : lex->Search(terms, k, budget, accept))
       hits.push_back({h.doc, h.score, MatchKind::kText});
     return hits;
   }
@@ -302,7 +405,7 @@ std::vector<FindHit> PaperFinder::MatchTitle(const std::string& title, size_t li
     for (const LexicalHit& h : t->Search(LexicalIndex::QueryTerms(title), 100, 300000))
       candidates.push_back({h.doc, h.score, MatchKind::kTitle});
   } else {
-    candidates = TextSearch(title, 100, 200000, {});
+    candidates = TextSearch(title, LexicalIndex::QueryTerms(title), 100, 200000, {});
   }
   for (const FindHit& c : candidates) {
     double m = TitleMatchScore(title, store_->GetText(TextColumn::kPaperTitle, c.paper));
@@ -329,8 +432,14 @@ std::vector<int64_t> PaperFinder::AuthorIds(const std::string& name, bool* exact
 
 Result<std::vector<FindHit>> PaperFinder::Find(const FindQuery& q) {
   std::vector<FindHit> hits;
+  if (!q.like.empty() &&
+      (!q.text.empty() || !q.id.empty() || !q.doi.empty() || !q.title.empty() || !q.author.empty()))
+    return Status::InvalidArgument(
+        "--like is a query of its own: give no query text, --id, --doi, --title or --author "
+        "with it");
   Filter filter(store_, q);
-  auto accept = [&](int64_t id) { return filter.Accept(id); };
+  std::unordered_set<int64_t> examples(q.like.begin(), q.like.end());
+  auto accept = [&](int64_t id) { return !examples.count(id) && filter.Accept(id); };
   auto keep = [&](std::vector<FindHit> in) {
     for (auto& h : in)
       if (accept(h.paper)) hits.push_back(std::move(h));
@@ -375,12 +484,12 @@ Result<std::vector<FindHit>> PaperFinder::Find(const FindQuery& q) {
       std::sort(docs.begin(), docs.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
       for (uint32_t d : docs) hits.push_back({d, author_score, MatchKind::kAuthor});
     }
-  } else if (!q.text.empty()) {
+  } else if (!q.text.empty() || !q.like.empty()) {
     for (auto& h : TextHits(q, [&](uint32_t id) { return accept(id); }))
       hits.push_back(std::move(h));
   } else {
     return Status::InvalidArgument(
-        "nothing to find: give a query, --id, --doi, --title or --author");
+        "nothing to find: give a query, --id, --doi, --title, --author or --like");
   }
   // Every path above yields hits in its own deterministic order for equal
   // scores; keep it.

@@ -155,6 +155,10 @@ ToolSpec FindPaper() {
        {"doi", Kind::kValue, "--doi", Str("DOI, bare or as a URL")},
        {"title", Kind::kValue, "--title", Str("Title: exact normalized match, then fuzzy")},
        {"author", Kind::kValue, "--author", Str("Author name")},
+       {"like", Kind::kRepeat, "--like",
+        Strings(100,
+                "Papers like these stored ones (ids or DOIs): query by example, ranked by mode; "
+                "the examples are not returned. Not with query, id, doi, title or author")},
        YearParam("after", "Keep papers published in or after this year"),
        YearParam("before", "Keep papers published in or before this year"),
        {"venue", Kind::kValue, "--venue",
@@ -175,7 +179,7 @@ ToolSpec FindPaper() {
        {"limit", Kind::kValue, "--limit", Limit(20)},
        {"title_threshold", Kind::kValue, "--title-threshold",
         Num(0, 1, "Minimum fuzzy title score (default 0.88)")}},
-      {}, {}, AnyOf({"query", "id", "doi", "title", "author"}));
+      {}, {}, AnyOf({"query", "id", "doi", "title", "author", "like"}));
 }
 
 ToolSpec Paper() {
@@ -302,6 +306,10 @@ ToolSpec TriSearch() {
       "it is made of, explanation paths and their seeds.",
       false, {"tri_search_result"},
       {{"query", Kind::kText, "", Str("The query text: an idea, a question or an abstract")},
+       {"like", Kind::kRepeat, "--like",
+        Strings(100,
+                "Papers like these stored ones (ids or DOIs): their keywords, vectors, title and "
+                "citations are the query; they are not returned. Not with query")},
        {"keywords", Kind::kRepeat, "--keyword",
         Strings(50, "Keywords, optionally leveled: high:|middle:|low:TERM")},
        {"titles", Kind::kRepeat, "--title",
@@ -321,7 +329,7 @@ ToolSpec TriSearch() {
        {"candidates", Kind::kStdinLines, "--candidates",
         Strings(100000, "Rank only these papers (ids)")},
        {"limit", Kind::kValue, "--limit", Limit(20)}},
-      {}, {}, AnyOf({"query", "keywords", "titles"}));
+      {}, {}, AnyOf({"query", "like", "keywords", "titles"}));
 }
 
 ToolSpec StatusTool() {

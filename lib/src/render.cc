@@ -621,6 +621,7 @@ Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const
                  {"graph", r.s.graph},      {"gate", r.s.gate},   {"importance", r.s.importance},
                  {"final", r.s.final_score}};
   if (search.params().lambda_lex > 0) j["scores"]["lex"] = r.s.lex;
+  if (r.s.has_like) j["scores"]["like"] = r.s.like;
   j["is_seed"] = r.is_seed;
   std::vector<std::string> seeds_used;
   j["paths"] = ExplainJson(store, search.subgraph(), r.paths, &seeds_used);
@@ -658,9 +659,10 @@ std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
         r.s.title_exact && p.title_hit_bonus > 0 ? fmt::format(" + {} title hit", p.title_hit_bonus)
                                                  : "",
         r.s.pre, r.s.emb, r.s.title,
-        r.s.title_exact   ? ", exact title hit"
-        : r.s.title_fuzzy ? ", fuzzy title hit"
-                          : "",
+        (r.s.title_exact   ? ", exact title hit"
+         : r.s.title_fuzzy ? ", fuzzy title hit"
+                           : std::string()) +
+            (r.s.has_like ? fmt::format(", like the examples {:.2f}", r.s.like) : std::string()),
         r.s.graph, r.is_seed ? "; a seed" : "; found by the walk");
     for (const auto& path : j["paths"])
       report += "    via " + EscapeControls(path["text"].get<std::string>()) + "\n";

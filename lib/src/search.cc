@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "litgraph/keywords.h"
+#include "litgraph/literature_map.h"
 #include "litgraph/text.h"
 
 namespace litgraph {
@@ -98,6 +99,18 @@ void SearchParams::Register(ParamTable* t) {
   t->Add("max_paper_seeds", &max_paper_seeds, "Paper seeds kept (title hits first)",
          ParamTable::Between(0, 100000));
   t->Add("max_keyword_seeds", &max_keyword_seeds, "Keyword seeds kept",
+         ParamTable::Between(0, 100000));
+  t->Add("like_similar", &like_similar,
+         "Query by example: similar works of the examples' literature map added to the candidates",
+         ParamTable::Between(0, 100000));
+  t->Add("like_prior", &like_prior,
+         "Query by example: prior works of the examples' literature map added to the candidates",
+         ParamTable::Between(0, 100000));
+  t->Add("lambda_like", &lambda_like,
+         "Query by example: weight of the literature-map similarity in s_pre",
+         ParamTable::Between(0, kMaxWeight));
+  t->Add("like_neighbours", &like_neighbours,
+         "Query by example: references and citations of the examples added to the candidates",
          ParamTable::Between(0, 100000));
   t->Add("gamma", &gamma, "Seed paper weight s_pre x (1 + gamma x importance): gamma",
          ParamTable::Between(0, kMaxWeight));
@@ -305,7 +318,16 @@ struct TriSearch::State {
   bool no_seeds = false;
   WalkResult walk;
 
-  State(const SearchQuery& query, SearchTrace* t) : q(query), trace(t) {}
+  // The query text: the free text, or the examples' titles and abstracts.
+  std::string text, abstract;
+  std::unordered_set<int64_t> examples;
+  std::unordered_map<int64_t, double> like_sim;  // similar works: similarity / the best
+
+  State(const SearchQuery& query, SearchTrace* t)
+      : q(query), trace(t), text(query.text), abstract(query.abstract) {
+    examples.insert(query.like.begin(), query.like.end());
+  }
+  bool like() const { return !q.like.empty(); }
   bool Uses(RetrievalMode path) const { return q.mode == RetrievalMode::kHybrid || q.mode == path; }
 };
 
@@ -330,6 +352,13 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   if (!trace) trace = &local;
   State s(q, trace);
   LITGRAPH_RETURN_IF_ERROR(stats_status_);  // damaged phrase statistics
+  if (s.like()) {
+    if (!q.text.empty() || !q.abstract.empty())
+      return Status::InvalidArgument(
+          "--like is a query of its own: give no query text or --file with it");
+    s.text = finder_.ExampleText(q.like);
+    s.abstract.clear();
+  }
   s.graph = finder_.graph();
   if (!s.graph) {
     LITGRAPH_RETURN_IF_ERROR(finder_.status());
@@ -355,11 +384,13 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
 // (eq. 1) and by vector (eq. 2); a node keeps its best match (eq. 3).
 Status TriSearch::KeywordPath(State* s) {
   if (!s->Uses(RetrievalMode::kKeyword)) return Status::Ok();
-  std::vector<Keyword> extracted;
-  if (kw_backend_) {
+  std::vector<Keyword> extracted, stored;
+  if (s->like() && LikeKeywords(s, &stored)) {
+    // The examples' stored keywords stand for the extracted ones.
+  } else if (kw_backend_) {
     std::vector<std::vector<Keyword>> res;
     std::vector<std::string> failures;
-    LITGRAPH_RETURN_IF_ERROR(kw_backend_->Extract({{0, "", s->q.text, "query"}}, &res, &failures));
+    LITGRAPH_RETURN_IF_ERROR(kw_backend_->Extract({{0, "", s->text, "query"}}, &res, &failures));
     extracted = res.empty() ? std::vector<Keyword>{} : res[0];
   } else {
     KeywordExtractor ex(have_stats_ ? &phrase_stats_ : nullptr, [&](const std::string& phrase) {
@@ -367,10 +398,11 @@ Status TriSearch::KeywordPath(State* s) {
     });
     ExtractOptions eo;
     eo.max_keywords = p_.max_query_keywords;
-    extracted = ex.Extract("", s->q.text, eo);
+    extracted = ex.Extract("", s->text, eo);
   }
   if (extracted.size() > p_.max_query_keywords) extracted.resize(p_.max_query_keywords);
   s->trace->query_keywords = extracted;
+  s->trace->query_keywords.insert(s->trace->query_keywords.end(), stored.begin(), stored.end());
   std::vector<std::pair<std::string, double>> ks;
   for (const auto& k : extracted) ks.emplace_back(k.text, k.score / 10.0);
   for (const auto& [text, level] : s->q.keywords) ks.emplace_back(NormalizeKeyword(text), level);
@@ -393,8 +425,11 @@ Status TriSearch::KeywordPath(State* s) {
 // top sem_top papers by title and by abstract vectors, sem_keep of each.
 Status TriSearch::SemanticPath(State* s) {
   const SearchQuery& q = s->q;
-  if (s->sem && (s->Uses(RetrievalMode::kSemantic) || s->Uses(RetrievalMode::kTitle))) {
-    auto v = s->sem->EmbedQuery(q.abstract.empty() ? q.text : q.abstract);
+  if (s->sem && s->like()) {
+    std::vector<uint64_t> ids(q.like.begin(), q.like.end());
+    s->eq = s->sem->PaperQuery(ids, s->text);  // the stored vectors: no model call
+  } else if (s->sem && (s->Uses(RetrievalMode::kSemantic) || s->Uses(RetrievalMode::kTitle))) {
+    auto v = s->sem->EmbedQuery(s->abstract.empty() ? s->text : s->abstract);
     if (!v.ok()) return v.status();
     s->eq = std::move(v.value());  // empty: no term the model knows
   }
@@ -411,7 +446,7 @@ Status TriSearch::SemanticPath(State* s) {
   // Optional lexical recall (an extension: BM25 hits join the candidates).
   if (p_.lexical_top > 0 && !s->pool_mode && finder_.lexical()) {
     for (const LexicalHit& h : finder_.lexical()->Search(
-             LexicalIndex::QueryTerms(q.abstract.empty() ? q.text : q.abstract), p_.lexical_top,
+             LexicalIndex::QueryTerms(s->abstract.empty() ? s->text : s->abstract), p_.lexical_top,
              400000))
       s->p_emb.insert(h.doc);
   }
@@ -423,7 +458,12 @@ Status TriSearch::SemanticPath(State* s) {
 void TriSearch::TitlePath(State* s) {
   if (!s->Uses(RetrievalMode::kTitle)) return;
   auto titles = s->q.titles;
-  for (auto& t : TitlesInText(s->q.text)) titles.push_back(t);
+  if (s->like()) {
+    for (int64_t p : s->q.like)
+      titles.emplace_back(store_->GetText(TextColumn::kPaperTitle, p), TitleLevel("high"));
+  } else {
+    for (auto& t : TitlesInText(s->text)) titles.push_back(t);
+  }
   std::stable_sort(titles.begin(), titles.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   if (titles.size() > p_.max_titles) titles.resize(p_.max_titles);
@@ -433,6 +473,7 @@ void TriSearch::TitlePath(State* s) {
     for (const FindHit& h :
          finder_.MatchTitle(title, s->pool_mode ? 50 : p_.title_top, p_.theta_title)) {
       if (s->pool_mode && !s->pool.count(h.paper)) continue;
+      if (s->examples.count(h.paper)) continue;  // seeds of their own (Merge)
       if (kept++ >= p_.title_top) break;
       State::TitleHit& t = s->p_title[h.paper];
       double score = conf * h.score;  // eq. 6
@@ -442,10 +483,95 @@ void TriSearch::TitlePath(State* s) {
   }
 }
 
+// Query by example, keyword path: the examples' stored keywords (importance
+// / 10) and the keywords their stored vectors match (eq. 2 with the stored
+// vector as the query). False when the examples have no keywords.
+bool TriSearch::LikeKeywords(State* s, std::vector<Keyword>* shown) {
+  Adjacency& has = s->graph->adj(Rel::kKeywords);
+  std::vector<std::pair<uint32_t, double>> own;
+  for (int64_t p : s->q.like) {
+    Adjacency::List l = has.Neighbours(static_cast<uint64_t>(p));
+    for (size_t i = 0; i < l.size(); ++i)
+      own.emplace_back(l.ids[i], l.attrs.empty() ? 1.0 : std::min(1.0, l.attrs[i] / 10.0));
+  }
+  if (own.empty()) return false;
+  // The strongest first, as extraction would rank them; at most m per example.
+  std::stable_sort(own.begin(), own.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (own.size() > p_.max_query_keywords * s->q.like.size())
+    own.resize(p_.max_query_keywords * s->q.like.size());
+  const bool vectors = s->sem && s->sem->vectors(VecField::kKeyword).present() > 0;
+  for (const auto& [id, w] : own) {
+    s->kw_weight[id] = std::max(s->kw_weight[id], w);  // eq. 1
+    Keyword k;
+    if (auto label = store_->NodeLabel(NodeType::kKeyword, id)) k.text = label->second;
+    k.score = static_cast<int>(std::lround(w * 10));
+    shown->push_back(std::move(k));
+    const float* row = vectors ? s->sem->vectors(VecField::kKeyword).Row(id) : nullptr;
+    if (!row) continue;
+    for (const VectorHit& h : s->sem->Search(VecField::kKeyword, row, p_.kw_vector_top, 64))
+      if (h.score >= p_.theta_kw)  // eq. 2
+        s->kw_weight[h.id] = std::max(s->kw_weight[h.id], w * h.score);
+  }
+  return true;
+}
+
+// Query by example, merge: the examples as exact title hits (the top seeds)
+// and up to like_neighbours of their references, then citations, most cited
+// first, as candidates (within the pool, in pool mode).
+void TriSearch::LikeCandidates(State* s) {
+  for (int64_t p : s->q.like) s->p_title[p] = {TitleLevel("high"), true};
+  if (p_.like_similar > 0 || p_.like_prior > 0) {
+    MapOptions mo;
+    mo.similar = p_.like_similar;
+    mo.prior = p_.like_prior;
+    mo.derivative = 0;
+    std::vector<uint32_t> seeds(s->q.like.begin(), s->q.like.end());
+    auto map = BuildLiteratureMap(*s->graph, seeds, mo);
+    if (map.ok()) {  // else the graph's damage, which Run reports
+      // Each role's scores divided by that role's best.
+      double best[2] = {0, 0};
+      auto role = [](const MapEntry& e) {
+        return e.role == MapRole::kSimilar ? 0 : e.role == MapRole::kPrior ? 1 : -1;
+      };
+      for (const MapEntry& e : map->entries)
+        if (role(e) >= 0) best[role(e)] = std::max(best[role(e)], e.score);
+      for (const MapEntry& e : map->entries) {
+        if (role(e) < 0 || best[role(e)] <= 0) continue;
+        if (s->examples.count(e.paper) || (s->pool_mode && !s->pool.count(e.paper))) continue;
+        double& sim = s->like_sim[e.paper];
+        sim = std::max(sim, e.score / best[role(e)]);
+        s->p_emb.insert(e.paper);
+      }
+    }
+  }
+  if (p_.like_neighbours == 0) return;
+  for (Rel rel : {Rel::kCitesOut, Rel::kCitesIn}) {
+    std::vector<uint32_t> near;
+    Adjacency& adj = s->graph->adj(rel);
+    for (int64_t p : s->q.like) {
+      Adjacency::List l = adj.Neighbours(static_cast<uint64_t>(p));
+      near.insert(near.end(), l.ids.begin(), l.ids.end());
+    }
+    std::sort(near.begin(), near.end());
+    near.erase(std::unique(near.begin(), near.end()), near.end());
+    std::stable_sort(near.begin(), near.end(), [&](uint32_t a, uint32_t b) {
+      return s->graph->Citations(a) > s->graph->Citations(b);
+    });
+    size_t added = 0;
+    for (uint32_t n : near) {
+      if (added >= p_.like_neighbours) break;
+      if (s->examples.count(n) || (s->pool_mode && !s->pool.count(n))) continue;
+      if (s->p_emb.insert(n).second) ++added;
+    }
+  }
+}
+
 // 4. Merge (eq. 7-9): every candidate's cosines combined by eq. 4, MinMax
 // over the candidates, s_pre; then the paper seeds (title hits first) and
 // keyword seeds, each capped (reference code).
 void TriSearch::Merge(State* s) {
+  if (s->like()) LikeCandidates(s);
   std::vector<int64_t> cands(s->p_emb.begin(), s->p_emb.end());
   for (auto& [id, t] : s->p_title)
     if (!s->p_emb.count(id)) cands.push_back(id);
@@ -462,7 +588,7 @@ void TriSearch::Merge(State* s) {
   }
   if (p_.lambda_lex > 0 && finder_.lexical() && !cands.empty()) {
     std::vector<uint32_t> docs(cands.begin(), cands.end());
-    std::vector<float> x = finder_.lexical()->ScoreDocs(LexicalIndex::QueryTerms(s->q.text), docs);
+    std::vector<float> x = finder_.lexical()->ScoreDocs(LexicalIndex::QueryTerms(s->text), docs);
     for (size_t i = 0; i < cands.size(); ++i) lex[i] = x[i];
   }
   std::vector<double> emb_n = MinMax(emb), ttl_n = MinMax(ttl), lex_n = MinMax(lex);
@@ -478,6 +604,12 @@ void TriSearch::Merge(State* s) {
     double bonus = sp.title_exact ? p_.bonus_exact : sp.title_fuzzy ? p_.bonus_fuzzy : 0;
     sp.pre =
         p_.lambda_emb * emb_n[i] + p_.lambda_title * ttl_n[i] + p_.lambda_lex * lex_n[i] + bonus;
+    if (s->like()) {
+      auto it = s->like_sim.find(cands[i]);
+      sp.like = it == s->like_sim.end() ? 0 : it->second;  // already on [0, 1]
+      sp.has_like = true;
+      sp.pre += p_.lambda_like * sp.like;
+    }
   }
   auto& parts = s->parts;
   s->paper_seeds = cands;
@@ -579,6 +711,7 @@ std::vector<SearchResult> TriSearch::PaperResults(State* s) {
       if (n.type == NodeType::kPaper) pool_ids.push_back(n.id);
   }
   std::unordered_set<int64_t> excluded(q.exclude.begin(), q.exclude.end());
+  excluded.insert(q.like.begin(), q.like.end());  // never an example itself
   std::vector<int64_t> kept;
   for (int64_t id : pool_ids) {
     if (excluded.count(id)) continue;
@@ -604,6 +737,7 @@ std::vector<SearchResult> TriSearch::PaperResults(State* s) {
     SearchResult r;
     r.id = kept[i];
     if (auto it = s->parts.find(kept[i]); it != s->parts.end()) r.s = it->second;
+    r.s.has_like = s->like();
     r.s.graph = gr[i];
     r.s.gate = std::max(p_.gate_floor, pre_n[i]);  // eq. 17
     r.s.importance = ImportanceOf(cites[i], scale, p_.importance);

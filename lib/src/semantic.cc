@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -385,6 +386,35 @@ Result<QueryVector> SemanticIndex::EmbedQuery(const std::string& text) {
   q.dense = std::move(v.value());
   // The lexical part covers words the model has not seen too (embed.h), so a
   // query of new words still finds the papers that use them.
+  if (lexical_weight_ > 0) q.sparse = lsa_->EmbedSparse(text);
+  return q;
+}
+
+QueryVector SemanticIndex::PaperQuery(const std::vector<uint64_t>& papers,
+                                      const std::string& text) {
+  QueryVector q;
+  q.text = text;
+  const int dim = vectors(VecField::kTitle).dim() ? vectors(VecField::kTitle).dim()
+                                                  : vectors(VecField::kAbstract).dim();
+  std::vector<double> sum(static_cast<size_t>(std::max(dim, 0)), 0.0);
+  bool any = false;
+  for (uint64_t id : papers) {
+    const float* t =
+        vectors(VecField::kTitle).dim() == dim ? vectors(VecField::kTitle).Row(id) : nullptr;
+    const float* a =
+        vectors(VecField::kAbstract).dim() == dim ? vectors(VecField::kAbstract).Row(id) : nullptr;
+    if (!t && !a) continue;
+    const double wt = t ? 0.4 : 0, wa = a ? 0.6 : 0;
+    for (int i = 0; i < dim; ++i) sum[i] += (wt * (t ? t[i] : 0) + wa * (a ? a[i] : 0)) / (wt + wa);
+    any = true;
+  }
+  double norm = 0;
+  for (double x : sum) norm += x * x;
+  if (any && norm > 0) {
+    norm = std::sqrt(norm);
+    q.dense.resize(sum.size());
+    for (size_t i = 0; i < sum.size(); ++i) q.dense[i] = static_cast<float>(sum[i] / norm);
+  }
   if (lexical_weight_ > 0) q.sparse = lsa_->EmbedSparse(text);
   return q;
 }

@@ -2026,6 +2026,75 @@ def case_tri_search(c):
     assert lines(out)[0]["id"] == "W2741809807"
 
 
+# Query by example: --like on find-paper and tri-search.
+def case_like_query_by_example(c):
+    db = semantic_store(c, "like.db")
+    ex = "W3046863325"  # 5 references and 5 citations in the store
+    card = lines(c.run("paper", "--db", db, "--format", "jsonl", ex)[0])[0]
+    near = set(card["references_in_store"]) | set(card["cited_by_in_store"])
+    assert len(near) >= 8, card
+    # find-paper: every mode returns papers, never the example, and says why.
+    for mode, match in [([], "like_text"), (["--semantic"], "like_semantic"),
+                        (["--hybrid"], "like_hybrid")]:
+        out, _, _ = c.run("find-paper", "--db", db, *mode, "--like", ex)
+        rows = lines(out)
+        assert rows and len(rows) <= 20, mode
+        check_ranked(rows)
+        assert ex not in [r["id"] for r in rows], mode
+        assert all(r["match"] == match for r in rows), (mode, rows[0])
+    # Comma-separated and repeated examples; neither is returned.
+    other = "W2741809807"
+    for args in (["--like", f"{ex},{other}"], ["--like", ex, "--like", other]):
+        ids = [r["id"] for r in lines(c.run("find-paper", "--db", db, "--hybrid", *args)[0])]
+        assert ids and ex not in ids and other not in ids, ids
+    # Ids as JSON lines on stdin (another tool's output).
+    piped = c.run("find-paper", "--db", db, "--id", ex)[0]
+    out, _, _ = c.run("find-paper", "--db", db, "--hybrid", "--like", "-", stdin=piped)
+    assert lines(out) and ex not in [r["id"] for r in lines(out)]
+    # --candidates: the pool ranked, the example left out of it.
+    pool = write(c.path("like-pool.txt"), "\n".join([ex] + sorted(near)[:4]) + "\n")
+    out, _, _ = c.run("find-paper", "--db", db, "--like", ex, "--candidates", pool)
+    assert sorted(r["id"] for r in lines(out)) == sorted(near)[:4], out
+    # tri-search: the example is a seed, never a result. Where the graph says
+    # so, its papers rank high: the most similar work of its literature map
+    # (co-cited and coupled with it) first, every similar work with
+    # scores.like > 0, and its references and citations among the top 10,
+    # reached from it over CITES.
+    out, _, _ = c.run("tri-search", "--db", db, "--like", ex)
+    rows = lines(out)
+    check_ranked(rows)
+    ids = [r["id"] for r in rows]
+    assert ex not in ids, ids
+    similar = [r for r in lines(c.run("map", "--db", db, "--format", "jsonl", "--similar", "10",
+                                      "--prior", "0", "--derivative", "0", ex)[0])
+               if r["role"] == "similar"]
+    assert similar and ids[0] == similar[0]["id"], (ids[:3], similar[:2])
+    like = {r["id"]: r["scores"]["like"] for r in rows}
+    assert all(like[r["id"]] > 0 for r in similar if r["id"] in like), like
+    assert all(0 <= v <= 1 for v in like.values()) and max(like.values()) == 1, like
+    top = ids[:10]
+    assert len(near & set(top)) >= 3, (top, near)
+    check_paths(rows)
+    cites = [r for r in rows if any(p["nodes"][0] == ex and "CITES" in p["relations"]
+                                    for p in r["paths"])]
+    assert cites and all(ex in r["seeds"] for r in cites), rows[:3]
+    out, _, _ = c.run("tri-search", "--db", db, "--like", ex, "--explain", "--limit", "5")
+    assert "Paper seeds:" in out and "via" in out, out
+    # --keyword adds to the example; text does not combine with it.
+    assert lines(c.run("tri-search", "--db", db, "--like", ex, "--keyword", "altmetrics")[0])
+    for tool in ("find-paper", "tri-search"):
+        _, err, _ = c.run(tool, "--db", db, "--like", ex, "open", "access", expect=2)
+        assert "--like is a query of its own" in err, err
+        # A missing example is an error naming it (exit 1, as for any paper
+        # argument not in the store).
+        _, err, _ = c.run(tool, "--db", db, "--like", f"{ex},W404404", expect=1)
+        assert "--like W404404: no such paper in the store" in err, err
+        _, err, _ = c.run(tool, "--db", db, "--like", "-", "--candidates", "-", stdin="", expect=2)
+        assert "standard input" in err, err
+    _, err, _ = c.run("find-paper", "--db", db, "--like", ex, "--title", "x", expect=2)
+    assert "--like is a query of its own" in err, err
+
+
 # A query without any term the embedding model knows has no semantic evidence:
 # nothing is found (exit 1), as for lexical find-paper.
 def case_tri_search_unknown_terms_find_nothing(c):

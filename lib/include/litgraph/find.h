@@ -14,6 +14,11 @@
 //    by score, then citations, then year (newest first).
 //  - text: BM25 over title + abstract (lexical.h). With --author too, the
 //    author's papers are ranked by the text's BM25.
+//  - like (query by example): stored papers are the query. BM25 with the
+//    examples' title + abstract, cut to their like_terms most informative
+//    terms (SelectQueryTerms); semantic with their stored vectors
+//    (SemanticIndex::PaperQuery, no model call); hybrid fuses the two as for
+//    text. The examples themselves are never returned.
 // Filters: after/before are inclusive publication years; venue matches a
 // source whose normalized name contains the given words, or its id / ISSN-L;
 // type is the OpenAlex work type.
@@ -49,6 +54,12 @@ struct FindQuery {
   size_t limit = 20;
   double title_threshold = 0.88;
   size_t lexical_budget = 400000;  // postings visited per text query (lexical.h)
+  // Query by example: stored papers (dense ids). Ranked by text_match and
+  // fusion like free text; excludes them from the hits. Not combined with
+  // text, id, doi, title or author (InvalidArgument).
+  std::vector<int64_t> like;
+  size_t like_terms = kDefaultLikeTerms;  // BM25 terms of the examples kept (0 = all)
+  static constexpr size_t kDefaultLikeTerms = 0;
 };
 
 // What matched a hit.
@@ -63,9 +74,13 @@ enum class MatchKind : uint8_t {
   kText,
   kSemantic,
   kHybrid,
+  kLikeText,
+  kLikeSemantic,
+  kLikeHybrid,
 };
 // Its name in records: "id", "doi", "title_exact", "title_fuzzy", "title",
-// "author", "author+text", "text", "semantic", "hybrid".
+// "author", "author+text", "text", "semantic", "hybrid", "like_text",
+// "like_semantic", "like_hybrid".
 const char* MatchName(MatchKind m);
 
 struct FindHit {
@@ -73,6 +88,21 @@ struct FindHit {
   double score = 0;
   MatchKind match = MatchKind::kText;
 };
+
+// Long-query term selection (query by example): the `max_terms` terms of
+// highest query weight x IDF, in their original order, dropping terms no
+// other paper has (document frequency <= `own_docs`, the examples' own).
+// max_terms 0 keeps every term that passes the frequency test.
+std::vector<QueryTerm> SelectQueryTerms(const LexicalIndex& index, std::vector<QueryTerm> terms,
+                                        size_t max_terms, uint32_t own_docs = 1);
+
+// The example papers of --like: each argument one or more ids, DOIs or exact
+// titles separated by commas, or "-" for ids on standard input (one a line or
+// JSON lines with "id", jsonl.h). Duplicates are dropped, order kept.
+// NotFound naming the first argument that is not in the store;
+// InvalidArgument when nothing is given; MalformedInput / IoError from
+// standard input.
+Result<std::vector<int64_t>> ResolveExamples(Store* store, const std::vector<std::string>& args);
 
 // Opens the derived indexes of the store's current generation lazily; works
 // (more slowly, through FTS5) when the store has no graph generation yet. A
@@ -109,6 +139,10 @@ class PaperFinder {
   // combined by EmbeddingScore.
   std::vector<FindHit> SemanticSearch(const QueryVector& query, size_t k, size_t per_field = 60);
 
+  // Query by example: the papers' titles and abstracts as one text
+  // (title. abstract, a blank line between papers).
+  std::string ExampleText(const std::vector<int64_t>& papers);
+
   Graph* graph();                       // nullptr when the store has no graph
   const LexicalIndex* lexical();        // title + abstract index; nullptr when absent
   const LexicalIndex* title_lexical();  // titles-only index; nullptr when absent
@@ -117,7 +151,10 @@ class PaperFinder {
 
  private:
   void Latch(const Status& st);
-  std::vector<FindHit> TextSearch(const std::string& text, size_t k, size_t budget,
+  // BM25 top-k of `terms` (the analysed `text`); FTS5 over the text's words
+  // when the store has no lexical index.
+  std::vector<FindHit> TextSearch(const std::string& text, const std::vector<QueryTerm>& terms,
+                                  size_t k, size_t budget,
                                   const std::function<bool(uint32_t)>& accept);
   std::vector<int64_t> AuthorIds(const std::string& name, bool* exact);
   struct Filter;

@@ -26,6 +26,25 @@
 //     pool, gate g = max(0.25, MinMax s_pre), s_final = min(1, 0.35 s_pre~ +
 //     0.45 s_graph~ g + 0.20 imp_final); near-duplicate titles (eq. 5 >= 0.80)
 //     removed, keeping the better; top 20.
+//
+// Query by example (SearchQuery::like, stored papers): the paths are fed by
+// the examples instead of query text. Keyword path: the examples' stored
+// keywords (HAS_KEYWORD, importance / 10) as exact matches, and their
+// stored keyword vectors' matches (cosine >= theta_kw, top kw_vector_top);
+// extraction from their text only when they have none. Semantic path: their
+// stored vectors (SemanticIndex::PaperQuery). Title path: their titles
+// (confidence 0.95), for other papers with (nearly) the same title. Merge:
+// each example is a candidate scored as an exact title hit with its own
+// vectors (so a paper seed with the top s_pre); the like_similar similar
+// works (and like_prior prior works) of the examples' literature map
+// (literature_map.h with its default measures) join the candidates, their
+// score divided by the role's best adding lambda_like x that to s_pre
+// (ScoreParts::like); and up to like_neighbours of their references and as
+// many of their citations (each most cited first) join the candidates,
+// scored by the examples' vectors like the others. Defaults chosen on AAN
+// development papers (bench/results/2026-11-26-like). The
+// examples are excluded from the results; they stay seeds, so the paths of
+// the records start from them.
 #pragma once
 
 #include <cstdint>
@@ -62,6 +81,16 @@ struct SearchParams {
   double lambda_lex = 0.0;  // BM25 in s_pre (not in the paper; 0 = off)
   size_t lexical_top = 0;   // BM25 top-N added to the candidates (not in the paper; 0 = off)
   size_t max_paper_seeds = 30, max_keyword_seeds = 30;
+  // Query by example (not in the paper): the examples' literature map
+  // (literature_map.h, its default measures: co-citation and coupling)
+  // gives like_similar similar works as candidates, whose similarity
+  // (divided by the best) enters s_pre with weight lambda_like; and
+  // like_neighbours of the examples' references and of their citations
+  // join the candidates (0 = off).
+  size_t like_similar = 40;
+  size_t like_prior = 0;  // and prior works (cited by most of the map), scored by their own best
+  double lambda_like = 0.8;
+  size_t like_neighbours = 0;
   // Seeds and final ranking.
   double gamma = 0.5;
   Importance importance = Importance::kLog;
@@ -101,11 +130,17 @@ struct SearchQuery {
   SearchTarget target = SearchTarget::kPaper;
   std::vector<int64_t> candidates;  // rank only these papers
   std::vector<int64_t> exclude;
+  // Query by example: stored papers (dense ids) whose keywords, vectors,
+  // title and citations are the query; never in the results. Not combined
+  // with text (InvalidArgument); --keyword and --title entries add to them.
+  std::vector<int64_t> like;
 };
 
 struct ScoreParts {
   double emb = 0, title = 0, pre = 0, graph = 0, gate = 0, importance = 0, final_score = 0;
   double lex = 0;
+  double like = 0;  // query by example: literature-map similarity to the examples, / the best
+  bool has_like = false;
   bool has_emb = false, title_exact = false, title_fuzzy = false;
 };
 
@@ -152,6 +187,8 @@ class TriSearch {
   Status KeywordPath(State* s);
   Status SemanticPath(State* s);
   void TitlePath(State* s);
+  bool LikeKeywords(State* s, std::vector<Keyword>* shown);
+  void LikeCandidates(State* s);
   void Merge(State* s);
   Status SeedSubgraph(State* s);
   void Walk(State* s);

@@ -100,6 +100,14 @@ class SemanticIndex {
   // (HTTP models, built-in models trained before the lexical part).
   double lexical_weight() const { return lexical_weight_; }
   Result<QueryVector> EmbedQuery(const std::string& text);
+  // Query by example: stored papers as one query, without calling the
+  // model (a store with an HTTP model needs no network). Each paper's title
+  // and abstract rows are blended by eq. 4's weights (0.4, 0.6; the row
+  // present alone when the other is missing), the blends of all papers
+  // summed and renormalized to a unit vector. The lexical part (built-in
+  // model) is that of `text`, the papers' titles and abstracts. Empty when
+  // no paper has a vector and the text has no lexical part.
+  QueryVector PaperQuery(const std::vector<uint64_t>& papers, const std::string& text);
   // Similarity of a query with node `id` in field f: (1 - w) cosine of the
   // dense vectors + w cosine of the TF-IDF vectors of the query and of the
   // node's stored text (title, abstract or keyword). False when the node has
