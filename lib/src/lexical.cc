@@ -209,7 +209,8 @@ Status LexicalIndex::ForEachDeltaDoc(const std::function<void(uint32_t)>& fn) co
     if (!p) return mask_.status();
     for (uint64_t i = 0; i < n; ++i)
       for (uint32_t bit = 0; p[i] >> bit; ++bit)
-        if (p[i] >> bit & 1) fn(static_cast<uint32_t>((at + i) * 8 + bit));
+        if ((p[i] >> bit & 1) && (at + i) * 8 + bit < delta_.id_space)  // not padding
+          fn(static_cast<uint32_t>((at + i) * 8 + bit));
   }
   return Status::Ok();
 }
