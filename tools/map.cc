@@ -152,27 +152,11 @@ void AddOptions(CLI::App& app, Options* o) {
 
 // The seeds as dense ids: arguments, else lines of standard input.
 Result<std::vector<uint32_t>> ResolveSeeds(Tool& tool, PaperFinder& finder, Options& o) {
-  if (o.papers.empty()) {
-    LITGRAPH_RETURN_IF_ERROR(ForEachIdIn("-", [&](const std::string& id, const std::string&) {
-      o.papers.push_back(id);
-      return Status::Ok();
-    }));
-    if (o.papers.empty())
-      return Status::InvalidArgument("no seed paper given (arguments or ids on stdin)");
-  }
-  std::vector<uint32_t> seeds;
   size_t missing = 0;
-  for (const std::string& text : o.papers) {
-    auto id = finder.Resolve(text);
-    if (id.ok()) {
-      seeds.push_back(static_cast<uint32_t>(*id));
-      continue;
-    }
-    if (id.status().code() != Code::kNotFound) return id.status();
-    tool.Warn(id.status().message());
-    ++missing;
-  }
-  if (seeds.empty())
+  auto seeds = ResolvePapers(tool, finder, &o.papers,
+                             "no seed paper given (arguments or ids on stdin)", &missing);
+  if (!seeds.ok()) return seeds.status();
+  if (seeds->empty())
     return Status::NotFound(missing > 1 ? "no seed is in the store"
                                         : "the seed is not in the store");
   return seeds;

@@ -242,25 +242,13 @@ Status Run(Tool& tool, Options& o) {
       for (uint32_t p = 0; p < all->cd.size(); ++p) write(ToRecord(p, *all));
     }
   } else {
-    if (o.papers.empty()) {
-      LITGRAPH_RETURN_IF_ERROR(ForEachIdIn("-", [&](const std::string& id, const std::string&) {
-        o.papers.push_back(id);
-        return Status::Ok();
-      }));
-      if (o.papers.empty())
-        return Status::InvalidArgument("no paper given (arguments, --id, ids on stdin or --all)");
-    }
-    std::vector<uint32_t> ids;
-    for (const std::string& text : o.papers) {
-      auto id = finder.Resolve(text);
-      if (id.ok()) {
-        ids.push_back(static_cast<uint32_t>(*id));
-        continue;
-      }
-      if (id.status().code() != Code::kNotFound) return id.status();
-      tool.Warn(id.status().message());
-      result = Status::NotFound("");
-    }
+    size_t missing = 0;
+    auto resolved =
+        ResolvePapers(tool, finder, &o.papers,
+                      "no paper given (arguments, --id, ids on stdin or --all)", &missing);
+    if (!resolved.ok()) return resolved.status();
+    if (missing) result = Status::NotFound("");
+    const std::vector<uint32_t>& ids = *resolved;
     // From the file where it has the paper; the CD index of this window
     // computed for the others (PageRank and percentiles still from the file).
     std::vector<PaperMetrics> stored(ids.size());

@@ -12,6 +12,8 @@
 #include <cstring>
 #include <thread>
 
+#include "litgraph/find.h"
+#include "litgraph/jsonl.h"
 #include "litgraph/render.h"
 
 namespace litgraph {
@@ -639,6 +641,31 @@ std::string Tool::Completion(std::string_view shell) const {
   if (shell == "bash") return BashCompletion(p, fn, opts);
   if (shell == "zsh") return ZshCompletion(p, opts);
   return FishCompletion(p, opts);
+}
+
+Result<std::vector<uint32_t>> ResolvePapers(Tool& tool, PaperFinder& finder,
+                                            std::vector<std::string>* texts, const char* none,
+                                            size_t* missing) {
+  if (texts->empty()) {
+    LITGRAPH_RETURN_IF_ERROR(ForEachIdIn("-", [&](const std::string& id, const std::string&) {
+      texts->push_back(id);
+      return Status::Ok();
+    }));
+    if (texts->empty()) return Status::InvalidArgument(none);
+  }
+  std::vector<uint32_t> ids;
+  *missing = 0;
+  for (const std::string& text : *texts) {
+    auto id = finder.Resolve(text);
+    if (id.ok()) {
+      ids.push_back(static_cast<uint32_t>(*id));
+      continue;
+    }
+    if (id.status().code() != Code::kNotFound) return id.status();
+    tool.Warn(id.status().message());
+    ++*missing;
+  }
+  return ids;
 }
 
 }  // namespace litgraph

@@ -41,6 +41,8 @@
 
 namespace litgraph {
 
+class PaperFinder;
+
 // One line of tools/tools.list.
 struct ToolInfo {
   const char* name;
@@ -148,6 +150,14 @@ CLI::Validator NumberIn(T lo, T hi);
 // --after YEAR later than --before YEAR: a usage error naming both (a
 // range that can match nothing is a mistake, not an empty result).
 Status CheckYearRange(int after, int before);
+
+// The papers a tool is given: `texts` (ids, DOIs or titles, as
+// PaperFinder::Resolve takes them), or the ids on standard input when there
+// are none (read into `texts`); `none` is the usage error when neither names
+// one. A paper not in the store is a warning, counted in *missing.
+Result<std::vector<uint32_t>> ResolvePapers(Tool& tool, PaperFinder& finder,
+                                            std::vector<std::string>* texts, const char* none,
+                                            size_t* missing);
 
 // The candidate closest to a mistyped word by edit distance, for "did you
 // mean" hints; empty when none is close (more than a third of the word, at
