@@ -24,6 +24,7 @@
 #include "litgraph/search.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
+#include "store_fixture.h"
 #include "test_util.h"
 
 namespace litgraph {
@@ -88,18 +89,7 @@ class LikeTest : public ::testing::Test {
     IngestStats is;
     Status st = Ingest(store, {file}, IngestOptions{}, &is);
     ASSERT_TRUE(st.ok()) << st.message();
-    KeywordRunOptions ko;
-    KeywordRunStats ks;
-    st = RunKeywordExtraction(
-        store, ko, [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks);
-    ASSERT_TRUE(st.ok()) << st.message();
-    EmbedRunOptions eo;
-    eo.lsa.dim = 16;
-    eo.threads = 1;
-    eo.hnsw.threads = 1;
-    EmbedRunStats es;
-    st = RunEmbed(store, eo, &es);
-    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_NO_FATAL_FAILURE(testing::ExtractAndEmbed(store));
   }
   static void TearDownTestSuite() {
     delete tmp_;

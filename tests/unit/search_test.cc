@@ -26,6 +26,7 @@
 #include "litgraph/keyword_store.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
+#include "store_fixture.h"
 #include "test_util.h"
 
 namespace litgraph {
@@ -372,19 +373,8 @@ class TriSearchTest : public ::testing::Test {
     IngestStats is;
     Status st = Ingest(store, {file}, IngestOptions{}, &is);
     ASSERT_TRUE(st.ok()) << st.message();
-    KeywordRunOptions ko;
-    KeywordRunStats ks;
-    st = RunKeywordExtraction(
-        store, ko, [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks);
-    ASSERT_TRUE(st.ok()) << st.message();
-    ASSERT_GT(ks.paper_keywords, 0);
-    EmbedRunOptions eo;
-    eo.lsa.dim = 16;
-    eo.threads = 1;
-    eo.hnsw.threads = 1;
     EmbedRunStats es;
-    st = RunEmbed(store, eo, &es);
-    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_NO_FATAL_FAILURE(testing::ExtractAndEmbed(store, &es));
     ASSERT_EQ(es.dim, 16);
     ASSERT_EQ(es.titles, 42);
   }

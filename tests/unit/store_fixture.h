@@ -1,6 +1,6 @@
 // A store built from records for tests that need a real store and graph
-// (export_test, literature_map_test); kept apart from test_util.h so the other
-// tests do not compile the ingest and graph headers.
+// (export_test, literature_map_test, search_test, like_test); kept apart from test_util.h so the
+// other tests do not compile the ingest and graph headers.
 #pragma once
 
 #include <memory>
@@ -8,6 +8,8 @@
 
 #include "litgraph/graph.h"
 #include "litgraph/ingest.h"
+#include "litgraph/keyword_store.h"
+#include "litgraph/semantic.h"
 #include "litgraph/store.h"
 #include "test_util.h"
 
@@ -27,6 +29,26 @@ inline void IngestStore(const ScopedTempDir& dir, const std::string& jsonl,
   auto g = Graph::Open(store->get());
   ASSERT_TRUE(g.ok()) << g.status().message();
   *graph = std::move(*g);
+}
+
+// Keywords of every paper (the built-in extractor) and their vectors (a
+// 16-dimension built-in model, one thread: deterministic). Call it under
+// ASSERT_NO_FATAL_FAILURE.
+inline void ExtractAndEmbed(Store* store, EmbedRunStats* embedded = nullptr) {
+  KeywordRunOptions ko;
+  KeywordRunStats ks;
+  Status st = RunKeywordExtraction(
+      store, ko, [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_GT(ks.paper_keywords, 0);
+  EmbedRunOptions eo;
+  eo.lsa.dim = 16;
+  eo.threads = 1;
+  eo.hnsw.threads = 1;
+  EmbedRunStats es;
+  st = RunEmbed(store, eo, &es);
+  ASSERT_TRUE(st.ok()) << st.message();
+  if (embedded) *embedded = es;
 }
 
 }  // namespace litgraph::testing
