@@ -138,20 +138,15 @@ Status VectorFile::Write(GenerationBuilder* out, const std::string& name, int di
 
 Status VectorFile::Write(const std::string& path, const FileIdentity& id, int dim, uint64_t rows,
                          const float* data) {
-  VecHeader h{};
-  std::memcpy(h.magic, kVecMagic, 8);
-  h.dim = static_cast<uint32_t>(dim);
-  h.rows = rows;
-  for (uint64_t r = 0; r < rows; ++r) h.present += IsZero(data + r * dim, dim) ? 0 : 1;
-  CheckedFileWriter w;
-  LITGRAPH_RETURN_IF_ERROR(w.Open(path, id));
-  LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
-  LITGRAPH_RETURN_IF_ERROR(
-      w.Append({reinterpret_cast<const char*>(data), rows * dim * sizeof(float)}));
-  return w.Finish();
+  return Write(path, id, dim, rows, [&](uint64_t r) { return data + r * dim; });
 }
 
 Status VectorFile::Write(GenerationBuilder* out, const std::string& name, int dim, uint64_t rows,
+                         const std::function<const float*(uint64_t)>& row) {
+  return Write(out->Path(name), out->NewFile(name), dim, rows, row);
+}
+
+Status VectorFile::Write(const std::string& path, const FileIdentity& id, int dim, uint64_t rows,
                          const std::function<const float*(uint64_t)>& row) {
   VecHeader h{};
   std::memcpy(h.magic, kVecMagic, 8);
@@ -162,7 +157,7 @@ Status VectorFile::Write(GenerationBuilder* out, const std::string& name, int di
     h.present += v && !IsZero(v, dim) ? 1 : 0;
   }
   CheckedFileWriter w;
-  LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
+  LITGRAPH_RETURN_IF_ERROR(w.Open(path, id));
   LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
   const size_t row_bytes = static_cast<size_t>(dim) * sizeof(float);
   std::string chunk;

@@ -67,6 +67,8 @@ class VectorFile {
   // next call.
   static Status Write(GenerationBuilder* out, const std::string& name, int dim, uint64_t rows,
                       const std::function<const float*(uint64_t row)>& row);
+  static Status Write(const std::string& path, const FileIdentity& id, int dim, uint64_t rows,
+                      const std::function<const float*(uint64_t row)>& row);
 
  private:
   CheckedFile file_;
