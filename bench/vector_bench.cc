@@ -200,8 +200,8 @@ int main(int argc, char** argv) {
 
     fmt::print("workload,field,impl,k,ef,queries,recall,p50_us,p99_us,mean_us,mean_results\n");
     // Query sets.
-    const VectorFile& tv = sem.vectors(VecField::kTitle);
-    const VectorFile& av = sem.vectors(VecField::kAbstract);
+    const FieldVectors& tv = sem.vectors(VecField::kTitle);
+    const FieldVectors& av = sem.vectors(VecField::kAbstract);
     uint64_t rows = std::min(tv.rows(), av.rows());
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<uint64_t> pick(1, rows - 1);
@@ -249,7 +249,7 @@ int main(int argc, char** argv) {
     size_t max_ef = efs.empty() ? 100 : *std::max_element(efs.begin(), efs.end());
     for (QuerySet* qs : {&abs_vec, &title_vec, &title_text, &title_text_abs}) {
       const char* fname = VecFieldName(qs->field);
-      const VectorFile& vf = sem.vectors(qs->field);
+      const FieldVectors& vf = sem.vectors(qs->field);
       size_t n = qs->q.size();
       if (!sets.empty() && std::find(sets.begin(), sets.end(), qs->name) == sets.end()) continue;
       if (n == 0 || vf.present() == 0) {
@@ -261,10 +261,9 @@ int main(int argc, char** argv) {
       std::vector<double> lat, lat_top;
       double results = 0;
       for (size_t i = 0; i < n; ++i) {
-        lat.push_back(
-            MedianUs(repeats, &exact[i], [&] { return BruteForceSearch(vf, qs->q[i].data(), k); }));
+        lat.push_back(MedianUs(repeats, &exact[i], [&] { return vf.Exact(qs->q[i].data(), k); }));
         results += exact[i].size();
-        exact_top[i] = BruteForceSearch(vf, qs->q[i].data(), top);
+        exact_top[i] = vf.Exact(qs->q[i].data(), top);
         if (i % 50 == 49) fmt::print(stderr, "{} brute {}/{}\n", qs->name, i + 1, n);
       }
       fmt::print("{},{},brute,{},0,{},1.0000,{:.1f},{:.1f},{:.1f},{:.2f}\n", qs->name, fname, k, n,

@@ -30,9 +30,13 @@ Manual ToolManual() {
       "(--lexical-weight w, default 0.8). Dimension and weight were chosen by retrieval quality "
       "on the CSFCube development fold and an ACL Anthology development split. --train retrains it "
       "(and re-embeds everything); without a model the first run trains one. --missing embeds "
-      "only papers and keywords without vectors, with the existing model, and extends the "
-      "indexes: what a cron job runs after ingest; the summary says when a retrain is due "
-      "(the store has grown by half since training).\n\n"
+      "only papers and keywords without vectors (and papers whose text changed), with the "
+      "existing model: what a cron job runs after ingest. Their vectors go into a delta beside "
+      "the unchanged base files (a scan, or an HNSW index of its own from 20,000 rows), so the "
+      "work is in proportion to what changed since the base; a run whose delta passes 20% of "
+      "the base's rows, or --compact, folds it into new base files. The summary says when a "
+      "retrain is due (the store has grown by half since training, or new text has many words "
+      "the model does not know).\n\n"
       "--backend http uses an OpenAI-compatible /v1/embeddings endpoint (llama.cpp server, "
       "Ollama, vLLM, text-embeddings-inference, OpenAI; bge-class models), batched, with "
       "retries and timeouts; the key is read from LITGRAPH_EMBED_API_KEY or OPENAI_API_KEY. "
@@ -48,6 +52,8 @@ Manual ToolManual() {
   man.examples = {
       {"litgraph-embed --db lib.db", "Train the built-in model if needed and embed everything."},
       {"litgraph-embed --db lib.db --missing", "Embed what a new ingest added."},
+      {"litgraph-embed --db lib.db --missing --compact",
+       "Embed what is missing and fold the vector delta into new base files."},
       {"litgraph-embed --db lib.db --backend http --embed-url http://localhost:8080/v1 "
        "--embed-model bge-small --replace",
        "Switch the store to a served bge model."},
@@ -71,6 +77,8 @@ void AddOptions(Tool& tool, Options* opt) {
   app.add_flag("--train", o->train, "(Re)train the built-in model and re-embed everything");
   app.add_flag("--missing", o->missing, "Only papers and keywords without vectors");
   app.add_flag("--replace", o->replace, "Allow switching models (re-embeds everything)");
+  app.add_flag("--compact", o->compact,
+               "With --missing: fold the vector delta into new base files");
   app.add_flag("--filter", opt->filter, "Filter mode: {\"text\"} records on stdin");
   app.add_option("--backend", o->backend, "Model: builtin (default) or http")
       ->check(CLI::IsMember({"builtin", "http"}));
@@ -171,6 +179,8 @@ Status Run(Tool& tool, Options& opt) {
        {"abstracts", s.abstracts},
        {"changed", s.changed},
        {"keywords", s.keywords},
+       {"delta_rows", s.delta_rows},
+       {"compacted", s.compacted},
        {"embed_seconds", s.embed_seconds},
        {"index_seconds", s.index_seconds},
        {"seconds", s.seconds},

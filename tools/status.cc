@@ -38,7 +38,8 @@ Manual ToolManual() {
       "citation_table (whether "
       "litgraph-export --sql made one), keywords "
       "{generation, backend, papers_without_keywords}, vectors {generation, model_id, "
-      "backend, method, dim, papers_at_train, retrain_due, papers_without_vectors}, bytes "
+      "backend, method, dim, papers_at_train, retrain_due, delta_rows, papers_without_vectors}, "
+      "bytes "
       "{sqlite, graph, keywords, vectors, total}, healthy, problems [text], damage [text] "
       "(with --verify), verified}. On a terminal, a readable report.";
   man.exit_status =
@@ -105,8 +106,12 @@ std::string Readable(const Json& j, bool tsv) {
                         v.value("backend", std::string("?")), Count(v.value("dim", Json())),
                         Count(v.value("papers_at_train", Json())),
                         v.value("retrain_due", false) ? "yes" : "no");
-  rows.push_back({"vectors", fmt::format("{}; {} papers without vectors", model,
-                                         Count(v["papers_without_vectors"]))});
+  rows.push_back(
+      {"vectors",
+       fmt::format("{}; {} papers without vectors{}", model, Count(v["papers_without_vectors"]),
+                   v.value("delta_rows", 0) > 0
+                       ? fmt::format("; {} rows in the vector delta", Count(v["delta_rows"]))
+                       : std::string())});
   std::string sizes;
   for (auto it = j["bytes"].begin(); it != j["bytes"].end(); ++it)
     sizes += (sizes.empty() ? "" : ", ") + it.key() + " " + Mb(it.value());

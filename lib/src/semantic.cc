@@ -181,33 +181,35 @@ Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::st
 }
 
 // One field: its vectors (reusing the current generation's unless a full
-// run), the vector file, and its HNSW index (extended when possible).
-// Memory: a byte per row, the texts and vectors of the rows embedded, and a
-// sample of 1,000 old texts; the old vectors are read from their mapped file
-// while the new file is written.
+// run), and either a new base (the vector file and its HNSW index, extended
+// when possible) or a delta beside the current base (vectors.h).
+// Memory: a byte per row, the ids of the delta, the texts and vectors of the
+// rows embedded, and a sample of 1,000 old texts; the old vectors are read
+// from their mapped files while the new ones are written.
 Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   const int dim = r->embedder->dim();
   const NodeType type = f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper;
   const uint64_t rows = static_cast<uint64_t>(r->store->MaxId(type)) + 1;
   const std::string name = VecFieldName(f);
   std::vector<char> need(rows, 1);
-  std::vector<uint64_t> changed;  // rows whose old vector is replaced
-  VectorFile old;
+  std::vector<uint32_t> delta;  // rows whose vector differs from the base's
+  FieldVectors old;
   const bool reuse = !r->full && r->cur->Has(name + ".vec");
   if (reuse) {
-    LITGRAPH_RETURN_IF_ERROR(old.Open(*r->cur, name + ".vec"));
+    LITGRAPH_RETURN_IF_ERROR(old.Open(*r->cur, name));
     if (old.dim() != dim)
       return Status::Corruption(r->cur->Path(name + ".vec") +
                                 ": dimension differs from the model's");
     for (uint64_t i = 0; i < rows && i < old.rows(); ++i)
       if (old.Row(i)) need[i] = 0;
+    delta = old.DeltaIds();
     LITGRAPH_RETURN_IF_ERROR(old.status());
     // Papers whose text changed since: their old vectors go.
     if (type == NodeType::kPaper)
       for (uint64_t i : r->stale)
-        if (i < rows && !need[i]) {
+        if (i < rows) {
           need[i] = 1;
-          changed.push_back(i);
+          delta.push_back(static_cast<uint32_t>(i));
         }
   }
   // The texts of the rows to embed, and every step-th old one (drift).
@@ -236,15 +238,56 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   (f == VecField::kTitle      ? r->stats->titles
    : f == VecField::kAbstract ? r->stats->abstracts
                               : r->stats->keywords) = static_cast<int64_t>(todo.size());
-  // Rows in order: a new vector, else the old one kept, else none.
-  size_t next = 0;
-  LITGRAPH_RETURN_IF_ERROR(
-      VectorFile::Write(r->out, name + ".vec", dim, rows, [&](uint64_t row) -> const float* {
-        if (row == 0) next = 0;  // each pass starts again
-        while (next < todo.size() && todo[next].first < row) ++next;
-        if (next < todo.size() && todo[next].first == row) return data.data() + next * dim;
-        return reuse && !need[row] ? old.Row(row) : nullptr;
-      }));
+  for (const auto& t : todo) delta.push_back(static_cast<uint32_t>(t.first));
+  std::sort(delta.begin(), delta.end());
+  delta.erase(std::unique(delta.begin(), delta.end()), delta.end());
+  // A row's vector: a new one, else the old one kept, else none.
+  auto vector_of = [&](uint64_t row) -> const float* {
+    auto it = std::lower_bound(todo.begin(), todo.end(), row,
+                               [](const auto& t, uint64_t r) { return t.first < r; });
+    if (it != todo.end() && it->first == row) return data.data() + (it - todo.begin()) * dim;
+    return reuse && !need[row] ? old.Row(row) : nullptr;
+  };
+  HnswBuildOptions ho = r->o.hnsw;
+  ho.threads = std::max(1, r->o.threads);
+  const bool compact =
+      !reuse || r->o.compact ||
+      static_cast<double>(delta.size()) > r->o.delta_fraction * static_cast<double>(old.present());
+  if (!compact) {
+    // The base's files unchanged, the delta beside them.
+    for (const char* ext : {".vec", ".hnsw", ".hnswlib"})
+      if (r->cur->Has(name + ext)) LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, name + ext));
+    uint64_t present = old.present();
+    for (uint32_t id : delta) present += (vector_of(id) ? 1 : 0) - (old.Row(id) ? 1 : 0);
+    auto t_index = Clock::now();
+    r->o.reporter->Progress(fmt::format("indexing {} delta vectors", name));
+    LITGRAPH_RETURN_IF_ERROR(FieldVectors::WriteDelta(
+        r->out, name, dim, delta, [&](uint64_t i) { return vector_of(delta[i]); }, present, ho));
+    LITGRAPH_RETURN_IF_ERROR(old.status());
+    *index_seconds += Since(t_index);
+    r->stats->delta_rows += static_cast<int64_t>(delta.size());
+    if (!r->info["vector_delta"].is_object()) r->info["vector_delta"] = json::object();
+    r->info["vector_delta"][name] = delta.size();
+    return Status::Ok();
+  }
+  r->stats->compacted = reuse;
+  if (r->info.contains("vector_delta") && r->info["vector_delta"].is_object())
+    r->info["vector_delta"].erase(name);
+  // A new base: every row, and the index extended by the rows the base's
+  // index lacks and re-linked where a vector changed (hnswlib's update,
+  // about 20 times the cost of an insertion: past a twentieth of the base,
+  // building afresh is cheaper), or built afresh when a vector went.
+  std::vector<uint64_t> changed;
+  bool rebuild = !reuse;
+  if (reuse) {
+    for (uint32_t id : delta)
+      if (old.BaseRow(id)) {
+        changed.push_back(id);
+        if (!vector_of(id)) rebuild = true;
+      }
+    if (changed.size() * 20 > old.present()) rebuild = true;
+  }
+  LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, vector_of));
   LITGRAPH_RETURN_IF_ERROR(old.status());
   data = decltype(data)();  // frees (`= {}` keeps the capacity)
   todo = decltype(todo)();
@@ -254,9 +297,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   if (!id.ok()) return id.status();
   LITGRAPH_RETURN_IF_ERROR(vf.Open(r->out->Path(name + ".vec"), *id));
   r->o.reporter->Progress(fmt::format("indexing {} vectors", name));
-  HnswBuildOptions ho = r->o.hnsw;
-  ho.threads = std::max(1, r->o.threads);
-  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, r->full ? nullptr : r->cur, changed));
+  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, rebuild ? nullptr : r->cur, changed));
   *index_seconds += Since(t_index);
   return Status::Ok();
 }
@@ -347,35 +388,30 @@ SemanticIndex::Field& SemanticIndex::Get(VecField f) {
   Field& fl = fields_[static_cast<int>(f)];
   if (!fl.opened) {
     fl.opened = true;
-    const std::string base = VecFieldName(f);
-    Status st = fl.vec.Open(*view_, base + ".vec");
-    if (st.ok() && view_->Has(base + ".hnsw")) {
-      st = fl.hnsw.Open(*view_, base + ".hnsw", &fl.vec);
-      fl.has_index = st.ok();
-    }
-    // A field that failed to open answers nothing (its rows stay 0 or its
-    // index is unused) and status() reports why.
+    Status st = fl.vec.Open(*view_, VecFieldName(f));
+    fl.ok = st.ok();
+    // A field that failed to open answers nothing and status() reports why.
     if (!st.ok() && status_.ok()) status_ = st;
   }
   return fl;
 }
 
-const VectorFile& SemanticIndex::vectors(VecField f) { return Get(f).vec; }
+const FieldVectors& SemanticIndex::vectors(VecField f) {
+  static const FieldVectors kNone;
+  const Field& fl = Get(f);
+  return fl.ok ? fl.vec : kNone;
+}
 
 Status SemanticIndex::status() const {
   LITGRAPH_RETURN_IF_ERROR(status_);
   if (lsa_) LITGRAPH_RETURN_IF_ERROR(lsa_->status());
-  for (const Field& fl : fields_) {
-    LITGRAPH_RETURN_IF_ERROR(fl.vec.status());
-    if (fl.has_index) LITGRAPH_RETURN_IF_ERROR(fl.hnsw.status());
-  }
+  for (const Field& fl : fields_)
+    if (fl.ok) LITGRAPH_RETURN_IF_ERROR(fl.vec.status());
   return Status::Ok();
 }
 
 std::vector<VectorHit> SemanticIndex::Search(VecField f, const float* query, size_t k, size_t ef) {
-  Field& fl = Get(f);
-  if (!fl.has_index) return BruteForceSearch(fl.vec, query, k);
-  return fl.hnsw.Search(query, k, ef);
+  return vectors(f).Search(query, k, ef);
 }
 
 Result<QueryVector> SemanticIndex::EmbedQuery(const std::string& text) {

@@ -107,10 +107,15 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
     v["generation"] = (*vectors)->number();
     for (const char* key : {"model_id", "backend", "method", "dim", "papers_at_train", "url"})
       if (info.contains(key)) v[key] = info[key];
-    VectorFile titles;
-    if ((*vectors)->Has("title.vec") && titles.Open(**vectors, "title.vec").ok())
+    FieldVectors titles;
+    if ((*vectors)->Has("title.vec") && titles.Open(**vectors, "title").ok())
       without_vectors = std::max<int64_t>(
           0, store->MaxId(NodeType::kPaper) + 1 - static_cast<int64_t>(titles.rows()));
+    int64_t delta_rows = 0;
+    if (info.contains("vector_delta") && info["vector_delta"].is_object())
+      for (const auto& [field, n] : info["vector_delta"].items())
+        if (n.is_number_unsigned()) delta_rows += n.get<int64_t>();
+    v["delta_rows"] = delta_rows;
     const double at_train = info.value("papers_at_train", 0.0);
     const bool due = at_train > 0 && papers > 1.5 * at_train;
     v["retrain_due"] = due;

@@ -18,8 +18,16 @@ namespace litgraph {
 
 namespace {
 
-constexpr char kVecMagic[8] = {'L', 'G', 'V', 'E', 'C', 0, 0, 2};
-constexpr char kHnswMagic[8] = {'L', 'G', 'H', 'N', 'S', 'W', 0, 2};
+constexpr char kVecMagic[8] = {'L', 'G', 'V', 'E', 'C', 0, 0, 3};
+constexpr char kVecMagicV2[8] = {'L', 'G', 'V', 'E', 'C', 0, 0, 2};  // rows at byte 64
+// Where the rows start: one check page (checked_file.h) after the file's
+// start, so a row of a multiple of 512 bytes (128 floats) lies in whole pages
+// and reading it verifies only them.
+constexpr uint64_t kVecDataAt = 512;
+constexpr char kHnswMagic[8] = {'L', 'G', 'H', 'N', 'S', 'W', 0, 3};
+constexpr char kHnswMagicV2[8] = {'L', 'G', 'H', 'N', 'S', 'W', 0, 2};  // nodes with labels
+constexpr uint32_t kNoLink = 0xffffffffu;  // an unused level-0 slot (v3)
+constexpr char kDeltaMagic[8] = {'L', 'G', 'V', 'D', 'E', 'L', 0, 1};
 
 struct VecHeader {
   char magic[8];
@@ -27,7 +35,8 @@ struct VecHeader {
   uint32_t reserved0;
   uint64_t rows;
   uint64_t present;
-  uint64_t reserved[4];
+  uint64_t data_at;  // v3: the rows' offset (v2: 0, the rows follow the header)
+  uint64_t reserved[3];
 };
 static_assert(sizeof(VecHeader) == 64);
 
@@ -35,12 +44,33 @@ struct HnswHeader {
   char magic[8];
   uint32_t dim, M, maxM0, entry;
   int32_t max_level;
-  uint32_t reserved0;
+  uint32_t stride;  // v3: bytes of a level-0 list (v2: 0)
   uint64_t nodes;
   uint64_t upper_words;
-  uint64_t reserved[2];
+  uint64_t level0_at;  // v3: offset of the level-0 lists (v2: 0)
+  uint64_t indexed;    // v3: nodes with a vector (v2: 0, every node has one)
 };
 static_assert(sizeof(HnswHeader) == 64);
+
+struct DeltaHeader {
+  char magic[8];
+  uint32_t count;
+  uint32_t reserved0;
+  uint64_t present;
+  uint64_t reserved[5];
+};
+static_assert(sizeof(DeltaHeader) == 64);
+
+bool ByScore(const VectorHit& a, const VectorHit& b) {
+  return a.score != b.score ? a.score > b.score : a.id < b.id;
+}
+
+// The best k of `hits` in score order.
+void TopK(std::vector<VectorHit>* hits, size_t k) {
+  const size_t m = std::min(k, hits->size());
+  std::partial_sort(hits->begin(), hits->begin() + static_cast<long>(m), hits->end(), ByScore);
+  hits->resize(m);
+}
 
 bool IsZero(const float* v, int dim) {
   for (int i = 0; i < dim; ++i)
@@ -85,47 +115,69 @@ Status SaveHnswLib(HnswLib* index, GenerationBuilder* out, const std::string& na
   return Status::Ok();
 }
 
-// Exports an hnswlib index to the flat layout (vectors.h).
+// Bytes of a v3 level-0 list of maxM0 links: the power of two that holds
+// them, so that lists never straddle a check page (<= 512 bytes).
+uint32_t Level0Stride(uint32_t maxM0) {
+  uint32_t stride = 16;
+  while (stride < maxM0 * 4) stride *= 2;
+  return stride;
+}
+
+// Exports an hnswlib index to the flat layout (vectors.h): node n is label n.
 Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const std::string& name) {
-  const uint64_t n = index.cur_element_count;
+  const uint64_t count = index.cur_element_count;
+  // Internal id -> label, and the label space.
+  std::vector<uint32_t> label(count);
+  uint64_t n = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t l = index.getExternalLabel(static_cast<hnswlib::tableint>(i));
+    if (l >= UINT32_MAX) return Status::InvalidArgument(out->Path(name) + ": label out of range");
+    label[i] = static_cast<uint32_t>(l);
+    n = std::max(n, l + 1);
+  }
   HnswHeader h{};
   std::memcpy(h.magic, kHnswMagic, 8);
   h.dim = static_cast<uint32_t>(dim);
   h.M = static_cast<uint32_t>(index.maxM_);
   h.maxM0 = static_cast<uint32_t>(index.maxM0_);
-  h.entry = n ? static_cast<uint32_t>(index.enterpoint_node_) : 0;
-  h.max_level = n ? index.maxlevel_ : 0;
+  h.entry = count ? label[index.enterpoint_node_] : 0;
+  h.max_level = count ? index.maxlevel_ : 0;
+  h.stride = Level0Stride(h.maxM0);
   h.nodes = n;
-  std::vector<uint32_t> labels(n);
+  h.indexed = count;
   std::vector<uint8_t> levels((n + 7) / 8 * 8, 0);
   std::vector<uint64_t> upper_off(n, 0);
-  std::vector<uint32_t> level0(n * (1 + h.maxM0), 0);
+  const uint64_t words = h.stride / 4;
+  std::vector<uint32_t> level0(n * words, kNoLink);
   std::vector<uint32_t> upper;
-  for (uint64_t i = 0; i < n; ++i) {
+  for (uint64_t i = 0; i < count; ++i) {
     const auto node = static_cast<hnswlib::tableint>(i);
-    labels[i] = static_cast<uint32_t>(index.getExternalLabel(node));
+    const uint32_t me = label[i];
     int lv = std::min(index.element_levels_[i], 255);
-    levels[i] = static_cast<uint8_t>(lv);
+    levels[me] = static_cast<uint8_t>(lv);
     auto* l0 = index.get_linklist0(node);
     uint32_t cnt = std::min<uint32_t>(index.getListCount(l0), h.maxM0);
-    uint32_t* dst = level0.data() + i * (1 + h.maxM0);
-    dst[0] = cnt;
-    std::memcpy(dst + 1, l0 + 1, cnt * sizeof(uint32_t));
-    upper_off[i] = upper.size();
+    uint32_t* dst = level0.data() + me * words;
+    for (uint32_t k = 0; k < cnt; ++k) dst[k] = label[l0[1 + k]];
+    upper_off[me] = upper.size();
     for (int l = 1; l <= lv; ++l) {
       auto* ll = index.get_linklist(node, l);
       uint32_t c = std::min<uint32_t>(index.getListCount(ll), h.M);
       upper.push_back(c);
-      for (uint32_t k = 0; k < h.M; ++k) upper.push_back(k < c ? ll[1 + k] : 0);
+      for (uint32_t k = 0; k < h.M; ++k) upper.push_back(k < c ? label[ll[1 + k]] : 0);
     }
   }
   h.upper_words = upper.size();
+  const uint64_t before = sizeof h + levels.size() + upper_off.size() * 8;
+  h.level0_at = (before + 511) / 512 * 512;
   CheckedFileWriter w;
   LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
   LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
-  for (std::string_view part :
-       {Bytes(labels), Bytes(levels), Bytes(upper_off), Bytes(level0), Bytes(upper)})
-    LITGRAPH_RETURN_IF_ERROR(w.Append(part));
+  LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(levels)));
+  LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(upper_off)));
+  LITGRAPH_RETURN_IF_ERROR(w.Append(std::string(h.level0_at - before, '\0')));
+  LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(level0)));
+  LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(upper)));
   return w.Finish();
 }
 
@@ -152,6 +204,7 @@ Status VectorFile::Write(const std::string& path, const FileIdentity& id, int di
   std::memcpy(h.magic, kVecMagic, 8);
   h.dim = static_cast<uint32_t>(dim);
   h.rows = rows;
+  h.data_at = kVecDataAt;
   for (uint64_t r = 0; r < rows; ++r) {
     const float* v = row(r);
     h.present += v && !IsZero(v, dim) ? 1 : 0;
@@ -159,6 +212,7 @@ Status VectorFile::Write(const std::string& path, const FileIdentity& id, int di
   CheckedFileWriter w;
   LITGRAPH_RETURN_IF_ERROR(w.Open(path, id));
   LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
+  LITGRAPH_RETURN_IF_ERROR(w.Append(std::string(kVecDataAt - sizeof h, '\0')));
   const size_t row_bytes = static_cast<size_t>(dim) * sizeof(float);
   std::string chunk;
   chunk.reserve(1 << 20);
@@ -188,10 +242,14 @@ Status VectorFile::Open(const std::string& path, const FileIdentity& id) {
   const uint8_t* p = file_.Read(0, sizeof h);
   if (!p) return Status::Corruption(path + ": truncated vector file");
   std::memcpy(&h, p, sizeof h);
-  if (std::memcmp(h.magic, kVecMagic, 8) != 0 || h.dim == 0 || h.dim > 65536 ||
-      h.rows > (file_.size() - sizeof h) / (h.dim * sizeof(float)) ||
-      file_.size() != sizeof h + h.rows * h.dim * sizeof(float))
+  const bool v2 = std::memcmp(h.magic, kVecMagicV2, 8) == 0;
+  if (v2) h.data_at = sizeof h;
+  if ((!v2 && std::memcmp(h.magic, kVecMagic, 8) != 0) || h.dim == 0 || h.dim > 65536 ||
+      h.data_at < sizeof h || h.data_at > file_.size() ||
+      h.rows > (file_.size() - h.data_at) / (h.dim * sizeof(float)) ||
+      file_.size() != h.data_at + h.rows * h.dim * sizeof(float))
     return Status::Corruption(path + ": corrupt vector file");
+  data_at_ = h.data_at;
   dim_ = static_cast<int>(h.dim);
   rows_ = h.rows;
   present_ = h.present;
@@ -201,7 +259,7 @@ Status VectorFile::Open(const std::string& path, const FileIdentity& id) {
 const float* VectorFile::RawRow(uint64_t id) const {
   if (id >= rows_) return nullptr;
   const uint64_t bytes = static_cast<uint64_t>(dim_) * sizeof(float);
-  return reinterpret_cast<const float*>(file_.Read(sizeof(VecHeader) + id * bytes, bytes));
+  return reinterpret_cast<const float*>(file_.Read(data_at_ + id * bytes, bytes));
 }
 
 const float* VectorFile::Row(uint64_t id) const {
@@ -247,7 +305,7 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
           index->addPoint(vectors.Row(todo[i]), static_cast<hnswlib::labeltype>(todo[i]));
       });
     for (auto& th : ts) th.join();
-    LITGRAPH_RETURN_IF_ERROR(SaveHnswLib(index.get(), out, name + ".hnswlib"));
+    if (o.save_hnswlib) LITGRAPH_RETURN_IF_ERROR(SaveHnswLib(index.get(), out, name + ".hnswlib"));
   } catch (const StatusError& e) {
     return e.status();
   } catch (const std::exception& e) {
@@ -264,18 +322,34 @@ Status HnswIndex::Open(const GenerationView& generation, const std::string& name
   const uint8_t* p = file_.Read(0, sizeof h);
   if (!p) return Status::Corruption(path + ": truncated index");
   std::memcpy(&h, p, sizeof h);
-  if (std::memcmp(h.magic, kHnswMagic, 8) != 0)
+  v2_ = std::memcmp(h.magic, kHnswMagicV2, 8) == 0;
+  if (!v2_ && std::memcmp(h.magic, kHnswMagic, 8) != 0)
     return Status::Corruption(path + ": not a litgraph HNSW index");
   if (static_cast<int>(h.dim) != vectors->dim())
     return Status::Corruption(path + ": index and vectors differ in dimension");
   const uint64_t n = h.nodes, size = file_.size();
   // Every term bounded by the file size before it is multiplied.
-  if (n > size / 17 || h.maxM0 > 1u << 16 || h.M > 1u << 16 || h.upper_words > size / 4 ||
+  if (n > size / 9 || h.maxM0 > 1u << 16 || h.M > 1u << 16 || h.upper_words > size / 4 ||
       h.max_level < 0 || h.max_level > 255 || (n > 0 && h.entry >= n))
     return Status::Corruption(path + ": corrupt index");
-  const uint64_t need =
-      sizeof h + n * 4 + (n + 7) / 8 * 8 + n * 8 + n * (1 + h.maxM0) * 4 + h.upper_words * 4;
-  if (size != need) return Status::Corruption(path + ": corrupt index");
+  if (v2_) {
+    labels_at_ = sizeof h;
+    levels_at_ = labels_at_ + n * 4;
+    upper_off_at_ = levels_at_ + (n + 7) / 8 * 8;
+    level0_at_ = upper_off_at_ + n * 8;
+    stride_ = (1 + h.maxM0) * 4;
+  } else {
+    levels_at_ = sizeof h;
+    upper_off_at_ = levels_at_ + (n + 7) / 8 * 8;
+    level0_at_ = h.level0_at;
+    stride_ = h.stride;
+    if (stride_ < h.maxM0 * 4 || stride_ % 4 != 0 || stride_ > 1u << 20 ||
+        level0_at_ < upper_off_at_ + n * 8 || level0_at_ > size)
+      return Status::Corruption(path + ": corrupt index");
+  }
+  if (n > (size - std::min(size, level0_at_)) / std::max<uint64_t>(stride_, 1) ||
+      size != level0_at_ + n * stride_ + h.upper_words * 4)
+    return Status::Corruption(path + ": corrupt index");
   vectors_ = vectors;
   dim_ = static_cast<int>(h.dim);
   M_ = static_cast<int>(h.M);
@@ -283,19 +357,26 @@ Status HnswIndex::Open(const GenerationView& generation, const std::string& name
   entry_ = h.entry;
   max_level_ = h.max_level;
   nodes_ = n;
+  indexed_ = v2_ ? n : h.indexed;
   upper_words_ = h.upper_words;
-  labels_at_ = sizeof h;
-  levels_at_ = labels_at_ + n * 4;
-  upper_off_at_ = levels_at_ + (n + 7) / 8 * 8;
-  level0_at_ = upper_off_at_ + n * 8;
-  upper_at_ = level0_at_ + n * (1 + h.maxM0) * 4;
+  upper_at_ = level0_at_ + n * stride_;
   return Status::Ok();
 }
 
-const uint32_t* HnswIndex::Level0(uint32_t node) const {
-  const uint64_t words = 1 + static_cast<uint64_t>(maxM0_);
-  auto* l = reinterpret_cast<const uint32_t*>(file_.Read(level0_at_ + node * words * 4, words * 4));
-  return l && l[0] <= static_cast<uint32_t>(maxM0_) ? l : nullptr;
+bool HnswIndex::Level0(uint32_t node, const uint32_t** links, uint32_t* count) const {
+  auto* l = reinterpret_cast<const uint32_t*>(file_.Read(level0_at_ + node * stride_, stride_));
+  if (!l) return false;
+  if (v2_) {
+    if (l[0] > static_cast<uint32_t>(maxM0_)) return false;
+    *links = l + 1;
+    *count = l[0];
+    return true;
+  }
+  uint32_t c = 0;
+  while (c < static_cast<uint32_t>(maxM0_) && l[c] != kNoLink) ++c;
+  *links = l;
+  *count = c;
+  return true;
 }
 
 const uint32_t* HnswIndex::Upper(uint32_t node, int level) const {
@@ -311,6 +392,10 @@ const uint32_t* HnswIndex::Upper(uint32_t node, int level) const {
 }
 
 bool HnswIndex::Label(uint32_t node, uint32_t* label) const {
+  if (!v2_) {
+    *label = node;
+    return true;
+  }
   const uint8_t* p = file_.Read(labels_at_ + uint64_t{node} * 4, 4);
   if (!p) return false;
   std::memcpy(label, p, 4);
@@ -376,10 +461,11 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
     auto [s, c] = candidates.top();
     if (results.size() >= ef && s < results.top().first) break;
     candidates.pop();
-    const uint32_t* l = Level0(c);
-    if (!l) break;  // damaged: status() says so
-    for (uint32_t i = 0; i < l[0]; ++i) {
-      uint32_t nb = l[1 + i];
+    const uint32_t* l;
+    uint32_t count;
+    if (!Level0(c, &l, &count)) break;  // damaged: status() says so
+    for (uint32_t i = 0; i < count; ++i) {
+      uint32_t nb = l[i];
       if (nb >= nodes_ || !visited.insert(nb)) continue;
       float ns = Score(query, nb);
       if (results.size() < ef || ns > results.top().first) {
@@ -394,9 +480,7 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
     if (Label(results.top().second, &label)) out.push_back({label, results.top().first});
     results.pop();
   }
-  std::sort(out.begin(), out.end(), [](const VectorHit& a, const VectorHit& b) {
-    return a.score != b.score ? a.score > b.score : a.id < b.id;
-  });
+  std::sort(out.begin(), out.end(), ByScore);
   if (out.size() > k) out.resize(k);
   return out;
 }
@@ -406,13 +490,161 @@ std::vector<VectorHit> BruteForceSearch(const VectorFile& vectors, const float* 
   for (uint64_t r = 0; r < vectors.rows(); ++r)
     if (const float* v = vectors.Row(r))
       all.push_back({static_cast<uint32_t>(r), Dot(query, v, vectors.dim())});
-  size_t m = std::min(k, all.size());
-  std::partial_sort(all.begin(), all.begin() + m, all.end(),
-                    [](const VectorHit& a, const VectorHit& b) {
-                      return a.score != b.score ? a.score > b.score : a.id < b.id;
-                    });
-  all.resize(m);
+  TopK(&all, k);
   return all;
+}
+
+Status FieldVectors::Open(const GenerationView& generation, const std::string& name) {
+  LITGRAPH_RETURN_IF_ERROR(base_.Open(generation, name + ".vec"));
+  rows_ = base_.rows();
+  present_ = base_.present();
+  if (generation.Has(name + ".hnsw")) {
+    LITGRAPH_RETURN_IF_ERROR(index_.Open(generation, name + ".hnsw", &base_));
+    has_index_ = true;
+  }
+  if (!generation.Has(name + ".delta.ids")) return Status::Ok();
+  const std::string path = generation.Path(name + ".delta.ids");
+  LITGRAPH_RETURN_IF_ERROR(generation.OpenFile(name + ".delta.ids", &ids_));
+  DeltaHeader h;
+  const uint8_t* p = ids_.Read(0, sizeof h);
+  if (!p) return Status::Corruption(path + ": truncated delta");
+  std::memcpy(&h, p, sizeof h);
+  if (std::memcmp(h.magic, kDeltaMagic, 8) != 0 || ids_.size() != sizeof h + uint64_t{h.count} * 4)
+    return Status::Corruption(path + ": corrupt delta");
+  LITGRAPH_RETURN_IF_ERROR(delta_.Open(generation, name + ".delta.vec"));
+  if (delta_.rows() != h.count || delta_.dim() != base_.dim())
+    return Status::Corruption(path + ": delta ids and vectors disagree");
+  delta_count_ = h.count;
+  present_ = h.present;
+  uint32_t last = 0;
+  if (delta_count_ > 0 && DeltaId(delta_count_ - 1, &last))
+    rows_ = std::max<uint64_t>(rows_, last + uint64_t{1});
+  if (generation.Has(name + ".delta.hnsw")) {
+    LITGRAPH_RETURN_IF_ERROR(delta_index_.Open(generation, name + ".delta.hnsw", &delta_));
+    has_delta_index_ = true;
+  }
+  return ids_.status();
+}
+
+bool FieldVectors::DeltaId(uint64_t i, uint32_t* id) const {
+  const uint8_t* p = ids_.Read(sizeof(DeltaHeader) + i * 4, 4);
+  if (!p) return false;
+  std::memcpy(id, p, 4);
+  return true;
+}
+
+int64_t FieldVectors::DeltaRow(uint64_t id) const {
+  uint64_t lo = 0, hi = delta_count_;
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    uint32_t v;
+    if (!DeltaId(mid, &v)) return -1;  // damaged: status() says so
+    if (v < id)
+      lo = mid + 1;
+    else if (v > id)
+      hi = mid;
+    else
+      return static_cast<int64_t>(mid);
+  }
+  return -1;
+}
+
+std::vector<uint32_t> FieldVectors::DeltaIds() const {
+  std::vector<uint32_t> ids;
+  ids.reserve(delta_count_);
+  for (uint64_t i = 0; i < delta_count_; ++i) {
+    uint32_t id;
+    if (!DeltaId(i, &id)) break;
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+const float* FieldVectors::Row(uint64_t id) const {
+  if (delta_count_ > 0) {
+    const int64_t r = DeltaRow(id);
+    if (r >= 0) return delta_.Row(static_cast<uint64_t>(r));
+  }
+  return base_.Row(id);
+}
+
+std::vector<VectorHit> FieldVectors::Search(const float* query, size_t k, size_t ef) const {
+  if (!has_index_) return Exact(query, k);
+  if (delta_count_ == 0) return index_.Search(query, k, ef);
+  // The whole beam, so that masked nodes do not leave fewer than k.
+  std::vector<VectorHit> hits;
+  for (const VectorHit& h : index_.Search(query, std::max(k, ef), ef))
+    if (!InDelta(h.id)) hits.push_back(h);
+  std::vector<VectorHit> delta =
+      has_delta_index_ ? delta_index_.Search(query, k, ef) : BruteForceSearch(delta_, query, k);
+  for (const VectorHit& h : delta) {
+    uint32_t id;
+    if (DeltaId(h.id, &id)) hits.push_back({id, h.score});
+  }
+  TopK(&hits, k);
+  return hits;
+}
+
+std::vector<VectorHit> FieldVectors::Exact(const float* query, size_t k) const {
+  std::vector<VectorHit> all;
+  const int dim = base_.dim();
+  // The base's rows without the delta's ids (a merge walk over both in id
+  // order), then the delta's rows.
+  uint64_t next = 0;
+  uint32_t masked = 0;
+  bool have_masked = delta_count_ > 0 && DeltaId(0, &masked);
+  for (uint64_t r = 0; r < base_.rows(); ++r) {
+    while (have_masked && masked < r) have_masked = ++next < delta_count_ && DeltaId(next, &masked);
+    if (have_masked && masked == r) continue;
+    if (const float* v = base_.Row(r))
+      all.push_back({static_cast<uint32_t>(r), Dot(query, v, dim)});
+  }
+  for (uint64_t i = 0; i < delta_count_; ++i) {
+    uint32_t id;
+    const float* v = delta_.Row(i);
+    if (v && DeltaId(i, &id)) all.push_back({id, Dot(query, v, dim)});
+  }
+  TopK(&all, k);
+  return all;
+}
+
+Status FieldVectors::status() const {
+  LITGRAPH_RETURN_IF_ERROR(base_.status());
+  if (has_index_) LITGRAPH_RETURN_IF_ERROR(index_.status());
+  if (delta_count_ > 0) {
+    LITGRAPH_RETURN_IF_ERROR(ids_.status());
+    LITGRAPH_RETURN_IF_ERROR(delta_.status());
+  }
+  if (has_delta_index_) LITGRAPH_RETURN_IF_ERROR(delta_index_.status());
+  return Status::Ok();
+}
+
+Status FieldVectors::WriteDelta(GenerationBuilder* out, const std::string& name, int dim,
+                                const std::vector<uint32_t>& ids,
+                                const std::function<const float*(uint64_t i)>& row,
+                                uint64_t present, const HnswBuildOptions& options,
+                                uint64_t index_min_rows) {
+  if (ids.size() > UINT32_MAX) return Status::InvalidArgument(name + ": delta too large");
+  DeltaHeader h{};
+  std::memcpy(h.magic, kDeltaMagic, 8);
+  h.count = static_cast<uint32_t>(ids.size());
+  h.present = present;
+  CheckedFileWriter w;
+  const std::string ids_name = name + ".delta.ids";
+  LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(ids_name), out->NewFile(ids_name)));
+  LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
+  LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(ids)));
+  LITGRAPH_RETURN_IF_ERROR(w.Finish());
+  const std::string vec_name = name + ".delta.vec";
+  LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(out, vec_name, dim, ids.size(), row));
+  if (ids.size() < index_min_rows) return Status::Ok();
+  VectorFile vf;
+  auto id = out->Identity(vec_name);
+  if (!id.ok()) return id.status();
+  LITGRAPH_RETURN_IF_ERROR(vf.Open(out->Path(vec_name), *id));
+  HnswBuildOptions o = options;
+  o.save_hnswlib = false;  // rebuilt with the delta each time
+  return BuildHnsw(vf, out, name + ".delta", o);
 }
 
 }  // namespace litgraph

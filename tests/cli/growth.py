@@ -146,6 +146,62 @@ def case_updates_keep_a_lexical_delta_until_compacted(c):
     assert "W2741809807" not in compacted[old_title], compacted
 
 
+def case_embed_missing_keeps_a_vector_delta_until_compacted(c):
+    """embed --missing writes the changed and new papers' vectors into a delta beside the
+    linked base files: the semantic path finds a changed paper by its new text and not by its
+    old one, status counts the delta, and --compact folds it into new base files with the
+    same answers."""
+    db = c.path("vdelta.db")
+    c.run("ingest", "--db", db, "-q", *c.fixtures())
+    c.run("embed", "--db", db, "-q")
+    base_gen = sorted(d for d in os.listdir(db) if d.startswith("vectors."))[-1]
+    inodes = {f: os.stat(os.path.join(db, base_gen, f)).st_ino
+              for f in ("abstract.vec", "abstract.hnsw")}
+    out, _, _ = c.run("find-paper", "--db", db, "--id", "W2741809807")
+    old = lines(out)[0]
+    old_query = old["title"]
+    changed = native("W2741809807", "Bus route oracles for Trondheim timetables",
+                     abstract="The BusTUC system answers questions about bus routes and "
+                              "timetables in Trondheim; the oracle parses the question.",
+                     updated_date="2099-01-01")
+    added = native("BUS3", "A question answering oracle for bus timetables",
+                   abstract="Natural language questions about bus routes, stops and "
+                            "timetables are parsed and answered by an oracle.")
+    c.run("ingest", "--db", db, "-q", write(c.path("vd.jsonl"), changed + "\n" + added + "\n"))
+    out, _, _ = c.run("embed", "--db", db, "--missing", "--stats")
+    s = json.loads(out.strip().splitlines()[-1])
+    assert s["compacted"] is False and s["delta_rows"] >= 4, s
+    gen = sorted(d for d in os.listdir(db) if d.startswith("vectors."))[-1]
+    files = set(os.listdir(os.path.join(db, gen)))
+    assert {"abstract.delta.ids", "abstract.delta.vec", "title.delta.ids"} <= files, files
+    # The base files are the old generation's, linked, not rewritten.
+    for f, inode in inodes.items():
+        assert os.stat(os.path.join(db, gen, f)).st_ino == inode, f
+    out, _, _ = c.run("status", "--db", db, "--format", "jsonl", expect=None)
+    assert lines(out)[0]["vectors"]["delta_rows"] == s["delta_rows"], out
+
+    def answers():
+        got = {}
+        for q in ("bus route oracle timetables Trondheim", old_query):
+            out, _, _ = c.run("find-paper", "--db", db, "--semantic", *q.split(), "-n", "3",
+                              expect=None)
+            got[q] = [(r["id"], round(r["score"], 5)) for r in lines(out)]
+        return got
+
+    got = answers()
+    ids = [i for i, _ in got["bus route oracle timetables Trondheim"]]
+    assert sorted(ids[:2]) == ["BUS3", "W2741809807"], got
+    assert "W2741809807" not in [i for i, _ in got[old_query]], got  # its old vector is masked
+    out, _, _ = c.run("embed", "--db", db, "--missing", "--compact", "--stats")
+    s = json.loads(out.strip().splitlines()[-1])
+    assert s["compacted"] is True and s["delta_rows"] == 0, s
+    gen = sorted(d for d in os.listdir(db) if d.startswith("vectors."))[-1]
+    assert not any("delta" in f for f in os.listdir(os.path.join(db, gen))), gen
+    out, _, _ = c.run("status", "--db", db, "--format", "jsonl", expect=None)
+    assert lines(out)[0]["vectors"]["delta_rows"] == 0, out
+    assert answers() == got
+
+
 def case_writers_replace_derived_files_of_an_older_release(c):
     """A generation without a MANIFEST (an older release): readers say which tool
     rebuilds it, and that tool does."""

@@ -485,10 +485,12 @@ TEST(HttpEmbedderTest, UnreachableEndpointIsAnIoError) {
 namespace litgraph {
 namespace {
 
-// embed --missing (RunEmbed with missing) writes the vector files a full
-// re-embedding with the same model writes, byte for byte: new papers, a paper
-// whose abstract changed, and papers and keywords it keeps.
-TEST(EmbedMissingTest, WritesTheVectorsOfAFullReembedding) {
+// embed --missing leaves a delta beside the base (vectors.h) that reads as
+// the rows a full re-embedding writes; a second --missing run carries the
+// delta over, and --compact folds it into base files byte-identical to a
+// full re-embedding's. New papers, a paper whose abstract changed, and papers
+// and keywords it keeps.
+TEST(EmbedMissingTest, ADeltaAndItsCompactionGiveTheVectorsOfAFullReembedding) {
   ScopedTempDir tmp;
   auto opened = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
   ASSERT_TRUE(opened.ok()) << opened.status().message();
@@ -522,10 +524,52 @@ TEST(EmbedMissingTest, WritesTheVectorsOfAFullReembedding) {
   ASSERT_TRUE(RunKeywordExtraction(store, ko, builtin, &ks).ok());
   EmbedRunOptions missing = eo;
   missing.missing = true;
+  missing.delta_fraction = 100;  // never compacts by size
   EmbedRunStats ms;
   ASSERT_TRUE(RunEmbed(store, missing, &ms).ok());
   EXPECT_FALSE(ms.trained);
+  EXPECT_FALSE(ms.compacted);
   EXPECT_GT(ms.abstracts, 0);
+  EXPECT_GE(ms.delta_rows, ms.titles + ms.abstracts + ms.keywords);
+  // Every field's rows, read through the store's semantic index.
+  auto rows = [&] {
+    std::map<std::string, std::vector<std::vector<float>>> out;
+    auto sem = SemanticIndex::Open(store);
+    EXPECT_TRUE(sem.ok());
+    if (!sem.ok()) return out;
+    for (VecField f : {VecField::kTitle, VecField::kAbstract, VecField::kKeyword}) {
+      const FieldVectors& v = (*sem)->vectors(f);
+      const auto n = static_cast<uint64_t>(
+          store->MaxId(f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper) + 1);
+      for (uint64_t r = 0; r < n; ++r) {
+        const float* p = v.Row(r);
+        out[VecFieldName(f)].push_back(p ? std::vector<float>(p, p + v.dim())
+                                         : std::vector<float>());
+      }
+    }
+    EXPECT_TRUE((*sem)->status().ok());
+    return out;
+  };
+  const auto delta_rows = rows();
+  {
+    auto view = store->Current("vectors");
+    ASSERT_TRUE(view.ok() && *view);
+    for (const char* f : {"title.delta.ids", "abstract.delta.vec", "keyword.delta.ids"})
+      EXPECT_TRUE((*view)->Has(f)) << f;
+  }
+  // Nothing new (texts without a known word, whose vector is zero, are
+  // tried again by every run): the delta is carried over as it is.
+  EmbedRunStats again;
+  ASSERT_TRUE(RunEmbed(store, missing, &again).ok());
+  EXPECT_LT(again.abstracts, ms.abstracts);
+  EXPECT_EQ(again.delta_rows, ms.delta_rows);
+  EXPECT_TRUE(rows() == delta_rows);
+  EmbedRunOptions compact = missing;
+  compact.compact = true;
+  EmbedRunStats cs;
+  ASSERT_TRUE(RunEmbed(store, compact, &cs).ok());
+  EXPECT_TRUE(cs.compacted);
+  EXPECT_EQ(cs.delta_rows, 0);
   auto payloads = [&] {
     std::map<std::string, std::string> out;
     auto view = store->Current("vectors");
@@ -535,10 +579,17 @@ TEST(EmbedMissingTest, WritesTheVectorsOfAFullReembedding) {
     return out;
   };
   const auto incremental = payloads();
+  {
+    auto view = store->Current("vectors");
+    ASSERT_TRUE(view.ok() && *view);
+    for (const auto& [name, size] : (*view)->files())
+      EXPECT_EQ(name.find("delta"), std::string::npos) << name;
+  }
   EmbedRunStats fs;
   ASSERT_TRUE(RunEmbed(store, eo, &fs).ok());  // every row again, same model
   EXPECT_FALSE(fs.trained);
   const auto full = payloads();
+  EXPECT_TRUE(rows() == delta_rows) << "the delta read otherwise than a full re-embedding";
   for (const auto& [name, bytes] : full) {
     EXPECT_GT(bytes.size(), 64u) << name;
     EXPECT_TRUE(incremental.at(name) == bytes) << name << " differs from a full re-embedding";

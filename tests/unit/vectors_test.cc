@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <random>
 #include <set>
@@ -62,7 +63,7 @@ TEST(VectorFileTest, RoundTrip) {
   data[3 * dim + 2] = -0.0f;  // negative zero is still "no vector"
   const std::string path = tmp.File("title.vec");
   ASSERT_TRUE(VectorFile::Write(path, TestId(path), dim, rows, data.data()).ok());
-  EXPECT_EQ(Payload(path).size(), 64 + rows * dim * sizeof(float));
+  EXPECT_EQ(Payload(path).size(), 512 + rows * dim * sizeof(float));  // rows from byte 512
   VectorFile f;
   Status st = f.Open(path, TestId(path));
   ASSERT_TRUE(st.ok()) << st.message();
@@ -115,7 +116,7 @@ TEST(VectorFileTest, CorruptAndTruncatedFilesFail) {
   ScopedTempDir tmp;
   const std::string path = tmp.File("good.vec");
   const FileIdentity id = TestId(path);
-  std::vector<float> data = RandomUnitRows(400, 6, 3);  // 9,664 bytes: three pages
+  std::vector<float> data = RandomUnitRows(400, 6, 3);  // 10,112 bytes: 20 pages
   ASSERT_TRUE(VectorFile::Write(path, id, 6, 400, data.data()).ok());
   const std::string good = ReadFile(path), payload = Payload(path);
   struct Case {
@@ -155,7 +156,7 @@ TEST(VectorFileTest, CorruptAndTruncatedFilesFail) {
   // the row fails and names the file; rows of intact pages still read.
   {
     std::string bad = good;
-    bad[64 + 300 * 6 * 4 + 5] ^= 1;
+    bad[512 + 300 * 6 * 4 + 5] ^= 1;
     const std::string p = tmp.File("row.vec");
     WriteFile(p, bad);
     VectorFile f;
@@ -467,6 +468,217 @@ TEST(HnswTest, CorruptIndexOrWrongVectorsFail) {
   ASSERT_TRUE(ov.Open(tmp.File("other.vec"), TestId(tmp.File("other.vec"))).ok());
   HnswIndex idx;
   EXPECT_FALSE(idx.Open(*x.view, "v.hnsw", &ov).ok());
+}
+
+}  // namespace
+}  // namespace litgraph
+
+namespace litgraph {
+namespace {
+
+// ---- FieldVectors: a base and a delta ----------------------------------------
+
+// A base over rows 1..1499 (every 7th absent), then a delta: 120 changed
+// rows, 30 rows whose vector went (zero), 20 rows that gain one, and rows
+// 1500..1999 new. Read through FieldVectors, every row is the merged one,
+// Exact equals a brute-force scan of the merged rows, and Search (scanning
+// the delta, or with an index of its own) finds the merged top 10.
+void CheckDelta(uint64_t index_min_rows) {
+  ScopedTempDir tmp;
+  TestStore store(tmp.File("s"));
+  const int dim = 16;
+  const uint64_t base_rows = 1500, rows = 2000;
+  std::vector<float> base = RandomUnitRows(base_rows, dim, 21, /*hole=*/7);
+  std::vector<float> fresh = RandomUnitRows(rows, dim, 22);
+  // The merged rows, and the delta's ids.
+  std::vector<float> merged(rows * dim, 0.0f);
+  std::copy(base.begin(), base.end(), merged.begin());
+  std::vector<uint32_t> ids;
+  for (uint32_t id = 1; id < rows; ++id) {
+    const bool had = id < base_rows && id % 7 != 0;
+    bool in = id >= base_rows;                             // new
+    if (had && id % 11 == 0) in = true;                    // changed (or gone, below)
+    if (!had && id < base_rows && id % 3 == 0) in = true;  // gains one
+    if (!in) continue;
+    ids.push_back(id);
+    const bool gone = had && id % 55 == 0 && id < base_rows;
+    std::fill(merged.begin() + id * dim, merged.begin() + (id + 1) * dim, 0.0f);
+    if (!gone)
+      std::copy(fresh.begin() + id * dim, fresh.begin() + (id + 1) * dim,
+                merged.begin() + id * dim);
+  }
+  uint64_t present = 0;
+  for (uint64_t r = 0; r < rows; ++r)
+    present += std::any_of(merged.begin() + r * dim, merged.begin() + (r + 1) * dim,
+                           [](float x) { return x != 0; });
+  HnswBuildOptions o;
+  o.threads = 1;
+  // Generation 1: the base.
+  GenerationBuilder* b = store.Start("vectors");
+  ASSERT_TRUE(VectorFile::Write(b, "f.vec", dim, base_rows, base.data()).ok());
+  VectorFile bv;
+  ASSERT_TRUE(bv.Open(b->Path("f.vec"), *b->Identity("f.vec")).ok());
+  ASSERT_TRUE(BuildHnsw(bv, b, "f", o).ok());
+  const GenerationView* g1 = store.Commit();
+  // Generation 2: the base's files linked, the delta beside them.
+  b = store.Start("vectors");
+  for (const char* f : {"f.vec", "f.hnsw", "f.hnswlib"}) ASSERT_TRUE(b->Inherit(*g1, f).ok());
+  Status st = FieldVectors::WriteDelta(
+      b, "f", dim, ids, [&](uint64_t i) { return merged.data() + uint64_t{ids[i]} * dim; }, present,
+      o, index_min_rows);
+  ASSERT_TRUE(st.ok()) << st.message();
+  const GenerationView* g2 = store.Commit();
+  EXPECT_EQ(g2->Has("f.delta.hnsw"), ids.size() >= index_min_rows);
+  EXPECT_FALSE(g2->Has("f.delta.hnswlib"));
+  FieldVectors fv;
+  st = fv.Open(*g2, "f");
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(fv.rows(), rows);
+  EXPECT_EQ(fv.present(), present);
+  EXPECT_EQ(fv.delta_rows(), ids.size());
+  EXPECT_EQ(fv.DeltaIds(), ids);
+  for (uint64_t r = 0; r < rows + 5; ++r) {
+    const float* want = r < rows ? merged.data() + r * dim : nullptr;
+    if (want && std::all_of(want, want + dim, [](float x) { return x == 0; })) want = nullptr;
+    const float* got = fv.Row(r);
+    ASSERT_EQ(got == nullptr, want == nullptr) << "row " << r;
+    if (got) {
+      ASSERT_TRUE(std::equal(got, got + dim, want)) << "row " << r;
+    }
+  }
+  // The merged rows as one plain file: the exact answers.
+  ASSERT_TRUE(
+      VectorFile::Write(tmp.File("m.vec"), TestId(tmp.File("m.vec")), dim, rows, merged.data())
+          .ok());
+  VectorFile mv;
+  ASSERT_TRUE(mv.Open(tmp.File("m.vec"), TestId(tmp.File("m.vec"))).ok());
+  std::mt19937_64 rng(5);
+  size_t found = 0, wanted = 0;
+  for (int i = 0; i < 200; ++i) {
+    std::vector<float> q = RandomQuery(dim, rng);
+    std::vector<VectorHit> exact = BruteForceSearch(mv, q.data(), 10);
+    std::vector<VectorHit> got = fv.Exact(q.data(), 10);
+    ASSERT_EQ(got.size(), exact.size());
+    for (size_t k = 0; k < got.size(); ++k) {
+      EXPECT_EQ(got[k].id, exact[k].id);
+      EXPECT_EQ(got[k].score, exact[k].score);
+    }
+    std::vector<VectorHit> approx = fv.Search(q.data(), 10, 64);
+    ASSERT_EQ(approx.size(), 10u);
+    std::set<uint32_t> a;
+    for (const VectorHit& h : approx) {
+      // Each hit scores by its merged vector: a masked base vector never shows.
+      const float* v = merged.data() + uint64_t{h.id} * dim;
+      EXPECT_NEAR(h.score, Dot(q.data(), v, dim), 1e-5) << h.id;
+      EXPECT_TRUE(a.insert(h.id).second) << "duplicate " << h.id;
+    }
+    for (const VectorHit& h : exact) found += a.count(h.id);
+    wanted += exact.size();
+  }
+  EXPECT_GE(static_cast<double>(found) / wanted, 0.95);
+  ASSERT_TRUE(fv.status().ok());
+  // A damaged id list is an error, not a silent answer.
+  const std::string ids_path = g2->Path("f.delta.ids");
+  std::string bytes = ReadFile(ids_path);
+  bytes[70] ^= 0x10;
+  std::filesystem::remove(ids_path);
+  WriteFile(ids_path, bytes);
+  FieldVectors damaged;
+  st = damaged.Open(*g2, "f");
+  if (st.ok()) {
+    for (uint64_t r = 0; r < rows; ++r) damaged.Row(r);
+    st = damaged.status();
+  }
+  EXPECT_EQ(st.code(), Code::kCorruption);
+}
+
+TEST(FieldVectorsTest, AScannedDeltaReadsAsTheMergedRows) { CheckDelta(1u << 30); }
+
+TEST(FieldVectorsTest, AnIndexedDeltaReadsAsTheMergedRows) { CheckDelta(100); }
+
+TEST(FieldVectorsTest, WithoutADeltaTheBaseAnswers) {
+  ScopedTempDir tmp;
+  TestStore store(tmp.File("s"));
+  std::vector<float> data = RandomUnitRows(300, 8, 4);
+  GenerationBuilder* b = store.Start("vectors");
+  ASSERT_TRUE(VectorFile::Write(b, "f.vec", 8, 300, data.data()).ok());
+  const GenerationView* g = store.Commit();  // no index: a scan
+  FieldVectors fv;
+  ASSERT_TRUE(fv.Open(*g, "f").ok());
+  EXPECT_FALSE(fv.has_index());
+  EXPECT_EQ(fv.delta_rows(), 0u);
+  EXPECT_EQ(fv.present(), 299u);
+  EXPECT_TRUE(fv.DeltaIds().empty());
+  std::vector<float> q = RandomUnitRows(2, 8, 9);
+  std::vector<VectorHit> hits = fv.Search(q.data() + 8, 5, 64);
+  ASSERT_EQ(hits.size(), 5u);
+  ASSERT_TRUE(fv.Row(hits[0].id));
+  EXPECT_NEAR(hits[0].score, Dot(q.data() + 8, fv.Row(hits[0].id), 8), 1e-6);
+  FieldVectors missing;
+  EXPECT_FALSE(missing.Open(*g, "nothere").ok());
+}
+
+}  // namespace
+}  // namespace litgraph
+
+namespace litgraph {
+namespace {
+
+// Files of the previous formats (vectors rows at byte 64; an HNSW graph
+// whose nodes carry labels and counted level-0 lists) are still read.
+TEST(FormatCompatibilityTest, VersionTwoVectorAndIndexFilesAreRead) {
+  ScopedTempDir tmp;
+  TestStore store(tmp.File("s"));
+  const int dim = 4;
+  const uint64_t rows = 10;
+  std::vector<float> data(rows * dim, 0.0f);
+  for (uint64_t r : {2, 5, 9}) {
+    data[r * dim + r % dim] = 1.0f;  // unit vectors along axes 2, 1, 1 (+0.5 on axis 3 below)
+  }
+  data[9 * dim + 3] = 0.5f;
+  Normalize(data.data() + 9 * dim, dim);
+  GenerationBuilder* b = store.Start("vectors");
+  std::string vec(64, '\0');
+  const char vmagic[8] = {'L', 'G', 'V', 'E', 'C', 0, 0, 2};
+  std::memcpy(vec.data(), vmagic, 8);
+  const uint32_t udim = dim;
+  const uint64_t present = 3;
+  std::memcpy(vec.data() + 8, &udim, 4);
+  std::memcpy(vec.data() + 16, &rows, 8);
+  std::memcpy(vec.data() + 24, &present, 8);
+  vec.append(reinterpret_cast<const char*>(data.data()), data.size() * sizeof(float));
+  ASSERT_TRUE(WriteCheckedFile(b->Path("f.vec"), b->NewFile("f.vec"), vec).ok());
+  // Three nodes labelled 5, 2, 9, each linked to the other two; M 2, maxM0 4.
+  std::string h(64, '\0');
+  const char hmagic[8] = {'L', 'G', 'H', 'N', 'S', 'W', 0, 2};
+  std::memcpy(h.data(), hmagic, 8);
+  const uint32_t head[4] = {dim, 2, 4, 0};  // dim, M, maxM0, entry
+  std::memcpy(h.data() + 8, head, 16);
+  const uint64_t nodes = 3, upper_words = 0;
+  std::memcpy(h.data() + 32, &nodes, 8);
+  std::memcpy(h.data() + 40, &upper_words, 8);
+  auto put = [&h](const auto& v) { h.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  for (uint32_t label : {5u, 2u, 9u}) put(label);
+  h.append(8, '\0');  // levels, padded to 8
+  for (int i = 0; i < 3; ++i) put(uint64_t{0});
+  const uint32_t level0[3][5] = {{2, 1, 2, 0, 0}, {2, 0, 2, 0, 0}, {2, 0, 1, 0, 0}};
+  put(level0);
+  ASSERT_TRUE(WriteCheckedFile(b->Path("f.hnsw"), b->NewFile("f.hnsw"), h).ok());
+  const GenerationView* g = store.Commit();
+  FieldVectors fv;
+  Status st = fv.Open(*g, "f");
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_TRUE(fv.has_index());
+  EXPECT_EQ(fv.present(), 3u);
+  ASSERT_NE(fv.Row(9), nullptr);
+  EXPECT_EQ(fv.Row(3), nullptr);
+  const float q[4] = {0, 0.1f, 1, 0};  // closest to row 2, then 5
+  std::vector<VectorHit> hits = fv.Search(q, 3, 10);
+  ASSERT_EQ(hits.size(), 3u);
+  EXPECT_EQ(hits[0].id, 2u);
+  EXPECT_EQ(hits[1].id, 5u);
+  EXPECT_EQ(hits[2].id, 9u);
+  EXPECT_TRUE(fv.status().ok());
 }
 
 }  // namespace

@@ -4,7 +4,11 @@
 //
 // Writing (litgraph-embed): RunEmbed trains the built-in model when asked or
 // when there is none, embeds what is missing (or everything), and builds or
-// extends the indexes, as a new generation committed atomically. Vectors of
+// extends the indexes, as a new generation committed atomically. With
+// `missing`, the rows embedded (or dropped) since the base go into a delta
+// beside the base's files, linked unchanged (vectors.h, FieldVectors): the
+// work is in proportion to the delta. Past `delta_fraction` of the base's
+// rows, or with `compact`, the delta is folded into a new base. Vectors of
 // two models never mix: a different model than the stored one is refused
 // unless `replace` re-embeds everything.
 //
@@ -35,6 +39,8 @@ struct EmbedRunOptions {
   bool train = false;               // (re)train the built-in model and re-embed everything
   bool missing = false;             // only rows without vectors (new papers / keywords)
   bool replace = false;             // allow switching models (re-embeds everything)
+  bool compact = false;             // fold the delta into the base (with missing)
+  double delta_fraction = 0.2;      // the delta's rows past which a run compacts
   std::string backend = "builtin";  // builtin | http
   LsaTrainOptions lsa;
   HttpEmbedOptions http;
@@ -50,7 +56,9 @@ struct EmbedRunStats {
   bool trained = false;
   LsaTrainStats train;
   int64_t titles = 0, abstracts = 0, keywords = 0;  // vectors computed in this run
-  int64_t changed = 0;  // papers embedded again: their text changed (--missing)
+  int64_t changed = 0;     // papers embedded again: their text changed (--missing)
+  int64_t delta_rows = 0;  // rows in the fields' deltas after the run (0: compacted or full)
+  bool compacted = false;  // a --missing run folded its delta into a new base
   double embed_seconds = 0, index_seconds = 0, seconds = 0;
   // Vocabulary drift (built-in model, --missing runs): the share of the
   // words of newly embedded abstracts (and, for reference, of abstracts
@@ -85,7 +93,7 @@ class SemanticIndex {
   const std::string& model_id() const { return model_id_; }
   // Lazily opened vectors and index of a field (empty when they fail to
   // open: see status()).
-  const VectorFile& vectors(VecField f);
+  const FieldVectors& vectors(VecField f);
   // The first error the model's or a field's files showed (at open or on a
   // damaged read), ok when none.
   Status status() const;
@@ -124,9 +132,8 @@ class SemanticIndex {
   const SparseVector& StoredSparse(VecField f, uint64_t id);
   struct Field {
     bool opened = false;
-    VectorFile vec;
-    HnswIndex hnsw;
-    bool has_index = false;
+    bool ok = false;  // opened without error; else the field answers nothing
+    FieldVectors vec;
   };
   Field& Get(VecField f);
   const GenerationView* view_ = nullptr;  // owned by the store

@@ -4,28 +4,55 @@
 //
 // VectorFile (<name>.vec): float32 rows indexed by dense node id (row 0
 // unused); an all-zero row means "no vector".
-//   header 64 bytes: magic "LGVEC\0\0\2", u32 dim, u32 reserved, u64 rows,
-//   u64 present rows, ...; then rows x dim float32.
+//   header 64 bytes: magic "LGVEC\0\0\3", u32 dim, u32 reserved, u64 rows,
+//   u64 present rows, u64 data_at (512), ...; zeros up to data_at; then
+//   rows x dim float32. Rows start on a check page, so a 128-float row is
+//   one page to verify, not two (files of magic ...\2 have their rows at
+//   byte 64 and are still read).
 //
 // HnswIndex (<name>.hnsw): an HNSW graph built with hnswlib (inner product on
 // unit vectors) and exported to a flat, mappable layout, because hnswlib's own
 // loadIndex reads the whole index into memory (a store must open in <= 30 ms
-// at any size):
-//   header 64 bytes: magic "LGHNSW\0\2", u32 dim, u32 M, u32 maxM0, u32 entry,
-//     i32 max level, u64 nodes, u64 upper words
-//   u32[nodes]                   node -> dense id (label)
+// at any size). Node n is the row (dense id) n of the VectorFile, so a
+// search reads no label; rows without a vector are nodes without links.
+//   header 64 bytes: magic "LGHNSW\0\3", u32 dim, u32 M, u32 maxM0, u32 entry,
+//     i32 max level, u32 stride, u64 nodes (rows), u64 upper words,
+//     u64 level0_at, u64 nodes with a vector
 //   u8[nodes] (padded to 8)      level of each node
 //   u64[nodes]                   offset of a node's upper-level links (u32 units)
-//   u32[nodes][1 + maxM0]        level-0 links: count, neighbours
+//   zeros up to level0_at (a multiple of 512)
+//   u32[nodes][stride / 4]       level-0 links, unused slots 0xffffffff; stride
+//                                is the power of two >= 4 maxM0 bytes (128 at
+//                                M = 16), so a list lies in one check page
 //   u32[upper words]             per node with level >= 1, for each level
 //                                1..level: count, maxM slots
+// (Files of magic ...\2, whose nodes carry a label array and counted level-0
+// lists straddling pages, are still read.)
 // Search is the HNSW algorithm (greedy descent through upper levels, beam of
 // width ef at level 0) over these arrays, reading vectors from the VectorFile
-// by label. Every link and label is read through the checked file, so a
-// damaged index ends the search (status()) instead of walking out of bounds.
+// by node. Every link is read through the checked file, so a damaged index
+// ends the search (status()) instead of walking out of bounds.
 // The hnswlib index itself is kept beside it (<name>.hnswlib, its saved
 // bytes as the payload) so new vectors can be added without rebuilding
 // (embed --missing); it is verified in full before hnswlib reads it.
+//
+// FieldVectors: a field's vectors as queries see them, a base (<name>.vec
+// and <name>.hnsw, as above) and, after `embed --missing`, a delta of the
+// rows embedded or dropped since the base, so that an update writes work in
+// proportion to what changed instead of the whole field:
+//   <name>.delta.ids   header 64 bytes: magic "LGVDEL\0\0\1", u32 count,
+//                      u32 reserved, u64 present rows of the field (base and
+//                      delta together), ...; then u32[count] node ids,
+//                      ascending
+//   <name>.delta.vec   a VectorFile of count rows: row i is the vector of
+//                      ids[i] (all zero: the node has none now)
+//   <name>.delta.hnsw  an HnswIndex over <name>.delta.vec (labels are rows
+//                      of the delta), written when the delta has
+//                      kDeltaIndexMinRows rows or more; smaller deltas are
+//                      scanned.
+// A node in the delta is masked out of the base: its base vector is never
+// returned. Search merges the base index's beam (masked nodes dropped) with
+// the delta's top k.
 #pragma once
 
 #include <cstdint>
@@ -73,7 +100,7 @@ class VectorFile {
  private:
   CheckedFile file_;
   int dim_ = 0;
-  uint64_t rows_ = 0, present_ = 0;
+  uint64_t rows_ = 0, present_ = 0, data_at_ = 0;
 };
 
 struct HnswBuildOptions {
@@ -81,6 +108,7 @@ struct HnswBuildOptions {
   int ef_construction = 200;
   int threads = 2;
   uint64_t seed = 100;
+  bool save_hnswlib = true;  // keep <name>.hnswlib so a later run can extend the index
 };
 
 struct VectorHit {
@@ -100,7 +128,8 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
 class HnswIndex {
  public:
   Status Open(const GenerationView& generation, const std::string& name, const VectorFile* vectors);
-  uint64_t nodes() const { return nodes_; }
+  // Nodes with a vector (the graph's size).
+  uint64_t nodes() const { return indexed_; }
   // Top-k by inner product with a beam of width ef (>= k). Stops early on a
   // damaged index (status()).
   std::vector<VectorHit> Search(const float* query, size_t k, size_t ef) const;
@@ -108,9 +137,10 @@ class HnswIndex {
   Status status() const { return file_.status(); }
 
  private:
-  // Link list (count, then slots) of a node at level 0 / an upper level;
-  // null when damaged.
-  const uint32_t* Level0(uint32_t node) const;
+  // The level-0 links of a node; false when damaged.
+  bool Level0(uint32_t node, const uint32_t** links, uint32_t* count) const;
+  // Link list (count, then slots) of a node at an upper level; null when
+  // damaged.
   const uint32_t* Upper(uint32_t node, int level) const;
   bool Label(uint32_t node, uint32_t* label) const;
   int Level(uint32_t node) const;
@@ -120,11 +150,69 @@ class HnswIndex {
   const VectorFile* vectors_ = nullptr;
   int dim_ = 0, M_ = 0, maxM0_ = 0, max_level_ = 0;
   uint32_t entry_ = 0;
-  uint64_t nodes_ = 0, upper_words_ = 0;
+  uint64_t nodes_ = 0, indexed_ = 0, upper_words_ = 0, stride_ = 0;
   uint64_t labels_at_ = 0, levels_at_ = 0, upper_off_at_ = 0, level0_at_ = 0, upper_at_ = 0;
+  bool v2_ = false;  // an older file: nodes carry labels
 };
 
 // Exact top-k by scanning every present row (the baseline for recall).
 std::vector<VectorHit> BruteForceSearch(const VectorFile& vectors, const float* query, size_t k);
+
+// A field's base and delta (above).
+class FieldVectors {
+ public:
+  // Below this many rows a delta is scanned rather than indexed: a scan of
+  // 20k rows of 128 floats reads 10 MB, about the cost of an index search.
+  static constexpr uint64_t kDeltaIndexMinRows = 20000;
+
+  // Opens <name>.vec (and .hnsw, and the delta files when present).
+  Status Open(const GenerationView& generation, const std::string& name);
+  int dim() const { return base_.dim(); }
+  // The node id space: past the base's rows and the delta's ids.
+  uint64_t rows() const { return rows_; }
+  uint64_t present() const { return present_; }
+  uint64_t delta_rows() const { return delta_count_; }
+  bool has_index() const { return has_index_; }
+  // The vector of node `id` (the delta's when the node is in it); nullptr
+  // when it has none or the file is damaged (status()).
+  const float* Row(uint64_t id) const;
+  // The base's vector of node `id`, the delta aside.
+  const float* BaseRow(uint64_t id) const { return base_.Row(id); }
+  // Whether node `id` is in the delta.
+  bool InDelta(uint64_t id) const { return DeltaRow(id) >= 0; }
+  // The delta's node ids, ascending.
+  std::vector<uint32_t> DeltaIds() const;
+  // Top-k by inner product: the base index's beam of width ef without the
+  // nodes of the delta, merged with the delta's top k (its index, or a
+  // scan). Without a base index, a scan of everything.
+  std::vector<VectorHit> Search(const float* query, size_t k, size_t ef) const;
+  // Exact top-k over every present row (the baseline for recall).
+  std::vector<VectorHit> Exact(const float* query, size_t k) const;
+  Status status() const;
+
+  // Writes the delta of `name` into `out`: the node ids (ascending) and a
+  // row function as VectorFile::Write's; `present` counts the field's rows
+  // with a vector, base and delta together. Builds <name>.delta.hnsw when
+  // the delta has `index_min_rows` rows or more.
+  static Status WriteDelta(GenerationBuilder* out, const std::string& name, int dim,
+                           const std::vector<uint32_t>& ids,
+                           const std::function<const float*(uint64_t i)>& row, uint64_t present,
+                           const HnswBuildOptions& options,
+                           uint64_t index_min_rows = kDeltaIndexMinRows);
+
+ private:
+  // The delta row of a node, -1 when it is not in the delta.
+  int64_t DeltaRow(uint64_t id) const;
+  bool DeltaId(uint64_t i, uint32_t* id) const;
+
+  VectorFile base_;
+  HnswIndex index_;
+  bool has_index_ = false;
+  CheckedFile ids_;
+  VectorFile delta_;
+  HnswIndex delta_index_;
+  bool has_delta_index_ = false;
+  uint64_t delta_count_ = 0, rows_ = 0, present_ = 0;
+};
 
 }  // namespace litgraph
