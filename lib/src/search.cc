@@ -719,6 +719,7 @@ std::vector<SearchResult> TriSearch::PaperResults(State* s) {
     if (q.after && (year == 0 || year < q.after)) continue;
     if (q.before && (year == 0 || year > q.before)) continue;
     if (!q.field.empty() && !store_->PaperInField(id, q.field)) continue;
+    if (q.accept && !q.accept(id)) continue;
     kept.push_back(id);
   }
   std::vector<double> pre(kept.size()), gr(kept.size());

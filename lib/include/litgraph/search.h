@@ -48,6 +48,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -126,6 +127,9 @@ struct SearchQuery {
   std::vector<std::pair<std::string, double>> titles;    // --title, confidence
   int after = 0, before = 0;                             // inclusive years on results
   std::string field;                                     // OpenAlex field (name or id) on results
+  // A filter of the caller's on result papers (metric conditions,
+  // metric_select.h), after the others. Null: none.
+  std::function<bool(int64_t)> accept;
   RetrievalMode mode = RetrievalMode::kHybrid;
   SearchTarget target = SearchTarget::kPaper;
   std::vector<int64_t> candidates;  // rank only these papers
