@@ -56,8 +56,9 @@ Manual ToolManual() {
       "independent (count_a x count_b / papers, at least 2 expected); score = expected - "
       "observed.\n\n"
       "duplicates: near-duplicate candidates: papers whose titles score at least "
-      "--title-threshold (0.65 x sequence ratio + 0.35 x word overlap; candidates share one "
-      "of the two words of either title rarest in the set), authors of the set's papers with "
+      "--title-threshold (0.65 x sequence ratio + 0.35 x word overlap of the letters-only "
+      "titles, 1 when those are equal; candidates share one of the two words of either title "
+      "rarest in the set, or the whole title), authors of the set's papers with "
       "the same normalized name but different ids (score 1) or the same surname and given "
       "names equal up to initials (0.9), and keywords of the set equal up to plural endings "
       "(0.9; 1 when the same text).\n\n"
@@ -98,7 +99,6 @@ struct Options {
 void AddOptions(CLI::App& app, Options* o) {
   app.add_option("kind", o->kinds,
                  "influential, bridges, lineage, gaps or duplicates (one or more)")
-      ->required()
       ->check(CLI::IsMember(kKinds))
       ->type_name("KIND");
   app.add_option("--field", o->field, "The papers of an OpenAlex field (name or id)")
@@ -358,6 +358,9 @@ class Analyzer {
 
 Status Run(Tool& tool, Options& o) {
   const auto t0 = Clock::now();
+  if (o.kinds.empty())
+    return Status::InvalidArgument(
+        "give a KIND: influential, bridges, lineage, gaps or duplicates (one or more)");
   if (o.all + !o.field.empty() + !o.ids.empty() > 1)
     return Status::InvalidArgument("give one set: --field, --all, --id or ids on stdin");
   auto store = Store::Open(tool.common().db, Store::Mode::kRead);

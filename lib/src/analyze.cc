@@ -393,16 +393,19 @@ std::string Singular(const std::string& w) {
 std::vector<DuplicatePair> DuplicateTitles(const std::vector<std::string>& titles,
                                            double threshold) {
   const uint32_t n = static_cast<uint32_t>(titles.size());
+  // The words the score compares: letters only (NormalizeTitleWords), so
+  // titles that differ in digits or punctuation block together.
   std::vector<std::vector<std::string>> words(n);
   std::unordered_map<std::string, uint32_t> df;
   for (uint32_t p = 0; p < n; ++p) {
-    words[p] = Words(titles[p]);
+    words[p] = Words(NormalizeTitleWords(titles[p]));
     std::sort(words[p].begin(), words[p].end());
     words[p].erase(std::unique(words[p].begin(), words[p].end()), words[p].end());
     for (const auto& w : words[p]) ++df[w];
   }
-  // Blocks: each paper goes into the blocks of its two rarest words; two
-  // titles that score >= 0.9 nearly always share one of them.
+  // Blocks: each paper goes into the blocks of its two rarest words and of
+  // its normalized title key (equal keys score 1); two titles that score
+  // >= 0.88 nearly always share one of them.
   std::unordered_map<std::string, std::vector<uint32_t>> block;
   for (uint32_t p = 0; p < n; ++p) {
     std::vector<std::pair<uint32_t, const std::string*>> r;
@@ -411,6 +414,8 @@ std::vector<DuplicatePair> DuplicateTitles(const std::vector<std::string>& title
       return a.first != b.first ? a.first < b.first : *a.second < *b.second;
     });
     for (size_t i = 0; i < r.size() && i < 2; ++i) block[*r[i].second].push_back(p);
+    const std::string key = NormalizeTitleKey(titles[p]);
+    if (!key.empty()) block["=" + key].push_back(p);  // "=" never starts a word
   }
   std::vector<std::pair<uint32_t, uint32_t>> candidates;
   for (auto& [w, ps] : block) {

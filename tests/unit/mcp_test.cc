@@ -234,7 +234,7 @@ TEST(McpTest, ServerRunsTheToolOnTheStore) {
   EXPECT_EQ(h.runs[0], (std::vector<std::string>{"/bin/litgraph-find-paper", "--db=db",
                                                  "--format=jsonl", "--", "open access"}));
   r = h.Ask(Request(2, "tools/list"));
-  EXPECT_EQ(r["result"]["tools"].size(), 10u);
+  EXPECT_EQ(r["result"]["tools"].size(), 12u);
   Harness failing(false, 3);
   r = failing.Ask(Request(1, "tools/call", {{"name", "status"}}));
   EXPECT_EQ(r["result"]["isError"], true);

@@ -29,11 +29,11 @@
 //               expectation of at least `min_expected`.
 //  duplicates   near-duplicate candidates: papers whose titles score >=
 //               title_threshold (text.h TitleMatchScore; candidate pairs
-//               share one of the two words of either title rarest in the
-//               set), authors of the set with the same normalized name but
-//               different ids, or the same surname and compatible given
-//               names ("J. Smith" / "John Smith"), and keywords of the set
-//               whose words are the same up to a plural ending.
+//               share one of the two letter-only words of either title
+//               rarest in the set, or the normalized title), authors of the set with the same
+//               normalized name but different ids, or the same surname and compatible given names
+//               ("J. Smith" / "John Smith"), and keywords of the set whose words are the same up to
+//               a plural ending.
 //
 // The algorithms work on a PaperSet in memory (local indices 0..n-1); the
 // loaders read it from the graph. Each finding carries its evidence.
