@@ -393,42 +393,69 @@ std::string Singular(const std::string& w) {
 std::vector<DuplicatePair> DuplicateTitles(const std::vector<std::string>& titles,
                                            double threshold) {
   const uint32_t n = static_cast<uint32_t>(titles.size());
-  // The words the score compares: letters only (NormalizeTitleWords), so
-  // titles that differ in digits or punctuation block together.
-  std::vector<std::vector<std::string>> words(n);
-  std::unordered_map<std::string, uint32_t> df;
+  // What the score compares (text.h TitleMatchScore): the title key, and the
+  // letters-only words, here as sorted distinct word ids.
+  std::vector<std::string> key(n), joined(n);
+  std::vector<std::vector<uint32_t>> words(n);
+  std::unordered_map<std::string, uint32_t> word_id;
+  std::vector<uint32_t> df;
   for (uint32_t p = 0; p < n; ++p) {
-    words[p] = Words(NormalizeTitleWords(titles[p]));
+    key[p] = NormalizeTitleKey(titles[p]);
+    joined[p] = NormalizeTitleWords(titles[p]);
+    for (const std::string& w : SplitWords(joined[p])) {
+      auto [it, added] = word_id.emplace(w, static_cast<uint32_t>(word_id.size()));
+      words[p].push_back(it->second);
+    }
     std::sort(words[p].begin(), words[p].end());
     words[p].erase(std::unique(words[p].begin(), words[p].end()), words[p].end());
-    for (const auto& w : words[p]) ++df[w];
+    df.resize(word_id.size(), 0);
+    for (uint32_t w : words[p]) ++df[w];
   }
   // Blocks: each paper goes into the blocks of its two rarest words and of
-  // its normalized title key (equal keys score 1); two titles that score
-  // >= 0.88 nearly always share one of them.
-  std::unordered_map<std::string, std::vector<uint32_t>> block;
+  // its title key (equal keys score 1); two titles that score >= 0.88
+  // nearly always share one of them.
+  std::unordered_map<uint64_t, std::vector<uint32_t>> block;
+  std::unordered_map<std::string, std::vector<uint32_t>> same_key;
   for (uint32_t p = 0; p < n; ++p) {
-    std::vector<std::pair<uint32_t, const std::string*>> r;
-    for (const auto& w : words[p]) r.emplace_back(df[w], &w);
-    std::sort(r.begin(), r.end(), [](auto a, auto b) {
-      return a.first != b.first ? a.first < b.first : *a.second < *b.second;
-    });
-    for (size_t i = 0; i < r.size() && i < 2; ++i) block[*r[i].second].push_back(p);
-    const std::string key = NormalizeTitleKey(titles[p]);
-    if (!key.empty()) block["=" + key].push_back(p);  // "=" never starts a word
+    std::vector<std::pair<uint32_t, uint32_t>> r;  // df, word
+    for (uint32_t w : words[p]) r.emplace_back(df[w], w);
+    std::sort(r.begin(), r.end());
+    for (size_t i = 0; i < r.size() && i < 2; ++i) block[r[i].second].push_back(p);
+    if (!key[p].empty()) same_key[key[p]].push_back(p);
   }
   std::vector<std::pair<uint32_t, uint32_t>> candidates;
-  for (auto& [w, ps] : block) {
-    if (ps.size() > 500) continue;  // a word that common is nobody's rarest in practice
+  auto pairs_of = [&](const std::vector<uint32_t>& ps) {
+    if (ps.size() > 500) return;  // a word that common is nobody's rarest in practice
     for (size_t i = 0; i < ps.size(); ++i)
       for (size_t j = i + 1; j < ps.size(); ++j)
         candidates.emplace_back(std::min(ps[i], ps[j]), std::max(ps[i], ps[j]));
-  }
+  };
+  for (auto& [w, ps] : block) pairs_of(ps);
+  for (auto& [k, ps] : same_key) pairs_of(ps);
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   std::vector<DuplicatePair> out;
   for (auto [a, b] : candidates) {
     if (titles[a].empty() || titles[b].empty()) continue;
+    if (key[a].empty() || key[a] != key[b]) {
+      // score = 0.65 seq + 0.35 jaccard with seq <= 2 min(|a|, |b|) / (|a| + |b|):
+      // most pairs are ruled out by this bound before the LCS.
+      if (joined[a].empty() || joined[b].empty()) continue;
+      size_t inter = 0;
+      for (size_t i = 0, j = 0; i < words[a].size() && j < words[b].size();) {
+        if (words[a][i] == words[b][j])
+          ++inter, ++i, ++j;
+        else if (words[a][i] < words[b][j])
+          ++i;
+        else
+          ++j;
+      }
+      const double jaccard = static_cast<double>(inter) /
+                             static_cast<double>(words[a].size() + words[b].size() - inter);
+      const double la = static_cast<double>(joined[a].size()),
+                   lb = static_cast<double>(joined[b].size());
+      if (0.65 * 2 * std::min(la, lb) / (la + lb) + 0.35 * jaccard < threshold - 1e-9) continue;
+    }
     const double score = TitleMatchScore(titles[a], titles[b]);
     if (score >= threshold) out.push_back({a, b, score, "title"});
   }
