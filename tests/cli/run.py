@@ -1173,6 +1173,18 @@ def case_metric_filters(c):
     assert all(r["cited_by_in_store"] >= 1 and "scores" in r for r in got), got[:2]
     c.run("tri-search", "--db", adb, "--target", "author", "--where", "cd>0", "open access",
           expect=2)
+    # --importance percentile: the citation percentile from the metrics file, or a usage error.
+    work = c.path("filters-agent.db")
+    shutil.copytree(adb, work)
+    _, err, _ = c.run("tri-search", "--db", work, "--importance", "percentile", "open access",
+                      expect=2)
+    assert "litgraph-metrics --build" in err, err
+    c.run("metrics", "--db", work, "--build", "-q")
+    out, _, _ = c.run("tri-search", "--db", work, "--importance", "percentile", "--fields",
+                      "id,scores,citation_percentile", "open access citation advantage")
+    recs = lines(out)
+    assert recs and all(abs(r["scores"]["importance"] - r["citation_percentile"] / 100) < 1e-6
+                        for r in recs), recs
     # An ingest that changes the citations: status reports the metrics as stale.
     c.run("ingest", "--db", db, "-q", stdin=native("K", "Metrics paper K", year=2007, references=["F"]) + "\n")
     st = status()
