@@ -117,7 +117,7 @@ void SearchParams::Register(ParamTable* t) {
   t->AddChoice(
       "importance", &importance,
       "Citation importance: log (log-scaled citations), p95, uniform, or percentile (citation "
-      "percentile within field and year, from litgraph-metrics --build)",
+      "percentile within field and year, from the store's metrics file)",
       {{"log", Importance::kLog},
        {"p95", Importance::kP95},
        {"uniform", Importance::kUniform},
