@@ -75,7 +75,7 @@ complete -c litgraph-tri-search -l like-prior -r -d 'Query by example: prior wor
 complete -c litgraph-tri-search -l lambda-like -r -d 'Query by example: weight of the literature-map similarity in s_pre (default 0.8)'
 complete -c litgraph-tri-search -l like-neighbours -r -d 'Query by example: references and citations of the examples added to the candidates (default 0)'
 complete -c litgraph-tri-search -l gamma -r -d 'Seed paper weight s_pre x (1 + gamma x importance): gamma (default 0.5)'
-complete -c litgraph-tri-search -l importance -r -f -a 'log p95 uniform percentile' -d 'Citation importance: log (log-scaled citations), p95, uniform, or percentile (citation percentile within field and year, from litgraph-metrics --build) (default log)'
+complete -c litgraph-tri-search -l importance -r -f -a 'log p95 uniform percentile' -d 'Citation importance: log (log-scaled citations), p95, uniform, or percentile (citation percentile within field and year, from the store'\''s metrics file) (default log)'
 complete -c litgraph-tri-search -l lambda-pre -r -d 'Weight of the pre-graph score in the final score (default 0.35)'
 complete -c litgraph-tri-search -l lambda-graph -r -d 'Weight of the gated graph score in the final score (default 0.45)'
 complete -c litgraph-tri-search -l lambda-imp -r -d 'Weight of citation importance in the final score (default 0.2)'
