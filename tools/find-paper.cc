@@ -49,7 +49,17 @@ Manual ToolManual() {
       "paper that is not in the store is an error naming it (exit 1).\n\n"
       "--after and --before keep papers published in or after / in or before a year; "
       "--venue keeps papers whose venue name contains the given words (or whose venue id or "
-      "ISSN-L equals it); --type keeps an OpenAlex work type (article, preprint, ...).";
+      "ISSN-L equals it); --type keeps an OpenAlex work type (article, preprint, ...).\n\n"
+      "Citation metrics (litgraph-metrics): --where FIELD OP NUMBER keeps papers whose metric "
+      "satisfies the condition (repeatable, all must hold; FIELD one of cd, cd_no_nk, n_i, n_j, "
+      "n_k, cited_by_in_store, pagerank, citation_percentile, novelty, conventionality, "
+      "novelty_pairs; OP one of < <= > >= = !=); a paper whose metric is null (e.g. CD "
+      "undefined) never satisfies it. The filter applies before the ranking is cut to --limit. "
+      "A metric named by --where, --fields or --sort is added to each record, so --sort cd "
+      "orders the hits by their CD index. The values are read from the store's metrics file "
+      "(litgraph-metrics --build) when it is current; otherwise the CD index (window 5) is "
+      "computed for each paper considered, and pagerank and citation_percentile for the whole "
+      "graph in memory (a note says so); novelty needs a file built with --novelty.";
   man.input =
       "Nothing on standard input, unless --like - or --candidates - is given: paper ids, one a "
       "line, or JSON lines with an \"id\" field (another tool's output).";
@@ -72,7 +82,9 @@ Manual ToolManual() {
       {"litgraph-find-paper --db lib.db --author 'Heather Piwowar' --after 2015 open access",
        "An author's recent papers about a topic."},
       {"litgraph-find-paper --db lib.db --hybrid --like W2741809807",
-       "Papers like a stored one (text and vectors fused)."}};
+       "Papers like a stored one (text and vectors fused)."},
+      {"litgraph-find-paper --db lib.db --where 'cd>=0.5' --sort pagerank word embeddings",
+       "Disruptive papers about a topic, the most central first."}};
   return man;
 }
 
@@ -128,6 +140,8 @@ int main(int argc, char** argv) {
   app.add_option("--title-threshold", q.title_threshold, "Minimum fuzzy title score (default 0.88)")
       ->type_name("X")
       ->check(NumberIn(0.0, 1.0));
+  MetricSelection metrics;
+  metrics.AddOptions(&app);
   return tool.Run(argc, argv, [&]() -> Status {
     LITGRAPH_RETURN_IF_ERROR(CheckYearRange(q.after, q.before));
     for (const auto& w : words) q.text += (q.text.empty() ? "" : " ") + w;
@@ -163,6 +177,8 @@ int main(int argc, char** argv) {
         return Status::InvalidArgument("--candidates ranks by a free-text query; give one");
     }
     PaperFinder finder(store->get());
+    LITGRAPH_RETURN_IF_ERROR(metrics.Prepare(tool, store->get(), finder.graph()));
+    q.accept = metrics.Accept();
     auto hits = finder.Find(q);
     if (!hits.ok()) return hits.status();
     if (hits->empty()) return Status::NotFound("no paper matches");
@@ -177,9 +193,11 @@ int main(int argc, char** argv) {
       j["rank"] = ++rank;
       j["score"] = h.score;
       j["match"] = MatchName(h.match);
+      metrics.AddFields(&j, static_cast<uint32_t>(h.paper));
       out.Write(j);
     }
     out.Finish();
+    LITGRAPH_RETURN_IF_ERROR(metrics.status());
     return finder.status();
   });
 }

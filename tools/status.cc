@@ -23,7 +23,8 @@ Manual ToolManual() {
   man.description =
       "Describes a store: papers, authors, institutions, venues, topics and keywords; the "
       "graph's edges per relation and its dangling references (references to works not in "
-      "the store); each derived layer (graph, keywords, vectors) with its generation and the "
+      "the store); each derived layer (graph, keywords, vectors, citation metrics) with its "
+      "generation and the "
       "papers it does not cover yet; the embedding model, its backend and whether a retrain is "
       "due; the bytes of each part; and whether the store is healthy, with the tool run that "
       "fixes each problem.\n\n"
@@ -39,8 +40,9 @@ Manual ToolManual() {
       "litgraph-export --sql made one), keywords "
       "{generation, backend, papers_without_keywords}, vectors {generation, model_id, "
       "backend, method, dim, papers_at_train, retrain_due, delta_rows, papers_without_vectors}, "
-      "bytes "
-      "{sqlite, graph, keywords, vectors, total}, healthy, problems [text], damage [text] "
+      "metrics {generation, current (computed from the current graph; a stale file is a "
+      "problem), cd_window, novelty}, bytes {sqlite, graph, keywords, vectors, metrics, "
+      "total}, healthy, problems [text], damage [text] "
       "(with --verify), verified}. On a terminal, a readable report.";
   man.exit_status =
       "Exit 0 when the store is healthy; 1 when a layer is missing or behind (each problem "
@@ -112,6 +114,11 @@ std::string Readable(const Json& j, bool tsv) {
                    v.value("delta_rows", 0) > 0
                        ? fmt::format("; {} rows in the vector delta", Count(v["delta_rows"]))
                        : std::string())});
+  const Json& m = j["metrics"];
+  rows.push_back({"metrics", m["generation"].is_null()
+                                 ? std::string("none (litgraph-metrics --build)")
+                                 : fmt::format("generation {}, {}", Count(m["generation"]),
+                                               m["current"].get<bool>() ? "current" : "stale")});
   std::string sizes;
   for (auto it = j["bytes"].begin(); it != j["bytes"].end(); ++it)
     sizes += (sizes.empty() ? "" : ", ") + it.key() + " " + Mb(it.value());

@@ -668,4 +668,65 @@ Result<std::vector<uint32_t>> ResolvePapers(Tool& tool, PaperFinder& finder,
   return ids;
 }
 
+MetricSelection::MetricSelection() = default;
+MetricSelection::~MetricSelection() = default;
+
+void MetricSelection::AddOptions(CLI::App* app) {
+  app->add_option("--where", where_,
+                  "Keep papers whose metric satisfies FIELD OP NUMBER (cd>=0.2, pagerank>1e-5, "
+                  "citation_percentile>=90; repeatable, all must hold)")
+      ->allow_extra_args(false)
+      ->type_name("COND")
+      ->group("Metrics");
+}
+
+Status MetricSelection::Prepare(Tool& tool, Store* store, Graph* graph) {
+  std::vector<MetricCondition> conditions;
+  std::vector<MetricField> named;
+  auto name = [&](MetricField f) {
+    if (std::find(named.begin(), named.end(), f) == named.end()) named.push_back(f);
+  };
+  for (const std::string& w : where_) {
+    auto c = ParseMetricCondition(w);
+    if (!c.ok()) return c.status();
+    conditions.push_back(*c);
+    name(c->field);
+  }
+  for (const std::string& f : tool.fields())
+    if (auto m = ParseMetricField(f)) name(*m);
+  if (tool.sort())
+    if (auto m = ParseMetricField(tool.sort()->field)) name(*m);
+  fields_ = named;
+  if (named.empty()) return Status::Ok();
+  if (!graph)
+    return Status::IoError(store->dir() +
+                           ": metrics need the store's citation graph, which it has not yet (run "
+                           "litgraph-ingest)");
+  std::string note;
+  auto source =
+      PaperMetricSource::Open(store, graph, named, tool.common().threads, &note, tool.reporter());
+  if (!source.ok()) return source.status();
+  if (!note.empty()) tool.Note(note);
+  source_ = std::move(source.value());
+  if (!conditions.empty())
+    filter_ = std::make_unique<MetricFilter>(source_.get(), std::move(conditions));
+  return Status::Ok();
+}
+
+std::function<bool(int64_t)> MetricSelection::Accept() {
+  if (!filter_) return {};
+  return [f = filter_.get()](int64_t paper) { return f->Accept(static_cast<uint32_t>(paper)); };
+}
+
+void MetricSelection::AddFields(Json* record, uint32_t paper) {
+  if (!source_) return;
+  const Json all = MetricFieldsJson(source_->Get(paper));
+  for (MetricField f : fields_) {
+    const char* key = MetricFieldName(f);
+    (*record)[key] = all[key];
+  }
+}
+
+Status MetricSelection::status() const { return source_ ? source_->status() : Status::Ok(); }
+
 }  // namespace litgraph

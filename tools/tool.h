@@ -33,6 +33,7 @@
 
 #include "litgraph/http.h"
 #include "litgraph/jsonl.h"
+#include "litgraph/metric_select.h"
 #include "litgraph/output.h"
 #include "litgraph/params.h"
 #include "litgraph/report.h"
@@ -107,6 +108,8 @@ class Tool {
   void AddShapingOptions();
   void Shape(Output* out, Store* store) const;
   bool Shaped() const { return !fields_.empty() || sort_.has_value(); }  // --fields or --sort
+  const std::vector<std::string>& fields() const { return fields_; }
+  const std::optional<SortKey>& sort() const { return sort_; }
   // Prints the human summary as a note and, with --stats, the record.
   void Summary(const std::string& human, const Json& record);
 
@@ -158,6 +161,38 @@ Status CheckYearRange(int after, int before);
 Result<std::vector<uint32_t>> ResolvePapers(Tool& tool, PaperFinder& finder,
                                             std::vector<std::string>* texts, const char* none,
                                             size_t* missing);
+
+// Paper metrics in the records of a tool that prints papers
+// (metric_select.h): --where FIELD OP NUMBER (repeatable) keeps the papers
+// whose metric satisfies every condition, and the metric fields that
+// --where, --fields or --sort name are added to each paper record (so
+// --sort cd orders by the CD index). One mechanism for find-paper and
+// tri-search.
+class MetricSelection {
+ public:
+  MetricSelection();
+  ~MetricSelection();
+  void AddOptions(CLI::App* app);
+  // After parsing: parses the conditions and, when any metric is named,
+  // opens the metrics source (a note when they are computed rather than
+  // read). IoError when metrics are asked for and the store has no graph.
+  Status Prepare(Tool& tool, Store* store, Graph* graph);
+  // Whether any metric is named (a condition or a field).
+  bool active() const { return !fields_.empty(); }
+  // The conditions as a query's filter; null when there are none.
+  std::function<bool(int64_t)> Accept();
+  // Adds the named metric fields (record keys of metric_entry) to a paper
+  // record.
+  void AddFields(Json* record, uint32_t paper);
+  // A failure met while computing metrics (checked after the run).
+  Status status() const;
+
+ private:
+  std::vector<std::string> where_;
+  std::vector<MetricField> fields_;  // named by --where, --fields, --sort
+  std::unique_ptr<PaperMetricSource> source_;
+  std::unique_ptr<MetricFilter> filter_;
+};
 
 // The candidate closest to a mistyped word by edit distance, for "did you
 // mean" hints; empty when none is close (more than a third of the word, at

@@ -81,7 +81,14 @@ Manual ToolManual() {
       "--file with it is a usage error; --keyword, --title and filters add to it. A --like "
       "paper that is not in the store is an error naming it (exit 1).\n\n"
       "--target author ranks related authors by their walk score. --candidates ranks "
-      "only the given papers (re-ranking someone else's list); --exclude drops papers.";
+      "only the given papers (re-ranking someone else's list); --exclude drops papers.\n\n"
+      "Citation metrics (litgraph-metrics): --where FIELD OP NUMBER keeps result papers whose "
+      "metric satisfies the condition (repeatable, all must hold; the fields and operators of "
+      "litgraph-find-paper's --where), applied with the other filters before the final "
+      "ranking, so the importance term is scaled over the papers kept; a null metric never "
+      "satisfies a condition. A metric named by --where, --fields or --sort is added to each "
+      "paper record (--sort pagerank orders the results by PageRank). Values come from the "
+      "store's metrics file when it is current, else are computed (a note says so).";
   man.input =
       "Nothing on standard input unless --file -, --like - or --candidates - is given (ids: "
       "one a line, or JSON lines with an \"id\" field).";
@@ -122,6 +129,7 @@ struct Options {
   std::string kw_backend = "builtin";
   LlmOptions llm;
   bool explain = false, timings = false;
+  MetricSelection metrics;
 };
 
 void AddOptions(CLI::App& app, Options* o) {
@@ -173,6 +181,7 @@ void AddOptions(CLI::App& app, Options* o) {
   app.add_flag("--explain", o->explain,
                "Print a readable account of the ranking instead of records");
   app.add_flag("--timings", o->timings, "Print stage timings as JSON on stderr");
+  o->metrics.AddOptions(&app);
   app.add_option("--config", o->config, "Parameter file of name = value lines")->type_name("FILE");
   app.add_option("--keyword-backend", o->kw_backend, "Query keywords: builtin (default) or llm")
       ->check(CLI::IsMember({"builtin", "llm"}));
@@ -279,14 +288,21 @@ Status Run(Tool& tool, Options& o, Clock::time_point start) {
   if (tool.common().threads > 0)
     o.params.rwr.threads = tool.common().threads;  // else RwrParams' default
   TriSearch search(store->get(), o.params, std::move(backend.value()));
+  LITGRAPH_RETURN_IF_ERROR(o.metrics.Prepare(tool, store->get(), search.finder().graph()));
+  if (o.metrics.active() && o.q.target == SearchTarget::kAuthor)
+    return Status::InvalidArgument("--where and metric fields are for papers, not --target author");
+  o.q.accept = o.metrics.Accept();
   SearchTrace trace;
   auto results = search.Run(o.q, &trace);
   if (!results.ok()) return results.status();
   if (results->empty()) return Status::NotFound("no paper found");
   std::vector<Json> records;
   int rank = 0;
-  for (const SearchResult& r : *results)
+  for (const SearchResult& r : *results) {
     records.push_back(SearchResultJson(store->get(), search.finder().graph(), search, r, ++rank));
+    if (r.type == NodeType::kPaper)
+      o.metrics.AddFields(&records.back(), static_cast<uint32_t>(r.id));
+  }
   Output out(o.explain ? Format::kJsonl : tool.common().format);
   if (o.explain) {
     out.Raw(SearchReport(search, trace, *results, records));
@@ -308,7 +324,7 @@ Status Run(Tool& tool, Options& o, Clock::time_point start) {
   }
   out.Finish();
   if (o.timings) PrintTimings(trace, start, parsed);
-  return Status::Ok();
+  return o.metrics.status();
 }
 
 }  // namespace

@@ -23,3 +23,4 @@ complete -c litgraph-find-paper -l fusion -r -f -a 'rrf linear' -d 'Hybrid fusio
 complete -c litgraph-find-paper -l candidates -r -d 'Rank only these papers (file of ids or JSON lines; - = stdin)'
 complete -c litgraph-find-paper -s n -l limit -r -d 'Number of results (default 20)'
 complete -c litgraph-find-paper -l title-threshold -r -d 'Minimum fuzzy title score (default 0.88)'
+complete -c litgraph-find-paper -l where -r -d 'Keep papers whose metric satisfies FIELD OP NUMBER (cd>=0.2, pagerank>1e-5, citation_percentile>=90; repeatable, all must hold)'

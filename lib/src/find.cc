@@ -342,7 +342,7 @@ struct PaperFinder::Filter {
   bool active = false;
 
   Filter(Store* s, const FindQuery& query) : store(s), q(query) {
-    active = q.after || q.before || !q.venue.empty() || !q.type.empty();
+    active = q.after || q.before || !q.venue.empty() || !q.type.empty() || q.accept;
     if (q.venue.empty()) return;
     std::string ext = ShortOpenAlexId(q.venue);
     for (int64_t id : store->SourcesMatching(ext.empty() ? q.venue : ext, NormalizeName(q.venue)))
@@ -357,7 +357,7 @@ struct PaperFinder::Filter {
     if (q.before && (f->year == 0 || f->year > q.before)) return false;
     if (!q.venue.empty() && (f->source_id == 0 || !sources.count(f->source_id))) return false;
     if (!q.type.empty() && f->type != q.type) return false;
-    return true;
+    return !q.accept || q.accept(paper);
   }
 };
 

@@ -176,6 +176,10 @@ ToolSpec FindPaper() {
         Enum({"rrf", "linear"}, "Hybrid fusion: rrf (default) or linear")},
        {"candidates", Kind::kStdinLines, "--candidates",
         Strings(100000, "Rank only these papers (ids, DOIs or titles)")},
+       {"where", Kind::kRepeat, "--where",
+        Strings(10,
+                "Keep papers whose citation metric satisfies FIELD OP NUMBER (cd>=0.2, "
+                "pagerank>1e-5, citation_percentile>=90; all must hold)")},
        {"limit", Kind::kValue, "--limit", Limit(20)},
        {"title_threshold", Kind::kValue, "--title-threshold",
         Num(0, 1, "Minimum fuzzy title score (default 0.88)")}},
@@ -328,8 +332,58 @@ ToolSpec TriSearch() {
        {"exclude", Kind::kRepeat, "--exclude", Strings(1000, "Papers to leave out (ids or DOIs)")},
        {"candidates", Kind::kStdinLines, "--candidates",
         Strings(100000, "Rank only these papers (ids)")},
+       {"where", Kind::kRepeat, "--where",
+        Strings(10,
+                "Keep papers whose citation metric satisfies FIELD OP NUMBER (cd>=0.2, "
+                "pagerank>1e-5, citation_percentile>=90; all must hold)")},
        {"limit", Kind::kValue, "--limit", Limit(20)}},
       {}, {}, AnyOf({"query", "like", "keywords", "titles"}));
+}
+
+ToolSpec Metrics() {
+  return MakeTool(
+      "metrics", "metrics", "Citation metrics",
+      "Citation metrics of papers: disruption (CD index with n_i, n_j, n_k, and a reason when "
+      "undefined), in-store citation counts, citation percentile within field and year, "
+      "PageRank over citations, novelty and conventionality; read from the store's metrics "
+      "file when built, else the CD index computed for the papers given. Read-only.",
+      false, {"metric_entry"},
+      {{"papers", Kind::kPositionals, "", Strings(1000, "Paper ids, DOIs or titles")},
+       {"window", Kind::kValue, "--window",
+        Str("CD citation window in years, or unbounded (default 5)")}},
+      {}, {"papers"});
+}
+
+ToolSpec Analyze() {
+  return MakeTool(
+      "analyze", "analyze", "Analyze a set of papers",
+      "Structural analyses of a set of papers (a field, the whole store, or given papers): "
+      "influential papers and keywords (PageRank within the set), bridging papers between "
+      "communities (participation coefficient), lineage depth (longest chain of descendants), "
+      "gaps (detached papers, keywords used once, sparse keyword pairs) and near-duplicate "
+      "candidates (papers, authors, keywords). Each finding carries its evidence.",
+      false, {"analysis_entry"},
+      {{"kinds",
+        Kind::kPositionals,
+        "",
+        {{"type", "array"},
+         {"items",
+          {{"type", "string"},
+           {"enum", {"influential", "bridges", "lineage", "gaps", "duplicates"}}}},
+         {"minItems", 1},
+         {"maxItems", 5},
+         {"description", "The analyses to run"}}},
+       {"field", Kind::kValue, "--field", Str("The papers of an OpenAlex field (name or id)")},
+       {"all", Kind::kFlag, "--all", Bool("Every paper of the store")},
+       {"papers", Kind::kRepeat, "--id", Strings(100000, "The papers of the set (ids or DOIs)")},
+       {"communities", Kind::kValue, "--communities",
+        Enum({"topic", "citation"}, "bridges: communities from topics (default) or citations")},
+       {"limit", Kind::kValue, "--limit", Int(1, 1000, "Findings per kind (default 20)")}},
+      {}, {"kinds"}, [](const Json& args) {
+        if (args.contains("field") + args.contains("all") + args.contains("papers") != 1)
+          return Status::InvalidArgument("give one set: field, all or papers");
+        return Status::Ok();
+      });
 }
 
 ToolSpec StatusTool() {
@@ -402,8 +456,8 @@ ToolSpec Embed() {
 
 const std::vector<ToolSpec>& Tools() {
   static const std::vector<ToolSpec> tools = {
-      FindPaper(), Paper(),      Lineage(), MapTool(),         RwrRank(),
-      TriSearch(), StatusTool(), Ingest(),  ExtractKeywords(), Embed()};
+      FindPaper(), Paper(),   Lineage(),    MapTool(), RwrRank(),         TriSearch(),
+      Metrics(),   Analyze(), StatusTool(), Ingest(),  ExtractKeywords(), Embed()};
   return tools;
 }
 

@@ -377,6 +377,51 @@ std::vector<Column> MetricColumns() {
           {"doi", "doi", 0, false}};
 }
 
+std::string NodeExtId(Store* store, NodeType type, int64_t id) {
+  auto label = store->NodeLabel(type, id);
+  return label ? label->first : "";
+}
+
+Json AnalysisJson(Store* store, const std::string& analysis, const std::string& finding, int rank,
+                  size_t total, double score, NodeType subject, int64_t id, int64_t other,
+                  Json evidence) {
+  auto title = [&](int64_t node) -> std::string {
+    auto label = store->NodeLabel(subject, node);
+    if (!label) return "";
+    if (subject == NodeType::kKeyword) return store->KeywordLabel(node).value_or(label->second);
+    return label->second;
+  };
+  Json j = {{"type", "analysis"},
+            {"analysis", analysis},
+            {"finding", finding},
+            {"rank", rank},
+            {"total", total},
+            {"score", score},
+            {"subject", NodeTypeName(subject)},
+            {"id", NodeExtId(store, subject, id)},
+            {"title", title(id)}};
+  if (subject == NodeType::kPaper) {
+    auto f = store->GetPaperFacets(id);
+    j["year"] = f && f->year ? Json(f->year) : Json(nullptr);
+  }
+  if (other >= 0) {
+    j["other_id"] = NodeExtId(store, subject, other);
+    j["other_title"] = title(other);
+  }
+  j["evidence"] = std::move(evidence);
+  return j;
+}
+
+std::vector<Column> AnalysisColumns() {
+  return {{"finding", "finding", 0},
+          {"rank", "#", 0},
+          {"score", "score", 0},
+          {"id", "id", 0},
+          {"title", "title", 50},
+          {"other_id", "other", 0},
+          {"other_title", "other title", 40}};
+}
+
 Json NeighbourJson(Store* store, Graph* graph, const Neighbour& n, Neighbourhood kind,
                    const std::string& of, int rank) {
   auto p = store->GetPaperSummary(n.paper);

@@ -115,8 +115,13 @@ void SearchParams::Register(ParamTable* t) {
   t->Add("gamma", &gamma, "Seed paper weight s_pre x (1 + gamma x importance): gamma",
          ParamTable::Between(0, kMaxWeight));
   t->AddChoice(
-      "importance", &importance, "Citation importance: log (log-scaled citations), p95 or uniform",
-      {{"log", Importance::kLog}, {"p95", Importance::kP95}, {"uniform", Importance::kUniform}});
+      "importance", &importance,
+      "Citation importance: log (log-scaled citations), p95, uniform, or percentile (citation "
+      "percentile within field and year, from the store's metrics file)",
+      {{"log", Importance::kLog},
+       {"p95", Importance::kP95},
+       {"uniform", Importance::kUniform},
+       {"percentile", Importance::kPercentile}});
   t->Add("lambda_pre", &lambda_pre, "Weight of the pre-graph score in the final score",
          ParamTable::Between(0, kMaxWeight));
   t->Add("lambda_graph", &lambda_graph, "Weight of the gated graph score in the final score",
@@ -364,6 +369,18 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
     LITGRAPH_RETURN_IF_ERROR(finder_.status());
     return Status::IoError(store_->dir() + ": the store has no graph yet (run litgraph-ingest)");
   }
+  if (p_.importance == Importance::kPercentile && !metrics_) {
+    bool stale = false;
+    auto file = MetricsFile::Open(store_, *s.graph, &stale);
+    if (!file.ok()) return file.status();
+    if (!*file)
+      return Status::InvalidArgument(
+          stale ? "importance percentile: the store's metrics file predates its citations (run "
+                  "litgraph-metrics --build)"
+                : "importance percentile needs the store's metrics file (run litgraph-metrics "
+                  "--build)");
+    metrics_ = std::move(file.value());
+  }
   s.sem = finder_.semantic();
   s.pool_mode = !q.candidates.empty();
   s.pool.insert(q.candidates.begin(), q.candidates.end());
@@ -377,6 +394,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   Timed(&trace->t_walk, [&] { Walk(&s); });
   std::vector<SearchResult> out = Timed(&trace->t_rank, [&] { return FinalRanking(&s); });
   LITGRAPH_RETURN_IF_ERROR(finder_.status());
+  if (metrics_) LITGRAPH_RETURN_IF_ERROR(metrics_->status());
   return out;
 }
 
@@ -648,9 +666,9 @@ Status TriSearch::SeedSubgraph(State* s) {
   double scale = ImportanceScale(counts, p_.importance);
   for (Seed& seed : seeds_)
     if (seed.node.type == NodeType::kPaper)  // eq. 11
-      seed.weight =
-          s->parts[seed.node.id].pre *
-          (1 + p_.gamma * ImportanceOf(s->graph->Citations(seed.node.id), scale, p_.importance));
+      seed.weight = s->parts[seed.node.id].pre *
+                    (1 + p_.gamma * ImportanceOfPaper(seed.node.id,
+                                                      s->graph->Citations(seed.node.id), scale));
   SearchTrace* trace = s->trace;
   for (auto& [id, w] : s->kw_seeds) {
     auto l = store_->NodeLabel(NodeType::kKeyword, id);
@@ -719,6 +737,7 @@ std::vector<SearchResult> TriSearch::PaperResults(State* s) {
     if (q.after && (year == 0 || year < q.after)) continue;
     if (q.before && (year == 0 || year > q.before)) continue;
     if (!q.field.empty() && !store_->PaperInField(id, q.field)) continue;
+    if (q.accept && !q.accept(id)) continue;
     kept.push_back(id);
   }
   std::vector<double> pre(kept.size()), gr(kept.size());
@@ -740,7 +759,7 @@ std::vector<SearchResult> TriSearch::PaperResults(State* s) {
     r.s.has_like = s->like();
     r.s.graph = gr[i];
     r.s.gate = std::max(p_.gate_floor, pre_n[i]);  // eq. 17
-    r.s.importance = ImportanceOf(cites[i], scale, p_.importance);
+    r.s.importance = ImportanceOfPaper(static_cast<uint32_t>(kept[i]), cites[i], scale);
     r.s.final_score =
         std::min(1.0, p_.lambda_pre * pre_n[i] + p_.lambda_graph * gr_n[i] * r.s.gate +
                           p_.lambda_imp * r.s.importance);  // eq. 18
@@ -750,6 +769,13 @@ std::vector<SearchResult> TriSearch::PaperResults(State* s) {
     results.push_back(r);
   }
   return results;
+}
+
+double TriSearch::ImportanceOfPaper(uint32_t paper, uint32_t cites, double scale) const {
+  if (p_.importance != Importance::kPercentile) return ImportanceOf(cites, scale, p_.importance);
+  PaperMetrics m;
+  if (!metrics_ || !metrics_->Get(paper, &m)) return 0;  // damage latches in the file's status
+  return std::clamp(static_cast<double>(m.percentile) / 100.0, 0.0, 1.0);
 }
 
 // The top results, near-duplicate titles (eq. 5 >= dedup_threshold) removed

@@ -6,6 +6,8 @@
 
 #include "litgraph/checked_file.h"
 #include "litgraph/generation.h"
+#include "litgraph/graph.h"
+#include "litgraph/metrics.h"
 #include "litgraph/model.h"
 #include "litgraph/store.h"
 #include "litgraph/vectors.h"
@@ -138,6 +140,34 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
         "{} papers changed title or abstract since their vectors (litgraph-embed --missing)",
         stale));
   j["vectors"] = v;
+  // The citation metrics (litgraph-metrics --build): optional, current only
+  // while they were computed from the current graph.
+  auto metrics = store->Current("metrics");
+  if (!metrics.ok()) return metrics.status();
+  Json m = {{"generation", nullptr}, {"current", nullptr}};
+  if (*metrics) {
+    Json info = InfoJson(**metrics);
+    m["generation"] = (*metrics)->number();
+    bool stale = true;
+    if (*graph) {
+      auto opened = Graph::Open(store);
+      if (!opened.ok()) return opened.status();
+      auto file = MetricsFile::Open(store, **opened, &stale);
+      if (!file.ok()) {
+        r.damage.push_back(file.status().message());
+      } else if (*file) {
+        m["cd_window"] = (*file)->window() > 0 ? Json((*file)->window()) : Json(nullptr);
+        m["novelty"] = (*file)->has_novelty();
+      }
+    }
+    m["current"] = !stale;
+    if (stale)
+      r.problems.push_back(
+          "the citation metrics predate the store's citations (litgraph-metrics --build)");
+    parts["metrics"] = BytesIn((*metrics)->dir());
+    if (verify) VerifyGeneration(**metrics, &r.damage);
+  }
+  j["metrics"] = m;
   uint64_t total = 0;
   for (auto it = parts.begin(); it != parts.end(); ++it) total += it.value().get<uint64_t>();
   parts["total"] = total;

@@ -58,13 +58,13 @@ async function readOnly() {
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name),
                    ["find_paper", "paper", "lineage", "literature_map", "rwr_rank", "tri_search",
-                    "status"]);
+                    "metrics", "analyze", "status"]);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, "object", t.name);
     assert.equal(t.outputSchema.type, "object", t.name);
     assert.equal(t.annotations.readOnlyHint, true, t.name);
   }
-  check("tools/list: seven read-only tools with input and output schemas");
+  check("tools/list: nine read-only tools with input and output schemas");
 
   let r = records(await call(client, "find_paper", { query: "open access citation", limit: 3 }));
   assert.equal(r.length, 3);
@@ -106,6 +106,15 @@ async function readOnly() {
   assert.equal(r.length, 5);
   assert.ok(r.every((p) => typeof p.scores.final === "number" && Array.isArray(p.seeds)));
   check("tri_search: related work with scores and seeds");
+
+  r = records(await call(client, "metrics", { papers: ["W2741809807"] }));
+  assert.ok(r.length === 1 && r[0].id === "W2741809807" && "cd" in r[0] && "n_i" in r[0]);
+  check("metrics: a paper's citation metrics");
+
+  r = records(await call(client, "analyze", { kinds: ["influential", "lineage"], all: true,
+                                              limit: 3 }));
+  assert.ok(r.length > 0 && r.every((f) => f.type === "analysis" && typeof f.evidence === "object"));
+  check("analyze: findings of the whole store with their evidence");
 
   const status = await call(client, "status", {});
   assert.equal(status.structuredContent.exit_code, 0);

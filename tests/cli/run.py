@@ -1094,6 +1094,206 @@ def case_metrics(c):
     c.run("metrics", "--db", missing, "--build", expect=4)
 
 
+def metric_store(c, name):
+    """The hand-checked graph of case_metrics as a store (no metrics file)."""
+    db = c.path(name)
+    recs = []
+    for pid, year, refs in METRIC_GRAPH:
+        kw = {"references": refs, "venue": "Venue " + ("odd" if len(pid) % 2 else "even")}
+        if year:
+            kw["year"] = year
+        recs.append(native(pid, "Metrics paper " + pid, **kw))
+    c.run("ingest", "--db", db, "-q", write(c.path(name + ".jsonl"), "\n".join(recs) + "\n"))
+    return db
+
+
+def case_metric_filters(c):
+    """find-paper and tri-search --where and metric fields: the papers kept are those whose metric
+    (as litgraph-metrics reports it) satisfies the condition, computed without a metrics file
+    (with a note) and read from it once built; --sort by a metric; unavailable novelty, bad
+    conditions and authors are usage errors."""
+    db = metric_store(c, "filters.db")
+    every = {r["id"]: r for r in lines(c.run("metrics", "--db", db, "--all")[0])}
+    assert every["F"]["cd"] == 0.2, every["F"]
+    find = ["find-paper", "--db", db, "-n", "100"]
+    for cond, test in (("cd>0.1", lambda r: r["cd"] is not None and r["cd"] > 0.1),
+                       ("cd>=0", lambda r: r["cd"] is not None and r["cd"] >= 0),
+                       ("n_i=2", lambda r: r["n_i"] == 2),
+                       ("cited_by_in_store >= 2", lambda r: r["cited_by_in_store"] >= 2)):
+        out, err, _ = c.run(*find, "--where", cond, "--fields", "id,cd,n_i", "metrics", "paper")
+        got = {r["id"] for r in lines(out)}
+        want = {i for i, r in every.items() if test(r)}
+        assert got == want and want, (cond, got, want)
+        assert "computing the CD index" in err, err
+        assert all(r["cd"] == every[r["id"]]["cd"] for r in lines(out)), out
+    # A condition nothing satisfies: nothing found (exit 1); two conditions: both hold.
+    c.run(*find, "--where", "cd>0.9", "metrics", "paper", expect=1)
+    out, _, _ = c.run(*find, "--where", "cd>=0", "--where", "n_k>=2", "metrics", "paper")
+    assert {r["id"] for r in lines(out)} == {i for i, r in every.items()
+                                            if r["cd"] is not None and r["cd"] >= 0 and r["n_k"] >= 2}
+    # PageRank without a file: every paper's metrics in memory, with a note.
+    out, err, _ = c.run(*find, "--fields", "id,pagerank,citation_percentile", "metrics", "paper")
+    assert "in memory" in err, err
+    recs = lines(out)
+    assert len(recs) == len(METRIC_GRAPH) and all(r["pagerank"] is not None for r in recs), recs
+    # --sort by a metric orders the hits by it (null last), and the record carries it.
+    out, _, _ = c.run(*find, "--sort", "cd", "metrics", "paper")
+    recs = lines(out)
+    cds = [r["cd"] for r in recs]
+    defined = [x for x in cds if x is not None]
+    assert defined == sorted(defined, reverse=True) and cds[:len(defined)] == defined, cds
+    assert recs[0]["id"] == "F" and "title" in recs[0], recs[0]
+    # Novelty is not computed at query time; bad conditions are usage errors.
+    _, err, _ = c.run(*find, "--where", "novelty<0", "metrics", expect=2)
+    assert "--build --novelty" in err, err
+    for bad in ("cd>>1", "disruption>0", "cd>=nan", "cd"):
+        _, err, _ = c.run(*find, "--where", bad, "metrics", expect=2)
+        assert "--where" in err, err
+    status = lambda: lines(c.run("status", "--db", db, "--format", "jsonl", expect=None)[0])[0]
+    assert status()["metrics"] == {"generation": None, "current": None}, status()["metrics"]
+    # Built: read from the file (no note), the same values; status says it is current.
+    c.run("metrics", "--db", db, "--build", "-q")
+    st = status()
+    assert st["metrics"]["current"] is True and st["metrics"]["cd_window"] == 5, st["metrics"]
+    assert not any("litgraph-metrics" in p for p in st["problems"]), st["problems"]
+    out, err, _ = c.run(*find, "--where", "cd>0.1", "--fields", "id,cd,pagerank", "metrics", "paper")
+    assert "computing" not in err and [r["id"] for r in lines(out)] == ["F"], (out, err)
+    stored = {r["id"]: r for r in lines(c.run("metrics", "--db", db, "--all")[0])}
+    assert abs(lines(out)[0]["pagerank"] - stored["F"]["pagerank"]) < 1e-12
+    # tri-search: the kept results are exactly the unfiltered ones satisfying the condition.
+    adb = agent_db(c)
+    q = ["tri-search", "--db", adb, "-n", "1000", "--dedup-threshold", "0"]
+    out, _, _ = c.run(*q, "--fields", "id,cited_by_in_store", "open access citation advantage")
+    unfiltered = lines(out)
+    want = {r["id"] for r in unfiltered if r["cited_by_in_store"] >= 1}
+    assert want and len(want) < len(unfiltered), unfiltered
+    out, _, _ = c.run(*q, "--where", "cited_by_in_store>=1", "open access citation advantage")
+    got = lines(out)
+    assert {r["id"] for r in got} == want, (got, want)
+    assert all(r["cited_by_in_store"] >= 1 and "scores" in r for r in got), got[:2]
+    c.run("tri-search", "--db", adb, "--target", "author", "--where", "cd>0", "open access",
+          expect=2)
+    # --importance percentile: the citation percentile from the metrics file, or a usage error.
+    work = c.path("filters-agent.db")
+    shutil.copytree(adb, work)
+    _, err, _ = c.run("tri-search", "--db", work, "--importance", "percentile", "open access",
+                      expect=2)
+    assert "litgraph-metrics --build" in err, err
+    c.run("metrics", "--db", work, "--build", "-q")
+    out, _, _ = c.run("tri-search", "--db", work, "--importance", "percentile", "--fields",
+                      "id,scores,citation_percentile", "open access citation advantage")
+    recs = lines(out)
+    assert recs and all(abs(r["scores"]["importance"] - r["citation_percentile"] / 100) < 1e-6
+                        for r in recs), recs
+    # An ingest that changes the citations: status reports the metrics as stale.
+    c.run("ingest", "--db", db, "-q", stdin=native("K", "Metrics paper K", year=2007, references=["F"]) + "\n")
+    st = status()
+    assert st["metrics"]["current"] is False and st["healthy"] is False, st
+    assert any("litgraph-metrics --build" in p for p in st["problems"]), st["problems"]
+    text = c.run("status", "--db", db, "--format", "table", expect=1)[0]
+    assert "stale" in text, text
+
+
+ANALYZE_GRAPH = (
+    # a lineage chain L0 <- L1 <- L2 <- L3
+    [("L0", 2000, []), ("L1", 2001, ["L0"]), ("L2", 2002, ["L1"]), ("L3", 2003, ["L2"])]
+    # two 6-cliques joined by P0 -> Q5, and BR citing two papers of each
+    + [(f"Q{i}", 2010 + i, [f"Q{j}" for j in range(i)]) for i in range(6)]
+    + [("P0", 2016, ["Q5"])] + [(f"P{i}", 2016 + i, [f"P{j}" for j in range(i)]) for i in range(1, 6)]
+    + [("BR", 2020, ["Q1", "Q2", "P1", "P2"])]
+    # a detached paper and two near-duplicate titles
+    + [("Z", 2005, [])])
+
+
+def case_analyze(c):
+    """litgraph-analyze on a hand-checked graph: PageRank against a plain Python power iteration,
+    the bridge between two cliques (participation 0.5), lineage depth and chain, a detached
+    paper, duplicate titles and authors; sets from stdin and a field; --stats; exit codes."""
+    db = c.path("analyze.db")
+    words = ["alpine", "bayesian", "cortex", "dynamo", "enzyme", "fractal", "glacier", "harmonic",
+             "isotope", "jurassic", "kinetic", "lattice", "magnetic", "nebula", "orbital", "plasma",
+             "quantum", "rhizome", "spectral", "tectonic", "ultraviolet", "vortex", "wavelet"]
+    recs = [native(p, f"Studies of {words[i]} structures", year=y, references=r)
+            for i, (p, y, r) in enumerate(ANALYZE_GRAPH)]
+    recs.append(native("DUP1", "Deep learning for citation graph analysis", year=2019,
+                       authors=["John Smith"]))
+    recs.append(native("DUP2", "Deep learning for citaton graph analysis", year=2019,
+                       authors=["J. Smith"]))
+    c.run("ingest", "--db", db, "-q", write(c.path("analyze.jsonl"), "\n".join(recs) + "\n"))
+    run = lambda *a, **kw: lines(c.run("analyze", "--db", db, *a, **kw)[0])
+    # influential: PageRank over the set's citations, as a plain power iteration.
+    ids = [p for p, _, _ in ANALYZE_GRAPH] + ["DUP1", "DUP2"]
+    refs = {p: r for p, _, r in ANALYZE_GRAPH}
+    n = len(ids)
+    pr = {p: 1 / n for p in ids}
+    for _ in range(300):
+        dangling = sum(pr[p] for p in ids if not refs.get(p))
+        nxt = {p: 0.15 / n + 0.85 * dangling / n for p in ids}
+        for p in ids:
+            for r in refs.get(p, []):
+                nxt[r] += 0.85 * pr[p] / len(refs[p])
+        pr = nxt
+    recs = run("--all", "influential", "-n", "100")
+    papers = [r for r in recs if r["finding"] == "influential_paper"]
+    assert len(papers) == n and papers[0]["total"] == n, papers[:2]
+    for r in papers:
+        assert abs(r["score"] - pr[r["id"]]) < 1e-9, (r, pr[r["id"]])
+    assert [r["id"] for r in papers[:1]] == [max(ids, key=lambda p: (pr[p], p))], papers[:2]
+    q0 = next(r for r in papers if r["id"] == "Q0")
+    assert q0["evidence"]["in_set_citations"] == 5 and q0["evidence"]["in_set_references"] == 0, q0
+    # bridges: with citation communities, BR joins the two cliques (2 + 2 neighbours).
+    recs = run("--all", "bridges", "--communities", "citation")
+    assert recs[0]["id"] == "BR" and recs[0]["score"] == 0.5, recs[0]
+    assert recs[0]["evidence"]["degree"] == 4 and recs[0]["evidence"]["communities"] == 2, recs[0]
+    top = {r["id"]: r["score"] for r in recs}
+    assert abs(top["Q5"] - 10 / 36) < 1e-12 and abs(top["P0"] - 10 / 36) < 1e-12, top
+    # BR joins one clique's community: the two papers it cites in the other have a neighbour
+    # outside theirs; every other paper has all its neighbours in its own (not a bridge).
+    assert set(top) - {"BR", "Q5", "P0"} in ({"Q1", "Q2"}, {"P1", "P2"}), top
+    # lineage: L0's chain of descendants; the cliques' chains are longer (Q0 .. Q5, P0 .. P5).
+    recs = run("--all", "lineage", "-n", "100")
+    by = {r["id"]: r for r in recs}
+    assert by["L0"]["score"] == 3 and by["L0"]["evidence"]["chain"] == ["L0", "L1", "L2", "L3"], by["L0"]
+    assert by["L0"]["evidence"]["chain_years"] == [2000, 2001, 2002, 2003], by["L0"]
+    assert recs[0]["id"] == "Q0" and recs[0]["score"] == 11, recs[0]  # Q0 .. Q5, P0 .. P5
+    assert "L3" not in by and "Z" not in by
+    # gaps: the detached papers; duplicates: the titles and the authors.
+    recs = run("--all", "gaps")
+    detached = {r["id"] for r in recs if r["finding"] == "detached_paper"}
+    assert detached == {"Z", "DUP1", "DUP2"}, recs
+    recs = run("--all", "duplicates")
+    pairs = {(r["finding"], r["id"], r["other_id"]) for r in recs}
+    assert ("duplicate_papers", "DUP1", "DUP2") in pairs, recs
+    authors = [r for r in recs if r["finding"] == "duplicate_authors"]
+    assert len(authors) == 1 and authors[0]["evidence"]["reason"] == "initials", authors
+    assert {authors[0]["title"], authors[0]["other_title"]} == {"John Smith", "J. Smith"}, authors
+    # A set from stdin (any tool's records): the chain without L3.
+    found = c.run("find-paper", "--db", db, "--id", "L0")[0]
+    recs = run("lineage", stdin=found + "L1\n" + '{"id": "L2"}\n')
+    assert [(r["id"], r["score"]) for r in recs] == [("L0", 2), ("L1", 1)], recs
+    # --stats: a summary record last; --format table.
+    recs = run("--all", "lineage", "gaps", "--stats", "-q")
+    assert recs[-1]["type"] == "analysis_summary" and recs[-1]["papers"] == n, recs[-1]
+    assert recs[-1]["citations"] == sum(len(r) for r in refs.values()), recs[-1]
+    table, _, _ = c.run("analyze", "--db", db, "--all", "--format", "table", "bridges", "--communities", "citation")
+    assert "BR" in table and "finding" in table.splitlines()[0], table
+    # A field: the papers of the fixture store's field (its primary topics').
+    fdb = c.fixture_db()
+    recs = lines(c.run("analyze", "--db", fdb, "--field", "Decision Sciences", "influential")[0])
+    assert recs and all(r["analysis"] == "influential" for r in recs), recs
+    recs2 = lines(c.run("analyze", "--db", fdb, "--field", "fields/18", "influential")[0])
+    assert recs2 == recs
+    c.run("analyze", "--db", fdb, "--field", "No Such Field", "influential", expect=1)
+    # Exit codes.
+    c.run("analyze", "--db", db, "--all", expect=2)  # no kind
+    c.run("analyze", "--db", db, "--all", "cliques", expect=2)
+    c.run("analyze", "--db", db, "--all", "--field", "x", "lineage", expect=2)
+    c.run("analyze", "--db", db, "lineage", stdin="", expect=2)
+    c.run("analyze", "--db", db, "lineage", stdin='{"id": 5}\n', expect=3)
+    c.run("analyze", "--db", db, "lineage", stdin="Z\n", expect=1)  # nothing found
+    c.run("analyze", "--db", c.path("analyze-missing.db"), "--all", "lineage", expect=4)
+
+
 def case_metrics_aan(c):
     """litgraph-metrics on the ACL Anthology graph against a plain Python implementation of CD_5,
     unbounded CD, in-store counts and PageRank (skips without ../shared)."""
@@ -2824,6 +3024,18 @@ def case_record_schemas(c):
     add("metrics --build --stats", "metrics_summary",
         run("metrics", "--db", work, "--build", "--novelty", "--k", "3", "--stats", "-q"))
     add("metrics from the file", "metric_entry", run("metrics", "--db", work, "--all"))
+    add("find-paper with metrics", "paper",
+        run("find-paper", "--db", work, "--fields", ",".join(["id", "type", "title", "year", "venue",
+            "authors", "cited_by_count", "citation_source", "doi", "cd", "cd_no_nk", "n_i", "n_j",
+            "n_k", "cited_by_in_store", "pagerank", "citation_percentile", "novelty",
+            "conventionality", "novelty_pairs"]), "open access"))
+    add("analyze", "analysis_entry",
+        run("analyze", "--db", work, "--all", "influential", "bridges", "lineage", "gaps",
+            "duplicates"))
+    add("analyze --communities citation", "analysis_entry",
+        run("analyze", "--db", work, "--all", "bridges", "--communities", "citation", "--min-degree", "1"))
+    add("analyze --stats", "analysis_summary",
+        run("analyze", "--db", work, "--all", "lineage", "--stats", "-q").splitlines()[-1] + "\n")
     add("paper with metrics", "paper_card", run("paper", "--db", work, "W2741809807", "W2250539671"))
     add("extract-keywords --filter", "keywords_filter",
         run("extract-keywords", "--filter", "-q",

@@ -39,6 +39,18 @@ TEST(McpTest, ArgumentsBecomeOptionsAndFreeTextComesAfterDashes) {
   EXPECT_EQ(call.args, (std::vector<std::string>{"--k=3", "--", "A", "B"}));
   call = Build("paper", {{"papers", {"W1"}}, {"relation", "cited_by"}});
   EXPECT_EQ(call.args, (std::vector<std::string>{"--cited-by", "--", "W1"}));
+  call = Build("find_paper", {{"query", "x"}, {"where", {"cd>=0.2", "pagerank>0"}}});
+  EXPECT_EQ(call.args,
+            (std::vector<std::string>{"--where=cd>=0.2", "--where=pagerank>0", "--", "x"}));
+  call = Build("analyze", {{"kinds", {"bridges", "lineage"}},
+                           {"field", "Computer Science"},
+                           {"communities", "citation"}});
+  EXPECT_EQ(call.program, "analyze");
+  EXPECT_EQ(call.args,
+            (std::vector<std::string>{"--field=Computer Science", "--communities=citation", "--",
+                                      "bridges", "lineage"}));
+  call = Build("metrics", {{"papers", {"W1"}}, {"window", "unbounded"}});
+  EXPECT_EQ(call.args, (std::vector<std::string>{"--window=unbounded", "--", "W1"}));
   call = Build("ingest", {{"records", {{{"id", "N1"}}}}});
   EXPECT_EQ(call.args, (std::vector<std::string>{"--stats"}));
   EXPECT_EQ(call.input, "{\"id\":\"N1\"}\n");
@@ -64,6 +76,9 @@ TEST(McpTest, BadArgumentsAreRefusedNamingTheArgument) {
       {"rwr_rank", {{"seeds", {{{"weight", 1}}}}}, "seeds[0]: missing required argument \"id\""},
       {"tri_search", {{"candidates", {"W1\nW2"}}, {"query", "x"}}, "line break"},
       {"ingest", Json::object(), "give records or files"},
+      {"analyze", {{"kinds", {"bridges"}}}, "give one set"},
+      {"analyze", {{"kinds", {"bridges"}}, {"all", true}, {"field", "x"}}, "give one set"},
+      {"analyze", {{"kinds", {"cliques"}}, {"all", true}}, "is not one of"},
   };
   for (const Case& c : cases) {
     Status st;
@@ -185,8 +200,9 @@ TEST(McpTest, ServerAnswersTheProtocol) {
   r = h.Ask(Request(3, "tools/list"));
   std::vector<std::string> names;
   for (const Json& t : r["result"]["tools"]) names.push_back(t["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"find_paper", "paper", "lineage", "literature_map",
-                                             "rwr_rank", "tri_search", "status"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"find_paper", "paper", "lineage", "literature_map",
+                                      "rwr_rank", "tri_search", "metrics", "analyze", "status"}));
   EXPECT_EQ(h.Ask(Request(4, "no/such"))["error"]["code"], -32601);
   {  // not JSON: a parse error with a null id
     h.sent.clear();
@@ -218,7 +234,7 @@ TEST(McpTest, ServerRunsTheToolOnTheStore) {
   EXPECT_EQ(h.runs[0], (std::vector<std::string>{"/bin/litgraph-find-paper", "--db=db",
                                                  "--format=jsonl", "--", "open access"}));
   r = h.Ask(Request(2, "tools/list"));
-  EXPECT_EQ(r["result"]["tools"].size(), 10u);
+  EXPECT_EQ(r["result"]["tools"].size(), 12u);
   Harness failing(false, 3);
   r = failing.Ask(Request(1, "tools/call", {{"name", "status"}}));
   EXPECT_EQ(r["result"]["isError"], true);

@@ -24,6 +24,7 @@
 #include "litgraph/graph.h"
 #include "litgraph/ingest.h"
 #include "litgraph/keyword_store.h"
+#include "litgraph/metrics.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
 #include "store_fixture.h"
@@ -546,6 +547,48 @@ TEST_F(TriSearchTest, ImportanceModesAndWeightsAreApplied) {
     EXPECT_NEAR(r[i].s.final_score, std::min(1.0, 0.5 * pre_n[i] + 0.3 * graph_n[i] * gate + 0.2),
                 1e-12);
   }
+}
+
+// importance percentile (not in the paper): the citation percentile within
+// field and year from the metrics file; without a current file, a usage error.
+TEST_F(TriSearchTest, PercentileImportanceReadsTheMetricsFile) {
+  std::vector<int64_t> cands;
+  for (int j = 0; j < 14; j += 2) cands.push_back(Id("T1-" + std::to_string(j)));
+  SearchQuery q;
+  q.text = "graph neural network for node classification";
+  q.candidates = cands;
+  SearchParams p;
+  p.importance = Importance::kPercentile;
+  {
+    TriSearch search(store_.get(), p);
+    auto r = search.Run(q, nullptr);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
+    EXPECT_NE(r.status().message().find("litgraph-metrics --build"), std::string::npos);
+  }
+  {
+    auto w = Store::Open(dir_, Store::Mode::kWrite);
+    ASSERT_TRUE(w.ok()) << w.status().message();
+    MetricsBuildStats stats;
+    ASSERT_TRUE(BuildMetrics(w->get(), MetricsBuildOptions(), &stats).ok());
+  }
+  auto reopened = Store::Open(dir_, Store::Mode::kRead);
+  ASSERT_TRUE(reopened.ok());
+  store_ = std::move(reopened.value());
+  std::vector<SearchResult> r = Run(q, p);
+  ASSERT_EQ(r.size(), cands.size());
+  auto graph = Graph::Open(store_.get());
+  ASSERT_TRUE(graph.ok());
+  auto file = MetricsFile::Open(store_.get(), **graph);
+  ASSERT_TRUE(file.ok() && *file);
+  std::set<double> distinct;
+  for (const SearchResult& x : r) {
+    PaperMetrics m;
+    ASSERT_TRUE((*file)->Get(static_cast<uint32_t>(x.id), &m));
+    EXPECT_NEAR(x.s.importance, m.percentile / 100.0, 1e-12) << x.id;
+    distinct.insert(x.s.importance);
+  }
+  EXPECT_GT(distinct.size(), 1u);  // the papers' percentiles differ: not a constant
 }
 
 TEST_F(TriSearchTest, ExactTitleRanksFirst) {

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +52,9 @@ struct FindQuery {
   std::vector<int64_t> candidates;
   int after = 0, before = 0;  // inclusive years, 0 = open
   std::string venue, type;
+  // A filter of the caller's (metric conditions, metric_select.h): papers
+  // for which it returns false are never hits. Null: none.
+  std::function<bool(int64_t)> accept;
   size_t limit = 20;
   double title_threshold = 0.88;
   size_t lexical_budget = 400000;  // postings visited per text query (lexical.h)

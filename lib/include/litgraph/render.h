@@ -108,6 +108,18 @@ Json MetricJson(Store* store, Graph* graph, const MetricRecord& m);
 // Table columns for them.
 std::vector<Column> MetricColumns();
 
+// One finding of litgraph-analyze (analyze.h), an analysis_entry record:
+// {type: "analysis", analysis, finding, rank, total (findings of this kind
+// before the limit), score, subject (node type), id, title, year (papers),
+// other_id and other_title (pairs), evidence}. `other` < 0: not a pair.
+// Node ids are dense ids of `subject`'s type.
+Json AnalysisJson(Store* store, const std::string& analysis, const std::string& finding, int rank,
+                  size_t total, double score, NodeType subject, int64_t id, int64_t other,
+                  Json evidence);
+// The external id of a node ("" when it does not exist).
+std::string NodeExtId(Store* store, NodeType type, int64_t id);
+std::vector<Column> AnalysisColumns();
+
 // One tri-search result: the node's record, rank, score, scores, is_seed,
 // paths and seeds.
 Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const SearchResult& r,

@@ -48,20 +48,26 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "litgraph/find.h"
 #include "litgraph/keyword_store.h"
+#include "litgraph/metrics.h"
 #include "litgraph/params.h"
 #include "litgraph/rwr.h"
 
 namespace litgraph {
 
 // How eq. 10 scales citation counts: by the pool's total (the paper), by its
-// 95th percentile (reference code), or not at all (relevance-only tasks).
-enum class Importance : uint8_t { kLog, kP95, kUniform };
+// 95th percentile (reference code), or not at all (relevance-only tasks);
+// or, not in the paper, a paper's citation percentile within its field and
+// year / 100 from the store's metrics file (metrics.h; litgraph-metrics
+// --build), which compares papers with those of their own field and age
+// (InvalidArgument when the store has no current metrics file).
+enum class Importance : uint8_t { kLog, kP95, kUniform, kPercentile };
 
 struct SearchParams {
   RwrParams rwr;
@@ -126,6 +132,9 @@ struct SearchQuery {
   std::vector<std::pair<std::string, double>> titles;    // --title, confidence
   int after = 0, before = 0;                             // inclusive years on results
   std::string field;                                     // OpenAlex field (name or id) on results
+  // A filter of the caller's on result papers (metric conditions,
+  // metric_select.h), after the others. Null: none.
+  std::function<bool(int64_t)> accept;
   RetrievalMode mode = RetrievalMode::kHybrid;
   SearchTarget target = SearchTarget::kPaper;
   std::vector<int64_t> candidates;  // rank only these papers
@@ -196,8 +205,11 @@ class TriSearch {
   std::vector<SearchResult> PaperResults(State* s);
   std::vector<SearchResult> AuthorResults(State* s);
   std::vector<SearchResult> CutAndExplain(const State& s, std::vector<SearchResult> results);
+  // imp(p) of eq. 10 for a paper with `cites` citations, or its percentile.
+  double ImportanceOfPaper(uint32_t paper, uint32_t cites, double scale) const;
 
   Store* store_;
+  std::unique_ptr<MetricsFile> metrics_;  // importance kPercentile only
   SearchParams p_;
   PaperFinder finder_;
   std::unique_ptr<KeywordBackend> kw_backend_;
