@@ -36,6 +36,10 @@ struct EmbedRunOptions {
   bool missing = false;             // only rows without vectors (new papers / keywords)
   bool replace = false;             // allow switching models (re-embeds everything)
   std::string backend = "builtin";  // builtin | http
+  // The built-in model of another store (its current vectors generation),
+  // copied instead of trained: shards of one corpus embedded by one model
+  // (litgraph-merge). A store with vectors of another model needs replace.
+  std::string model_from;
   LsaTrainOptions lsa;
   HttpEmbedOptions http;
   HnswBuildOptions hnsw;

@@ -1,0 +1,303 @@
+// litgraph-merge's library (merge.h): shards applied through ingest's
+// writer, keywords and vectors carried over by external id, derived files
+// built once.
+#include "litgraph/merge.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "litgraph/generation.h"
+#include "litgraph/graph_build.h"
+#include "litgraph/keyword_store.h"
+#include "litgraph/semantic.h"
+#include "litgraph/store.h"
+#include "litgraph/store_merge.h"
+#include "litgraph/store_write.h"
+
+namespace litgraph {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+struct Shard {
+  std::string dir;
+  std::unique_ptr<Store> store;
+  const GenerationView* vectors = nullptr;  // its current vectors generation, or null
+  std::string model_id;
+  bool has_keywords = false;  // it has phrase statistics (keywords were extracted)
+};
+
+// Where each row of OUT gets its vector: (shard index + 1) << 32 | the
+// shard's row, 0 for none (OUT's own vector, if any, stays). 8 bytes per row.
+class RowSources {
+ public:
+  void Set(int64_t row, size_t shard, int64_t shard_row) {
+    const auto r = static_cast<size_t>(row);
+    if (r >= src_.size()) src_.resize(std::max(r + 1, src_.size() + src_.size() / 2), 0);
+    src_[r] = (static_cast<uint64_t>(shard) + 1) << 32 | static_cast<uint32_t>(shard_row);
+  }
+  // False when the row has no shard source.
+  bool Get(uint64_t row, size_t* shard, uint64_t* shard_row) const {
+    if (row >= src_.size() || src_[row] == 0) return false;
+    *shard = (src_[row] >> 32) - 1;
+    *shard_row = src_[row] & 0xffffffffu;
+    return true;
+  }
+
+ private:
+  std::vector<uint64_t> src_;
+};
+
+std::string ModelOf(const GenerationView* v) {
+  if (!v || !v->info().is_object()) return "";
+  auto it = v->info().find("model_id");
+  return it != v->info().end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// Opens the shards (read snapshots) and checks that they can be merged:
+// none is OUT itself, and, when vectors are carried over, all have vectors
+// of one model, OUT's too when it has vectors.
+Status OpenShards(Store* out, const std::vector<std::string>& dirs, const MergeOptions& options,
+                  std::vector<Shard>* shards) {
+  for (const std::string& dir : dirs) {
+    Shard& s = shards->emplace_back();
+    s.dir = dir;
+    auto st = Store::Open(dir, Store::Mode::kRead);
+    if (!st.ok()) return st.status();
+    s.store = std::move(st.value());
+    if (s.store->id() == out->id())
+      return Status::InvalidArgument(
+          fmt::format("{}: is the output store itself (merge other stores into it)", dir));
+    auto v = s.store->Current("vectors");
+    if (!v.ok()) return v.status();
+    s.vectors = *v;
+    s.model_id = ModelOf(s.vectors);
+    auto k = s.store->Current("keywords");
+    if (!k.ok()) return k.status();
+    s.has_keywords = *k != nullptr;
+  }
+  if (!options.vectors) return Status::Ok();
+  const Shard* with = nullptr;     // the first shard with vectors
+  const Shard* without = nullptr;  // the first without
+  for (const Shard& s : *shards) {
+    if (!s.vectors) {
+      if (!without) without = &s;
+    } else if (!with) {
+      with = &s;
+    } else if (with->model_id != s.model_id) {
+      return Status::InvalidArgument(fmt::format(
+          "the shards' embedding models differ: {} has {}, {} has {} (embed every shard with "
+          "`litgraph-embed --model-from` one store, or merge with --no-vectors)",
+          with->dir, with->model_id, s.dir, s.model_id));
+    }
+  }
+  if (with && without)
+    return Status::InvalidArgument(
+        fmt::format("{} has vectors but {} has none (embed it with `litgraph-embed --model-from "
+                    "{}`, or merge with --no-vectors)",
+                    with->dir, without->dir, with->dir));
+  auto cur = out->Current("vectors");
+  if (!cur.ok()) return cur.status();
+  if (with && *cur && ModelOf(*cur) != with->model_id)
+    return Status::InvalidArgument(fmt::format(
+        "the output store's vectors were made by {} but {}'s by {} (merge with --no-vectors and "
+        "re-embed, or embed the shards with `litgraph-embed --model-from` the output store)",
+        ModelOf(*cur), with->dir, with->model_id));
+  return Status::Ok();
+}
+
+// Applies every shard's entity records, then its works with their
+// keywords, in order; records where each written row's vectors are.
+Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk,
+                   const MergeOptions& options, WriteCounts* counts, RowSources* papers,
+                   MergeStats* stats) {
+  RecordWriter writer(out, counts);
+  std::map<std::string, std::unique_ptr<KeywordWriter>> keyword_writers;
+  const auto t0 = Clock::now();
+  auto last_progress = t0;
+  for (size_t i = 0; i < shards.size(); ++i) {
+    Shard& shard = shards[i];
+    const WorkKeys no_keys;
+    ForEachStoredEntity(shard.store.get(), [&](Record& r) { writer.Apply(r, no_keys); });
+    LITGRAPH_RETURN_IF_ERROR(ForEachStoredWork(shard.store.get(), [&](StoredWork& w) {
+      const int64_t id = writer.Apply(w.record, w.keys);
+      if (id == 0) return;  // OUT holds a newer version
+      if (w.keywords_extracted) {
+        auto& kw = keyword_writers[w.keyword_backend];
+        if (!kw)
+          kw = std::make_unique<KeywordWriter>(out, w.keyword_backend, options.memory_budget / 8);
+        stats->paper_keywords += kw->Write(id, w.keywords);
+      }
+      if (shard.vectors && !w.vectors_stale) {
+        papers->Set(id, i, w.id);
+        if (!bulk) ClearVectorsStale(out, id);  // the shard's vectors are of its text
+      }
+      if (Since(last_progress) > 0.5) {
+        last_progress = Clock::now();
+        options.reporter->Progress(fmt::format("shard {}/{}: {} works, {:.0f} works/s", i + 1,
+                                               shards.size(), counts->works,
+                                               static_cast<double>(counts->works) / Since(t0)));
+      }
+    }));
+  }
+  options.reporter->Progress("");
+  return Status::Ok();
+}
+
+// The vectors generation of the merged store: the model (OUT's, else the
+// shards'), each field's rows from the shard that wrote the row last, else
+// OUT's own, and HNSW indexes over them.
+Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& papers,
+                    const RowSources& keywords, const MergeOptions& options, MergeStats* stats) {
+  auto cur = out->Current("vectors");
+  if (!cur.ok()) return cur.status();
+  const GenerationView* first = nullptr;
+  for (const Shard& s : shards)
+    if (s.vectors && !first) first = s.vectors;
+  const GenerationView* model = *cur ? *cur : first;
+  auto gen = GenerationBuilder::Start(out, "vectors");
+  if (!gen.ok()) return gen.status();
+  GenerationBuilder* g = gen->get();
+  if (model->Has("model"))
+    LITGRAPH_RETURN_IF_ERROR(model == *cur ? g->Inherit(*model, "model")
+                                           : g->Import(*model, "model"));
+  nlohmann::json info = model->info();
+  const int dim = info.value("dim", 0);
+  for (VecField f : {VecField::kTitle, VecField::kAbstract, VecField::kKeyword}) {
+    const std::string name = VecFieldName(f);
+    const RowSources& src = f == VecField::kKeyword ? keywords : papers;
+    std::vector<VectorFile> from(shards.size());
+    for (size_t i = 0; i < shards.size(); ++i)
+      if (shards[i].vectors && shards[i].vectors->Has(name + ".vec")) {
+        LITGRAPH_RETURN_IF_ERROR(from[i].Open(*shards[i].vectors, name + ".vec"));
+        if (from[i].dim() != dim)
+          return Status::Corruption(fmt::format("{}: {} dimensions, the model has {}",
+                                                shards[i].vectors->Path(name + ".vec"),
+                                                from[i].dim(), dim));
+      }
+    VectorFile own;
+    if (*cur && (*cur)->Has(name + ".vec")) LITGRAPH_RETURN_IF_ERROR(own.Open(**cur, name + ".vec"));
+    const NodeType type = f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper;
+    const uint64_t rows = static_cast<uint64_t>(out->MaxId(type)) + 1;
+    LITGRAPH_RETURN_IF_ERROR(
+        VectorFile::Write(g, name + ".vec", dim, rows, [&](uint64_t row) -> const float* {
+          size_t shard;
+          uint64_t shard_row;
+          if (src.Get(row, &shard, &shard_row)) return from[shard].Row(shard_row);
+          return own.dim() == dim ? own.Row(row) : nullptr;
+        }));
+    for (const VectorFile& v : from) LITGRAPH_RETURN_IF_ERROR(v.status());
+    LITGRAPH_RETURN_IF_ERROR(own.status());
+    VectorFile merged;
+    LITGRAPH_RETURN_IF_ERROR(merged.Open(g->Path(name + ".vec"), *g->Identity(name + ".vec")));
+    stats->vectors += static_cast<int64_t>(merged.present());
+    options.reporter->Progress(fmt::format("indexing {} vectors", name));
+    LITGRAPH_RETURN_IF_ERROR(BuildHnsw(merged, g, name, options.hnsw));
+  }
+  options.reporter->Progress("");
+  info["generation"] = g->number();
+  info["merged_shards"] = shards.size();
+  g->info() = info;
+  stats->model_id = ModelOf(model);
+  return g->Commit();
+}
+
+}  // namespace
+
+Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOptions& options,
+             MergeStats* stats) {
+  const auto t0 = Clock::now();
+  if (out->mode() != Store::Mode::kWrite)
+    return Status::Internal("Merge needs a store opened for writing");
+  stats->shards = static_cast<int64_t>(dirs.size());
+  WriteCounts counts;
+  try {
+    std::vector<Shard> shards;
+    LITGRAPH_RETURN_IF_ERROR(OpenShards(out, dirs, options, &shards));
+    std::unique_ptr<BulkLoad> bulk;
+    if (out->IsEmpty()) bulk = std::make_unique<BulkLoad>(out, options.reporter);
+    // SQLite within the budget, as ingest: half as page cache, a quarter
+    // mapped, sorts in temporary files.
+    out->db().Exec(
+        fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=FILE;",
+                    options.memory_budget / 2 / 1024, options.memory_budget / 4));
+    Transaction txn(&out->db(), "IMMEDIATE");
+    if (bulk) bulk->DropSecondaryIndexes();
+    RowSources papers, keywords;
+    LITGRAPH_RETURN_IF_ERROR(
+        ApplyShards(out, shards, bulk != nullptr, options, &counts, &papers, stats));
+    if (bulk) bulk->RestoreSecondaryIndexes();
+    stats->load_seconds = Since(t0);
+
+    // Keywords: counts, and the phrase statistics of the merged corpus (what
+    // a full extract-keywords run over it counts), when the shards have any.
+    const auto tk = Clock::now();
+    std::unique_ptr<GenerationBuilder> phrase_stats;
+    std::string backend;
+    for (Shard& s : shards) {
+      if (!s.has_keywords) continue;
+      if (auto b = s.store->GetMeta("keyword_backend")) backend = *b;
+    }
+    if (!backend.empty()) {
+      options.reporter->Progress("counting phrase statistics");
+      auto ps = CountPhraseStats(out, options.memory_budget / 2);
+      if (!ps.ok()) return ps.status();
+      phrase_stats = std::move(ps.value());
+      out->SetMeta("keyword_backend", backend);
+    }
+    stats->keywords = RefreshKeywordCounts(out);
+    stats->keywords_seconds = Since(tk);
+
+    const auto tg = Clock::now();
+    if (out->GetMeta("graph_stale") == "1") out->SetMeta("graph_stale", "0");
+    GraphBuildOptions go;
+    go.reporter = options.reporter;
+    go.memory_budget = options.memory_budget;
+    GraphBuildStats gs;
+    LITGRAPH_RETURN_IF_ERROR(BuildGraph(out, go, &gs));
+    stats->graph_edges = gs.edges;
+    stats->cites_edges = gs.cites_edges;
+    stats->dangling_references = gs.dangling_references;
+    stats->graph_seconds = Since(tg);
+    if (phrase_stats) LITGRAPH_RETURN_IF_ERROR(phrase_stats->Commit());
+
+    const auto tv = Clock::now();
+    bool any_vectors = false;
+    for (const Shard& s : shards) any_vectors |= s.vectors != nullptr;
+    if (options.vectors && any_vectors) {
+      // Keyword rows by external id (their ids in OUT are known now).
+      for (size_t i = 0; i < shards.size(); ++i) {
+        if (!shards[i].vectors) continue;
+        ForEachKeywordExtId(shards[i].store.get(), [&](int64_t id, std::string_view ext) {
+          if (auto mine = out->NodeByExtId(NodeType::kKeyword, std::string(ext)))
+            keywords.Set(*mine, i, id);
+        });
+      }
+      LITGRAPH_RETURN_IF_ERROR(WriteVectors(out, shards, papers, keywords, options, stats));
+    }
+    stats->vectors_seconds = Since(tv);
+    txn.Commit();
+  } catch (const StatusError& e) {
+    return e.status();
+  } catch (const std::filesystem::filesystem_error& e) {
+    return Status::IoError(e.what());
+  }
+  stats->works = counts.works;
+  stats->works_new = counts.works_new;
+  stats->works_updated = counts.works_updated;
+  stats->works_stale = counts.works_stale;
+  stats->entities = counts.entities;
+  stats->seconds = Since(t0);
+  return Status::Ok();
+}
+
+}  // namespace litgraph
