@@ -73,7 +73,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> shards;
   MergeOptions opt;
   bool no_vectors = false;
-  tool.app().add_option("shards", shards, "Shard stores, merged in this order")->type_name("SHARD")->required();
+  tool.app()
+      .add_option("shards", shards, "Shard stores, merged in this order")
+      ->type_name("SHARD")
+      ->required();
   tool.app().add_flag("--no-vectors", no_vectors,
                       "Do not carry vectors over (shards of different models; embed after)");
   tool.app()
@@ -120,8 +123,8 @@ int main(int argc, char** argv) {
                     "dangling references); {:.1f} s ({:.0f} works/s loading)",
                     s.shards, s.works, s.works_new, s.works_updated, s.works_stale, s.entities,
                     s.paper_keywords, s.keywords, s.vectors,
-                    s.model_id.empty() ? "" : " (" + s.model_id + ")", s.graph_edges,
-                    s.cites_edges, s.dangling_references, s.seconds, rate),
+                    s.model_id.empty() ? "" : " (" + s.model_id + ")", s.graph_edges, s.cites_edges,
+                    s.dangling_references, s.seconds, rate),
         {{"id", tool.common().db},
          {"type", "merge_summary"},
          {"shards", s.shards},

@@ -117,9 +117,8 @@ Status OpenShards(Store* out, const std::vector<std::string>& dirs, const MergeO
 
 // Applies every shard's entity records, then its works with their
 // keywords, in order; records where each written row's vectors are.
-Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk,
-                   const MergeOptions& options, WriteCounts* counts, RowSources* papers,
-                   MergeStats* stats) {
+Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const MergeOptions& options,
+                   WriteCounts* counts, RowSources* papers, MergeStats* stats) {
   RecordWriter writer(out, counts);
   std::map<std::string, std::unique_ptr<KeywordWriter>> keyword_writers;
   const auto t0 = Clock::now();
@@ -185,7 +184,8 @@ Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& pa
                                                 from[i].dim(), dim));
       }
     VectorFile own;
-    if (*cur && (*cur)->Has(name + ".vec")) LITGRAPH_RETURN_IF_ERROR(own.Open(**cur, name + ".vec"));
+    if (*cur && (*cur)->Has(name + ".vec"))
+      LITGRAPH_RETURN_IF_ERROR(own.Open(**cur, name + ".vec"));
     const NodeType type = f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper;
     const uint64_t rows = static_cast<uint64_t>(out->MaxId(type)) + 1;
     LITGRAPH_RETURN_IF_ERROR(

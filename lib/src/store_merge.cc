@@ -10,7 +10,9 @@ namespace litgraph {
 
 namespace {
 
-std::string StrOrEmpty(const Stmt& s, int col) { return s.IsNull(col) ? std::string() : s.Str(col); }
+std::string StrOrEmpty(const Stmt& s, int col) {
+  return s.IsNull(col) ? std::string() : s.Str(col);
+}
 int64_t IntOr(const Stmt& s, int col, int64_t otherwise) {
   return s.IsNull(col) ? otherwise : s.Int(col);
 }
@@ -54,12 +56,13 @@ Status ForEachStoredWork(Store* store, const std::function<void(StoredWork&)>& f
       "SELECT a.paper_id, a.raw_name, a.author_position, a.is_corresponding, a.institutions,"
       " u.ext_id, u.name, u.orcid FROM authorship a JOIN author u ON u.id = a.author_id"
       " ORDER BY a.paper_id, a.position");
-  ByPaper topics(&db,
-                 "SELECT pt.paper_id, pt.score, pt.is_primary, t.ext_id, t.name, sf.ext_id,"
-                 " sf.name, f.ext_id, f.name, d.ext_id, d.name FROM paper_topic pt"
-                 " JOIN topic t ON t.id = pt.topic_id LEFT JOIN subfield sf ON sf.id = t.subfield_id"
-                 " LEFT JOIN field f ON f.id = sf.field_id LEFT JOIN domain d ON d.id = f.domain_id"
-                 " ORDER BY pt.paper_id, pt.topic_id");
+  ByPaper topics(
+      &db,
+      "SELECT pt.paper_id, pt.score, pt.is_primary, t.ext_id, t.name, sf.ext_id,"
+      " sf.name, f.ext_id, f.name, d.ext_id, d.name FROM paper_topic pt"
+      " JOIN topic t ON t.id = pt.topic_id LEFT JOIN subfield sf ON sf.id = t.subfield_id"
+      " LEFT JOIN field f ON f.id = sf.field_id LEFT JOIN domain d ON d.id = f.domain_id"
+      " ORDER BY pt.paper_id, pt.topic_id");
   ByPaper keywords(&db,
                    "SELECT pk.paper_id, pk.score, k.text, k.label FROM paper_keyword pk"
                    " JOIN keyword k ON k.id = pk.keyword_id ORDER BY pk.paper_id, pk.keyword_id");
@@ -92,8 +95,8 @@ Status ForEachStoredWork(Store* store, const std::function<void(StoredWork&)>& f
     sw.keys.refs = std::string(papers.Blob(18));
     sw.keys.related = std::string(papers.Blob(19));
     if (!UnpackIdList(sw.keys.refs, &w.refs) || !UnpackIdList(sw.keys.related, &w.related))
-      return Status::Corruption(fmt::format("{}: paper {}: its packed references are damaged",
-                                            db.path(), w.ext_id));
+      return Status::Corruption(
+          fmt::format("{}: paper {}: its packed references are damaged", db.path(), w.ext_id));
     w.oa_keywords_json = StrOrEmpty(papers, 20);
     w.has_source = !papers.IsNull(21);
     if (w.has_source) {
@@ -178,10 +181,10 @@ void ForEachStoredEntity(Store* store, const std::function<void(Record&)>& fn) {
     }
   }
   {
-    Stmt st = db.Prepare(fmt::format(
-        "SELECT x.ext_id, x.name, x.ror, x.country_code, x.type, x.works_count,"
-        " x.cited_by_count, x.updated_date FROM institution x WHERE {} ORDER BY x.id",
-        kFromRecord));
+    Stmt st = db.Prepare(
+        fmt::format("SELECT x.ext_id, x.name, x.ror, x.country_code, x.type, x.works_count,"
+                    " x.cited_by_count, x.updated_date FROM institution x WHERE {} ORDER BY x.id",
+                    kFromRecord));
     while (st.Step()) {
       InstitutionRec r;
       r.inst.ext_id = st.Str(0);
@@ -197,10 +200,10 @@ void ForEachStoredEntity(Store* store, const std::function<void(Record&)>& fn) {
     }
   }
   {
-    Stmt st = db.Prepare(fmt::format(
-        "SELECT x.ext_id, x.name, x.issn_l, x.type, x.publisher, x.works_count,"
-        " x.cited_by_count, x.updated_date FROM source x WHERE {} ORDER BY x.id",
-        kFromRecord));
+    Stmt st = db.Prepare(
+        fmt::format("SELECT x.ext_id, x.name, x.issn_l, x.type, x.publisher, x.works_count,"
+                    " x.cited_by_count, x.updated_date FROM source x WHERE {} ORDER BY x.id",
+                    kFromRecord));
     while (st.Step()) {
       SourceRec r;
       r.source.ext_id = st.Str(0);

@@ -45,7 +45,7 @@ const std::vector<std::vector<std::string>>& Phrases() {
 
 const char* kAdjectives[8] = {"Scalable", "Robust", "Efficient", "Adaptive",
                               "Bayesian", "Sparse", "Deep",      "Temporal"};
-const char* kNames[6] = {"Ada Lovelace", "Alan Turing", "Grace Hopper",
+const char* kNames[6] = {"Ada Lovelace",    "Alan Turing",    "Grace Hopper",
                          "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"};
 
 std::string Ext(int topic, int j) { return "M" + std::to_string(topic) + "-" + std::to_string(j); }
@@ -99,8 +99,8 @@ class MergeTest : public ::testing::Test {
   // A store at `dir` from `jsonl`: ingest, then keywords and a 16-dimension
   // built-in embedding, with the statistics and model of the store at
   // `from` when given (else its own).
-  static void Build(const std::string& dir, const std::string& jsonl,
-                    const std::string& stats_from, const std::string& model_from) {
+  static void Build(const std::string& dir, const std::string& jsonl, const std::string& stats_from,
+                    const std::string& model_from) {
     const std::string file = dir + ".jsonl";
     WriteFile(file, jsonl);
     auto s = Store::Open(dir, Store::Mode::kWrite, true);
@@ -344,8 +344,7 @@ TEST_F(MergeTest, AFailingShardLeavesTheOutputUnchanged) {
   // opens the store.
   { ASSERT_TRUE(Store::Open(main, Store::Mode::kWrite).ok()); }
   int dirs = 0;
-  for (const auto& e : std::filesystem::directory_iterator(main))
-    dirs += e.is_directory() ? 1 : 0;
+  for (const auto& e : std::filesystem::directory_iterator(main)) dirs += e.is_directory() ? 1 : 0;
   EXPECT_EQ(dirs, 3);  // graph, keywords and vectors: one current generation each
 }
 

@@ -55,8 +55,8 @@ Result<PaperText> PaperTextOf(const Json& record, const std::string& where);
 
 struct KeywordRunOptions {
   enum class Select { kAll, kMissing, kIds } select = Select::kAll;
-  std::vector<int64_t> ids;             // for kIds (dense paper ids)
-  bool recount = false;                 // recount phrase statistics even when not a full run
+  std::vector<int64_t> ids;  // for kIds (dense paper ids)
+  bool recount = false;      // recount phrase statistics even when not a full run
   // The phrase statistics of another store (its current keywords
   // generation), copied instead of counted: shards of one corpus extracting
   // with one set of statistics (litgraph-merge).

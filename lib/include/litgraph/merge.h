@@ -57,8 +57,8 @@ struct MergeStats {
   int64_t shards = 0;
   int64_t works = 0;  // works written (new + updated)
   int64_t works_new = 0, works_updated = 0;
-  int64_t works_stale = 0;  // older than the version OUT already had: skipped
-  int64_t entities = 0;     // author / institution / source / topic records
+  int64_t works_stale = 0;     // older than the version OUT already had: skipped
+  int64_t entities = 0;        // author / institution / source / topic records
   int64_t paper_keywords = 0;  // HAS_KEYWORD rows written
   int64_t keywords = 0;        // Keyword nodes in use afterwards
   int64_t vectors = 0;         // title + abstract + keyword vectors carried over

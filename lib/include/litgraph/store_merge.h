@@ -21,9 +21,9 @@ namespace litgraph {
 
 // A work of a store with what hangs on it.
 struct StoredWork {
-  int64_t id = 0;   // dense id in the store read
-  Record record;    // a WorkRec
-  WorkKeys keys;    // title_key and the packed refs / related as stored
+  int64_t id = 0;  // dense id in the store read
+  Record record;   // a WorkRec
+  WorkKeys keys;   // title_key and the packed refs / related as stored
   // Extraction: whether the paper was processed (keyword_extracted) and by
   // which backend, its keywords by keyword id (score, display form).
   bool keywords_extracted = false;
