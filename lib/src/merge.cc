@@ -6,10 +6,15 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <thread>
 
+#include "litgraph/fts_tokens.h"
 #include "litgraph/generation.h"
 #include "litgraph/graph_build.h"
 #include "litgraph/keyword_store.h"
@@ -115,38 +120,151 @@ Status OpenShards(Store* out, const std::vector<std::string>& dirs, const MergeO
   return Status::Ok();
 }
 
+// What the reader thread hands the writer: a shard's entity records or a
+// run of its works, in the order they are applied.
+struct Batch {
+  size_t shard = 0;
+  std::vector<Record> entities;
+  std::vector<StoredWork> works;
+  Status error;  // the shard could not be read: ends the merge
+};
+
+// A bounded queue of batches between the two threads.
+class BatchQueue {
+ public:
+  void Push(Batch b) {
+    std::unique_lock<std::mutex> l(mu_);
+    not_full_.wait(l, [&] { return q_.size() < kCapacity || closed_; });
+    if (closed_) return;
+    q_.push_back(std::move(b));
+    not_empty_.notify_one();
+  }
+  bool Pop(Batch* b) {  // false once the reader finished and all was taken
+    std::unique_lock<std::mutex> l(mu_);
+    not_empty_.wait(l, [&] { return !q_.empty() || done_ || closed_; });
+    if (q_.empty()) return false;
+    *b = std::move(q_.front());
+    q_.pop_front();
+    not_full_.notify_one();
+    return true;
+  }
+  void Done() {
+    std::lock_guard<std::mutex> l(mu_);
+    done_ = true;
+    not_empty_.notify_all();
+  }
+  void Close() {  // the writer gives up: unblocks the reader
+    std::lock_guard<std::mutex> l(mu_);
+    closed_ = true;
+    not_full_.notify_all();
+    not_empty_.notify_all();
+  }
+  bool closed() {
+    std::lock_guard<std::mutex> l(mu_);
+    return closed_;
+  }
+
+ private:
+  static constexpr size_t kCapacity = 8;
+  std::mutex mu_;
+  std::condition_variable not_full_, not_empty_;
+  std::deque<Batch> q_;
+  bool done_ = false, closed_ = false;
+};
+
+// The reader thread: every shard's entity records, then its works, in
+// batches of 512 works, with their FTS5 tokens (fts_tokens.h) when `fts` is
+// given: the writer thread, SQLite's, is the merge's bottleneck, as in ingest.
+void ReadShards(std::vector<Shard>* shards, FtsTokens::Pretokenizer* fts, BatchQueue* queue) {
+  for (size_t i = 0; i < shards->size() && !queue->closed(); ++i) {
+    Store* store = (*shards)[i].store.get();
+    Batch entities;
+    entities.shard = i;
+    try {
+      ForEachStoredEntity(store, [&](Record& r) { entities.entities.push_back(std::move(r)); });
+    } catch (const StatusError& e) {
+      entities.error = e.status();
+    }
+    const bool failed = !entities.error.ok();
+    queue->Push(std::move(entities));
+    if (failed) break;
+    Batch batch;
+    batch.shard = i;
+    Status st;
+    try {
+      st = ForEachStoredWork(store, [&](StoredWork& w) {
+        if (fts) {
+          const WorkRec& rec = std::get<WorkRec>(w.record);
+          w.keys.fts_recorded = fts->Tokenize(rec.title, &w.keys.fts_title) &&
+                                fts->Tokenize(rec.abstract, &w.keys.fts_abstract);
+        }
+        batch.works.push_back(std::move(w));
+        if (batch.works.size() >= 512) {
+          queue->Push(std::move(batch));
+          batch = Batch();
+          batch.shard = i;
+        }
+      });
+    } catch (const StatusError& e) {
+      st = e.status();
+    }
+    batch.error = st;
+    queue->Push(std::move(batch));
+    if (!st.ok()) break;
+  }
+  queue->Done();
+}
+
 // Applies every shard's entity records, then its works with their
 // keywords, in order; records where each written row's vectors are.
 Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const MergeOptions& options,
                    WriteCounts* counts, RowSources* papers, MergeStats* stats) {
+  std::unique_ptr<FtsTokens::Pretokenizer> fts;
+  if (out->fts_tokens()) {
+    auto p = out->fts_tokens()->NewPretokenizer();
+    if (!p.ok()) return p.status();
+    fts = std::move(p.value());
+  }
+  BatchQueue queue;
+  std::thread reader([&] { ReadShards(&shards, fts.get(), &queue); });
+  struct JoinOnExit {
+    std::thread& t;
+    BatchQueue& q;
+    ~JoinOnExit() {
+      q.Close();
+      if (t.joinable()) t.join();
+    }
+  } joiner{reader, queue};
   RecordWriter writer(out, counts);
   std::map<std::string, std::unique_ptr<KeywordWriter>> keyword_writers;
   const auto t0 = Clock::now();
   auto last_progress = t0;
-  for (size_t i = 0; i < shards.size(); ++i) {
-    Shard& shard = shards[i];
-    const WorkKeys no_keys;
-    ForEachStoredEntity(shard.store.get(), [&](Record& r) { writer.Apply(r, no_keys); });
-    LITGRAPH_RETURN_IF_ERROR(ForEachStoredWork(shard.store.get(), [&](StoredWork& w) {
+  const WorkKeys no_keys;
+  Batch batch;
+  while (queue.Pop(&batch)) {
+    const size_t i = batch.shard;
+    for (Record& r : batch.entities) writer.Apply(r, no_keys);
+    for (StoredWork& w : batch.works) {
       const int64_t id = writer.Apply(w.record, w.keys);
-      if (id == 0) return;  // OUT holds a newer version
+      if (id == 0) continue;  // OUT holds a newer version
       if (w.keywords_extracted) {
         auto& kw = keyword_writers[w.keyword_backend];
         if (!kw)
           kw = std::make_unique<KeywordWriter>(out, w.keyword_backend, options.memory_budget / 8);
         stats->paper_keywords += kw->Write(id, w.keywords);
       }
-      if (shard.vectors && !w.vectors_stale) {
+      if (shards[i].vectors && !w.vectors_stale) {
         papers->Set(id, i, w.id);
         if (!bulk) ClearVectorsStale(out, id);  // the shard's vectors are of its text
       }
-      if (Since(last_progress) > 0.5) {
-        last_progress = Clock::now();
-        options.reporter->Progress(fmt::format("shard {}/{}: {} works, {:.0f} works/s", i + 1,
-                                               shards.size(), counts->works,
-                                               static_cast<double>(counts->works) / Since(t0)));
-      }
-    }));
+    }
+    if (!batch.error.ok()) return batch.error;
+    if (Since(last_progress) > 0.5) {
+      last_progress = Clock::now();
+      options.reporter->Progress(fmt::format("shard {}/{}: {} works, {:.0f} works/s", i + 1,
+                                             shards.size(), counts->works,
+                                             static_cast<double>(counts->works) / Since(t0)));
+    }
   }
   options.reporter->Progress("");
   return Status::Ok();
