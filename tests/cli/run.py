@@ -3038,6 +3038,10 @@ def case_merge_sharded_build(c):
     # plus the fourth equals the single build too.
     main = c.path("main.db")
     c.run("merge", "--db", main, "-q", *shards[:3])
+    # Negative control: without the fourth shard the answers differ.
+    assert not all(same_jsonl(c.run(q[0], "--db", single, *q[1:])[0],
+                              c.run(q[0], "--db", main, *q[1:], expect=None)[0])
+                   for q in queries), "a store missing a shard answers as the whole"
     c.run("merge", "--db", main, "-q", shards[3])
     for q in queries[:1] + queries[6:7]:
         assert same_jsonl(c.run(q[0], "--db", single, *q[1:])[0],
