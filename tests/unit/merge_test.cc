@@ -247,6 +247,16 @@ TEST_F(MergeTest, ShardsMergeIntoTheStoreOfASingleIngest) {
   EXPECT_GT(ms.paper_keywords, 0);
   EXPECT_GT(ms.vectors, 0);
   ExpectSameStore(single_, tmp_dir_.File("merged"));
+  // Negative control: the dump sees rows, vectors and the graph, and a store
+  // missing a shard, or merged out of order, is not the single build.
+  const auto whole = Dump(single_);
+  EXPECT_GT(whole.size(), 200u);
+  ASSERT_TRUE(MergeInto(tmp_dir_.File("partial"), {shards[0], shards[1], shards[2]}, &ms).ok());
+  EXPECT_NE(Dump(tmp_dir_.File("partial")), whole);
+  ASSERT_TRUE(
+      MergeInto(tmp_dir_.File("reordered"), {shards[1], shards[0], shards[2], shards[3]}, &ms)
+          .ok());
+  EXPECT_NE(Dump(tmp_dir_.File("reordered")), whole);
 }
 
 TEST_F(MergeTest, AShardMergesIntoANonEmptyStore) {
