@@ -73,10 +73,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> shards;
   MergeOptions opt;
   bool no_vectors = false;
-  tool.app()
-      .add_option("shards", shards, "Shard stores, merged in this order")
-      ->type_name("SHARD")
-      ->required();
+  tool.app().add_option("shards", shards, "Shard stores, merged in this order")->type_name("SHARD");
   tool.app().add_flag("--no-vectors", no_vectors,
                       "Do not carry vectors over (shards of different models; embed after)");
   tool.app()
@@ -92,6 +89,7 @@ int main(int argc, char** argv) {
                         &opt.memory_budget);
   tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
+    if (shards.empty()) return Status::InvalidArgument("give the shard stores to merge");
     namespace fs = std::filesystem;
     const fs::path db = tool.common().db;
     std::error_code ec;
