@@ -91,6 +91,7 @@ def main():
                                   (["--model-from", model] if model else []))
                 wall, rss = wall + w2 + w3, max(rss, r2, r3)
             shards.append(db)
+            os.remove(p)  # disk: a 1M-work corpus is written four times otherwise
             print(f"shards_{n},shard{i + 1}_wall_s,{wall:.1f}")
             print(f"shards_{n},shard{i + 1}_peak_rss_mb,{rss:.0f}", flush=True)
         out = os.path.join(a.work, f"merged-{n}.db")
@@ -110,6 +111,8 @@ def main():
         print(f"{w},peak_rss_mb,{rss:.0f}")
         print(f"{w},loadavg_before,{l0}")
         print(f"{w},loadavg_after,{load()}", flush=True)
+        gm = json.loads(meta(out, "graph_info"))
+        shutil.rmtree(out)  # disk, before the peer's store is written
         # The peer: one process over the same works.
         single = os.path.join(a.work, f"single-{n}.db")
         shutil.rmtree(single, ignore_errors=True)
@@ -127,10 +130,12 @@ def main():
             print(f"{w},keywords_and_embed_wall_s,{w2 + w3:.1f}")
         print(f"{w},loadavg_before,{l0}")
         print(f"{w},loadavg_after,{load()}", flush=True)
-        gm, gs = json.loads(meta(out, "graph_info")), json.loads(meta(single, "graph_info"))
+        gs = json.loads(meta(single, "graph_info"))
         same = (s["works"] == ing["works"] and gm["cites_edges"] == gs["cites_edges"] and
                 gm["dangling_references"] == gs["dangling_references"])
         print(f"check_{n},same_papers_edges_dangling,{int(same)}", flush=True)
+        for db in shards + [single]:
+            shutil.rmtree(db)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,8 @@ struct Shard {
 // shard's row, 0 for none (OUT's own vector, if any, stays). 8 bytes per row.
 class RowSources {
  public:
+  // Room for rows 0..rows-1 (an upper bound: OUT's rows plus the shards').
+  void Reserve(uint64_t rows) { src_.assign(rows, 0); }
   void Set(int64_t row, size_t shard, int64_t shard_row) {
     const auto r = static_cast<size_t>(row);
     if (r >= src_.size()) src_.resize(std::max(r + 1, src_.size() + src_.size() / 2), 0);
@@ -351,6 +353,9 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     Transaction txn(&out->db(), "IMMEDIATE");
     if (bulk) bulk->DropSecondaryIndexes();
     RowSources papers, keywords;
+    uint64_t rows = static_cast<uint64_t>(out->MaxId(NodeType::kPaper)) + 1;
+    for (const Shard& s : shards) rows += static_cast<uint64_t>(s.store->MaxId(NodeType::kPaper));
+    if (options.vectors) papers.Reserve(rows);
     LITGRAPH_RETURN_IF_ERROR(
         ApplyShards(out, shards, bulk != nullptr, options, &counts, &papers, stats));
     if (bulk) bulk->RestoreSecondaryIndexes();
@@ -393,6 +398,7 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     for (const Shard& s : shards) any_vectors |= s.vectors != nullptr;
     if (options.vectors && any_vectors) {
       // Keyword rows by external id (their ids in OUT are known now).
+      keywords.Reserve(static_cast<uint64_t>(out->MaxId(NodeType::kKeyword)) + 1);
       for (size_t i = 0; i < shards.size(); ++i) {
         if (!shards[i].vectors) continue;
         ForEachKeywordExtId(shards[i].store.get(), [&](int64_t id, std::string_view ext) {
