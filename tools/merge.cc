@@ -134,6 +134,7 @@ int main(int argc, char** argv) {
          {"paper_keywords", s.paper_keywords},
          {"keywords", s.keywords},
          {"vectors", s.vectors},
+         {"vectors_indexed", s.vectors_indexed},
          {"model", s.model_id.empty() ? Json() : Json(s.model_id)},
          {"edges", s.graph_edges},
          {"cites_edges", s.cites_edges},

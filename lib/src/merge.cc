@@ -52,6 +52,11 @@ class RowSources {
     if (r >= src_.size()) src_.resize(std::max(r + 1, src_.size() + src_.size() / 2), 0);
     src_[r] = (static_cast<uint64_t>(shard) + 1) << 32 | static_cast<uint32_t>(shard_row);
   }
+  void SetIfUnset(int64_t row, size_t shard, int64_t shard_row) {
+    size_t s;
+    uint64_t r;
+    if (!Get(static_cast<uint64_t>(row), &s, &r)) Set(row, shard, shard_row);
+  }
   // False when the row has no shard source.
   bool Get(uint64_t row, size_t* shard, uint64_t* shard_row) const {
     if (row >= src_.size() || src_[row] == 0) return false;
@@ -307,21 +312,60 @@ Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& pa
     if (*cur && (*cur)->Has(name + ".vec"))
       LITGRAPH_RETURN_IF_ERROR(own.Open(**cur, name + ".vec"));
     const NodeType type = f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper;
+    const bool keep_own = f == VecField::kKeyword;  // a function of the text alone
     const uint64_t rows = static_cast<uint64_t>(out->MaxId(type)) + 1;
     LITGRAPH_RETURN_IF_ERROR(
         VectorFile::Write(g, name + ".vec", dim, rows, [&](uint64_t row) -> const float* {
+          const float* mine = own.dim() == dim ? own.Row(row) : nullptr;
+          if (mine && keep_own) return mine;
           size_t shard;
           uint64_t shard_row;
           if (src.Get(row, &shard, &shard_row)) return from[shard].Row(shard_row);
-          return own.dim() == dim ? own.Row(row) : nullptr;
+          return mine;
         }));
     for (const VectorFile& v : from) LITGRAPH_RETURN_IF_ERROR(v.status());
     LITGRAPH_RETURN_IF_ERROR(own.status());
     VectorFile merged;
     LITGRAPH_RETURN_IF_ERROR(merged.Open(g->Path(name + ".vec"), *g->Identity(name + ".vec")));
     stats->vectors += static_cast<int64_t>(merged.present());
+    // An index whose rows are rows of the merged store is extended rather
+    // than rebuilt (rows a shard replaced are re-linked): OUT's own, or the
+    // first shard's when it went into an empty store. The cost of a monthly
+    // shard merged into the main store follows the shard.
+    const GenerationView* base = nullptr;
+    std::vector<uint64_t> changed;
+    if (*cur) {
+      if (own.dim() == dim && (*cur)->Has(name + ".hnswlib")) {
+        base = *cur;
+        for (uint64_t r = 0; r < own.rows(); ++r) {
+          size_t shard;
+          uint64_t shard_row;
+          if (own.Row(r) && !keep_own && src.Get(r, &shard, &shard_row)) changed.push_back(r);
+        }
+      }
+    } else if (shards[0].vectors && shards[0].vectors->Has(name + ".hnswlib") &&
+               from[0].dim() == dim) {
+      base = shards[0].vectors;
+      for (uint64_t r = 0; r < from[0].rows() && base; ++r) {
+        if (!from[0].Row(r)) continue;
+        size_t shard;
+        uint64_t shard_row;
+        if (!src.Get(r, &shard, &shard_row) || (shard == 0 && shard_row != r))
+          base = nullptr;  // the first shard's rows are not the merged store's
+        else if (shard != 0)
+          changed.push_back(r);
+      }
+    }
+    for (const VectorFile& v : from) LITGRAPH_RETURN_IF_ERROR(v.status());
+    LITGRAPH_RETURN_IF_ERROR(own.status());
+    if (!base) changed.clear();
+    const VectorFile* base_rows = !base ? nullptr : base == *cur ? &own : &from[0];
+    int64_t indexed = static_cast<int64_t>(changed.size());
+    for (uint64_t r = 0; r < rows; ++r)
+      indexed += merged.Row(r) && !(base_rows && base_rows->Row(r));
+    stats->vectors_indexed += indexed;
     options.reporter->Progress(fmt::format("indexing {} vectors", name));
-    LITGRAPH_RETURN_IF_ERROR(BuildHnsw(merged, g, name, options.hnsw));
+    LITGRAPH_RETURN_IF_ERROR(BuildHnsw(merged, g, name, options.hnsw, base, changed));
   }
   options.reporter->Progress("");
   info["generation"] = g->number();
@@ -397,13 +441,15 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     bool any_vectors = false;
     for (const Shard& s : shards) any_vectors |= s.vectors != nullptr;
     if (options.vectors && any_vectors) {
-      // Keyword rows by external id (their ids in OUT are known now).
+      // Keyword rows by external id (their ids in OUT are known now). A
+      // keyword's vector depends on its text only: the first shard's is
+      // taken, and OUT's own is kept (WriteVectors).
       keywords.Reserve(static_cast<uint64_t>(out->MaxId(NodeType::kKeyword)) + 1);
       for (size_t i = 0; i < shards.size(); ++i) {
         if (!shards[i].vectors) continue;
         ForEachKeywordExtId(shards[i].store.get(), [&](int64_t id, std::string_view ext) {
           if (auto mine = out->NodeByExtId(NodeType::kKeyword, std::string(ext)))
-            keywords.Set(*mine, i, id);
+            keywords.SetIfUnset(*mine, i, id);
         });
       }
       LITGRAPH_RETURN_IF_ERROR(WriteVectors(out, shards, papers, keywords, options, stats));

@@ -246,6 +246,9 @@ TEST_F(MergeTest, ShardsMergeIntoTheStoreOfASingleIngest) {
   EXPECT_GT(ms.cites_edges, 0);
   EXPECT_GT(ms.paper_keywords, 0);
   EXPECT_GT(ms.vectors, 0);
+  // The first shard's indexes were extended, not rebuilt.
+  EXPECT_GT(ms.vectors_indexed, 0);
+  EXPECT_LT(ms.vectors_indexed, ms.vectors);
   ExpectSameStore(single_, tmp_dir_.File("merged"));
   // Negative control: the dump sees rows, vectors and the graph, and a store
   // missing a shard, or merged out of order, is not the single build.
@@ -269,6 +272,10 @@ TEST_F(MergeTest, AShardMergesIntoANonEmptyStore) {
   Status st = MergeInto(main, shards, &ms);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(ms.works_new, 10);
+  // The main store's indexes were extended by the shard's rows only: its 10
+  // papers' title and abstract vectors and the keywords it brought.
+  EXPECT_GE(ms.vectors_indexed, 20);
+  EXPECT_LT(ms.vectors_indexed, ms.vectors / 2);
   ExpectSameStore(single_, main);
 }
 

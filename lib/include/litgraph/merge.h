@@ -62,7 +62,11 @@ struct MergeStats {
   int64_t paper_keywords = 0;  // HAS_KEYWORD rows written
   int64_t keywords = 0;        // Keyword nodes in use afterwards
   int64_t vectors = 0;         // title + abstract + keyword vectors carried over
-  std::string model_id;        // of the merged vectors ("" when none)
+  // Vectors inserted into (or re-linked in) the HNSW indexes: all of them,
+  // or, when an index was extended (OUT's own, or the first shard's), the
+  // rows it lacked and the rows a shard replaced.
+  int64_t vectors_indexed = 0;
+  std::string model_id;  // of the merged vectors ("" when none)
   int64_t graph_edges = 0, cites_edges = 0, dangling_references = 0;
   double load_seconds = 0, keywords_seconds = 0, graph_seconds = 0, vectors_seconds = 0;
   double seconds = 0;
