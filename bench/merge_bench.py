@@ -121,6 +121,7 @@ def main():
         ing = json.loads(stdout)
         w = f"ingest_{n}"
         print(f"{w},works_per_s,{ing['works'] / wall:.0f}")
+        print(f"{w},load_works_per_s,{ing['works'] / ing['load_seconds']:.0f}")
         print(f"{w},wall_s,{wall:.1f}")
         print(f"{w},peak_rss_mb,{rss:.0f}")
         if a.layers:

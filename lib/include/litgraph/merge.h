@@ -14,7 +14,9 @@
 // carried over by external id, and the derived files are built once at the
 // end: the graph (BuildGraph, lexical index included), the phrase
 // statistics (counted over the merged corpus, as a full extract-keywords
-// run would) and the HNSW indexes over the merged vectors. With shards cut
+// run would) and the HNSW indexes over the merged vectors (OUT's own, or
+// the first shard's into an empty OUT, extended when their rows are the
+// merged store's, else built anew). With shards cut
 // from consecutive slices of an input and merged in that order, dense ids
 // are those of a single ingest of the input, and queries answer the same.
 //
