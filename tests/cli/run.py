@@ -3048,6 +3048,45 @@ def case_merge_sharded_build(c):
                           c.run(q[0], "--db", main, *q[1:])[0]), q
 
 
+def case_merge_killed_keeps_the_store_and_reruns(c):
+    """kill -9 in the middle of a merge: the output store keeps its previous content, and
+    running the same merge again completes it."""
+    out = c.path("merge-crash.db")
+    c.run("ingest", "--db", out, "-q", *c.fixtures())
+    before = store_state(out)
+    shard = c.path("merge-crash-shard.db")
+    big = c.path("merge-crash.jsonl")
+    base = json.loads(open(os.path.join(c.data, "W2741809807.json")).read())
+    keep = ["authorships", "abstract_inverted_index", "referenced_works", "topics",
+            "primary_location", "publication_year", "updated_date"]
+    with open(big, "w") as f:
+        for i in range(20000):
+            r = {k: base[k] for k in keep}
+            r.update(id=f"https://openalex.org/W{9000000000 + i}", title=f"Synthetic {i}")
+            f.write(json.dumps(r) + "\n")
+    c.run("ingest", "--db", shard, "-q", big, timeout=600)
+    p = subprocess.Popen([c.tool("merge"), "--db", out, "-q", shard], stderr=subprocess.PIPE)
+    wal = os.path.join(out, "litgraph.sqlite-wal")
+    deadline = time.time() + 120
+    while time.time() < deadline and p.poll() is None:
+        if os.path.exists(wal) and os.path.getsize(wal) > 8 << 20:
+            break
+        time.sleep(0.05)
+    assert p.poll() is None, "merge finished before it could be killed; make the shard bigger"
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    assert store_state(out) == before, "a killed merge changed the store"
+    out_, _, _ = c.run("find-paper", "--db", out, "--id", "W2741809807")
+    assert lines(out_)[0]["id"] == "W2741809807"
+    c.run("find-paper", "--db", out, "--id", "W9000000001", expect=1)
+    # The same merge again: complete, as if never interrupted.
+    s = lines(c.run("merge", "--db", out, "--stats", "-q", shard, timeout=600)[0])[0]
+    assert s["works_new"] == 20000, s
+    assert paper_count(out) == len(before[0]) + 20000
+    out_, _, _ = c.run("find-paper", "--db", out, "--id", "W9000000001")
+    assert lines(out_)[0]["title"] == "Synthetic 1"
+
+
 def case_merge_refusals_leave_the_store_unchanged(c):
     whole, files = sharded_inputs(c, 2)
     single = c.path("refuse-single.db")
