@@ -8,7 +8,7 @@ PACKAGES=(
   libfmt-dev zlib1g-dev libsimdjson-dev libcurl4-openssl-dev libstemmer-dev libjemalloc-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev clang-14 libclang-rt-14-dev llvm-14
   python3-networkx python3-igraph python3-bibtexparser python3-citeproc python3-jsonschema
-  graphviz
+  graphviz parallel
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -41,7 +41,10 @@ Manual ToolManual() {
       "Ollama, vLLM, text-embeddings-inference, OpenAI; bge-class models), batched, with "
       "retries and timeouts; the key is read from LITGRAPH_EMBED_API_KEY or OPENAI_API_KEY. "
       "The store records which model made its vectors and refuses to mix models: switching "
-      "needs --replace, which re-embeds everything.";
+      "needs --replace, which re-embeds everything.\n\n"
+      "--model-from DIR copies the built-in model of another store instead of training one: "
+      "the shards of a sharded build (litgraph-merge(1)) are embedded by one model, trained "
+      "once on a sample or a first shard.";
   man.input = "Filter mode: JSON lines with a \"text\" field; other fields pass through.";
   man.output =
       "Filter mode: each record plus \"embedding\" (unit-length floats) and \"model\". Store "
@@ -57,6 +60,8 @@ Manual ToolManual() {
       {"litgraph-embed --db lib.db --backend http --embed-url http://localhost:8080/v1 "
        "--embed-model bge-small --replace",
        "Switch the store to a served bge model."},
+      {"litgraph-embed --db shard-3.db --model-from sample.db",
+       "Embed a shard with the model trained on sample.db."},
       {"echo '{\"text\": \"protein folding\"}' | litgraph-embed --db lib.db --filter",
        "Embed a text with the store's model."}};
   return man;
@@ -74,7 +79,13 @@ struct Options {
 void AddOptions(Tool& tool, Options* opt) {
   CLI::App& app = tool.app();
   EmbedRunOptions* o = &opt->run;
-  app.add_flag("--train", o->train, "(Re)train the built-in model and re-embed everything");
+  CLI::Option* train =
+      app.add_flag("--train", o->train, "(Re)train the built-in model and re-embed everything");
+  app.add_option("--model-from", o->model_from,
+                 "Copy the built-in model of the store at DIR instead of training one (every "
+                 "shard of a corpus embedded by one model; see litgraph-merge)")
+      ->type_name("DIR")
+      ->excludes(train);
   app.add_flag("--missing", o->missing, "Only papers and keywords without vectors");
   app.add_flag("--replace", o->replace, "Allow switching models (re-embeds everything)");
   app.add_flag("--compact", o->compact,
@@ -146,6 +157,8 @@ Status Filter(Tool& tool, const EmbedRunOptions& o, const std::string& key) {
 
 Status Run(Tool& tool, Options& opt) {
   EmbedRunOptions& o = opt.run;
+  if (o.backend == "http" && !o.model_from.empty())
+    return Status::InvalidArgument("--model-from copies a built-in model: not with --backend http");
   if (o.backend == "http" && (o.http.url.empty() || o.http.model.empty()))
     return Status::InvalidArgument("--backend http needs --embed-url and --embed-model");
   std::string key = ApiKeyFromEnv({"LITGRAPH_EMBED_API_KEY", "OPENAI_API_KEY"});

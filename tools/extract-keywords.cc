@@ -38,7 +38,9 @@ Manual ToolManual() {
       "fitted on Inspec (doc/keywords.md). A full run recounts those statistics, within "
       "--memory-budget whatever the corpus (sorted runs of phrase counts spill to "
       "DIR/keywords.tmp, removed afterwards); --missing (what a cron job runs after ingest) "
-      "reuses them and says when a full run is due.\n\n"
+      "reuses them and says when a full run is due. --stats-from DIR copies the statistics of "
+      "another store instead (the shards of a sharded build, litgraph-merge(1), extracting "
+      "with the statistics of one sample).\n\n"
       "--backend llm asks an OpenAI-compatible chat-completions endpoint (llama.cpp server, "
       "Ollama, vLLM, OpenAI) for the same contract as strict JSON, validates and retries "
       "malformed answers, runs --llm-concurrency requests at a time, and caches answers in the "
@@ -73,6 +75,7 @@ namespace {
 
 struct Options {
   bool missing = false, filter = false, recount = false;
+  std::string stats_from;
   std::vector<std::string> ids;
   std::string backend = "builtin";
   LlmOptions llm;
@@ -88,7 +91,13 @@ void AddOptions(Tool& tool, Options* o) {
       ->type_name("PAPER")
       ->allow_extra_args(false);
   app.add_flag("--filter", o->filter, "Filter mode: records on stdin, records with keywords out");
-  app.add_flag("--recount", o->recount, "Recount the corpus phrase statistics on a partial run");
+  CLI::Option* recount = app.add_flag("--recount", o->recount,
+                                      "Recount the corpus phrase statistics on a partial run");
+  app.add_option("--stats-from", o->stats_from,
+                 "Copy the phrase statistics of the store at DIR instead of counting them (every "
+                 "shard of a corpus extracting with one set; see litgraph-merge)")
+      ->type_name("DIR")
+      ->excludes(recount);
   app.add_option("--max-keywords", o->extract.max_keywords,
                  "At most N keywords per paper (default 8)")
       ->type_name("N")
@@ -178,6 +187,7 @@ Status Run(Tool& tool, Options& o) {
   opt.memory_budget = o.memory_budget;
   opt.reporter = tool.reporter();
   opt.recount = o.recount;
+  opt.stats_from = o.stats_from;
   if (o.missing) opt.select = KeywordRunOptions::Select::kMissing;
   if (!o.ids.empty()) {
     opt.select = KeywordRunOptions::Select::kIds;

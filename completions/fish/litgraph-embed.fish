@@ -6,6 +6,7 @@ complete -c litgraph-embed -l format -r -f -a 'jsonl' -d 'Output format (default
 complete -c litgraph-embed -s q -l quiet -d 'No progress, notes or warnings on stderr'
 complete -c litgraph-embed -l threads -r -d 'Worker threads (default: all cores)'
 complete -c litgraph-embed -l train -d '(Re)train the built-in model and re-embed everything'
+complete -c litgraph-embed -l model-from -r -f -a '(__fish_complete_directories)' -d 'Copy the built-in model of the store at DIR instead of training one (every shard of a corpus embedded by one model; see litgraph-merge)'
 complete -c litgraph-embed -l missing -d 'Only papers and keywords without vectors'
 complete -c litgraph-embed -l replace -d 'Allow switching models (re-embeds everything)'
 complete -c litgraph-embed -l compact -d 'With --missing: fold the vector delta into new base files'

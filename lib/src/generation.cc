@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -175,6 +176,21 @@ Status GenerationBuilder::Inherit(const GenerationView& from, const std::string&
   std::lock_guard<std::mutex> l(mu_);
   files_[name] = id->build;
   return Status::Ok();
+}
+
+Status GenerationBuilder::Import(const GenerationView& from, const std::string& name) {
+  CheckedFile in;
+  LITGRAPH_RETURN_IF_ERROR(from.OpenFile(name, &in));
+  CheckedFileWriter out;
+  LITGRAPH_RETURN_IF_ERROR(out.Open(Path(name), NewFile(name), in.page_shift()));
+  constexpr uint64_t kChunk = uint64_t{1} << 20;
+  for (uint64_t at = 0; at < in.size(); at += kChunk) {
+    const uint64_t len = std::min(kChunk, in.size() - at);
+    const uint8_t* p = in.Read(at, len);
+    if (!p) return in.status();
+    LITGRAPH_RETURN_IF_ERROR(out.Append(std::string_view(reinterpret_cast<const char*>(p), len)));
+  }
+  return out.Finish();
 }
 
 Status GenerationBuilder::Commit() {

@@ -62,6 +62,22 @@ Result<PaperText> PaperTextOf(const Json& rec, const std::string& where) {
   return PaperText{0, field[0], field[1].empty() ? field[2] : field[1], where};
 }
 
+Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t memory) {
+  // The runs go beside the generations (keywords.tmp: removed by the
+  // counter, or with the generations' leftovers when killed).
+  PhraseCounter counter(store->dir() + "/keywords.tmp", memory);
+  store->ForEachPaperText([&](int64_t, std::string_view title, std::string_view abstract) {
+    counter.AddDocument(title, abstract);
+  });
+  auto out = GenerationBuilder::Start(store, "keywords");
+  if (!out.ok()) return out.status();
+  const std::string path = (*out)->Path("phrase_df");
+  const FileIdentity id = (*out)->NewFile("phrase_df");
+  LITGRAPH_RETURN_IF_ERROR(counter.Write(path, id));
+  (*out)->info() = {{"documents", counter.num_docs()}, {"phrases", counter.distinct()}};
+  return std::move(out.value());
+}
+
 Status OpenPhraseStats(Store* store, PhraseStats* stats) {
   auto view = store->Current("keywords");
   if (!view.ok()) return view.status();
@@ -146,22 +162,33 @@ Status RunKeywordExtraction(
     std::unique_ptr<GenerationBuilder> new_stats;
     bool recount = options.select == KeywordRunOptions::Select::kAll || options.recount ||
                    !OpenPhraseStats(store, &stored).ok();
-    if (recount) {
-      // Half the budget, the other half being SQLite's while the papers are
-      // read; the runs go beside the generations (keywords.tmp: removed by
-      // the counter, or with the generations' leftovers when killed).
-      PhraseCounter counter(store->dir() + "/keywords.tmp", options.memory_budget / 2);
-      store->ForEachPaperText([&](int64_t, std::string_view title, std::string_view abstract) {
-        counter.AddDocument(title, abstract);
-      });
+    if (!options.stats_from.empty()) {
+      auto from = Store::Open(options.stats_from, Store::Mode::kRead);
+      if (!from.ok()) return from.status();
+      auto view = (*from)->Current("keywords");
+      if (!view.ok()) return view.status();
+      if (!*view || !(*view)->Has("phrase_df"))
+        return Status::InvalidArgument(fmt::format(
+            "{}: the store has no phrase statistics to copy (run litgraph-extract-keywords on it "
+            "first)",
+            options.stats_from));
       auto out = GenerationBuilder::Start(store, "keywords");
       if (!out.ok()) return out.status();
       new_stats = std::move(out.value());
-      const std::string path = new_stats->Path("phrase_df");
-      const FileIdentity id = new_stats->NewFile("phrase_df");
-      LITGRAPH_RETURN_IF_ERROR(counter.Write(path, id));
-      LITGRAPH_RETURN_IF_ERROR(recounted.Open(path, id));
-      new_stats->info() = {{"documents", counter.num_docs()}, {"phrases", counter.distinct()}};
+      LITGRAPH_RETURN_IF_ERROR(new_stats->Import(**view, "phrase_df"));
+      new_stats->info() = (*view)->info();
+      new_stats->info()["stats_from"] = options.stats_from;
+      auto id = new_stats->Identity("phrase_df");
+      if (!id.ok()) return id.status();
+      LITGRAPH_RETURN_IF_ERROR(recounted.Open(new_stats->Path("phrase_df"), *id));
+      phrase_stats = &recounted;
+    } else if (recount) {
+      auto out = CountPhraseStats(store, options.memory_budget / 2);
+      if (!out.ok()) return out.status();
+      new_stats = std::move(out.value());
+      auto id = new_stats->Identity("phrase_df");
+      if (!id.ok()) return id.status();
+      LITGRAPH_RETURN_IF_ERROR(recounted.Open(new_stats->Path("phrase_df"), *id));
       phrase_stats = &recounted;
     } else {
       phrase_stats = &stored;

@@ -66,6 +66,52 @@ struct EmbedRun {
   std::vector<uint64_t> stale;  // papers whose text changed since their vectors
 };
 
+// Opens the built-in model the new generation holds (written or inherited).
+Status OpenModel(EmbedRun* r) {
+  auto id = r->out->Identity("model");
+  if (!id.ok()) return id.status();
+  auto lsa = std::make_unique<LsaModel>();
+  LITGRAPH_RETURN_IF_ERROR(lsa->Open(r->out->Path("model"), *id));
+  r->stats->lexical_weight = lsa->lexical_weight();
+  r->embedder = std::move(lsa);
+  return Status::Ok();
+}
+
+// The built-in model of another store (options.model_from), copied into the
+// new generation. Refuses to mix it with the vectors of another model unless
+// asked to replace them; the same model as the store's keeps --missing
+// incremental.
+Status CopyModel(EmbedRun* r) {
+  const EmbedRunOptions& o = r->o;
+  auto from = Store::Open(o.model_from, Store::Mode::kRead);
+  if (!from.ok()) return from.status();
+  auto view = (*from)->Current("vectors");
+  if (!view.ok()) return view.status();
+  const json from_info = InfoOf(*view);
+  if (!*view || InfoStr(from_info, "backend") != "builtin" || !(*view)->Has("model"))
+    return Status::InvalidArgument(
+        fmt::format("{}: the store has no built-in embedding model to copy (run litgraph-embed "
+                    "on it first)",
+                    o.model_from));
+  LITGRAPH_RETURN_IF_ERROR(r->out->Import(**view, "model"));
+  LITGRAPH_RETURN_IF_ERROR(OpenModel(r));
+  const std::string cur_model = InfoStr(r->info, "model_id");
+  const std::string model = r->embedder->model_id();
+  if (r->cur && cur_model != model) {
+    if (!o.replace)
+      return Status::InvalidArgument(fmt::format(
+          "the store's vectors were made by {}; the model of {} is {}: embedding with it would "
+          "mix models (pass --replace to re-embed everything with it)",
+          cur_model, o.model_from, model));
+    r->full = true;
+  }
+  r->info = json::object();
+  for (const char* key : {"backend", "method", "train_docs", "terms", "papers_at_train"})
+    if (from_info.contains(key)) r->info[key] = from_info[key];
+  r->info["model_from"] = o.model_from;
+  return Status::Ok();
+}
+
 // Chooses the model: the HTTP backend, or the built-in model (trained when
 // asked or when there is none, else linked from the current generation).
 // Refuses to mix the vectors of two models unless asked to replace them.
@@ -86,6 +132,7 @@ Status ChooseModel(EmbedRun* r) {
     r->embedder = std::move(http);
     return Status::Ok();
   }
+  if (!o.model_from.empty()) return CopyModel(r);
   bool have_builtin = cur_gen && InfoStr(r->info, "backend") == "builtin" && r->cur->Has("model");
   if (cur_gen && !have_builtin && !o.replace && !o.train)
     return Status::InvalidArgument(fmt::format(
@@ -105,12 +152,7 @@ Status ChooseModel(EmbedRun* r) {
   } else {
     LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, "model"));
   }
-  auto id = r->out->Identity("model");
-  if (!id.ok()) return id.status();
-  auto lsa = std::make_unique<LsaModel>();
-  LITGRAPH_RETURN_IF_ERROR(lsa->Open(r->out->Path("model"), *id));
-  r->stats->lexical_weight = lsa->lexical_weight();
-  r->embedder = std::move(lsa);
+  LITGRAPH_RETURN_IF_ERROR(OpenModel(r));
   if (!r->stats->trained &&
       r->store->PaperCount() > 1.5 * InfoNum(r->info, "papers_at_train", 0.0)) {
     r->stats->retrain_due = true;

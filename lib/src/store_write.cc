@@ -97,13 +97,15 @@ class RecordWriter::Impl {
     citations_ = store->HasCitationTable();
   }
 
-  void Apply(Record& r, const WorkKeys& keys) {
-    std::visit(
-        [&](auto& rec) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(rec)>, WorkRec>)
-            ApplyWork(rec, keys);
-          else
+  int64_t Apply(Record& r, const WorkKeys& keys) {
+    return std::visit(
+        [&](auto& rec) -> int64_t {
+          if constexpr (std::is_same_v<std::decay_t<decltype(rec)>, WorkRec>) {
+            return ApplyWork(rec, keys);
+          } else {
             ApplyOne(rec);
+            return 0;
+          }
         },
         r);
   }
@@ -213,9 +215,9 @@ class RecordWriter::Impl {
                         &insert_topic_row_);
   }
 
-  void ApplyWork(WorkRec& w, const WorkKeys& keys) {
+  int64_t ApplyWork(WorkRec& w, const WorkKeys& keys) {
     int64_t id = UpsertPaperRow(w, keys);
-    if (id == 0) return;  // stale
+    if (id == 0) return 0;  // stale
     ++stats_->works;
     if (stats_->track) stats_->papers.push_back(static_cast<uint32_t>(id));
     stats_->references += static_cast<int64_t>(w.refs.size());
@@ -237,6 +239,7 @@ class RecordWriter::Impl {
       insert_topic_.Bind(1, id).Bind(2, topic_id).Bind(3, t.score).Bind(4, t.is_primary ? 1 : 0);
       insert_topic_.Exec();
     }
+    return id;
   }
 
   // The paper row, inserted or replacing the stored one (whose authorships,
@@ -501,7 +504,9 @@ RecordWriter::RecordWriter(Store* store, WriteCounts* counts,
                            std::function<void(int64_t, std::string&&, std::string&&)> on_text)
     : impl_(std::make_unique<Impl>(store, counts, std::move(on_text))) {}
 RecordWriter::~RecordWriter() = default;
-void RecordWriter::Apply(Record& record, const WorkKeys& keys) { impl_->Apply(record, keys); }
+int64_t RecordWriter::Apply(Record& record, const WorkKeys& keys) {
+  return impl_->Apply(record, keys);
+}
 
 BulkLoad::BulkLoad(Store* store, Reporter* reporter) : store_(store) {
   Db& db = store_->db();

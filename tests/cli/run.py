@@ -3042,6 +3042,10 @@ def case_record_schemas(c):
             stdin=native("F1", "Open access citation advantage of journal articles") + "\n"))
     add("embed --filter", "embedding_filter",
         run("embed", "--db", db, "--filter", "-q", stdin='{"text": "open access"}\n'))
+    add("merge --stats", "merge_summary",
+        run("merge", "--db", c.path("schema-merged.db"), "--stats", "-q", work))
+    add("merge --stats --no-vectors", "merge_summary",
+        run("merge", "--db", c.path("schema-merged.db"), "--stats", "-q", "--no-vectors", work))
     covered = {i["schema"] for i in items}
     assert covered == set(names), f"schemas without a checked output: {set(names) - covered}"
 
@@ -3152,6 +3156,183 @@ def case_terminal_safety(c):
     for args, out, err in outputs:
         assert not has_control(out), (args, repr(out[:500]))
         assert not has_control(err), (args, repr(err[:500]))
+
+
+# ---------------------------------------------------------------- sharded builds: merge
+
+def sharded_inputs(c, parts):
+    """Every bundled record, one per line, in one file, and `parts` files of
+    consecutive slices of its lines (so references cross the slices)."""
+    recs = []
+    for f in c.fixtures():
+        with open(f) as fh:
+            recs += [l.rstrip("\n") for l in fh if l.strip()]
+    whole = write(c.path("sharded-all.jsonl"), "".join(r + "\n" for r in recs))
+    files = []
+    for i in range(parts):
+        a, b = len(recs) * i // parts, len(recs) * (i + 1) // parts
+        files.append(write(c.path(f"sharded-part{i + 1}.jsonl"), "".join(r + "\n" for r in recs[a:b])))
+    return whole, files
+
+
+def build_shards(c, files, model):
+    """One store per file, built as on a cluster node: ingest, keywords with
+    the phrase statistics of `model` and vectors by its embedding model.
+    Under GNU parallel when it is installed (scripts/install-deps.sh installs
+    it, so CI takes this path), else one after another."""
+    dbs = [c.path(f"shard{i + 1}.db") for i in range(len(files))]
+    job = (f"{c.tool('ingest')} --db {{2}} -q {{1}} && "
+           f"{c.tool('extract-keywords')} --db {{2}} -q --stats-from {model} && "
+           f"{c.tool('embed')} --db {{2}} -q --model-from {model}")
+    if shutil.which("parallel"):
+        p = subprocess.run(["parallel", "--will-cite", "--halt", "now,fail=1", "-j", "2", job,
+                            ":::", *files, ":::+", *dbs], capture_output=True, timeout=900)
+        assert p.returncode == 0, p.stderr.decode()[-3000:]
+    else:
+        print("  (GNU parallel is not installed: shards built one after another)")
+        for f, db in zip(files, dbs):
+            p = subprocess.run(job.replace("{1}", f).replace("{2}", db), shell=True,
+                               capture_output=True, timeout=900)
+            assert p.returncode == 0, p.stderr.decode()[-3000:]
+    return dbs
+
+
+def case_merge_sharded_build(c):
+    whole, files = sharded_inputs(c, 4)
+    single = c.path("single.db")
+    ingested = lines(c.run("ingest", "--db", single, "-q", "--stats", whole)[0])[0]
+    c.run("extract-keywords", "--db", single, "-q")
+    c.run("embed", "--db", single, "-q")
+    shards = build_shards(c, files, single)
+    # References into other shards dangle in a shard.
+    dangling = [json.loads(read_meta(db, "graph_info"))["dangling_references"] for db in shards]
+    assert sum(dangling) > ingested["dangling_references"], (dangling, ingested)
+    merged = c.path("merged.db")
+    out, err, _ = c.run("merge", "--db", merged, "--stats", *shards)
+    s = lines(out)[0]
+    assert s["type"] == "merge_summary" and s["shards"] == 4, s
+    # (One work is in the data twice: written once, then updated, as by ingest.)
+    assert (s["works"], s["works_new"]) == (ingested["works"], ingested["works_new"]), (s, ingested)
+    assert s["cites_edges"] == ingested["cites_edges"], (s, ingested)
+    assert s["dangling_references"] == ingested["dangling_references"], (s, ingested)
+    assert s["model"] == json.loads(read_meta(single, "vectors_info"))["model_id"], s
+    assert s["paper_keywords"] > 0 and s["vectors"] > 0 and "works/s" in err, (s, err)
+    # The merged store answers as the single-process build: the same records
+    # (external ids, scores) from find-paper, lineage, rwr-rank and tri-search.
+    found = c.run("find-paper", "--db", single, "open access")[0]
+    queries = [
+        ("find-paper", "open access"), ("find-paper", "biodiversity finance"),
+        ("find-paper", "--id", "W2741809807"), ("find-paper", "--author", "Heather Piwowar"),
+        ("lineage", "W2250539671", "W2911997761"),
+        ("lineage", "--descendants", "W2250539671", "--depth", "2"),
+        ("tri-search", "biodiversity", "finance", "for", "conservation"),
+        ("tri-search", "--retrieval-mode", "semantic", "open access citation advantage"),
+        ("tri-search", "--target", "author", "open", "access"),
+    ]
+    for q in queries:
+        want = c.run(q[0], "--db", single, *q[1:])[0]
+        got = c.run(q[0], "--db", merged, *q[1:])[0]
+        assert want.strip(), q
+        assert same_jsonl(want, got), (q, want[:1500], got[:1500])
+    for args in ([], ["--target", "any", "--limit", "50"], ["--target", "keyword"]):
+        want = c.run("rwr-rank", "--db", single, *args, stdin=found)[0]
+        got = c.run("rwr-rank", "--db", merged, *args, stdin=found)[0]
+        assert want.strip() and same_jsonl(want, got), (args, want[:1500], got[:1500])
+    # Merging the same shards again changes nothing (a crashed merge is
+    # simply run again).
+    s2 = lines(c.run("merge", "--db", merged, "--stats", *shards)[0])[0]
+    assert s2["works_new"] == 0, s2
+    assert s2["works_updated"] + s2["works_stale"] == ingested["works"] + ingested["works_stale"], s2
+    for q in queries[:3] + queries[6:7]:
+        assert same_jsonl(c.run(q[0], "--db", single, *q[1:])[0],
+                          c.run(q[0], "--db", merged, *q[1:])[0]), q
+    # A monthly shard into a non-empty store: the first three shards' store
+    # plus the fourth equals the single build too.
+    main = c.path("main.db")
+    c.run("merge", "--db", main, "-q", *shards[:3])
+    # Negative control: without the fourth shard the answers differ.
+    assert not all(same_jsonl(c.run(q[0], "--db", single, *q[1:])[0],
+                              c.run(q[0], "--db", main, *q[1:], expect=None)[0])
+                   for q in queries), "a store missing a shard answers as the whole"
+    c.run("merge", "--db", main, "-q", shards[3])
+    for q in queries[:1] + queries[6:7]:
+        assert same_jsonl(c.run(q[0], "--db", single, *q[1:])[0],
+                          c.run(q[0], "--db", main, *q[1:])[0]), q
+
+
+def case_merge_killed_keeps_the_store_and_reruns(c):
+    """kill -9 in the middle of a merge: the output store keeps its previous content, and
+    running the same merge again completes it."""
+    out = c.path("merge-crash.db")
+    c.run("ingest", "--db", out, "-q", *c.fixtures())
+    before = store_state(out)
+    shard = c.path("merge-crash-shard.db")
+    big = c.path("merge-crash.jsonl")
+    base = json.loads(open(os.path.join(c.data, "W2741809807.json")).read())
+    keep = ["authorships", "abstract_inverted_index", "referenced_works", "topics",
+            "primary_location", "publication_year", "updated_date"]
+    with open(big, "w") as f:
+        for i in range(20000):
+            r = {k: base[k] for k in keep}
+            r.update(id=f"https://openalex.org/W{9000000000 + i}", title=f"Synthetic {i}")
+            f.write(json.dumps(r) + "\n")
+    c.run("ingest", "--db", shard, "-q", big, timeout=600)
+    p = subprocess.Popen([c.tool("merge"), "--db", out, "-q", shard], stderr=subprocess.PIPE)
+    wal = os.path.join(out, "litgraph.sqlite-wal")
+    deadline = time.time() + 120
+    while time.time() < deadline and p.poll() is None:
+        if os.path.exists(wal) and os.path.getsize(wal) > 8 << 20:
+            break
+        time.sleep(0.05)
+    assert p.poll() is None, "merge finished before it could be killed; make the shard bigger"
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    assert store_state(out) == before, "a killed merge changed the store"
+    out_, _, _ = c.run("find-paper", "--db", out, "--id", "W2741809807")
+    assert lines(out_)[0]["id"] == "W2741809807"
+    c.run("find-paper", "--db", out, "--id", "W9000000001", expect=1)
+    # The same merge again: complete, as if never interrupted.
+    s = lines(c.run("merge", "--db", out, "--stats", "-q", shard, timeout=600)[0])[0]
+    assert s["works_new"] == 20000, s
+    assert paper_count(out) == len(before[0]) + 20000
+    out_, _, _ = c.run("find-paper", "--db", out, "--id", "W9000000001")
+    assert lines(out_)[0]["title"] == "Synthetic 1"
+
+
+def case_merge_refusals_leave_the_store_unchanged(c):
+    whole, files = sharded_inputs(c, 2)
+    single = c.path("refuse-single.db")
+    c.run("ingest", "--db", single, "-q", whole)
+    c.run("embed", "--db", single, "-q")
+    a, b = c.path("refuse-a.db"), c.path("refuse-b.db")
+    c.run("ingest", "--db", a, "-q", files[0])
+    c.run("embed", "--db", a, "-q", "--model-from", single)
+    c.run("ingest", "--db", b, "-q", files[1])
+    c.run("embed", "--db", b, "-q")  # a model of its own
+    out = c.path("refuse-out.db")
+    _, err, _ = c.run("merge", "--db", out, a, b, expect=2)
+    assert "embedding models differ" in err and "--model-from" in err, err
+    assert not os.path.exists(out), "a failed merge into a new store leaves no store"
+    # Into an existing store: refused, the store as it was.
+    c.run("merge", "--db", out, "-q", a)
+    before = paper_count(out), read_meta(out, "graph_generation"), read_meta(out, "vectors_info")
+    c.run("merge", "--db", out, b, expect=2)
+    c.run("merge", "--db", out, c.path("no-such.db"), expect=4)
+    c.run("merge", "--db", out, out, expect=2)
+    c.run("merge", "--db", out, expect=2)  # no shard: usage
+    assert (paper_count(out), read_meta(out, "graph_generation"),
+            read_meta(out, "vectors_info")) == before
+    # --no-vectors merges them; the store keeps the vectors it had.
+    s = lines(c.run("merge", "--db", out, "--no-vectors", "--stats", b)[0])[0]
+    assert s["model"] is None and s["works_new"] > 0, s
+    assert read_meta(out, "vectors_info") == before[2]
+    # embed --model-from needs a store with a built-in model.
+    _, err, _ = c.run("embed", "--db", b, "--model-from", c.path("no-such.db"), expect=4)
+    _, err, _ = c.run("embed", "--db", b, "--model-from", single, expect=2)  # mixing models
+    assert "--replace" in err, err
+    c.run("embed", "--db", b, "-q", "--model-from", single, "--replace")
+    assert (json.loads(read_meta(b, "vectors_info"))["model_id"] ==
+            json.loads(read_meta(single, "vectors_info"))["model_id"])
 
 
 def main():

@@ -106,6 +106,10 @@ class GenerationBuilder {
   Result<FileIdentity> Identity(const std::string& name);
   // Carries a file of `from` over unchanged (hard link, same identity).
   Status Inherit(const GenerationView& from, const std::string& name);
+  // Copies a file of another store's generation (an embedding model handed
+  // to shards, litgraph-merge's inputs): its payload, every page verified,
+  // as a new file of this build. Corruption when a page is damaged.
+  Status Import(const GenerationView& from, const std::string& name);
   // Builds' information recorded in the manifest and meta.<artifact>_info.
   nlohmann::json& info() { return info_; }
   // Writes the manifest, fsyncs and sets meta.<artifact>_generation.

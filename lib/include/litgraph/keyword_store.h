@@ -26,6 +26,8 @@
 
 namespace litgraph {
 
+class GenerationBuilder;
+
 // Where keywords come from. Extract() may be called with batches from one
 // thread; implementations may work concurrently inside a batch.
 class KeywordBackend {
@@ -53,8 +55,12 @@ Result<PaperText> PaperTextOf(const Json& record, const std::string& where);
 
 struct KeywordRunOptions {
   enum class Select { kAll, kMissing, kIds } select = Select::kAll;
-  std::vector<int64_t> ids;             // for kIds (dense paper ids)
-  bool recount = false;                 // recount phrase statistics even when not a full run
+  std::vector<int64_t> ids;  // for kIds (dense paper ids)
+  bool recount = false;      // recount phrase statistics even when not a full run
+  // The phrase statistics of another store (its current keywords
+  // generation), copied instead of counted: shards of one corpus extracting
+  // with one set of statistics (litgraph-merge).
+  std::string stats_from;
   size_t batch = 2000;                  // papers per backend call / commit unit for remote backends
   Reporter* reporter = NullReporter();  // progress, and the papers a backend failed on
   // Commit after every batch (remote backends: an interrupted run keeps its
@@ -81,6 +87,11 @@ Status RunKeywordExtraction(
     Store* store, const KeywordRunOptions& options,
     const std::function<std::unique_ptr<KeywordBackend>(const PhraseStats*)>& make_backend,
     KeywordRunStats* stats);
+
+// Counts the phrase statistics of every paper of the store (writer, inside
+// the caller's transaction) within `memory` bytes into a new keywords
+// generation, to be committed by the caller.
+Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t memory);
 
 // Opens the store's phrase statistics (NotFound when never counted).
 Status OpenPhraseStats(Store* store, PhraseStats* stats);

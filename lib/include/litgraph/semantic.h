@@ -42,6 +42,10 @@ struct EmbedRunOptions {
   bool compact = false;             // fold the delta into the base (with missing)
   double delta_fraction = 0.2;      // the delta's rows past which a run compacts
   std::string backend = "builtin";  // builtin | http
+  // The built-in model of another store (its current vectors generation),
+  // copied instead of trained: shards of one corpus embedded by one model
+  // (litgraph-merge). A store with vectors of another model needs replace.
+  std::string model_from;
   LsaTrainOptions lsa;
   HttpEmbedOptions http;
   HnswBuildOptions hnsw;

@@ -58,7 +58,9 @@ class RecordWriter {
       Store* store, WriteCounts* counts,
       std::function<void(int64_t id, std::string&& title, std::string&& abstract)> on_text = {});
   ~RecordWriter();
-  void Apply(Record& record, const WorkKeys& keys);
+  // Returns the stored work's dense id; 0 for a stale work and for records
+  // that are not works.
+  int64_t Apply(Record& record, const WorkKeys& keys);
 
  private:
   class Impl;

@@ -1,0 +1,12 @@
+# fish completion for litgraph-merge (generated from its option definitions)
+complete -c litgraph-merge -s h -l help -d 'Print this help message and exit'
+complete -c litgraph-merge -l version -d 'Print the version and exit'
+complete -c litgraph-merge -l db -r -f -a '(__fish_complete_directories)' -d 'Store directory (default: $LITGRAPH_DB, else ./litgraph.db)'
+complete -c litgraph-merge -l format -r -f -a 'jsonl' -d 'Output format (default: table on a terminal, jsonl otherwise)'
+complete -c litgraph-merge -s q -l quiet -d 'No progress, notes or warnings on stderr'
+complete -c litgraph-merge -l threads -r -d 'Worker threads (default: all cores)'
+complete -c litgraph-merge -l no-vectors -d 'Do not carry vectors over (shards of different models; embed after)'
+complete -c litgraph-merge -l hnsw-m -r -d 'HNSW links per node (default 16)'
+complete -c litgraph-merge -l ef-construction -r -d 'HNSW build beam width (default 200)'
+complete -c litgraph-merge -l memory-budget -r -d 'Memory for SQLite'\''s cache and the sorts of the graph build, e.g. 512M or 4G (default 1G); beyond it sorted runs spill to disk'
+complete -c litgraph-merge -l stats -d 'Print the summary as JSON on standard output'

@@ -1,0 +1,480 @@
+// litgraph-merge's library (merge.h): shards applied through ingest's
+// writer, keywords and vectors carried over by external id, derived files
+// built once.
+#include "litgraph/merge.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "litgraph/fts_tokens.h"
+#include "litgraph/generation.h"
+#include "litgraph/graph_build.h"
+#include "litgraph/keyword_store.h"
+#include "litgraph/semantic.h"
+#include "litgraph/store.h"
+#include "litgraph/store_merge.h"
+#include "litgraph/store_write.h"
+
+namespace litgraph {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+struct Shard {
+  std::string dir;
+  std::unique_ptr<Store> store;
+  const GenerationView* vectors = nullptr;  // its current vectors generation, or null
+  std::string model_id;
+  bool has_keywords = false;  // it has phrase statistics (keywords were extracted)
+};
+
+// Where each row of OUT gets its vector: (shard index + 1) << 32 | the
+// shard's row, 0 for none (OUT's own vector, if any, stays). 8 bytes per row.
+class RowSources {
+ public:
+  // Room for rows 0..rows-1 (an upper bound: OUT's rows plus the shards').
+  void Reserve(uint64_t rows) { src_.assign(rows, 0); }
+  void Set(int64_t row, size_t shard, int64_t shard_row) {
+    const auto r = static_cast<size_t>(row);
+    if (r >= src_.size()) src_.resize(std::max(r + 1, src_.size() + src_.size() / 2), 0);
+    src_[r] = (static_cast<uint64_t>(shard) + 1) << 32 | static_cast<uint32_t>(shard_row);
+  }
+  void SetIfUnset(int64_t row, size_t shard, int64_t shard_row) {
+    size_t s;
+    uint64_t r;
+    if (!Get(static_cast<uint64_t>(row), &s, &r)) Set(row, shard, shard_row);
+  }
+  // False when the row has no shard source.
+  bool Get(uint64_t row, size_t* shard, uint64_t* shard_row) const {
+    if (row >= src_.size() || src_[row] == 0) return false;
+    *shard = (src_[row] >> 32) - 1;
+    *shard_row = src_[row] & 0xffffffffu;
+    return true;
+  }
+
+ private:
+  std::vector<uint64_t> src_;
+};
+
+std::string ModelOf(const GenerationView* v) {
+  if (!v || !v->info().is_object()) return "";
+  auto it = v->info().find("model_id");
+  return it != v->info().end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// Opens the shards (read snapshots) and checks that they can be merged:
+// none is OUT itself, and, when vectors are carried over, all have vectors
+// of one model, OUT's too when it has vectors.
+Status OpenShards(Store* out, const std::vector<std::string>& dirs, const MergeOptions& options,
+                  std::vector<Shard>* shards) {
+  for (const std::string& dir : dirs) {
+    Shard& s = shards->emplace_back();
+    s.dir = dir;
+    auto st = Store::Open(dir, Store::Mode::kRead);
+    if (!st.ok()) return st.status();
+    s.store = std::move(st.value());
+    if (s.store->id() == out->id())
+      return Status::InvalidArgument(
+          fmt::format("{}: is the output store itself (merge other stores into it)", dir));
+    auto v = s.store->Current("vectors");
+    if (!v.ok()) return v.status();
+    s.vectors = *v;
+    s.model_id = ModelOf(s.vectors);
+    auto k = s.store->Current("keywords");
+    if (!k.ok()) return k.status();
+    s.has_keywords = *k != nullptr;
+  }
+  if (!options.vectors) return Status::Ok();
+  const Shard* with = nullptr;     // the first shard with vectors
+  const Shard* without = nullptr;  // the first without
+  for (const Shard& s : *shards) {
+    if (!s.vectors) {
+      if (!without) without = &s;
+    } else if (!with) {
+      with = &s;
+    } else if (with->model_id != s.model_id) {
+      return Status::InvalidArgument(fmt::format(
+          "the shards' embedding models differ: {} has {}, {} has {} (embed every shard with "
+          "`litgraph-embed --model-from` one store, or merge with --no-vectors)",
+          with->dir, with->model_id, s.dir, s.model_id));
+    }
+  }
+  if (with && without)
+    return Status::InvalidArgument(
+        fmt::format("{} has vectors but {} has none (embed it with `litgraph-embed --model-from "
+                    "{}`, or merge with --no-vectors)",
+                    with->dir, without->dir, with->dir));
+  auto cur = out->Current("vectors");
+  if (!cur.ok()) return cur.status();
+  if (with && *cur && ModelOf(*cur) != with->model_id)
+    return Status::InvalidArgument(fmt::format(
+        "the output store's vectors were made by {} but {}'s by {} (merge with --no-vectors and "
+        "re-embed, or embed the shards with `litgraph-embed --model-from` the output store)",
+        ModelOf(*cur), with->dir, with->model_id));
+  return Status::Ok();
+}
+
+// What the reader thread hands the writer: a shard's entity records or a
+// run of its works, in the order they are applied.
+struct Batch {
+  size_t shard = 0;
+  std::vector<Record> entities;
+  std::vector<StoredWork> works;
+  Status error;  // the shard could not be read: ends the merge
+};
+
+// A bounded queue of batches between the two threads.
+class BatchQueue {
+ public:
+  void Push(Batch b) {
+    std::unique_lock<std::mutex> l(mu_);
+    not_full_.wait(l, [&] { return q_.size() < kCapacity || closed_; });
+    if (closed_) return;
+    q_.push_back(std::move(b));
+    not_empty_.notify_one();
+  }
+  bool Pop(Batch* b) {  // false once the reader finished and all was taken
+    std::unique_lock<std::mutex> l(mu_);
+    not_empty_.wait(l, [&] { return !q_.empty() || done_ || closed_; });
+    if (q_.empty()) return false;
+    *b = std::move(q_.front());
+    q_.pop_front();
+    not_full_.notify_one();
+    return true;
+  }
+  void Done() {
+    std::lock_guard<std::mutex> l(mu_);
+    done_ = true;
+    not_empty_.notify_all();
+  }
+  void Close() {  // the writer gives up: unblocks the reader
+    std::lock_guard<std::mutex> l(mu_);
+    closed_ = true;
+    not_full_.notify_all();
+    not_empty_.notify_all();
+  }
+  bool closed() {
+    std::lock_guard<std::mutex> l(mu_);
+    return closed_;
+  }
+
+ private:
+  static constexpr size_t kCapacity = 8;
+  std::mutex mu_;
+  std::condition_variable not_full_, not_empty_;
+  std::deque<Batch> q_;
+  bool done_ = false, closed_ = false;
+};
+
+// The reader thread: every shard's entity records, then its works, in
+// batches of 512 works, with their FTS5 tokens (fts_tokens.h) when `fts` is
+// given: the writer thread, SQLite's, is the merge's bottleneck, as in ingest.
+void ReadShards(std::vector<Shard>* shards, FtsTokens::Pretokenizer* fts, BatchQueue* queue) {
+  for (size_t i = 0; i < shards->size() && !queue->closed(); ++i) {
+    Store* store = (*shards)[i].store.get();
+    Batch entities;
+    entities.shard = i;
+    try {
+      ForEachStoredEntity(store, [&](Record& r) { entities.entities.push_back(std::move(r)); });
+    } catch (const StatusError& e) {
+      entities.error = e.status();
+    }
+    const bool failed = !entities.error.ok();
+    queue->Push(std::move(entities));
+    if (failed) break;
+    Batch batch;
+    batch.shard = i;
+    Status st;
+    try {
+      st = ForEachStoredWork(store, [&](StoredWork& w) {
+        if (fts) {
+          const WorkRec& rec = std::get<WorkRec>(w.record);
+          w.keys.fts_recorded = fts->Tokenize(rec.title, &w.keys.fts_title) &&
+                                fts->Tokenize(rec.abstract, &w.keys.fts_abstract);
+        }
+        batch.works.push_back(std::move(w));
+        if (batch.works.size() >= 512) {
+          queue->Push(std::move(batch));
+          batch = Batch();
+          batch.shard = i;
+        }
+      });
+    } catch (const StatusError& e) {
+      st = e.status();
+    }
+    batch.error = st;
+    queue->Push(std::move(batch));
+    if (!st.ok()) break;
+  }
+  queue->Done();
+}
+
+// Applies every shard's entity records, then its works with their
+// keywords, in order; records where each written row's vectors are.
+Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const MergeOptions& options,
+                   WriteCounts* counts, RowSources* papers, MergeStats* stats) {
+  std::unique_ptr<FtsTokens::Pretokenizer> fts;
+  if (out->fts_tokens()) {
+    auto p = out->fts_tokens()->NewPretokenizer();
+    if (!p.ok()) return p.status();
+    fts = std::move(p.value());
+  }
+  BatchQueue queue;
+  std::thread reader([&] { ReadShards(&shards, fts.get(), &queue); });
+  struct JoinOnExit {
+    std::thread& t;
+    BatchQueue& q;
+    ~JoinOnExit() {
+      q.Close();
+      if (t.joinable()) t.join();
+    }
+  } joiner{reader, queue};
+  RecordWriter writer(out, counts);
+  std::map<std::string, std::unique_ptr<KeywordWriter>> keyword_writers;
+  const auto t0 = Clock::now();
+  auto last_progress = t0;
+  const WorkKeys no_keys;
+  Batch batch;
+  while (queue.Pop(&batch)) {
+    const size_t i = batch.shard;
+    for (Record& r : batch.entities) writer.Apply(r, no_keys);
+    for (StoredWork& w : batch.works) {
+      const int64_t id = writer.Apply(w.record, w.keys);
+      if (id == 0) continue;  // OUT holds a newer version
+      if (w.keywords_extracted) {
+        auto& kw = keyword_writers[w.keyword_backend];
+        if (!kw)
+          kw = std::make_unique<KeywordWriter>(out, w.keyword_backend, options.memory_budget / 8);
+        stats->paper_keywords += kw->Write(id, w.keywords);
+      }
+      if (shards[i].vectors && !w.vectors_stale) {
+        papers->Set(id, i, w.id);
+        if (!bulk) ClearVectorsStale(out, id);  // the shard's vectors are of its text
+      }
+    }
+    if (!batch.error.ok()) return batch.error;
+    if (Since(last_progress) > 0.5) {
+      last_progress = Clock::now();
+      options.reporter->Progress(fmt::format("shard {}/{}: {} works, {:.0f} works/s", i + 1,
+                                             shards.size(), counts->works,
+                                             static_cast<double>(counts->works) / Since(t0)));
+    }
+  }
+  options.reporter->Progress("");
+  return Status::Ok();
+}
+
+// The vectors generation of the merged store: the model (OUT's, else the
+// shards'), each field's rows from the shard that wrote the row last, else
+// OUT's own, and HNSW indexes over them.
+Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& papers,
+                    const RowSources& keywords, const MergeOptions& options, MergeStats* stats) {
+  auto cur = out->Current("vectors");
+  if (!cur.ok()) return cur.status();
+  const GenerationView* first = nullptr;
+  for (const Shard& s : shards)
+    if (s.vectors && !first) first = s.vectors;
+  const GenerationView* model = *cur ? *cur : first;
+  auto gen = GenerationBuilder::Start(out, "vectors");
+  if (!gen.ok()) return gen.status();
+  GenerationBuilder* g = gen->get();
+  if (model->Has("model"))
+    LITGRAPH_RETURN_IF_ERROR(model == *cur ? g->Inherit(*model, "model")
+                                           : g->Import(*model, "model"));
+  nlohmann::json info = model->info();
+  const int dim = info.value("dim", 0);
+  for (VecField f : {VecField::kTitle, VecField::kAbstract, VecField::kKeyword}) {
+    const std::string name = VecFieldName(f);
+    const RowSources& src = f == VecField::kKeyword ? keywords : papers;
+    // Each store's vectors as its queries see them: the base and the delta of
+    // its embed --missing runs (vectors.h).
+    std::vector<FieldVectors> from(shards.size());
+    for (size_t i = 0; i < shards.size(); ++i)
+      if (shards[i].vectors && shards[i].vectors->Has(name + ".vec")) {
+        LITGRAPH_RETURN_IF_ERROR(from[i].Open(*shards[i].vectors, name));
+        if (from[i].dim() != dim)
+          return Status::Corruption(fmt::format("{}: {} dimensions, the model has {}",
+                                                shards[i].vectors->Path(name + ".vec"),
+                                                from[i].dim(), dim));
+      }
+    FieldVectors own;
+    if (*cur && (*cur)->Has(name + ".vec")) LITGRAPH_RETURN_IF_ERROR(own.Open(**cur, name));
+    const NodeType type = f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper;
+    const bool keep_own = f == VecField::kKeyword;  // a function of the text alone
+    const uint64_t rows = static_cast<uint64_t>(out->MaxId(type)) + 1;
+    LITGRAPH_RETURN_IF_ERROR(
+        VectorFile::Write(g, name + ".vec", dim, rows, [&](uint64_t row) -> const float* {
+          const float* mine = own.dim() == dim ? own.Row(row) : nullptr;
+          if (mine && keep_own) return mine;
+          size_t shard;
+          uint64_t shard_row;
+          if (src.Get(row, &shard, &shard_row)) return from[shard].Row(shard_row);
+          return mine;
+        }));
+    for (const FieldVectors& v : from) LITGRAPH_RETURN_IF_ERROR(v.status());
+    LITGRAPH_RETURN_IF_ERROR(own.status());
+    VectorFile merged;
+    LITGRAPH_RETURN_IF_ERROR(merged.Open(g->Path(name + ".vec"), *g->Identity(name + ".vec")));
+    stats->vectors += static_cast<int64_t>(merged.present());
+    // An index whose rows are rows of the merged store is extended rather
+    // than rebuilt (rows a shard replaced are re-linked): OUT's own, or the
+    // first shard's when it went into an empty store. The cost of a monthly
+    // shard merged into the main store follows the shard. The index is that
+    // of the store's base: rows of its delta count as changed.
+    const GenerationView* base = nullptr;
+    std::vector<uint64_t> changed;
+    if (*cur) {
+      if (own.dim() == dim && (*cur)->Has(name + ".hnswlib")) {
+        base = *cur;
+        for (uint64_t r = 0; r < own.rows(); ++r) {
+          size_t shard;
+          uint64_t shard_row;
+          if (own.BaseRow(r) && (own.InDelta(r) || (!keep_own && src.Get(r, &shard, &shard_row))))
+            changed.push_back(r);
+        }
+      }
+    } else if (shards[0].vectors && shards[0].vectors->Has(name + ".hnswlib") &&
+               from[0].dim() == dim) {
+      base = shards[0].vectors;
+      for (uint64_t r = 0; r < from[0].rows() && base; ++r) {
+        if (!from[0].Row(r) && !from[0].BaseRow(r)) continue;
+        size_t shard;
+        uint64_t shard_row;
+        if (!src.Get(r, &shard, &shard_row) || (shard == 0 && shard_row != r))
+          base = nullptr;  // the first shard's rows are not the merged store's
+        else if (shard != 0 || (from[0].BaseRow(r) && from[0].InDelta(r)))
+          changed.push_back(r);
+      }
+    }
+    // A changed row whose vector went stays in an extended index: build afresh.
+    for (uint64_t r : changed)
+      if (!merged.Row(r)) base = nullptr;
+    info.erase("vector_delta");  // the merged generation is all base
+    for (const FieldVectors& v : from) LITGRAPH_RETURN_IF_ERROR(v.status());
+    LITGRAPH_RETURN_IF_ERROR(own.status());
+    if (!base) changed.clear();
+    const FieldVectors* base_rows = !base ? nullptr : base == *cur ? &own : &from[0];
+    int64_t indexed = static_cast<int64_t>(changed.size());
+    for (uint64_t r = 0; r < rows; ++r)
+      indexed += merged.Row(r) && !(base_rows && base_rows->BaseRow(r));
+    stats->vectors_indexed += indexed;
+    options.reporter->Progress(fmt::format("indexing {} vectors", name));
+    LITGRAPH_RETURN_IF_ERROR(BuildHnsw(merged, g, name, options.hnsw, base, changed));
+  }
+  options.reporter->Progress("");
+  info["generation"] = g->number();
+  info["merged_shards"] = shards.size();
+  g->info() = info;
+  stats->model_id = ModelOf(model);
+  return g->Commit();
+}
+
+}  // namespace
+
+Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOptions& options,
+             MergeStats* stats) {
+  const auto t0 = Clock::now();
+  if (out->mode() != Store::Mode::kWrite)
+    return Status::Internal("Merge needs a store opened for writing");
+  stats->shards = static_cast<int64_t>(dirs.size());
+  WriteCounts counts;
+  try {
+    std::vector<Shard> shards;
+    LITGRAPH_RETURN_IF_ERROR(OpenShards(out, dirs, options, &shards));
+    std::unique_ptr<BulkLoad> bulk;
+    if (out->IsEmpty()) bulk = std::make_unique<BulkLoad>(out, options.reporter);
+    // SQLite within the budget, as ingest: half as page cache, a quarter
+    // mapped, sorts in temporary files.
+    out->db().Exec(
+        fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=FILE;",
+                    options.memory_budget / 2 / 1024, options.memory_budget / 4));
+    Transaction txn(&out->db(), "IMMEDIATE");
+    if (bulk) bulk->DropSecondaryIndexes();
+    RowSources papers, keywords;
+    uint64_t rows = static_cast<uint64_t>(out->MaxId(NodeType::kPaper)) + 1;
+    for (const Shard& s : shards) rows += static_cast<uint64_t>(s.store->MaxId(NodeType::kPaper));
+    if (options.vectors) papers.Reserve(rows);
+    LITGRAPH_RETURN_IF_ERROR(
+        ApplyShards(out, shards, bulk != nullptr, options, &counts, &papers, stats));
+    if (bulk) bulk->RestoreSecondaryIndexes();
+    stats->load_seconds = Since(t0);
+
+    // Keywords: counts, and the phrase statistics of the merged corpus (what
+    // a full extract-keywords run over it counts), when the shards have any.
+    const auto tk = Clock::now();
+    std::unique_ptr<GenerationBuilder> phrase_stats;
+    std::string backend;
+    for (Shard& s : shards) {
+      if (!s.has_keywords) continue;
+      if (auto b = s.store->GetMeta("keyword_backend")) backend = *b;
+    }
+    if (!backend.empty()) {
+      options.reporter->Progress("counting phrase statistics");
+      auto ps = CountPhraseStats(out, options.memory_budget / 2);
+      if (!ps.ok()) return ps.status();
+      phrase_stats = std::move(ps.value());
+      out->SetMeta("keyword_backend", backend);
+    }
+    stats->keywords = RefreshKeywordCounts(out);
+    stats->keywords_seconds = Since(tk);
+
+    const auto tg = Clock::now();
+    if (out->GetMeta("graph_stale") == "1") out->SetMeta("graph_stale", "0");
+    GraphBuildOptions go;
+    go.reporter = options.reporter;
+    go.memory_budget = options.memory_budget;
+    GraphBuildStats gs;
+    LITGRAPH_RETURN_IF_ERROR(BuildGraph(out, go, &gs));
+    stats->graph_edges = gs.edges;
+    stats->cites_edges = gs.cites_edges;
+    stats->dangling_references = gs.dangling_references;
+    stats->graph_seconds = Since(tg);
+    if (phrase_stats) LITGRAPH_RETURN_IF_ERROR(phrase_stats->Commit());
+
+    const auto tv = Clock::now();
+    bool any_vectors = false;
+    for (const Shard& s : shards) any_vectors |= s.vectors != nullptr;
+    if (options.vectors && any_vectors) {
+      // Keyword rows by external id (their ids in OUT are known now). A
+      // keyword's vector depends on its text only: the first shard's is
+      // taken, and OUT's own is kept (WriteVectors).
+      keywords.Reserve(static_cast<uint64_t>(out->MaxId(NodeType::kKeyword)) + 1);
+      for (size_t i = 0; i < shards.size(); ++i) {
+        if (!shards[i].vectors) continue;
+        ForEachKeywordExtId(shards[i].store.get(), [&](int64_t id, std::string_view ext) {
+          if (auto mine = out->NodeByExtId(NodeType::kKeyword, std::string(ext)))
+            keywords.SetIfUnset(*mine, i, id);
+        });
+      }
+      LITGRAPH_RETURN_IF_ERROR(WriteVectors(out, shards, papers, keywords, options, stats));
+    }
+    stats->vectors_seconds = Since(tv);
+    txn.Commit();
+  } catch (const StatusError& e) {
+    return e.status();
+  } catch (const std::filesystem::filesystem_error& e) {
+    return Status::IoError(e.what());
+  }
+  stats->works = counts.works;
+  stats->works_new = counts.works_new;
+  stats->works_updated = counts.works_updated;
+  stats->works_stale = counts.works_stale;
+  stats->entities = counts.entities;
+  stats->seconds = Since(t0);
+  return Status::Ok();
+}
+
+}  // namespace litgraph

@@ -1,0 +1,256 @@
+// A store read back as records (store_merge.h): the scans litgraph-merge
+// applies through the ingest path's RecordWriter.
+#include "litgraph/store_merge.h"
+
+#include <fmt/format.h>
+
+#include "litgraph/coding.h"
+
+namespace litgraph {
+
+namespace {
+
+std::string StrOrEmpty(const Stmt& s, int col) {
+  return s.IsNull(col) ? std::string() : s.Str(col);
+}
+int64_t IntOr(const Stmt& s, int col, int64_t otherwise) {
+  return s.IsNull(col) ? otherwise : s.Int(col);
+}
+
+// A scan ordered by paper id (its first column), read alongside the paper
+// table: rows of the paper being read are taken, earlier ones skipped.
+class ByPaper {
+ public:
+  ByPaper(Db* db, const char* sql) : st_(db->Prepare(sql)) { valid_ = st_.Step(); }
+  // Calls fn for each row of `paper`.
+  template <typename Fn>
+  void Take(int64_t paper, Fn&& fn) {
+    while (valid_ && st_.Int(0) < paper) valid_ = st_.Step();
+    while (valid_ && st_.Int(0) == paper) {
+      fn(st_);
+      valid_ = st_.Step();
+    }
+  }
+
+ private:
+  Stmt st_;
+  bool valid_ = false;
+};
+
+}  // namespace
+
+Status ForEachStoredWork(Store* store, const std::function<void(StoredWork&)>& fn) {
+  Db& db = store->db();
+  Stmt papers = db.Prepare(
+      "SELECT p.id, p.ext_id, p.doi, p.title, p.title_key, p.abstract, p.year, p.date, p.type,"
+      " p.language, p.cited_by_count, p.referenced_works_count, p.is_oa, p.oa_status, p.oa_url,"
+      " p.pdf_url, p.landing_page_url, p.updated_date, p.refs, p.related, p.oa_keywords,"
+      " s.ext_id, s.name, s.issn_l, s.type, s.publisher, k.backend,"
+      " EXISTS(SELECT 1 FROM vectors_stale v WHERE v.paper_id = p.id)"
+      " FROM paper p LEFT JOIN source s ON s.id = p.source_id"
+      " LEFT JOIN keyword_extracted k ON k.paper_id = p.id ORDER BY p.id");
+  // Authorships by paper and position, topics and keywords by paper and id:
+  // the primary keys' order, so each scan streams.
+  ByPaper authorships(
+      &db,
+      "SELECT a.paper_id, a.raw_name, a.author_position, a.is_corresponding, a.institutions,"
+      " u.ext_id, u.name, u.orcid FROM authorship a JOIN author u ON u.id = a.author_id"
+      " ORDER BY a.paper_id, a.position");
+  ByPaper topics(
+      &db,
+      "SELECT pt.paper_id, pt.score, pt.is_primary, t.ext_id, t.name, sf.ext_id,"
+      " sf.name, f.ext_id, f.name, d.ext_id, d.name FROM paper_topic pt"
+      " JOIN topic t ON t.id = pt.topic_id LEFT JOIN subfield sf ON sf.id = t.subfield_id"
+      " LEFT JOIN field f ON f.id = sf.field_id LEFT JOIN domain d ON d.id = f.domain_id"
+      " ORDER BY pt.paper_id, pt.topic_id");
+  ByPaper keywords(&db,
+                   "SELECT pk.paper_id, pk.score, k.text, k.label FROM paper_keyword pk"
+                   " JOIN keyword k ON k.id = pk.keyword_id ORDER BY pk.paper_id, pk.keyword_id");
+  Stmt& institution = store->CachedStmt(
+      "SELECT ext_id, name, ror, country_code, type FROM institution WHERE id = ?");
+  StoredWork sw;
+  while (papers.Step()) {
+    sw.id = papers.Int(0);
+    sw.record = WorkRec();
+    WorkRec& w = std::get<WorkRec>(sw.record);
+    w.ext_id = papers.Str(1);
+    w.is_openalex = ShortIdNumber(w.ext_id) != 0;
+    w.doi = StrOrEmpty(papers, 2);
+    w.title = papers.Str(3);
+    sw.keys = WorkKeys();
+    sw.keys.title_key = papers.Str(4);
+    w.abstract = papers.Str(5);
+    w.year = static_cast<int>(IntOr(papers, 6, 0));
+    w.date = StrOrEmpty(papers, 7);
+    w.type = StrOrEmpty(papers, 8);
+    w.language = StrOrEmpty(papers, 9);
+    w.cited_by_count = IntOr(papers, 10, -1);
+    w.referenced_works_count = IntOr(papers, 11, -1);
+    w.is_oa = static_cast<int>(IntOr(papers, 12, -1));
+    w.oa_status = StrOrEmpty(papers, 13);
+    w.oa_url = StrOrEmpty(papers, 14);
+    w.pdf_url = StrOrEmpty(papers, 15);
+    w.landing_page_url = StrOrEmpty(papers, 16);
+    w.updated_date = StrOrEmpty(papers, 17);
+    sw.keys.refs = std::string(papers.Blob(18));
+    sw.keys.related = std::string(papers.Blob(19));
+    if (!UnpackIdList(sw.keys.refs, &w.refs) || !UnpackIdList(sw.keys.related, &w.related))
+      return Status::Corruption(
+          fmt::format("{}: paper {}: its packed references are damaged", db.path(), w.ext_id));
+    w.oa_keywords_json = StrOrEmpty(papers, 20);
+    w.has_source = !papers.IsNull(21);
+    if (w.has_source) {
+      w.source.ext_id = papers.Str(21);
+      w.source.name = papers.Str(22);
+      w.source.issn_l = StrOrEmpty(papers, 23);
+      w.source.type = StrOrEmpty(papers, 24);
+      w.source.publisher = StrOrEmpty(papers, 25);
+    }
+    sw.keywords_extracted = !papers.IsNull(26);
+    sw.keyword_backend = StrOrEmpty(papers, 26);
+    sw.vectors_stale = papers.Int(27) != 0;
+    authorships.Take(sw.id, [&](const Stmt& s) {
+      AuthorshipRec& a = w.authors.emplace_back();
+      a.raw_name = StrOrEmpty(s, 1);
+      a.author_position = StrOrEmpty(s, 2);
+      a.is_corresponding = s.Int(3) != 0;
+      a.author.ext_id = s.Str(5);
+      a.author.name = s.Str(6);
+      a.orcid = StrOrEmpty(s, 7);
+      ForEachInstitutionId(s.Text(4), [&](uint32_t inst) {
+        ScopedStmt q(institution.Bind(1, static_cast<int64_t>(inst)));
+        if (!q->Step()) return;
+        InstitutionRef& r = a.institutions.emplace_back();
+        r.ext_id = q->Str(0);
+        r.name = q->Str(1);
+        r.ror = StrOrEmpty(*q, 2);
+        r.country_code = StrOrEmpty(*q, 3);
+        r.type = StrOrEmpty(*q, 4);
+      });
+    });
+    topics.Take(sw.id, [&](const Stmt& s) {
+      TopicRef& t = w.topics.emplace_back();
+      t.score = s.IsNull(1) ? 0 : s.Double(1);
+      t.is_primary = s.Int(2) != 0;
+      t.ext_id = s.Str(3);
+      t.name = s.Str(4);
+      t.subfield = {StrOrEmpty(s, 5), StrOrEmpty(s, 6)};
+      t.field = {StrOrEmpty(s, 7), StrOrEmpty(s, 8)};
+      t.domain = {StrOrEmpty(s, 9), StrOrEmpty(s, 10)};
+    });
+    sw.keywords.clear();
+    keywords.Take(sw.id, [&](const Stmt& s) {
+      sw.keywords.push_back({s.Str(2), static_cast<int>(s.Int(1)), StrOrEmpty(s, 3)});
+    });
+    fn(sw);
+  }
+  return Status::Ok();
+}
+
+void ForEachStoredEntity(Store* store, const std::function<void(Record&)>& fn) {
+  Db& db = store->db();
+  // Rows an entity record wrote: a stub row that a work created has none of
+  // these columns.
+  constexpr const char* kFromRecord =
+      "(x.updated_date IS NOT NULL OR x.works_count IS NOT NULL"
+      " OR x.cited_by_count IS NOT NULL)";
+  {
+    Stmt st = db.Prepare(fmt::format(
+        "SELECT x.ext_id, x.name, x.orcid, x.works_count, x.cited_by_count, x.updated_date,"
+        " i.ext_id, i.name, i.ror, i.country_code, i.type FROM author x"
+        " LEFT JOIN institution i ON i.id = x.last_institution_id WHERE {} ORDER BY x.id",
+        kFromRecord));
+    while (st.Step()) {
+      AuthorRec a;
+      a.ext_id = st.Str(0);
+      a.name = st.Str(1);
+      a.orcid = StrOrEmpty(st, 2);
+      a.works_count = IntOr(st, 3, -1);
+      a.cited_by_count = IntOr(st, 4, -1);
+      a.updated_date = StrOrEmpty(st, 5);
+      if (!st.IsNull(6)) {
+        InstitutionRef& r = a.last_known_institutions.emplace_back();
+        r.ext_id = st.Str(6);
+        r.name = st.Str(7);
+        r.ror = StrOrEmpty(st, 8);
+        r.country_code = StrOrEmpty(st, 9);
+        r.type = StrOrEmpty(st, 10);
+      }
+      Record rec = std::move(a);
+      fn(rec);
+    }
+  }
+  {
+    Stmt st = db.Prepare(
+        fmt::format("SELECT x.ext_id, x.name, x.ror, x.country_code, x.type, x.works_count,"
+                    " x.cited_by_count, x.updated_date FROM institution x WHERE {} ORDER BY x.id",
+                    kFromRecord));
+    while (st.Step()) {
+      InstitutionRec r;
+      r.inst.ext_id = st.Str(0);
+      r.inst.name = st.Str(1);
+      r.inst.ror = StrOrEmpty(st, 2);
+      r.inst.country_code = StrOrEmpty(st, 3);
+      r.inst.type = StrOrEmpty(st, 4);
+      r.works_count = IntOr(st, 5, -1);
+      r.cited_by_count = IntOr(st, 6, -1);
+      r.updated_date = StrOrEmpty(st, 7);
+      Record rec = std::move(r);
+      fn(rec);
+    }
+  }
+  {
+    Stmt st = db.Prepare(
+        fmt::format("SELECT x.ext_id, x.name, x.issn_l, x.type, x.publisher, x.works_count,"
+                    " x.cited_by_count, x.updated_date FROM source x WHERE {} ORDER BY x.id",
+                    kFromRecord));
+    while (st.Step()) {
+      SourceRec r;
+      r.source.ext_id = st.Str(0);
+      r.source.name = st.Str(1);
+      r.source.issn_l = StrOrEmpty(st, 2);
+      r.source.type = StrOrEmpty(st, 3);
+      r.source.publisher = StrOrEmpty(st, 4);
+      r.works_count = IntOr(st, 5, -1);
+      r.cited_by_count = IntOr(st, 6, -1);
+      r.updated_date = StrOrEmpty(st, 7);
+      Record rec = std::move(r);
+      fn(rec);
+    }
+  }
+  {
+    Stmt st = db.Prepare(
+        "SELECT x.ext_id, x.name, x.description, x.keywords, x.works_count, x.updated_date,"
+        " sf.ext_id, sf.name, f.ext_id, f.name, d.ext_id, d.name FROM topic x"
+        " LEFT JOIN subfield sf ON sf.id = x.subfield_id LEFT JOIN field f ON f.id = sf.field_id"
+        " LEFT JOIN domain d ON d.id = f.domain_id"
+        " WHERE x.updated_date IS NOT NULL OR x.works_count IS NOT NULL"
+        " OR x.description IS NOT NULL ORDER BY x.id");
+    while (st.Step()) {
+      TopicRec r;
+      r.topic.ext_id = st.Str(0);
+      r.topic.name = st.Str(1);
+      r.description = StrOrEmpty(st, 2);
+      r.keywords = StrOrEmpty(st, 3);
+      r.works_count = IntOr(st, 4, -1);
+      r.updated_date = StrOrEmpty(st, 5);
+      r.topic.subfield = {StrOrEmpty(st, 6), StrOrEmpty(st, 7)};
+      r.topic.field = {StrOrEmpty(st, 8), StrOrEmpty(st, 9)};
+      r.topic.domain = {StrOrEmpty(st, 10), StrOrEmpty(st, 11)};
+      Record rec = std::move(r);
+      fn(rec);
+    }
+  }
+}
+
+void ForEachKeywordExtId(Store* store,
+                         const std::function<void(int64_t id, std::string_view ext_id)>& fn) {
+  Stmt st = store->db().Prepare("SELECT id, ext_id FROM keyword ORDER BY id");
+  while (st.Step()) fn(st.Int(0), st.Text(1));
+}
+
+void ClearVectorsStale(Store* store, int64_t paper) {
+  store->CachedStmt("DELETE FROM vectors_stale WHERE paper_id = ?").Bind(1, paper).Exec();
+}
+
+}  // namespace litgraph

@@ -1,0 +1,418 @@
+// Tests for merge.h (and store_merge.h): shard stores merged into one equal
+// a single ingest of the same records (rows, dense ids, keywords, vectors,
+// the graph's counts), into an empty or a non-empty store; duplicates are
+// deduplicated by external id and by updated_date; dangling references of a
+// shard resolve; shards of different models are refused; a failing shard
+// leaves the output store unchanged; a merge run twice gives the same store.
+//
+// The corpus: 24 native records in three topics, each paper citing the two
+// before it in its topic and written by authors the topic's papers share;
+// shards are consecutive slices of it (so references cross shards).
+#include "litgraph/merge.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "litgraph/ingest.h"
+#include "litgraph/keyword_store.h"
+#include "litgraph/semantic.h"
+#include "litgraph/store.h"
+#include "test_util.h"
+
+namespace litgraph {
+namespace {
+
+using litgraph::testing::ScopedTempDir;
+using litgraph::testing::WriteFile;
+using nlohmann::json;
+
+const std::vector<std::vector<std::string>>& Phrases() {
+  static const std::vector<std::vector<std::string>> p = {
+      {"protein folding", "amino acid sequence", "molecular dynamics simulation",
+       "tertiary structure prediction", "hydrophobic core packing", "free energy landscape"},
+      {"stock market volatility", "portfolio optimization", "asset pricing model",
+       "investment risk management", "financial time series", "hedge fund returns"},
+      {"graph neural network", "node classification", "message passing scheme", "link prediction",
+       "graph convolution layer", "knowledge graph embedding"},
+  };
+  return p;
+}
+
+const char* kAdjectives[8] = {"Scalable", "Robust", "Efficient", "Adaptive",
+                              "Bayesian", "Sparse", "Deep",      "Temporal"};
+const char* kNames[6] = {"Ada Lovelace",    "Alan Turing",    "Grace Hopper",
+                         "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"};
+
+std::string Ext(int topic, int j) { return "M" + std::to_string(topic) + "-" + std::to_string(j); }
+
+// The records, one JSON line each, in corpus order (paper j of every topic,
+// then j + 1): a slice of consecutive lines holds papers whose references
+// point into earlier slices.
+std::vector<std::string> Records(const std::string& updated = "2026-01-01") {
+  std::vector<std::string> lines;
+  for (int j = 0; j < 8; ++j)
+    for (int t = 0; t < 3; ++t) {
+      const auto& ph = Phrases()[t];
+      std::string a = ph[j % 6], b = ph[(j + 2) % 6], c = ph[(j + 4) % 6];
+      json refs = json::array();
+      if (j >= 1) refs.push_back(Ext(t, j - 1));
+      if (j >= 2) refs.push_back(Ext(t, j - 2));
+      json rec = {{"id", Ext(t, j)},
+                  {"title", std::string(kAdjectives[j]) + " " + a + " with " + b},
+                  {"abstract", "We study " + a + " and " + b + ". Our method for " + c +
+                                   " improves " + a + " on benchmarks of " + b + "."},
+                  {"year", 2010 + j},
+                  {"authors", {kNames[(t + j) % 6], kNames[(t + j + 1) % 6]}},
+                  {"venue", "Journal of " + ph[0]},
+                  {"updated_date", updated},
+                  {"references", refs}};
+      lines.push_back(rec.dump());
+    }
+  return lines;
+}
+
+std::string Join(const std::vector<std::string>& lines, size_t from, size_t to) {
+  std::string s;
+  for (size_t i = from; i < to && i < lines.size(); ++i) s += lines[i] + "\n";
+  return s;
+}
+
+class MergeTest : public ::testing::Test {
+ protected:
+  // The single-process build: every record ingested, keywords extracted
+  // (counting its own statistics) and embedded (training its own model).
+  static void SetUpTestSuite() {
+    tmp_ = new ScopedTempDir();
+    single_ = tmp_->File("single");
+    ASSERT_NO_FATAL_FAILURE(Build(single_, Join(Records(), 0, 24), "", ""));
+  }
+  static void TearDownTestSuite() {
+    delete tmp_;
+    tmp_ = nullptr;
+  }
+
+  // A store at `dir` from `jsonl`: ingest, then keywords and a 16-dimension
+  // built-in embedding, with the statistics and model of the store at
+  // `from` when given (else its own).
+  static void Build(const std::string& dir, const std::string& jsonl, const std::string& stats_from,
+                    const std::string& model_from) {
+    const std::string file = dir + ".jsonl";
+    WriteFile(file, jsonl);
+    auto s = Store::Open(dir, Store::Mode::kWrite, true);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    Store* store = s->get();
+    IngestStats is;
+    Status st = Ingest(store, {file}, IngestOptions{}, &is);
+    ASSERT_TRUE(st.ok()) << st.message();
+    KeywordRunOptions ko;
+    ko.stats_from = stats_from;
+    KeywordRunStats ks;
+    st = RunKeywordExtraction(
+        store, ko, [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EmbedRunOptions eo;
+    eo.lsa.dim = 16;
+    eo.threads = 1;
+    eo.hnsw.threads = 1;
+    eo.model_from = model_from;
+    EmbedRunStats es;
+    st = RunEmbed(store, eo, &es);
+    ASSERT_TRUE(st.ok()) << st.message();
+  }
+
+  // Shards of the corpus: records [cuts[i], cuts[i + 1]) each, with the
+  // single build's statistics and model.
+  std::vector<std::string> Shards(const std::vector<size_t>& cuts) {
+    std::vector<std::string> dirs;
+    const auto lines = Records();
+    for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+      dirs.push_back(tmp_dir_.File("shard" + std::to_string(i)));
+      Build(dirs.back(), Join(lines, cuts[i], cuts[i + 1]), single_, single_);
+      if (HasFatalFailure()) return {};
+    }
+    return dirs;
+  }
+
+  static Status MergeInto(const std::string& out, const std::vector<std::string>& shards,
+                          MergeStats* stats, bool vectors = true) {
+    auto s = Store::Open(out, Store::Mode::kWrite, true);
+    if (!s.ok()) return s.status();
+    MergeOptions o;
+    o.vectors = vectors;
+    o.hnsw.threads = 1;
+    return Merge(s->get(), shards, o, stats);
+  }
+
+  // What a store holds, by external id and dense id: papers, authorships,
+  // venues, keywords and their links, the graph's counts and the vectors.
+  static std::vector<std::string> Dump(const std::string& dir) {
+    std::vector<std::string> rows;
+    auto s = Store::Open(dir, Store::Mode::kRead);
+    EXPECT_TRUE(s.ok()) << s.status().message();
+    if (!s.ok()) return rows;
+    Store* store = s->get();
+    auto query = [&](const char* sql) {
+      Stmt st = store->db().Prepare(sql);
+      const int n = sqlite3_column_count(st.raw());
+      while (st.Step()) {
+        std::string row = sql;
+        for (int i = 0; i < n; ++i) row += "|" + (st.IsNull(i) ? "NULL" : st.Str(i));
+        rows.push_back(row);
+      }
+    };
+    query(
+        "SELECT p.id, p.ext_id, p.title, p.abstract, p.year, p.updated_date, s.ext_id, s.name"
+        " FROM paper p LEFT JOIN source s ON s.id = p.source_id ORDER BY p.id");
+    query(
+        "SELECT p.ext_id, a.position, u.id, u.ext_id, u.name FROM authorship a"
+        " JOIN paper p ON p.id = a.paper_id JOIN author u ON u.id = a.author_id"
+        " ORDER BY p.id, a.position");
+    query(
+        "SELECT p.ext_id, k.id, k.ext_id, k.label, k.paper_count, pk.score FROM paper_keyword pk"
+        " JOIN paper p ON p.id = pk.paper_id JOIN keyword k ON k.id = pk.keyword_id"
+        " ORDER BY p.id, k.id");
+    query("SELECT p.ext_id, e.backend FROM keyword_extracted e JOIN paper p ON p.id = e.paper_id");
+    query("SELECT count(*) FROM author");
+    query("SELECT count(*) FROM source");
+    query("SELECT count(*) FROM keyword");
+    query("SELECT count(*) FROM paper_fts WHERE paper_fts MATCH 'protein'");
+    query("SELECT count(*) FROM vectors_stale");
+    json info = json::parse(store->GetMeta("graph_info").value_or("{}"));
+    rows.push_back("cites_edges|" + info.value("cites_edges", json()).dump());
+    rows.push_back("dangling|" + info.value("dangling_references", json()).dump());
+    rows.push_back("edges|" + info.value("edges", json()).dump());
+    PhraseStats ps;
+    Status st = OpenPhraseStats(store, &ps);
+    rows.push_back("phrase_docs|" + (st.ok() ? std::to_string(ps.num_docs()) : st.message()));
+    auto index = SemanticIndex::Open(store);
+    EXPECT_TRUE(index.ok()) << index.status().message();
+    if (!index.ok()) return rows;
+    rows.push_back("model|" + (*index)->model_id());
+    for (VecField f : {VecField::kTitle, VecField::kAbstract, VecField::kKeyword}) {
+      const FieldVectors& v = (*index)->vectors(f);
+      for (uint64_t r = 0; r < v.rows(); ++r) {
+        std::string row = std::string(VecFieldName(f)) + "|" + std::to_string(r);
+        if (const float* x = v.Row(r))
+          for (int i = 0; i < v.dim(); ++i) row += " " + std::to_string(x[i]);
+        rows.push_back(row);
+      }
+      // The HNSW index answers as the single build's does.
+      if (v.rows() > 1 && v.Row(1)) {
+        std::string row = std::string(VecFieldName(f)) + " nearest to 1:";
+        for (const VectorHit& h : (*index)->Search(f, v.Row(1), 5, 50))
+          row += " " + std::to_string(h.id);
+        rows.push_back(row);
+      }
+    }
+    return rows;
+  }
+
+  static void ExpectSameStore(const std::string& a, const std::string& b) {
+    const auto da = Dump(a), db = Dump(b);
+    ASSERT_EQ(da.size(), db.size());
+    for (size_t i = 0; i < da.size(); ++i) EXPECT_EQ(da[i], db[i]) << "row " << i;
+  }
+
+  static ScopedTempDir* tmp_;
+  static std::string single_;
+  ScopedTempDir tmp_dir_;  // per test
+};
+
+ScopedTempDir* MergeTest::tmp_ = nullptr;
+std::string MergeTest::single_;
+
+TEST_F(MergeTest, ShardsMergeIntoTheStoreOfASingleIngest) {
+  auto shards = Shards({0, 5, 11, 18, 24});
+  ASSERT_EQ(shards.size(), 4u);
+  // References into earlier shards dangle in a shard.
+  {
+    auto s = Store::Open(shards[2], Store::Mode::kRead);
+    ASSERT_TRUE(s.ok());
+    json info = json::parse((*s)->GetMeta("graph_info").value_or("{}"));
+    EXPECT_GT(info.value("dangling_references", 0), 0);
+  }
+  MergeStats ms;
+  Status st = MergeInto(tmp_dir_.File("merged"), shards, &ms);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(ms.shards, 4);
+  EXPECT_EQ(ms.works, 24);
+  EXPECT_EQ(ms.works_new, 24);
+  EXPECT_EQ(ms.dangling_references, 0);  // every reference is to a paper of the corpus
+  EXPECT_GT(ms.cites_edges, 0);
+  EXPECT_GT(ms.paper_keywords, 0);
+  EXPECT_GT(ms.vectors, 0);
+  // The first shard's indexes were extended, not rebuilt.
+  EXPECT_GT(ms.vectors_indexed, 0);
+  EXPECT_LT(ms.vectors_indexed, ms.vectors);
+  ExpectSameStore(single_, tmp_dir_.File("merged"));
+  // Negative control: the dump sees rows, vectors and the graph, and a store
+  // missing a shard, or merged out of order, is not the single build.
+  const auto whole = Dump(single_);
+  EXPECT_GT(whole.size(), 200u);
+  ASSERT_TRUE(MergeInto(tmp_dir_.File("partial"), {shards[0], shards[1], shards[2]}, &ms).ok());
+  EXPECT_NE(Dump(tmp_dir_.File("partial")), whole);
+  ASSERT_TRUE(
+      MergeInto(tmp_dir_.File("reordered"), {shards[1], shards[0], shards[2], shards[3]}, &ms)
+          .ok());
+  EXPECT_NE(Dump(tmp_dir_.File("reordered")), whole);
+}
+
+TEST_F(MergeTest, AShardMergesIntoANonEmptyStore) {
+  // The main store holds the first 14 records; a monthly shard the rest.
+  const std::string main = tmp_dir_.File("main");
+  ASSERT_NO_FATAL_FAILURE(Build(main, Join(Records(), 0, 14), single_, single_));
+  auto shards = Shards({14, 24});
+  ASSERT_EQ(shards.size(), 1u);
+  MergeStats ms;
+  Status st = MergeInto(main, shards, &ms);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(ms.works_new, 10);
+  // The main store's indexes were extended by the shard's rows only: its 10
+  // papers' title and abstract vectors and the keywords it brought.
+  EXPECT_GE(ms.vectors_indexed, 20);
+  EXPECT_LT(ms.vectors_indexed, ms.vectors / 2);
+  ExpectSameStore(single_, main);
+}
+
+// Stores whose vectors are a base and a delta (embed --missing): the main
+// store's and a shard's delta rows are read as their queries read them.
+TEST_F(MergeTest, StoresWithAVectorDeltaMerge) {
+  // Records [from, to) ingested into `dir` and embedded into a delta.
+  auto add = [&](const std::string& dir, size_t from, size_t to) {
+    const std::string file = dir + "-more.jsonl";
+    WriteFile(file, Join(Records(), from, to));
+    auto s = Store::Open(dir, Store::Mode::kWrite);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    IngestStats is;
+    ASSERT_TRUE(Ingest(s->get(), {file}, IngestOptions{}, &is).ok());
+    KeywordRunOptions ko;
+    ko.select = KeywordRunOptions::Select::kMissing;
+    KeywordRunStats ks;
+    Status st = RunKeywordExtraction(
+        s->get(), ko, [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EmbedRunOptions eo;
+    eo.lsa.dim = 16;
+    eo.threads = 1;
+    eo.hnsw.threads = 1;
+    eo.missing = true;
+    eo.delta_fraction = 100;  // keep a delta
+    EmbedRunStats es;
+    st = RunEmbed(s->get(), eo, &es);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EXPECT_GT(es.delta_rows, 0);
+    EXPECT_FALSE(es.compacted);
+  };
+  const std::string main = tmp_dir_.File("main");
+  ASSERT_NO_FATAL_FAILURE(Build(main, Join(Records(), 0, 10), single_, single_));
+  ASSERT_NO_FATAL_FAILURE(add(main, 10, 14));
+  const std::string shard = tmp_dir_.File("shard");
+  ASSERT_NO_FATAL_FAILURE(Build(shard, Join(Records(), 14, 20), single_, single_));
+  ASSERT_NO_FATAL_FAILURE(add(shard, 20, 24));
+  MergeStats ms;
+  Status st = MergeInto(main, {shard}, &ms);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(ms.works_new, 10);
+  ExpectSameStore(single_, main);
+  auto s = Store::Open(main, Store::Mode::kRead);
+  ASSERT_TRUE(s.ok());
+  auto view = (*s)->Current("vectors");
+  ASSERT_TRUE(view.ok() && *view);
+  for (const auto& [name, size] : (*view)->files())
+    EXPECT_EQ(name.find("delta"), std::string::npos) << name << ": the merged store is all base";
+  EXPECT_FALSE((*view)->info().contains("vector_delta"));
+}
+
+TEST_F(MergeTest, DuplicatesAreDeduplicatedByExternalIdAndDate) {
+  // Two shards overlap (records 8-11 in both), and a third holds an older
+  // version of every record: the merged store is still the single build.
+  auto shards = Shards({0, 12, 24});
+  ASSERT_EQ(shards.size(), 2u);
+  const std::string overlap = tmp_dir_.File("overlap");
+  ASSERT_NO_FATAL_FAILURE(Build(overlap, Join(Records(), 8, 16), single_, single_));
+  const std::string old = tmp_dir_.File("old");
+  ASSERT_NO_FATAL_FAILURE(Build(old, Join(Records("2025-01-01"), 0, 24), single_, single_));
+  MergeStats ms;
+  Status st = MergeInto(tmp_dir_.File("merged"), {shards[0], overlap, shards[1], old}, &ms);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(ms.works_new, 24);
+  EXPECT_EQ(ms.works_updated, 8);  // the overlap, written again
+  EXPECT_EQ(ms.works_stale, 24);   // the old versions, skipped
+  ExpectSameStore(single_, tmp_dir_.File("merged"));
+}
+
+TEST_F(MergeTest, MergingTwiceGivesTheSameStore) {
+  auto shards = Shards({0, 10, 24});
+  ASSERT_EQ(shards.size(), 2u);
+  const std::string out = tmp_dir_.File("merged");
+  MergeStats first, second;
+  ASSERT_TRUE(MergeInto(out, shards, &first).ok());
+  Status st = MergeInto(out, shards, &second);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(second.works_new, 0);
+  EXPECT_EQ(second.works_updated, 24);
+  ExpectSameStore(single_, out);
+}
+
+TEST_F(MergeTest, ShardsOfDifferentModelsAreRefused) {
+  auto shards = Shards({0, 12});
+  ASSERT_EQ(shards.size(), 1u);
+  // A shard that trained its own model (its statistics too).
+  const std::string own = tmp_dir_.File("own");
+  ASSERT_NO_FATAL_FAILURE(Build(own, Join(Records(), 12, 24), "", ""));
+  const std::string out = tmp_dir_.File("merged");
+  MergeStats ms;
+  Status st = MergeInto(out, {shards[0], own}, &ms);
+  EXPECT_EQ(st.code(), Code::kInvalidArgument) << st.message();
+  EXPECT_NE(st.message().find("models differ"), std::string::npos) << st.message();
+  {
+    auto s = Store::Open(out, Store::Mode::kRead);
+    ASSERT_TRUE(s.ok());
+    EXPECT_EQ((*s)->PaperCount(), 0);
+  }
+  // Without vectors the same shards merge; the store has none then.
+  st = MergeInto(out, {shards[0], own}, &ms, /*vectors=*/false);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(ms.vectors, 0);
+  auto s = Store::Open(out, Store::Mode::kRead);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ((*s)->PaperCount(), 24);
+  EXPECT_EQ((*s)->Generation("vectors"), 0);
+}
+
+TEST_F(MergeTest, AFailingShardLeavesTheOutputUnchanged) {
+  const std::string main = tmp_dir_.File("main");
+  ASSERT_NO_FATAL_FAILURE(Build(main, Join(Records(), 0, 8), single_, single_));
+  const auto before = Dump(main);
+  auto shards = Shards({8, 16, 24});
+  ASSERT_EQ(shards.size(), 2u);
+  {  // The second shard's last paper has damaged packed references.
+    auto s = Store::Open(shards[1], Store::Mode::kWrite);
+    ASSERT_TRUE(s.ok());
+    (*s)->db().Exec("UPDATE paper SET refs = x'ff' WHERE id = (SELECT max(id) FROM paper)");
+  }
+  MergeStats ms;
+  Status st = MergeInto(main, shards, &ms);
+  EXPECT_EQ(st.code(), Code::kCorruption) << st.message();
+  EXPECT_EQ(Dump(main), before);
+  // A missing shard, and the output store as a shard, are refused up front.
+  st = MergeInto(main, {shards[0], tmp_dir_.File("nonexistent")}, &ms);
+  EXPECT_FALSE(st.ok());
+  st = MergeInto(main, {main}, &ms);
+  EXPECT_EQ(st.code(), Code::kInvalidArgument) << st.message();
+  EXPECT_EQ(Dump(main), before);
+  // No generation directory of the failed merges is left once a writer
+  // opens the store.
+  { ASSERT_TRUE(Store::Open(main, Store::Mode::kWrite).ok()); }
+  int dirs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(main)) dirs += e.is_directory() ? 1 : 0;
+  EXPECT_EQ(dirs, 3);  // graph, keywords and vectors: one current generation each
+}
+
+}  // namespace
+}  // namespace litgraph
