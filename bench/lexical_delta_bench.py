@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Query cost of the lexical delta (issue 13): the same find-paper queries on a store whose
-full-text index is one base (BASE) and on a store whose index is a base plus a delta (DELTA,
-e.g. after a 100k-work upsert), interleaved query by query so that machine load hits both alike.
+"""Query cost of the deltas (issue 13): the same queries on a store whose full-text index and
+vectors are one base (BASE) and on a store with a base plus a delta (DELTA, e.g. after a
+100k-work upsert), interleaved query by query so that machine load hits both alike.
 
 Queries (drawn with --seed from the papers BASE and DELTA hold alike, read-only): --abstracts whole stored abstracts (80-250
 words, BM25 with its postings budget), --words three of the 20 most frequent content words,
---titles exact stored titles (--title: the fuzzy-title index). Each query is a fresh
-`litgraph-find-paper` process; wall ms from spawn to exit.
+--titles exact stored titles (--title: the fuzzy-title index); semantic_title: the titles'
+words with --semantic (the vector indexes: base, or base + delta); tri_search: the titles'
+words through litgraph-tri-search (every path). --workloads picks some (comma-separated).
+Each query is a fresh process; wall ms from spawn to exit.
 
 CSV on stdout: workload,store,runs,p50_ms,p90_ms,mean_results,cpu_p50_ms (user + system time
 of the process, less disturbed by other load than wall time), then per workload the medians
 of the paired ratios DELTA/BASE of wall and CPU time.
 Usage: lexical_delta_bench.py --bin BIN --base STORE --delta STORE [--runs 40] [--seed 7]
+       [--workloads abstract,common_words,title_fuzzy,semantic_title,tri_search]
 """
 import argparse
 import random
@@ -44,6 +47,7 @@ def main():
     ap.add_argument("--delta", required=True)
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--workloads", default="abstract,common_words,title_fuzzy")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     con = sqlite3.connect(f"file:{a.base}/litgraph.sqlite?mode=ro", uri=True)
@@ -71,11 +75,14 @@ def main():
         "abstract": [ab.split() for ab in abstracts],
         "common_words": [rng.sample(common, 3) for _ in range(a.runs)],
         "title_fuzzy": [["--title", t] for t in titles],
+        "semantic_title": [["--semantic"] + t.split() for t in titles],
+        "tri_search": [t.split() for t in titles],
     }
-    tool = f"{a.bin}/litgraph-find-paper"
     print("workload,store,runs,p50_ms,p90_ms,mean_results,cpu_p50_ms")
     ratios = {}
-    for name, queries in workloads.items():
+    for name in a.workloads.split(","):
+        queries = workloads[name]
+        tool = f"{a.bin}/litgraph-{'tri-search' if name == 'tri_search' else 'find-paper'}"
         run(tool, a.base, queries[0])
         run(tool, a.delta, queries[0])
         res = {"base": [], "delta": []}
