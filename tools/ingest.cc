@@ -11,8 +11,6 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "litgraph/store.h"
 #include "tool.h"
 
@@ -107,31 +105,12 @@ int main(int argc, char** argv) {
                         &opt.memory_budget);
   tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
-    namespace fs = std::filesystem;
-    const fs::path db = tool.common().db;
-    std::error_code ec;
-    const bool new_dir = !fs::exists(db, ec), new_store = !fs::exists(db / "litgraph.sqlite", ec);
-    auto store =
-        Store::Open(tool.common().db, Store::Mode::kWrite, /*create=*/true, tool.reporter());
-    if (!store.ok()) return store.status();
     opt.build_graph = !no_graph;
     opt.reporter = tool.reporter();
     IngestStats s;
-    if (Status st = Ingest(store->get(), files, opt, &s); !st.ok()) {
-      // A first ingest that failed leaves no empty store behind (it
-      // committed nothing): the directory it made, or the files it made in
-      // an existing directory.
-      if (new_store && (*store)->IsEmpty()) {
-        store->reset();
-        if (new_dir)
-          fs::remove_all(db, ec);
-        else
-          for (const char* f :
-               {"litgraph.sqlite", "litgraph.sqlite-wal", "litgraph.sqlite-shm", "LOCK"})
-            fs::remove(db / f, ec);
-      }
-      return st;
-    }
+    // A first ingest that fails leaves no empty store behind.
+    LITGRAPH_RETURN_IF_ERROR(
+        WriteNewOrExistingStore(tool, [&](Store* store) { return Ingest(store, files, opt, &s); }));
     double rate = s.seconds > 0 ? static_cast<double>(s.works) / s.seconds : 0;
     tool.Summary(
         fmt::format("{} works ({} new, {} updated, {} stale), {} other records, {} invalid; {} "

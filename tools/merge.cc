@@ -15,8 +15,6 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "litgraph/store.h"
 #include "tool.h"
 
@@ -90,30 +88,13 @@ int main(int argc, char** argv) {
   tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
     if (shards.empty()) return Status::InvalidArgument("give the shard stores to merge");
-    namespace fs = std::filesystem;
-    const fs::path db = tool.common().db;
-    std::error_code ec;
-    const bool new_dir = !fs::exists(db, ec), new_store = !fs::exists(db / "litgraph.sqlite", ec);
-    auto store =
-        Store::Open(tool.common().db, Store::Mode::kWrite, /*create=*/true, tool.reporter());
-    if (!store.ok()) return store.status();
     opt.vectors = !no_vectors;
     opt.reporter = tool.reporter();
     opt.hnsw.threads = ResolveThreads(tool.common().threads);
     MergeStats s;
-    if (Status st = Merge(store->get(), shards, opt, &s); !st.ok()) {
-      // A merge into a new store that failed leaves no empty store behind.
-      if (new_store && (*store)->IsEmpty()) {
-        store->reset();
-        if (new_dir)
-          fs::remove_all(db, ec);
-        else
-          for (const char* f :
-               {"litgraph.sqlite", "litgraph.sqlite-wal", "litgraph.sqlite-shm", "LOCK"})
-            fs::remove(db / f, ec);
-      }
-      return st;
-    }
+    // A merge into a new store that fails leaves no empty store behind.
+    LITGRAPH_RETURN_IF_ERROR(
+        WriteNewOrExistingStore(tool, [&](Store* store) { return Merge(store, shards, opt, &s); }));
     const double rate = s.load_seconds > 0 ? static_cast<double>(s.works) / s.load_seconds : 0;
     tool.Summary(
         fmt::format("{} shards: {} works ({} new, {} updated, {} stale), {} other records; {} "

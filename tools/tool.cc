@@ -10,11 +10,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
 #include "litgraph/find.h"
 #include "litgraph/jsonl.h"
 #include "litgraph/render.h"
+#include "litgraph/store.h"
 
 namespace litgraph {
 
@@ -641,6 +643,26 @@ std::string Tool::Completion(std::string_view shell) const {
   if (shell == "bash") return BashCompletion(p, fn, opts);
   if (shell == "zsh") return ZshCompletion(p, opts);
   return FishCompletion(p, opts);
+}
+
+Status WriteNewOrExistingStore(Tool& tool, const std::function<Status(Store*)>& write) {
+  namespace fs = std::filesystem;
+  const fs::path db = tool.common().db;
+  std::error_code ec;
+  const bool new_dir = !fs::exists(db, ec), new_store = !fs::exists(db / "litgraph.sqlite", ec);
+  auto store = Store::Open(tool.common().db, Store::Mode::kWrite, /*create=*/true, tool.reporter());
+  if (!store.ok()) return store.status();
+  Status st = write(store->get());
+  if (!st.ok() && new_store && (*store)->IsEmpty()) {
+    store->reset();
+    if (new_dir)
+      fs::remove_all(db, ec);
+    else
+      for (const char* f :
+           {"litgraph.sqlite", "litgraph.sqlite-wal", "litgraph.sqlite-shm", "LOCK"})
+        fs::remove(db / f, ec);
+  }
+  return st;
 }
 
 Result<std::vector<uint32_t>> ResolvePapers(Tool& tool, PaperFinder& finder,

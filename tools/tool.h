@@ -154,6 +154,12 @@ CLI::Validator NumberIn(T lo, T hi);
 // range that can match nothing is a mistake, not an empty result).
 Status CheckYearRange(int after, int before);
 
+// Opens the --db store for writing (creating it) and runs `write` on it.
+// When this call created the store and `write` fails leaving it empty (it
+// committed nothing), removes what the call made: the directory, or the
+// store's files in an existing directory. Used by ingest and merge.
+Status WriteNewOrExistingStore(Tool& tool, const std::function<Status(Store*)>& write);
+
 // The papers a tool is given: `texts` (ids, DOIs or titles, as
 // PaperFinder::Resolve takes them), or the ids on standard input when there
 // are none (read into `texts`); `none` is the usage error when neither names

@@ -14,19 +14,6 @@ namespace litgraph {
 
 namespace {
 
-// CSR offsets and ids from (from, to) pairs over n nodes, sorted and unique.
-void BuildCsr(uint32_t n, std::vector<std::pair<uint32_t, uint32_t>> e, std::vector<uint64_t>* off,
-              std::vector<uint32_t>* ids) {
-  std::sort(e.begin(), e.end());
-  e.erase(std::unique(e.begin(), e.end()), e.end());
-  off->assign(n + 1, 0);
-  for (auto [a, b] : e) ++(*off)[a + 1];
-  for (uint32_t i = 0; i < n; ++i) (*off)[i + 1] += (*off)[i];
-  ids->clear();
-  ids->reserve(e.size());
-  for (auto [a, b] : e) ids->push_back(b);
-}
-
 void BuildCitations(PaperSet* s, const std::vector<std::pair<uint32_t, uint32_t>>& edges) {
   const uint32_t n = s->size();
   std::vector<std::pair<uint32_t, uint32_t>> fwd, back;

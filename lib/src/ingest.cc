@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "litgraph/bounded_queue.h"
 #include "litgraph/coding.h"
 #include "litgraph/flat_map.h"
 #include "litgraph/fts_tokens.h"
@@ -174,53 +175,7 @@ struct Batch {
   int64_t bytes = 0;
 };
 
-class BatchQueue {
- public:
-  explicit BatchQueue(size_t capacity) : capacity_(capacity) {}
-  void Push(Batch b) {
-    std::deque<Batch> spent;  // freed on return, on the producer's thread, after unlocking
-    std::unique_lock<std::mutex> l(mu_);
-    not_full_.wait(l, [&] { return q_.size() < capacity_ || closed_; });
-    if (closed_) return;
-    q_.push_back(std::move(b));
-    spent.swap(spent_);
-    not_empty_.notify_one();
-  }
-  // The consumer hands back a batch it has applied, so the producer frees
-  // the records it allocated, off the consumer's (SQLite writer's) thread.
-  void Return(Batch b) {
-    std::lock_guard<std::mutex> l(mu_);
-    if (!done_ && !closed_) spent_.push_back(std::move(b));
-  }
-  // False once the producer finished and everything was taken.
-  bool Pop(Batch* b) {
-    std::unique_lock<std::mutex> l(mu_);
-    not_empty_.wait(l, [&] { return !q_.empty() || done_ || closed_; });
-    if (q_.empty()) return false;
-    *b = std::move(q_.front());
-    q_.pop_front();
-    not_full_.notify_one();
-    return true;
-  }
-  void Done() {
-    std::lock_guard<std::mutex> l(mu_);
-    done_ = true;
-    not_empty_.notify_all();
-  }
-  void Close() {  // consumer gives up: unblock the producer
-    std::lock_guard<std::mutex> l(mu_);
-    closed_ = true;
-    not_full_.notify_all();
-    not_empty_.notify_all();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable not_full_, not_empty_;
-  std::deque<Batch> q_, spent_;
-  size_t capacity_;
-  bool done_ = false, closed_ = false;
-};
+using BatchQueue = BoundedQueue<Batch>;
 
 std::string Where(const std::string& file, int64_t line) {
   return fmt::format("{}:{}", file, line);

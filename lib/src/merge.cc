@@ -6,14 +6,12 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <condition_variable>
-#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <thread>
 
+#include "litgraph/bounded_queue.h"
 #include "litgraph/fts_tokens.h"
 #include "litgraph/generation.h"
 #include "litgraph/graph_build.h"
@@ -136,48 +134,8 @@ struct Batch {
   Status error;  // the shard could not be read: ends the merge
 };
 
-// A bounded queue of batches between the two threads.
-class BatchQueue {
- public:
-  void Push(Batch b) {
-    std::unique_lock<std::mutex> l(mu_);
-    not_full_.wait(l, [&] { return q_.size() < kCapacity || closed_; });
-    if (closed_) return;
-    q_.push_back(std::move(b));
-    not_empty_.notify_one();
-  }
-  bool Pop(Batch* b) {  // false once the reader finished and all was taken
-    std::unique_lock<std::mutex> l(mu_);
-    not_empty_.wait(l, [&] { return !q_.empty() || done_ || closed_; });
-    if (q_.empty()) return false;
-    *b = std::move(q_.front());
-    q_.pop_front();
-    not_full_.notify_one();
-    return true;
-  }
-  void Done() {
-    std::lock_guard<std::mutex> l(mu_);
-    done_ = true;
-    not_empty_.notify_all();
-  }
-  void Close() {  // the writer gives up: unblocks the reader
-    std::lock_guard<std::mutex> l(mu_);
-    closed_ = true;
-    not_full_.notify_all();
-    not_empty_.notify_all();
-  }
-  bool closed() {
-    std::lock_guard<std::mutex> l(mu_);
-    return closed_;
-  }
-
- private:
-  static constexpr size_t kCapacity = 8;
-  std::mutex mu_;
-  std::condition_variable not_full_, not_empty_;
-  std::deque<Batch> q_;
-  bool done_ = false, closed_ = false;
-};
+// The batches between the two threads (at most 8 waiting).
+using BatchQueue = BoundedQueue<Batch>;
 
 // The reader thread: every shard's entity records, then its works, in
 // batches of 512 works, with their FTS5 tokens (fts_tokens.h) when `fts` is
@@ -232,7 +190,7 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
     if (!p.ok()) return p.status();
     fts = std::move(p.value());
   }
-  BatchQueue queue;
+  BatchQueue queue(8);
   std::thread reader([&] { ReadShards(&shards, fts.get(), &queue); });
   struct JoinOnExit {
     std::thread& t;

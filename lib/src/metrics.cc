@@ -188,6 +188,18 @@ Result<CitationCsr> CitationCsr::Load(Graph& graph, int threads) {
   return g;
 }
 
+void BuildCsr(uint32_t n, std::vector<std::pair<uint32_t, uint32_t>> e, std::vector<uint64_t>* off,
+              std::vector<uint32_t>* ids) {
+  std::sort(e.begin(), e.end());
+  e.erase(std::unique(e.begin(), e.end()), e.end());
+  off->assign(n + 1, 0);
+  for (auto [a, b] : e) ++(*off)[a + 1];
+  for (uint32_t i = 0; i < n; ++i) (*off)[i + 1] += (*off)[i];
+  ids->clear();
+  ids->reserve(e.size());
+  for (auto [a, b] : e) ids->push_back(b);
+}
+
 CitationCsr CitationCsr::FromEdges(std::vector<uint16_t> years,
                                    const std::vector<std::pair<uint32_t, uint32_t>>& edges) {
   CitationCsr g;
@@ -195,22 +207,14 @@ CitationCsr CitationCsr::FromEdges(std::vector<uint16_t> years,
   const uint32_t n = g.num_papers();
   g.exists_.assign(n, 1);
   g.existing_ = n;
-  auto build = [&](bool forward, std::vector<uint64_t>* off, std::vector<uint32_t>* ids) {
-    std::vector<std::pair<uint32_t, uint32_t>> e;
-    for (auto [a, b] : edges) {
-      if (a >= n || b >= n || a == b) continue;
-      e.emplace_back(forward ? a : b, forward ? b : a);
-    }
-    std::sort(e.begin(), e.end());
-    e.erase(std::unique(e.begin(), e.end()), e.end());
-    off->assign(n + 1, 0);
-    for (auto [a, b] : e) ++(*off)[a + 1];
-    for (uint32_t i = 0; i < n; ++i) (*off)[i + 1] += (*off)[i];
-    ids->clear();
-    for (auto [a, b] : e) ids->push_back(b);
-  };
-  build(true, &g.ref_off_, &g.ref_ids_);
-  build(false, &g.cit_off_, &g.cit_ids_);
+  std::vector<std::pair<uint32_t, uint32_t>> fwd, back;
+  for (auto [a, b] : edges) {
+    if (a >= n || b >= n || a == b) continue;
+    fwd.emplace_back(a, b);
+    back.emplace_back(b, a);
+  }
+  BuildCsr(n, std::move(fwd), &g.ref_off_, &g.ref_ids_);
+  BuildCsr(n, std::move(back), &g.cit_off_, &g.cit_ids_);
   g.SortCitersByYear(1);
   return g;
 }

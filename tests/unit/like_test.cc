@@ -34,22 +34,7 @@ using litgraph::testing::ScopedTempDir;
 using litgraph::testing::WriteFile;
 using nlohmann::json;
 
-const std::vector<std::vector<std::string>>& Phrases() {
-  static const std::vector<std::vector<std::string>> p = {
-      {"protein folding", "amino acid sequence", "molecular dynamics simulation",
-       "tertiary structure prediction", "hydrophobic core packing", "free energy landscape"},
-      {"stock market volatility", "portfolio optimization", "asset pricing model",
-       "investment risk management", "financial time series", "hedge fund returns"},
-      {"graph neural network", "node classification", "message passing scheme", "link prediction",
-       "graph convolution layer", "knowledge graph embedding"},
-  };
-  return p;
-}
-
-const char* kAdjectives[10] = {"Scalable", "Robust", "Efficient", "Adaptive",   "Bayesian",
-                               "Sparse",   "Deep",   "Temporal",  "Stochastic", "Contrastive"};
-
-std::string Ext(int topic, int j) { return "L" + std::to_string(topic) + "-" + std::to_string(j); }
+std::string Ext(int topic, int j) { return testing::TopicPaperId('L', topic, j); }
 
 class LikeTest : public ::testing::Test {
  protected:
@@ -58,19 +43,9 @@ class LikeTest : public ::testing::Test {
     dir_ = tmp_->File("store");
     std::string text;
     for (int t = 0; t < 3; ++t) {
-      const auto& ph = Phrases()[t];
       for (int j = 0; j < 10; ++j) {
-        std::string a = ph[j % 6], b = ph[(j + 2) % 6], c = ph[(j + 4) % 6];
-        json refs = json::array();
-        if (j >= 1) refs.push_back(Ext(t, j - 1));
-        if (j >= 2) refs.push_back(Ext(t, j - 2));
-        json rec = {{"id", Ext(t, j)},
-                    {"title", std::string(kAdjectives[j]) + " " + a + " with " + b},
-                    {"abstract", "We study " + a + " and " + b + ". Our method for " + c +
-                                     " improves " + a + " on benchmarks of " + b + "."},
-                    {"year", 2010 + j},
-                    {"cited_by_count", 10 - j},
-                    {"references", refs}};
+        json rec = testing::TopicPaper('L', t, j);
+        rec["cited_by_count"] = 10 - j;
         text += rec.dump() + "\n";
       }
     }

@@ -22,6 +22,7 @@
 #include "litgraph/keyword_store.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
+#include "store_fixture.h"
 #include "test_util.h"
 
 namespace litgraph {
@@ -31,24 +32,10 @@ using litgraph::testing::ScopedTempDir;
 using litgraph::testing::WriteFile;
 using nlohmann::json;
 
-const std::vector<std::vector<std::string>>& Phrases() {
-  static const std::vector<std::vector<std::string>> p = {
-      {"protein folding", "amino acid sequence", "molecular dynamics simulation",
-       "tertiary structure prediction", "hydrophobic core packing", "free energy landscape"},
-      {"stock market volatility", "portfolio optimization", "asset pricing model",
-       "investment risk management", "financial time series", "hedge fund returns"},
-      {"graph neural network", "node classification", "message passing scheme", "link prediction",
-       "graph convolution layer", "knowledge graph embedding"},
-  };
-  return p;
-}
-
-const char* kAdjectives[8] = {"Scalable", "Robust", "Efficient", "Adaptive",
-                              "Bayesian", "Sparse", "Deep",      "Temporal"};
 const char* kNames[6] = {"Ada Lovelace",    "Alan Turing",    "Grace Hopper",
                          "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"};
 
-std::string Ext(int topic, int j) { return "M" + std::to_string(topic) + "-" + std::to_string(j); }
+std::string Ext(int topic, int j) { return testing::TopicPaperId('M', topic, j); }
 
 // The records, one JSON line each, in corpus order (paper j of every topic,
 // then j + 1): a slice of consecutive lines holds papers whose references
@@ -57,20 +44,10 @@ std::vector<std::string> Records(const std::string& updated = "2026-01-01") {
   std::vector<std::string> lines;
   for (int j = 0; j < 8; ++j)
     for (int t = 0; t < 3; ++t) {
-      const auto& ph = Phrases()[t];
-      std::string a = ph[j % 6], b = ph[(j + 2) % 6], c = ph[(j + 4) % 6];
-      json refs = json::array();
-      if (j >= 1) refs.push_back(Ext(t, j - 1));
-      if (j >= 2) refs.push_back(Ext(t, j - 2));
-      json rec = {{"id", Ext(t, j)},
-                  {"title", std::string(kAdjectives[j]) + " " + a + " with " + b},
-                  {"abstract", "We study " + a + " and " + b + ". Our method for " + c +
-                                   " improves " + a + " on benchmarks of " + b + "."},
-                  {"year", 2010 + j},
-                  {"authors", {kNames[(t + j) % 6], kNames[(t + j + 1) % 6]}},
-                  {"venue", "Journal of " + ph[0]},
-                  {"updated_date", updated},
-                  {"references", refs}};
+      json rec = testing::TopicPaper('M', t, j);
+      rec["authors"] = {kNames[(t + j) % 6], kNames[(t + j + 1) % 6]};
+      rec["venue"] = "Journal of " + testing::TopicPhrases()[t][0];
+      rec["updated_date"] = updated;
       lines.push_back(rec.dump());
     }
   return lines;

@@ -61,6 +61,11 @@ struct Disruption {
   bool operator==(const Disruption&) const = default;
 };
 
+// Compressed sparse rows of (from, to) pairs over nodes 0..n-1: off (n + 1
+// offsets) and ids (each node's targets, ascending), duplicates dropped.
+void BuildCsr(uint32_t n, std::vector<std::pair<uint32_t, uint32_t>> edges,
+              std::vector<uint64_t>* off, std::vector<uint32_t>* ids);
+
 // Both CITES lists of every paper, in memory: references by id, citing
 // papers by (year, id), with the papers' years. Self-citations (p cites p)
 // are left out: every metric here ignores them.
