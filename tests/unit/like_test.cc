@@ -34,7 +34,6 @@ using litgraph::testing::ScopedTempDir;
 using litgraph::testing::WriteFile;
 using nlohmann::json;
 
-std::string Ext(int topic, int j) { return testing::TopicPaperId('L', topic, j); }
 
 class LikeTest : public ::testing::Test {
  protected:
