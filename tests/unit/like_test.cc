@@ -34,7 +34,6 @@ using litgraph::testing::ScopedTempDir;
 using litgraph::testing::WriteFile;
 using nlohmann::json;
 
-
 class LikeTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {

@@ -35,7 +35,6 @@ using nlohmann::json;
 const char* kNames[6] = {"Ada Lovelace",    "Alan Turing",    "Grace Hopper",
                          "Edsger Dijkstra", "Barbara Liskov", "Donald Knuth"};
 
-
 // The records, one JSON line each, in corpus order (paper j of every topic,
 // then j + 1): a slice of consecutive lines holds papers whose references
 // point into earlier slices.
