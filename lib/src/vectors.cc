@@ -245,7 +245,7 @@ Status VectorFile::Open(const std::string& path, const FileIdentity& id) {
   const bool v2 = std::memcmp(h.magic, kVecMagicV2, 8) == 0;
   if (v2) h.data_at = sizeof h;
   if ((!v2 && std::memcmp(h.magic, kVecMagic, 8) != 0) || h.dim == 0 || h.dim > 65536 ||
-      h.data_at < sizeof h || h.data_at > file_.size() ||
+      h.data_at < sizeof h || h.data_at % sizeof(float) != 0 || h.data_at > file_.size() ||
       h.rows > (file_.size() - h.data_at) / (h.dim * sizeof(float)) ||
       file_.size() != h.data_at + h.rows * h.dim * sizeof(float))
     return Status::Corruption(path + ": corrupt vector file");
@@ -343,7 +343,7 @@ Status HnswIndex::Open(const GenerationView& generation, const std::string& name
     upper_off_at_ = levels_at_ + (n + 7) / 8 * 8;
     level0_at_ = h.level0_at;
     stride_ = h.stride;
-    if (stride_ < h.maxM0 * 4 || stride_ % 4 != 0 || stride_ > 1u << 20 ||
+    if (stride_ < h.maxM0 * 4 || stride_ % 4 != 0 || stride_ > 1u << 20 || level0_at_ % 4 != 0 ||
         level0_at_ < upper_off_at_ + n * 8 || level0_at_ > size)
       return Status::Corruption(path + ": corrupt index");
   }
