@@ -25,8 +25,10 @@
 // verifies the whole page around it. With 4 KiB pages (the first stores'
 // size, still read) the check cost a 1M-work tri-search +9.8% p50, with
 // 512-byte pages +8.5%, other queries <= 5%
-// (bench/results/2026-11-25-reliability/checksum-cost-1m.md). The hash table
-// is 1.6% of the payload.
+// (bench/results/2026-11-25-reliability/checksum-cost-1m.md). A read inside
+// one verified page is an inline bit test, and pages hash with libxxhash's
+// AVX2 dispatch (bench/results/2026-11-26-reliability/README.md). The hash
+// table is 1.6% of the payload.
 //
 // Writers stream the payload; the first page stays in memory until Finish()
 // so a format can fill in its header last (PatchHeader). Files are written to
@@ -80,13 +82,23 @@ class CheckedFile {
   // The payload bytes [offset, offset + len), each page they cover verified
   // once; null when the range is outside the payload or a page is damaged
   // (latched in status()). Thread-safe.
-  const uint8_t* Read(uint64_t offset, uint64_t len) const;
+  // The common case, a read inside one page already verified, is inline.
+  const uint8_t* Read(uint64_t offset, uint64_t len) const {
+    if (offset <= payload_ && len - 1 < payload_ - offset) {
+      const uint64_t page = offset >> page_shift_;
+      if (page == (offset + len - 1) >> page_shift_ &&
+          (verified_[page / 64].load(std::memory_order_relaxed) >> (page % 64) & 1))
+        return file_.data() + offset;
+    }
+    return ReadVerifying(offset, len);
+  }
   // Verifies every page now (tests, `litgraph verify`).
   Status VerifyAll() const;
   // The first damage a read met; ok when none.
   Status status() const;
 
  private:
+  const uint8_t* ReadVerifying(uint64_t offset, uint64_t len) const;
   bool VerifyPage(uint64_t page) const;
   MappedFile file_;
   std::string path_;
