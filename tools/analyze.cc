@@ -52,9 +52,11 @@ Manual ToolManual() {
       "in the set's undirected citation graph (Brandes 2001; the share of the shortest paths "
       "between other pairs of papers that pass through it, each pair once, normalized by "
       "(n - 1)(n - 2) / 2), exact when --betweenness-samples is at least the set's size, else "
-      "estimated from that many source papers drawn at random (seeded by --seed; Brandes and "
-      "Pich 2007: the sampled sums scaled by n / samples); betweenness_exact and "
-      "betweenness_sources say which. --bridge-rank chooses the score papers are ranked by "
+      "estimated from that many source papers drawn at random (default 64; seeded by --seed; "
+      "Brandes and Pich 2007: the sampled sums scaled by n / samples); betweenness_exact and "
+      "betweenness_sources say which. Each source costs one pass over the set's citations (64 "
+      "on an 11k-paper field with 217k citations: about 0.3 s of CPU; exact: about a minute). "
+      "--bridge-rank chooses the score papers are ranked by "
       "(participation, the default, or betweenness). Papers with fewer than --min-degree "
       "neighbours are left out.\n\n"
       "lineage: lineage depth, the longest chain of descendants within the set (p, a paper "
@@ -100,7 +102,7 @@ Manual ToolManual() {
 struct Options {
   std::vector<std::string> kinds, ids;
   std::string field, communities = "topic", bridge_rank = "participation";
-  uint32_t betweenness_samples = 500;
+  uint32_t betweenness_samples = 64;
   uint64_t seed = 1;
   bool all = false;
   size_t limit = 20;
@@ -132,7 +134,7 @@ void AddOptions(CLI::App& app, Options* o) {
       ->check(CLI::IsMember({"participation", "betweenness"}));
   app.add_option("--betweenness-samples", o->betweenness_samples,
                  "bridges: source papers of the betweenness estimate; exact when at least the "
-                 "set's size (default 500)")
+                 "set's size (default 64)")
       ->type_name("K")
       ->check(NumberIn<uint32_t>(1, 100000000));
   app.add_option("--seed", o->seed,

@@ -388,7 +388,7 @@ ToolSpec Analyze() {
        {"betweenness_samples", Kind::kValue, "--betweenness-samples",
         Int(1, 100000000,
             "bridges: source papers of the betweenness estimate; exact when at least the set's "
-            "size (default 500)")},
+            "size (default 64)")},
        {"seed", Kind::kValue, "--seed",
         Int(0, 999999999, "Seed of the communities and the betweenness sample (default 1)")},
        {"limit", Kind::kValue, "--limit", Int(1, 1000, "Findings per kind (default 20)")}},
