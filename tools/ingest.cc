@@ -99,9 +99,10 @@ int main(int argc, char** argv) {
                       "Do not rebuild the graph files (a later ingest or `litgraph-ingest` with no "
                       "input rebuilds them)");
   bool no_metrics = false;
-  tool.app().add_flag("--no-metrics", no_metrics,
-                      "Do not rebuild the store's citation metrics (they are stale until "
-                      "litgraph-metrics --build)");
+  tool.app().add_flag(
+      "--no-metrics", no_metrics,
+      "Do not rebuild the store's citation metrics (left stale for litgraph-metrics to "
+      "rebuild)");
   tool.app().add_flag(
       "--compact", opt.compact,
       "Rebuild the derived graph files in full instead of updating them: folds the lexical "

@@ -1073,7 +1073,7 @@ def case_metrics(c):
     # in the card, and litgraph-status says so.
     c.run("ingest", "--db", db, "-q", "--no-metrics",
           stdin=native("K", "Metrics paper K", year=2007, references=["F"]) + "\n")
-    st = json.loads(c.run("status", "--db", db)[0])
+    st = json.loads(c.run("status", "--db", db, expect=1)[0])  # no keywords or vectors: unhealthy
     assert st["metrics"]["current"] is False, st["metrics"]
     out, err, _ = c.run("metrics", "--db", db, "F")
     (fk,) = lines(out)
@@ -1092,7 +1092,7 @@ def case_metrics(c):
                                                        references=["F", "K"], venue="Venue even")
     summary = json.loads(c.run("ingest", "--db", db, "--stats", "-q", stdin=change + "\n")[0])
     assert summary["metrics_rebuilt"] is True and summary["works_new"] == 1, summary
-    st = json.loads(c.run("status", "--db", db)[0])
+    st = json.loads(c.run("status", "--db", db, expect=1)[0])  # no keywords or vectors: unhealthy
     assert st["metrics"]["current"] is True and st["metrics"]["novelty"] is True, st["metrics"]
     fresh = c.path("metrics-fresh.db")
     allrecs = [r for r in recs if json.loads(r)["id"] != "C"]
@@ -1217,8 +1217,10 @@ def case_metric_filters(c):
     recs = lines(out)
     assert recs and all(abs(r["scores"]["importance"] - r["citation_percentile"] / 100) < 1e-6
                         for r in recs), recs
-    # An ingest that changes the citations: status reports the metrics as stale.
-    c.run("ingest", "--db", db, "-q", stdin=native("K", "Metrics paper K", year=2007, references=["F"]) + "\n")
+    # An ingest --no-metrics that changes the citations: status reports the metrics as stale
+    # (a plain ingest rebuilds them: case_metrics).
+    c.run("ingest", "--db", db, "-q", "--no-metrics",
+          stdin=native("K", "Metrics paper K", year=2007, references=["F"]) + "\n")
     st = status()
     assert st["metrics"]["current"] is False and st["healthy"] is False, st
     assert any("litgraph-metrics --build" in p for p in st["problems"]), st["problems"]
@@ -1425,7 +1427,7 @@ def case_analyze_betweenness_and_communities(c):
     q5 = next(r for r in every if r["id"] == "Q5")
     assert 0 <= q5["novelty_keywords_pairs"] <= 10, q5
     assert (q5["novelty_keywords"] is None) == (q5["conventionality_keywords"] is None), q5
-    st = json.loads(c.run("status", "--db", db)[0])
+    st = json.loads(c.run("status", "--db", db, expect=1)[0])  # no keywords or vectors: unhealthy
     assert st["metrics"]["keyword_novelty"] is True and st["metrics"]["current"], st["metrics"]
     kept = lines(c.run(*find, "--where", "novelty_keywords_pairs>=0", "--fields",
                        "id,novelty_keywords_pairs")[0])
