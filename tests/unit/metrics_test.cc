@@ -266,6 +266,17 @@ TEST(MetricsNovelty, ZScoreArithmeticOnATinyNetwork) {
   EXPECT_TRUE(std::isnan(PercentileNearestRank(&empty, 0.5)));
 }
 
+// A random citation graph of n papers in `span` years from 2000 and m
+// citations (self-citations dropped by FromEdges); *years gets the years.
+CitationCsr RandomGraph(std::mt19937& rng, uint32_t n, int span, int m,
+                        std::vector<uint16_t>* years) {
+  years->resize(n);
+  for (auto& y : *years) y = static_cast<uint16_t>(2000 + rng() % span);
+  Edges edges;
+  for (int e = 0; e < m; ++e) edges.emplace_back(rng() % n, rng() % n);
+  return CitationCsr::FromEdges(*years, edges);
+}
+
 // Keyword novelty. Papers 0..2 are cited, with keyword labels {0, 1}, {1},
 // {2}; papers 3 and 4 cite them. A label of one reference pairs with each
 // label of every other reference, never with another label of its own
@@ -352,11 +363,8 @@ TEST(MetricsNovelty, KeywordLabelsVocabularyAndImportance) {
 TEST(MetricsNovelty, VariantsShareTheNetworks) {
   std::mt19937 rng(5);
   const uint32_t n = 200;
-  std::vector<uint16_t> years(n);
-  for (auto& y : years) y = static_cast<uint16_t>(2000 + rng() % 4);
-  Edges edges;
-  for (int e = 0; e < 1500; ++e) edges.emplace_back(rng() % n, rng() % n);
-  const CitationCsr g = CitationCsr::FromEdges(years, edges);
+  std::vector<uint16_t> years;
+  const CitationCsr g = RandomGraph(rng, n, 4, 1500, &years);
   std::vector<int32_t> venue(n);
   for (auto& v : venue) v = static_cast<int32_t>(rng() % 6) - 1;
   std::vector<uint64_t> off = {0};
@@ -398,14 +406,8 @@ TEST(MetricsNovelty, VariantsShareTheNetworks) {
 TEST(MetricsNovelty, RandomizationKeepsDegreesAndYears) {
   std::mt19937 rng(11);
   const uint32_t n = 300;
-  std::vector<uint16_t> years(n);
-  for (auto& y : years) y = static_cast<uint16_t>(2000 + rng() % 6);
-  Edges edges;
-  for (int e = 0; e < 3000; ++e) {
-    uint32_t a = rng() % n, b = rng() % n;
-    if (a != b) edges.emplace_back(a, b);
-  }
-  const CitationCsr g = CitationCsr::FromEdges(years, edges);
+  std::vector<uint16_t> years;
+  const CitationCsr g = RandomGraph(rng, n, 6, 3000, &years);
   const std::vector<uint32_t> r1 = RandomizeReferences(g, 42);
   EXPECT_EQ(r1, RandomizeReferences(g, 42));  // seeded: reproducible
   EXPECT_NE(r1, RandomizeReferences(g, 43));
