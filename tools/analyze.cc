@@ -42,11 +42,24 @@ Manual ToolManual() {
       "(k_c / k)^2 over their k citation neighbours in the set (references and citing papers), "
       "k_c of them in community c (Guimera and Amaral 2005): 0 when every neighbour is in one "
       "community, towards 1 when they spread over many. Communities are the papers' primary "
-      "topics (--communities topic, the default) or a label propagation over the set's "
+      "topics (--communities topic, the default), a label propagation over the set's "
       "undirected citation graph (--communities citation; Raghavan et al. 2007: papers in a "
-      "random order, ties broken at random, seeded, so every run gives the same communities). "
-      "Papers with fewer than --min-degree neighbours are left "
-      "out.\n\n"
+      "random order, ties broken at random, seeded by --seed, so every run gives the same "
+      "communities), or a label propagation over the set's keyword graph (--communities "
+      "keyword: the keywords of the set's papers, linked by the number of papers having both, "
+      "are grouped, and each paper joins the group most of its keywords are in; a paper "
+      "without keywords has none). Beside it, betweenness: the paper's betweenness centrality "
+      "in the set's undirected citation graph (Brandes 2001; the share of the shortest paths "
+      "between other pairs of papers that pass through it, each pair once, normalized by "
+      "(n - 1)(n - 2) / 2), exact when --betweenness-samples is at least the set's size, else "
+      "estimated from that many source papers drawn at random (default 64; seeded by --seed; "
+      "Brandes and Pich 2007: the sampled sums scaled by n / samples); betweenness_exact and "
+      "betweenness_sources say which. Each source costs one pass over the set's citations (64 "
+      "on an 11k-paper field with 217k citations: about 0.3 s of CPU; exact: about a minute of "
+      "CPU). "
+      "--bridge-rank chooses the score papers are ranked by "
+      "(participation, the default, or betweenness). Papers with fewer than --min-degree "
+      "neighbours are left out.\n\n"
       "lineage: lineage depth, the longest chain of descendants within the set (p, a paper "
       "citing p, a paper citing that one, ...) in citation steps, with the chain. Citation "
       "cycles are condensed: the papers of a cycle share one step.\n\n"
@@ -89,7 +102,9 @@ Manual ToolManual() {
 
 struct Options {
   std::vector<std::string> kinds, ids;
-  std::string field, communities = "topic";
+  std::string field, communities = "topic", bridge_rank = "participation";
+  uint32_t betweenness_samples = 64;
+  uint64_t seed = 1;
   bool all = false;
   size_t limit = 20;
   uint32_t min_degree = 3;
@@ -112,8 +127,21 @@ void AddOptions(CLI::App& app, Options* o) {
       ->type_name("N")
       ->check(NumberIn<size_t>(1, 1000000));
   app.add_option("--communities", o->communities,
-                 "bridges: topic (primary topics, default) or citation (label propagation)")
-      ->check(CLI::IsMember({"topic", "citation"}));
+                 "bridges: topic (primary topics, default), citation or keyword (label "
+                 "propagation over the citation or keyword graph)")
+      ->check(CLI::IsMember({"topic", "citation", "keyword"}));
+  app.add_option("--bridge-rank", o->bridge_rank,
+                 "bridges: rank by participation (default) or betweenness")
+      ->check(CLI::IsMember({"participation", "betweenness"}));
+  app.add_option("--betweenness-samples", o->betweenness_samples,
+                 "bridges: source papers of the betweenness estimate; exact when at least the "
+                 "set's size (default 64)")
+      ->type_name("K")
+      ->check(NumberIn<uint32_t>(1, 100000000));
+  app.add_option("--seed", o->seed,
+                 "Seed of the communities and the betweenness sample (default 1)")
+      ->type_name("N")
+      ->check(NumberIn<uint64_t>(0, 999999999999));
   app.add_option("--min-degree", o->min_degree,
                  "bridges: citation neighbours in the set a paper needs (default 3)")
       ->type_name("N")
@@ -174,21 +202,27 @@ class Analyzer {
     const bool topics = o_.communities == "topic";
     if (topics)
       community = s_.topic;
+    else if (o_.communities == "keyword")
+      community = KeywordCommunities(s_, 50, o_.seed);
     else
-      community = LabelPropagation(s_);
+      community = LabelPropagation(s_, 50, o_.seed);
     std::vector<Participation> part = ComputeParticipation(s_, community);
+    const Betweenness btw = ComputeBetweenness(CitationGraph(s_), o_.betweenness_samples, o_.seed);
+    const bool by_betweenness = o_.bridge_rank == "betweenness";
+    auto score = [&](uint32_t p) {
+      return by_betweenness ? btw.normalized[p] : part[p].coefficient;
+    };
     std::vector<uint32_t> order;
     for (uint32_t p = 0; p < s_.size(); ++p)
-      if (part[p].degree >= o_.min_degree && part[p].coefficient > 0) order.push_back(p);
+      if (part[p].degree >= o_.min_degree && score(p) > 0) order.push_back(p);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      if (part[a].coefficient != part[b].coefficient)
-        return part[a].coefficient > part[b].coefficient;
+      if (score(a) != score(b)) return score(a) > score(b);
       if (part[a].degree != part[b].degree) return part[a].degree > part[b].degree;
       return a < b;
     });
     auto name = [&](int32_t c) -> Json {
       if (c < 0) return nullptr;
-      if (!topics) return fmt::format("c{}", c);
+      if (!topics) return fmt::format("{}{}", o_.communities == "keyword" ? "k" : "c", c);
       auto label = store_->NodeLabel(NodeType::kTopic, c);
       return label ? label->second : std::to_string(c);
     };
@@ -211,9 +245,13 @@ class Analyzer {
             {{"community", by_size[i].second >= 0 ? name(static_cast<int32_t>(by_size[i].second))
                                                   : Json(nullptr)},
              {"papers", by_size[i].first}});
-      Emit("bridges", "bridge_paper", r, order.size(), part[p].coefficient, NodeType::kPaper,
-           s_.papers[p], -1,
+      Emit("bridges", "bridge_paper", r, order.size(), score(p), NodeType::kPaper, s_.papers[p], -1,
            {{"participation", part[p].coefficient},
+            {"betweenness", btw.normalized[p]},
+            {"betweenness_pairs", btw.value[p]},
+            {"betweenness_exact", btw.exact},
+            {"betweenness_sources", btw.sources},
+            {"rank_by", o_.bridge_rank},
             {"degree", part[p].degree},
             {"communities", part[p].communities},
             {"community", name(community[p])},

@@ -50,7 +50,15 @@ Manual ToolManual() {
       "changed since its base (searched together with the base, scored with the base's "
       "statistics). When the delta would hold more than 20% of the indexed papers, or with "
       "--compact, the derived files are rebuilt in full, which folds the delta into a new base. "
-      "Readers keep their snapshot during every update.";
+      "Readers keep their snapshot during every update.\n\n"
+      "When the store has citation metrics (litgraph-metrics --build) and the update changed "
+      "what they are computed from, they are rebuilt with the options they were built with "
+      "(window, PageRank, novelty K and seed, keyword novelty), after the records and graph "
+      "are committed; all of them, since CD, PageRank, percentiles and novelty are global. "
+      "That costs about what litgraph-metrics --build does (at 1M papers ~40 s without "
+      "novelty, minutes with it). --no-metrics skips it: the metrics are then stale, "
+      "litgraph-status says so, and the tools compute instead of reading them until "
+      "litgraph-metrics --build runs.";
   man.input =
       "JSON records; see litgraph-json(7) for the native record and the accepted "
       "OpenAlex fields. Unknown fields are ignored. Lines may end in LF, CRLF or CR, and a "
@@ -90,6 +98,11 @@ int main(int argc, char** argv) {
   tool.app().add_flag("--no-graph", no_graph,
                       "Do not rebuild the graph files (a later ingest or `litgraph-ingest` with no "
                       "input rebuilds them)");
+  bool no_metrics = false;
+  tool.app().add_flag(
+      "--no-metrics", no_metrics,
+      "Do not rebuild the store's citation metrics (left stale for litgraph-metrics to "
+      "rebuild)");
   tool.app().add_flag(
       "--compact", opt.compact,
       "Rebuild the derived graph files in full instead of updating them: folds the lexical "
@@ -106,6 +119,8 @@ int main(int argc, char** argv) {
   tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
     opt.build_graph = !no_graph;
+    opt.update_metrics = !no_metrics;
+    opt.threads = tool.common().threads;
     opt.reporter = tool.reporter();
     IngestStats s;
     // A first ingest that fails leaves no empty store behind.
@@ -114,10 +129,13 @@ int main(int argc, char** argv) {
     double rate = s.seconds > 0 ? static_cast<double>(s.works) / s.seconds : 0;
     tool.Summary(
         fmt::format("{} works ({} new, {} updated, {} stale), {} other records, {} invalid; {} "
-                    "edges ({} citations, {} dangling references); {:.1f} s, {:.0f} works/s",
+                    "edges ({} citations, {} dangling references){}; {:.1f} s, {:.0f} works/s",
                     s.works, s.works_new, s.works_updated, s.works_stale, s.entities + s.skipped,
-                    s.invalid, s.graph_edges, s.cites_edges, s.dangling_references, s.seconds,
-                    rate),
+                    s.invalid, s.graph_edges, s.cites_edges, s.dangling_references,
+                    s.metrics_rebuilt
+                        ? fmt::format("; citation metrics rebuilt in {:.1f} s", s.metrics_seconds)
+                        : "",
+                    s.seconds, rate),
         {{"id", tool.common().db},
          {"type", "ingest_summary"},
          {"records", s.records},
@@ -134,6 +152,8 @@ int main(int argc, char** argv) {
          {"input_bytes", s.input_bytes},
          {"load_seconds", s.load_seconds},
          {"graph_seconds", s.graph_seconds},
+         {"metrics_rebuilt", s.metrics_rebuilt},
+         {"metrics_seconds", s.metrics_seconds},
          {"seconds", s.seconds},
          {"works_per_second", rate}});
     return Status::Ok();

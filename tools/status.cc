@@ -41,7 +41,8 @@ Manual ToolManual() {
       "{generation, backend, papers_without_keywords}, vectors {generation, model_id, "
       "backend, method, dim, papers_at_train, retrain_due, delta_rows, papers_without_vectors}, "
       "metrics {generation, current (computed from the current graph; a stale file is a "
-      "problem), cd_window, novelty}, bytes {sqlite, graph, keywords, vectors, metrics, "
+      "problem), cd_window, novelty, keyword_novelty}, bytes {sqlite, graph, keywords, vectors, "
+      "metrics, "
       "total}, healthy, problems [text], damage [text] "
       "(with --verify), verified}. On a terminal, a readable report.";
   man.exit_status =

@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <unordered_map>
 
 #include "litgraph/metrics.h"
@@ -149,41 +150,171 @@ Influence ComputeInfluence(const PaperSet& s, double damping, double tolerance) 
   return out;
 }
 
-std::vector<int32_t> LabelPropagation(const PaperSet& s, int max_passes, uint64_t seed) {
-  const uint32_t n = s.size();
+namespace {
+
+// From weighted edges (a, b, w) between distinct nodes below n: both
+// directions, repeated pairs merged (weights summed).
+UndirectedGraph FromWeightedEdges(uint32_t n,
+                                  std::vector<std::tuple<uint32_t, uint32_t, double>> edges) {
+  const size_t half = edges.size();
+  for (size_t i = 0; i < half; ++i) {
+    auto [a, b, w] = edges[i];
+    edges.emplace_back(b, a, w);
+  }
+  std::sort(edges.begin(), edges.end());
+  UndirectedGraph g;
+  g.off.assign(n + 1, 0);
+  for (size_t i = 0; i < edges.size(); ++i) {
+    auto [a, b, w] = edges[i];
+    if (a == b || a >= n || b >= n) continue;
+    if (!g.ids.empty() && i > 0 && std::get<0>(edges[i - 1]) == a &&
+        std::get<1>(edges[i - 1]) == b) {
+      g.weight.back() += w;
+      continue;
+    }
+    g.ids.push_back(b);
+    g.weight.push_back(w);
+    ++g.off[a + 1];
+  }
+  for (uint32_t v = 0; v < n; ++v) g.off[v + 1] += g.off[v];
+  return g;
+}
+
+void Renumber(std::vector<int32_t>* label) {
+  std::unordered_map<int32_t, int32_t> renumber;
+  for (int32_t& l : *label)
+    if (l >= 0) l = renumber.emplace(l, static_cast<int32_t>(renumber.size())).first->second;
+}
+
+}  // namespace
+
+UndirectedGraph CitationGraph(const PaperSet& s) {
+  std::vector<std::tuple<uint32_t, uint32_t, double>> edges;
+  for (uint32_t p = 0; p < s.size(); ++p)
+    for (uint32_t r : s.Refs(p)) edges.emplace_back(p, r, 1.0);
+  return FromWeightedEdges(s.size(), std::move(edges));
+}
+
+std::vector<int32_t> LabelPropagation(const UndirectedGraph& g, int max_passes, uint64_t seed) {
+  const uint32_t n = g.size();
   std::vector<int32_t> label(n);
   std::iota(label.begin(), label.end(), 0);
   std::vector<uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   std::mt19937_64 rng(seed);
-  std::unordered_map<int32_t, uint32_t> count;
+  std::unordered_map<int32_t, double> weight;
   std::vector<int32_t> best;
   for (int pass = 0; pass < max_passes; ++pass) {
     // Fisher-Yates with rng() % k: the same order on every platform.
     for (uint32_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
     bool changed = false;
     for (uint32_t p : order) {
-      count.clear();
-      for (uint32_t q : s.Refs(p)) ++count[label[q]];
-      for (uint32_t q : s.Citers(p)) ++count[label[q]];
-      if (count.empty()) continue;
-      uint32_t top = 0;
-      for (auto [l, c] : count) top = std::max(top, c);
-      // Kept when it is among the most frequent (no oscillation).
-      if (auto it = count.find(label[p]); it != count.end() && it->second == top) continue;
+      weight.clear();
+      for (uint64_t i = g.off[p]; i < g.off[p + 1]; ++i) weight[label[g.ids[i]]] += g.weight[i];
+      if (weight.empty()) continue;
+      double top = 0;
+      for (auto [l, w] : weight) top = std::max(top, w);
+      // Kept when it is among the heaviest (no oscillation).
+      if (auto it = weight.find(label[p]); it != weight.end() && it->second == top) continue;
       best.clear();
-      for (auto [l, c] : count)
-        if (c == top) best.push_back(l);
+      for (auto [l, w] : weight)
+        if (w == top) best.push_back(l);
       std::sort(best.begin(), best.end());  // the map's order is not portable
       label[p] = best[rng() % best.size()];
       changed = true;
     }
     if (!changed) break;
   }
-  std::unordered_map<int32_t, int32_t> renumber;
-  for (int32_t& l : label)
-    l = renumber.emplace(l, static_cast<int32_t>(renumber.size())).first->second;
+  Renumber(&label);
   return label;
+}
+
+std::vector<int32_t> LabelPropagation(const PaperSet& s, int max_passes, uint64_t seed) {
+  return LabelPropagation(CitationGraph(s), max_passes, seed);
+}
+
+std::vector<int32_t> KeywordCommunities(const PaperSet& s, int max_passes, uint64_t seed) {
+  // Keywords of the set, numbered by first use (papers ascending).
+  std::unordered_map<uint32_t, uint32_t> local;
+  std::vector<uint32_t> kw(s.keywords.size());
+  for (size_t i = 0; i < kw.size(); ++i)
+    kw[i] = local.emplace(s.keywords[i], static_cast<uint32_t>(local.size())).first->second;
+  std::vector<std::tuple<uint32_t, uint32_t, double>> edges;
+  for (uint32_t p = 0; p < s.size(); ++p)
+    for (uint64_t i = s.kw_off[p]; i < s.kw_off[p + 1]; ++i)
+      for (uint64_t j = i + 1; j < s.kw_off[p + 1]; ++j) edges.emplace_back(kw[i], kw[j], 1.0);
+  const std::vector<int32_t> keyword_label = LabelPropagation(
+      FromWeightedEdges(static_cast<uint32_t>(local.size()), std::move(edges)), max_passes, seed);
+  std::vector<int32_t> label(s.size(), -1);
+  std::map<int32_t, uint32_t> count;  // ordered: ties go to the smaller label
+  for (uint32_t p = 0; p < s.size(); ++p) {
+    count.clear();
+    for (uint64_t i = s.kw_off[p]; i < s.kw_off[p + 1]; ++i) ++count[keyword_label[kw[i]]];
+    uint32_t top = 0;
+    for (auto [l, c] : count)
+      if (c > top) {
+        top = c;
+        label[p] = l;
+      }
+  }
+  Renumber(&label);
+  return label;
+}
+
+Betweenness ComputeBetweenness(const UndirectedGraph& g, uint32_t samples, uint64_t seed) {
+  const uint32_t n = g.size();
+  Betweenness b;
+  b.value.assign(n, 0);
+  b.normalized.assign(n, 0);
+  std::vector<uint32_t> sources(n);
+  std::iota(sources.begin(), sources.end(), 0u);
+  b.exact = samples >= n;
+  if (!b.exact) {
+    // The first `samples` of a seeded Fisher-Yates shuffle.
+    std::mt19937_64 rng(seed);
+    for (uint32_t i = 0; i < samples; ++i) std::swap(sources[i], sources[i + rng() % (n - i)]);
+    sources.resize(samples);
+    std::sort(sources.begin(), sources.end());
+  }
+  b.sources = static_cast<uint32_t>(sources.size());
+  std::vector<int32_t> dist(n, -1);
+  std::vector<double> sigma(n, 0), delta(n, 0);
+  std::vector<uint32_t> order;  // BFS order: the queue, then the stack
+  order.reserve(n);
+  for (uint32_t s : sources) {
+    order.assign(1, s);
+    dist[s] = 0;
+    sigma[s] = 1;
+    for (size_t h = 0; h < order.size(); ++h) {
+      const uint32_t v = order[h];
+      for (uint32_t w : g.Of(v)) {
+        if (dist[w] < 0) {
+          dist[w] = dist[v] + 1;
+          order.push_back(w);
+        }
+        if (dist[w] == dist[v] + 1) sigma[w] += sigma[v];
+      }
+    }
+    for (size_t h = order.size(); h-- > 0;) {
+      const uint32_t w = order[h];
+      for (uint32_t v : g.Of(w))
+        if (dist[v] == dist[w] - 1) delta[v] += sigma[v] / sigma[w] * (1 + delta[w]);
+      if (w != s) b.value[w] += delta[w];
+    }
+    for (uint32_t v : order) {
+      dist[v] = -1;
+      sigma[v] = 0;
+      delta[v] = 0;
+    }
+  }
+  // Every unordered pair is reached from both ends: halved.
+  const double scale = b.sources == 0 ? 0 : 0.5 * n / b.sources;
+  const double pairs = n >= 3 ? (n - 1.0) * (n - 2.0) / 2 : 0;
+  for (uint32_t v = 0; v < n; ++v) {
+    b.value[v] *= scale;
+    b.normalized[v] = pairs > 0 ? b.value[v] / pairs : 0;
+  }
+  return b;
 }
 
 std::vector<Participation> ComputeParticipation(const PaperSet& s,

@@ -23,6 +23,7 @@
 #include "litgraph/graph_build.h"
 #include "litgraph/jsonl.h"
 #include "litgraph/lexical.h"
+#include "litgraph/metrics.h"
 #include "litgraph/records.h"
 #include "litgraph/store.h"
 #include "litgraph/store_write.h"
@@ -456,6 +457,13 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
     txn.Commit();
   } catch (const StatusError& e) {
     return e.status();
+  }
+  if (options.build_graph && options.update_metrics) {
+    const auto tm = Clock::now();
+    MetricsBuildStats ms;
+    LITGRAPH_RETURN_IF_ERROR(
+        RefreshMetrics(store, options.threads, &stats->metrics_rebuilt, &ms, options.reporter));
+    stats->metrics_seconds = Since(tm);
   }
   stats->works = counts.works;
   stats->works_new = counts.works_new;

@@ -345,7 +345,8 @@ ToolSpec Metrics() {
       "metrics", "metrics", "Citation metrics",
       "Citation metrics of papers: disruption (CD index with n_i, n_j, n_k, and a reason when "
       "undefined), in-store citation counts, citation percentile within field and year, "
-      "PageRank over citations, novelty and conventionality; read from the store's metrics "
+      "PageRank over citations, novelty and conventionality (over venue pairs, and over keyword "
+      "pairs when built with them); read from the store's metrics "
       "file when built, else the CD index computed for the papers given. Read-only.",
       false, {"metric_entry"},
       {{"papers", Kind::kPositionals, "", Strings(1000, "Paper ids, DOIs or titles")},
@@ -359,7 +360,8 @@ ToolSpec Analyze() {
       "analyze", "analyze", "Analyze a set of papers",
       "Structural analyses of a set of papers (a field, the whole store, or given papers): "
       "influential papers and keywords (PageRank within the set), bridging papers between "
-      "communities (participation coefficient), lineage depth (longest chain of descendants), "
+      "communities (participation coefficient and betweenness), lineage depth (longest chain of "
+      "descendants), "
       "gaps (detached papers, keywords used once, sparse keyword pairs) and near-duplicate "
       "candidates (papers, authors, keywords). Each finding carries its evidence.",
       false, {"analysis_entry"},
@@ -377,7 +379,18 @@ ToolSpec Analyze() {
        {"all", Kind::kFlag, "--all", Bool("Every paper of the store")},
        {"papers", Kind::kRepeat, "--id", Strings(100000, "The papers of the set (ids or DOIs)")},
        {"communities", Kind::kValue, "--communities",
-        Enum({"topic", "citation"}, "bridges: communities from topics (default) or citations")},
+        Enum({"topic", "citation", "keyword"},
+             "bridges: communities from topics (default), the citation graph or the keyword "
+             "graph")},
+       {"bridge_rank", Kind::kValue, "--bridge-rank",
+        Enum({"participation", "betweenness"},
+             "bridges: rank by participation coefficient (default) or betweenness")},
+       {"betweenness_samples", Kind::kValue, "--betweenness-samples",
+        Int(1, 100000000,
+            "bridges: source papers of the betweenness estimate; exact when at least the set's "
+            "size (default 64)")},
+       {"seed", Kind::kValue, "--seed",
+        Int(0, 999999999, "Seed of the communities and the betweenness sample (default 1)")},
        {"limit", Kind::kValue, "--limit", Int(1, 1000, "Findings per kind (default 20)")}},
       {}, {"kinds"}, [](const Json& args) {
         if (args.contains("field") + args.contains("all") + args.contains("papers") != 1)
@@ -402,7 +415,8 @@ ToolSpec Ingest() {
       "ingest", "ingest", "Ingest records",
       "Load OpenAlex works or native paper records ({id, title, abstract, year, authors, "
       "venue, doi, references}) into the store, inline or from files the server can read, and "
-      "rebuild the graph. Returns the ingest summary.",
+      "rebuild the graph (and the citation metrics, when the store has them). Returns the "
+      "ingest summary.",
       true, {"ingest_summary"},
       {{"records",
         Kind::kStdinRecords,
@@ -415,7 +429,10 @@ ToolSpec Ingest() {
        {"files", Kind::kPositionals, "",
         Strings(1000, "Input files (JSON lines, .gz) on the server's machine")},
        {"skip_invalid", Kind::kFlag, "--skip-invalid",
-        Bool("Count and skip malformed records instead of stopping")}},
+        Bool("Count and skip malformed records instead of stopping")},
+       {"no_metrics", Kind::kFlag, "--no-metrics",
+        Bool("Do not rebuild the store's citation metrics (they are stale until "
+             "litgraph-metrics --build)")}},
       {"--stats"}, {}, [](const Json& args) {
         if (args.contains("records") == args.contains("files"))
           return Status::InvalidArgument("give records or files (one of them)");

@@ -9,10 +9,20 @@ namespace litgraph {
 
 namespace {
 
-constexpr const char* kFieldNames[] = {
-    "cd",      "cd_no_nk",          "n_i",          "n_j",
-    "n_k",     "cited_by_in_store", "pagerank",     "citation_percentile",
-    "novelty", "conventionality",   "novelty_pairs"};
+constexpr const char* kFieldNames[] = {"cd",
+                                       "cd_no_nk",
+                                       "n_i",
+                                       "n_j",
+                                       "n_k",
+                                       "cited_by_in_store",
+                                       "pagerank",
+                                       "citation_percentile",
+                                       "novelty",
+                                       "conventionality",
+                                       "novelty_pairs",
+                                       "novelty_keywords",
+                                       "conventionality_keywords",
+                                       "novelty_keywords_pairs"};
 constexpr size_t kNumFields = sizeof(kFieldNames) / sizeof(kFieldNames[0]);
 
 bool WholeGraph(MetricField f) {
@@ -21,6 +31,17 @@ bool WholeGraph(MetricField f) {
 bool NeedsNovelty(MetricField f) {
   return f == MetricField::kNovelty || f == MetricField::kConventionality ||
          f == MetricField::kNoveltyPairs;
+}
+bool NeedsKeywordNovelty(MetricField f) {
+  return f == MetricField::kNoveltyKeywords || f == MetricField::kConventionalityKeywords ||
+         f == MetricField::kNoveltyKeywordsPairs;
+}
+
+std::optional<double> NoveltyValue(const std::optional<Novelty>& n, int which) {
+  if (!n) return std::nullopt;
+  if (which == 2) return static_cast<double>(n->pairs);
+  if (std::isnan(n->novelty)) return std::nullopt;
+  return static_cast<double>(which == 0 ? n->novelty : n->conventionality);
 }
 
 std::string_view Trim(std::string_view s) {
@@ -44,7 +65,6 @@ std::vector<std::string> MetricFieldNames() {
 }
 
 std::optional<double> MetricValue(const MetricRecord& r, MetricField f) {
-  const bool nov = r.novelty && !std::isnan(r.novelty->novelty);
   switch (f) {
     case MetricField::kCd:
       return r.disruption.Cd();
@@ -64,14 +84,17 @@ std::optional<double> MetricValue(const MetricRecord& r, MetricField f) {
       if (!r.percentile) return std::nullopt;
       return static_cast<double>(*r.percentile);
     case MetricField::kNovelty:
-      if (!nov) return std::nullopt;
-      return static_cast<double>(r.novelty->novelty);
+      return NoveltyValue(r.novelty, 0);
     case MetricField::kConventionality:
-      if (!nov) return std::nullopt;
-      return static_cast<double>(r.novelty->conventionality);
+      return NoveltyValue(r.novelty, 1);
     case MetricField::kNoveltyPairs:
-      if (!r.novelty) return std::nullopt;
-      return static_cast<double>(r.novelty->pairs);
+      return NoveltyValue(r.novelty, 2);
+    case MetricField::kNoveltyKeywords:
+      return NoveltyValue(r.keyword_novelty, 0);
+    case MetricField::kConventionalityKeywords:
+      return NoveltyValue(r.keyword_novelty, 1);
+    case MetricField::kNoveltyKeywordsPairs:
+      return NoveltyValue(r.keyword_novelty, 2);
   }
   return std::nullopt;
 }
@@ -147,22 +170,26 @@ Result<std::unique_ptr<PaperMetricSource>> PaperMetricSource::Open(
   bool stale = false;
   auto file = MetricsFile::Open(store, *graph, &stale);
   if (!file.ok()) return file.status();
-  bool novelty = false, whole = false;
+  bool novelty = false, keywords = false, whole = false;
   for (MetricField f : needed) {
     novelty |= NeedsNovelty(f);
+    keywords |= NeedsKeywordNovelty(f);
     whole |= WholeGraph(f);
   }
-  if (*file && (*file)->window() == kDefaultCdWindow && (!novelty || (*file)->has_novelty())) {
+  if (*file && (*file)->window() == kDefaultCdWindow && (!novelty || (*file)->has_novelty()) &&
+      (!keywords || (*file)->has_keyword_novelty())) {
     s->file_ = std::move(file.value());
     return s;
   }
-  if (novelty) {
+  if (novelty || keywords) {
+    const char* build = keywords ? "--keyword-novelty" : "--novelty";
     if (*file && (*file)->window() == kDefaultCdWindow)
       return Status::InvalidArgument(
-          "novelty is not in the store's metrics file (run litgraph-metrics --build --novelty)");
-    return Status::InvalidArgument(fmt::format(
-        "novelty needs the store's metrics file{} (run litgraph-metrics --build --novelty)",
-        stale ? ", which predates the store's citations" : ""));
+          fmt::format("{} is not in the store's metrics file (run litgraph-metrics --build {})",
+                      keywords ? "keyword novelty" : "novelty", build));
+    return Status::InvalidArgument(
+        fmt::format("novelty needs the store's metrics file{} (run litgraph-metrics --build {})",
+                    stale ? ", which predates the store's citations" : "", build));
   }
   const std::string why = stale   ? "the store's metrics file predates its citations"
                           : *file ? fmt::format("the store's metrics file has CD window {}, not {}",

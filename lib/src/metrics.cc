@@ -100,7 +100,9 @@ std::string Header(const char magic[8]) { return std::string(magic, 8); }
 
 constexpr char kCdMagic[8] = {'L', 'G', 'C', 'D', 'X', 0, 0, 1};
 constexpr char kRanksMagic[8] = {'L', 'G', 'R', 'K', 'S', 0, 0, 1};
-constexpr char kNoveltyMagic[8] = {'L', 'G', 'N', 'O', 'V', 0, 0, 1};
+constexpr char kNoveltyMagicV1[8] = {'L', 'G', 'N', 'O', 'V', 0, 0, 1};
+constexpr char kNoveltyMagic[8] = {'L', 'G', 'N', 'O', 'V', 0, 0, 2};
+constexpr uint32_t kNoveltyKeywords = 1;  // novelty header flag: the keyword variant
 constexpr size_t kHeader = 64;
 
 // The graph files the metrics are computed from: a metrics generation is
@@ -109,12 +111,15 @@ constexpr const char* kInputs[] = {"cites.out.adj",      "cites.in.adj",    "pap
                                    "paper.citations",    "topics.adj",      "topic.subfield.adj",
                                    "subfield.field.adj", "published_in.adj"};
 
-nlohmann::json InputBuilds(const GenerationView& view) {
+// Keyword novelty reads the papers' keywords as well.
+nlohmann::json InputBuilds(const GenerationView& view, bool keywords) {
   nlohmann::json j = nlohmann::json::object();
-  for (const char* name : kInputs) {
+  auto add = [&](const char* name) {
     auto it = view.files().find(name);
     j[name] = it == view.files().end() ? nlohmann::json(nullptr) : nlohmann::json(it->second);
-  }
+  };
+  for (const char* name : kInputs) add(name);
+  if (keywords) add("keywords.adj");
   return j;
 }
 
@@ -510,33 +515,36 @@ std::vector<uint32_t> Randomize(const CitationCsr& g, const Strata& s, uint64_t 
   return out;
 }
 
-// Calls fn(pair key) for every venue pair of paper p's references (`refs`
-// the reference array, CSR offsets as g's).
+// Calls fn(pair key) for every label pair of a paper's references (refs[begin,
+// end), the reference array of the CSR or a randomization of it): a label of
+// one reference with a label of another.
 template <typename Fn>
-void ForEachPair(const CitationCsr& g, const std::vector<int32_t>& venue, const uint32_t* refs,
-                 uint64_t begin, uint64_t end, std::vector<int32_t>* scratch, Fn&& fn) {
+void ForEachPair(const PaperLabels& labels, const uint32_t* refs, uint64_t begin, uint64_t end,
+                 std::vector<uint64_t>* scratch, Fn&& fn) {
   scratch->clear();
-  for (uint64_t i = begin; i < end; ++i) {
-    const uint32_t r = refs[i];
-    if (r < venue.size() && venue[r] >= 0) scratch->push_back(venue[r]);
-  }
+  for (uint64_t i = begin; i < end; ++i)
+    for (int32_t l : labels.Of(refs[i]))
+      scratch->push_back(static_cast<uint64_t>(l) << 32 | (i - begin));  // label, reference
   std::sort(scratch->begin(), scratch->end());
+  const uint64_t* x = scratch->data();
   const size_t m = scratch->size();
   for (size_t i = 0; i < m; ++i)
-    for (size_t j = i + 1; j < m; ++j) fn(PairKey((*scratch)[i], (*scratch)[j]));
+    for (size_t j = i + 1; j < m; ++j)
+      if (static_cast<uint32_t>(x[i]) != static_cast<uint32_t>(x[j]))
+        fn(PairKey(static_cast<int32_t>(x[i] >> 32), static_cast<int32_t>(x[j] >> 32)));
 }
 
 // Observed pair counts (index per pair) and, over the randomized networks,
 // the sums and sums of squares of each pair's count.
-// Pair key -> index + 1 (0: none). With few venues a triangular array
+// Pair key -> index + 1 (0: none). With few labels a triangular array
 // indexed by the pair itself: one read per lookup instead of a hash probe
 // into a table of 16-byte slots (at 1M papers and 5,019 venues, 12.6M
 // entries, 50 MB); else a hash map.
 class PairIndex {
  public:
   static constexpr uint64_t kDenseMax = uint64_t{32} << 20;
-  void Init(int32_t venues) {
-    const uint64_t v = static_cast<uint64_t>(std::max(venues, 0));
+  void Init(int32_t labels) {
+    const uint64_t v = static_cast<uint64_t>(std::max(labels, 0));
     if (v * (v + 1) / 2 <= kDenseMax) {
       v_ = v;
       dense_.assign(v * (v + 1) / 2, 0);
@@ -563,19 +571,32 @@ struct PairStats {
   PairIndex index;
   std::vector<uint64_t> keys;
   std::vector<double> observed, sum, sum_sq;
+  // A pair's mean and sd over k networks and its z (NaN when sd is 0).
+  double Z(size_t i, double k, double* mean, double* sd) const {
+    *mean = k > 0 ? sum[i] / k : 0;
+    const double var = k > 1 ? (sum_sq[i] - k * *mean * *mean) / (k - 1) : 0;
+    *sd = std::sqrt(std::max(0.0, var));
+    return *sd > 0 ? (observed[i] - *mean) / *sd : std::numeric_limits<double>::quiet_NaN();
+  }
+  void Add(const std::vector<uint32_t>& counts) {
+    for (size_t i = 0; i < counts.size(); ++i) {
+      sum[i] += counts[i];
+      sum_sq[i] += static_cast<double>(counts[i]) * counts[i];
+    }
+  }
 };
 
 uint64_t RefBegin(const CitationCsr& g, uint32_t p) {
   return static_cast<uint64_t>(g.Refs(p).data() - g.Refs(0).data());
 }
 
-void CountObserved(const CitationCsr& g, const std::vector<int32_t>& venue, PairStats* st) {
-  st->index.Init(venue.empty() ? 0 : *std::max_element(venue.begin(), venue.end()) + 1);
-  std::vector<int32_t> scratch;
+void CountObserved(const CitationCsr& g, const PaperLabels& labels, PairStats* st) {
+  st->index.Init(labels.num_labels);
+  std::vector<uint64_t> scratch;
   const uint32_t* refs = g.Refs(0).data();
   for (uint32_t p = 0; p < g.num_papers(); ++p) {
     const uint64_t b = RefBegin(g, p), e = b + g.Refs(p).size();
-    ForEachPair(g, venue, refs, b, e, &scratch, [&](uint64_t key) {
+    ForEachPair(labels, refs, b, e, &scratch, [&](uint64_t key) {
       uint32_t& slot = st->index[key];
       if (slot == 0) {
         st->keys.push_back(key);
@@ -591,20 +612,144 @@ void CountObserved(const CitationCsr& g, const std::vector<int32_t>& venue, Pair
 
 // Adds one randomized network's counts of the observed pairs (pairs that
 // never occur in the store are not needed: no paper has them).
-void CountRandomized(const CitationCsr& g, const std::vector<int32_t>& venue,
+void CountRandomized(const CitationCsr& g, const PaperLabels& labels,
                      const std::vector<uint32_t>& refs, const PairStats& st,
                      std::vector<uint32_t>* counts) {
   counts->assign(st.keys.size(), 0);
-  std::vector<int32_t> scratch;
+  std::vector<uint64_t> scratch;
   for (uint32_t p = 0; p < g.num_papers(); ++p) {
     const uint64_t b = RefBegin(g, p), e = b + g.Refs(p).size();
-    ForEachPair(g, venue, refs.data(), b, e, &scratch, [&](uint64_t key) {
+    ForEachPair(labels, refs.data(), b, e, &scratch, [&](uint64_t key) {
       if (const uint32_t* i = st.index.Find(key)) ++(*counts)[*i - 1];
     });
   }
 }
 
+// Each paper's novelty and conventionality from the pairs' statistics over
+// k networks.
+std::vector<Novelty> PaperNovelty(const CitationCsr& g, const PaperLabels& labels,
+                                  const PairStats& st, double k, int threads) {
+  std::vector<float> z(st.keys.size());
+  for (size_t i = 0; i < z.size(); ++i) {
+    double mean, sd;
+    z[i] = static_cast<float>(st.Z(i, k, &mean, &sd));
+  }
+  const uint32_t n = g.num_papers();
+  std::vector<Novelty> out(n);
+  const uint32_t* refs = g.Refs(0).data();
+  ParallelChunks(n, Workers(threads), 4096, [&](uint64_t b, uint64_t e, int) {
+    std::vector<uint64_t> scratch;
+    std::vector<float> zs;
+    for (uint64_t p = b; p < e; ++p) {
+      zs.clear();
+      const uint64_t rb = RefBegin(g, static_cast<uint32_t>(p));
+      ForEachPair(labels, refs, rb, rb + g.Refs(static_cast<uint32_t>(p)).size(), &scratch,
+                  [&](uint64_t key) {
+                    const uint32_t* i = st.index.Find(key);
+                    if (i && !std::isnan(z[*i - 1])) zs.push_back(z[*i - 1]);
+                  });
+      Novelty& nv = out[p];
+      nv.pairs = static_cast<uint32_t>(zs.size());
+      nv.novelty = PercentileNearestRank(&zs, 0.1);
+      nv.conventionality = PercentileNearestRank(&zs, 0.5);
+    }
+  });
+  return out;
+}
+
+void CountNetworks(const CitationCsr& g, const PaperLabels& labels,
+                   const std::vector<std::vector<uint32_t>>& randomized, PairStats* st) {
+  CountObserved(g, labels, st);
+  std::vector<uint32_t> counts;
+  for (const auto& refs : randomized) {
+    CountRandomized(g, labels, refs, *st, &counts);
+    st->Add(counts);
+  }
+}
+
 }  // namespace
+
+PaperLabels VenueLabels(const std::vector<int32_t>& venue) {
+  PaperLabels l;
+  l.off.assign(venue.size() + 1, 0);
+  for (size_t p = 0; p < venue.size(); ++p) {
+    if (venue[p] >= 0) {
+      l.ids.push_back(venue[p]);
+      l.num_labels = std::max(l.num_labels, venue[p] + 1);
+    }
+    l.off[p + 1] = l.ids.size();
+  }
+  return l;
+}
+
+PaperLabels KeywordLabels(const std::vector<uint64_t>& off, const std::vector<uint32_t>& ids,
+                          const std::vector<uint32_t>& importance, const KeywordNoveltyOptions& o,
+                          KeywordLabelStats* stats) {
+  KeywordLabelStats local;
+  KeywordLabelStats& st = stats ? *stats : local;
+  st = KeywordLabelStats();
+  const uint64_t n = off.empty() ? 0 : off.size() - 1;
+  std::vector<uint32_t> papers;  // per keyword id
+  for (uint32_t k : ids) {
+    if (k >= papers.size()) papers.resize(k + 1, 0);
+    ++papers[k];
+  }
+  std::vector<uint32_t> used;
+  for (uint32_t k = 0; k < papers.size(); ++k)
+    if (papers[k]) used.push_back(k);
+  st.keywords = static_cast<uint32_t>(used.size());
+  std::sort(used.begin(), used.end(), [&](uint32_t a, uint32_t b) {
+    return papers[a] != papers[b] ? papers[a] > papers[b] : a < b;
+  });
+  const size_t v = std::min(
+      used.size(), static_cast<size_t>(std::clamp(o.vocabulary, 0, kMaxKeywordVocabulary)));
+  used.resize(v);
+  std::vector<int32_t> rank(papers.size(), -1);
+  for (size_t r = 0; r < v; ++r) rank[used[r]] = static_cast<int32_t>(r);
+  st.vocabulary = used;
+  PaperLabels l;
+  l.num_labels = static_cast<int32_t>(v);
+  l.off.assign(n + 1, 0);
+  std::vector<std::pair<uint32_t, int32_t>> cand;  // (importance, rank)
+  for (uint64_t p = 0; p < n; ++p) {
+    cand.clear();
+    for (uint64_t i = off[p]; i < off[p + 1]; ++i)
+      if (rank[ids[i]] >= 0)
+        cand.emplace_back(importance.empty() ? 0 : importance[i], rank[ids[i]]);
+    if (off[p + 1] > off[p]) ++st.papers_with_keywords;
+    std::sort(cand.begin(), cand.end(), [](auto a, auto b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    if (cand.size() > static_cast<size_t>(std::max(0, o.per_reference)))
+      cand.resize(static_cast<size_t>(std::max(0, o.per_reference)));
+    const size_t at = l.ids.size();
+    for (auto [imp, r] : cand) l.ids.push_back(r);
+    std::sort(l.ids.begin() + static_cast<int64_t>(at), l.ids.end());
+    if (!cand.empty()) ++st.papers_labelled;
+    l.off[p + 1] = l.ids.size();
+  }
+  return l;
+}
+
+Result<PaperLabels> PaperKeywordLabels(Graph& graph, const KeywordNoveltyOptions& o,
+                                       KeywordLabelStats* stats) {
+  const uint64_t n = graph.num_papers();
+  std::vector<uint64_t> off(n + 1, 0);
+  std::vector<uint32_t> ids, importance;
+  Adjacency& keywords = graph.adj(Rel::kKeywords);
+  AdjacencyScan scan(keywords);
+  for (uint64_t p = 0; p < n; ++p) {
+    Adjacency::List l = scan.Get(p);
+    ids.insert(ids.end(), l.ids.begin(), l.ids.end());
+    if (l.attrs.empty())
+      importance.insert(importance.end(), l.size(), 0);
+    else
+      importance.insert(importance.end(), l.attrs.begin(), l.attrs.end());
+    off[p + 1] = ids.size();
+  }
+  LITGRAPH_RETURN_IF_ERROR(graph.status());
+  return KeywordLabels(off, ids, importance, o, stats);
+}
 
 std::vector<uint32_t> RandomizeReferences(const CitationCsr& g, uint64_t seed) {
   return Randomize(g, MakeStrata(g), seed);
@@ -618,43 +763,42 @@ float PercentileNearestRank(std::vector<float>* v, double q) {
   return (*v)[k];
 }
 
-std::vector<VenuePairZ> VenuePairZScores(const CitationCsr& g, const std::vector<int32_t>& venue,
-                                         const std::vector<std::vector<uint32_t>>& randomized) {
+std::vector<PairZ> LabelPairZScores(const CitationCsr& g, const PaperLabels& labels,
+                                    const std::vector<std::vector<uint32_t>>& randomized) {
   PairStats st;
-  CountObserved(g, venue, &st);
-  std::vector<uint32_t> counts;
-  for (const auto& refs : randomized) {
-    CountRandomized(g, venue, refs, st, &counts);
-    for (size_t i = 0; i < counts.size(); ++i) {
-      st.sum[i] += counts[i];
-      st.sum_sq[i] += static_cast<double>(counts[i]) * counts[i];
-    }
-  }
-  const double k = static_cast<double>(randomized.size());
-  std::vector<VenuePairZ> out;
+  CountNetworks(g, labels, randomized, &st);
+  std::vector<PairZ> out;
   for (size_t i = 0; i < st.keys.size(); ++i) {
-    VenuePairZ z;
+    PairZ z;
     z.a = static_cast<int32_t>((st.keys[i] >> 32) - 1);
     z.b = static_cast<int32_t>((st.keys[i] & 0xffffffffu) - 1);
     z.observed = st.observed[i];
-    z.mean = k > 0 ? st.sum[i] / k : 0;
-    const double var = k > 1 ? (st.sum_sq[i] - k * z.mean * z.mean) / (k - 1) : 0;
-    z.sd = std::sqrt(std::max(0.0, var));
-    z.z = z.sd > 0 ? (z.observed - z.mean) / z.sd : std::numeric_limits<double>::quiet_NaN();
+    z.z = st.Z(i, static_cast<double>(randomized.size()), &z.mean, &z.sd);
     out.push_back(z);
   }
-  std::sort(out.begin(), out.end(), [](const VenuePairZ& x, const VenuePairZ& y) {
-    return std::tie(x.a, x.b) < std::tie(y.a, y.b);
-  });
+  std::sort(out.begin(), out.end(),
+            [](const PairZ& x, const PairZ& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
   return out;
 }
 
-std::vector<Novelty> ComputeNovelty(const CitationCsr& g, const std::vector<int32_t>& venue,
-                                    const NoveltyOptions& o, int threads, Reporter* reporter) {
-  const uint32_t n = g.num_papers();
+std::vector<PairZ> VenuePairZScores(const CitationCsr& g, const std::vector<int32_t>& venue,
+                                    const std::vector<std::vector<uint32_t>>& randomized) {
+  return LabelPairZScores(g, VenueLabels(venue), randomized);
+}
+
+std::vector<Novelty> NoveltyFromNetworks(const CitationCsr& g, const PaperLabels& labels,
+                                         const std::vector<std::vector<uint32_t>>& randomized) {
   PairStats st;
-  reporter->Progress("novelty: observed venue pairs");
-  CountObserved(g, venue, &st);
+  CountNetworks(g, labels, randomized, &st);
+  return PaperNovelty(g, labels, st, static_cast<double>(randomized.size()), 1);
+}
+
+std::vector<std::vector<Novelty>> ComputeNoveltyVariants(
+    const CitationCsr& g, const std::vector<const PaperLabels*>& variants, const NoveltyOptions& o,
+    int threads, Reporter* reporter) {
+  std::vector<PairStats> st(variants.size());
+  reporter->Progress("novelty: observed pairs");
+  for (size_t v = 0; v < variants.size(); ++v) CountObserved(g, *variants[v], &st[v]);
   const Strata strata = MakeStrata(g);
   const int workers = std::min(Workers(threads), std::max(1, o.k));
   std::mutex mu;
@@ -665,43 +809,24 @@ std::vector<Novelty> ComputeNovelty(const CitationCsr& g, const std::vector<int3
       static_cast<uint64_t>(std::max(0, o.k)), workers, 1, [&](uint64_t b, uint64_t, int) {
         std::vector<uint32_t> refs = Randomize(g, strata, o.seed + b);
         std::vector<uint32_t> counts;
-        CountRandomized(g, venue, refs, st, &counts);
-        std::lock_guard<std::mutex> lock(mu);
-        for (size_t i = 0; i < counts.size(); ++i) {
-          st.sum[i] += counts[i];
-          st.sum_sq[i] += static_cast<double>(counts[i]) * counts[i];
+        for (size_t v = 0; v < variants.size(); ++v) {
+          CountRandomized(g, *variants[v], refs, st[v], &counts);
+          std::lock_guard<std::mutex> lock(mu);
+          st[v].Add(counts);
         }
         reporter->Progress(fmt::format("novelty: {} of {} randomized networks", ++done, o.k));
       });
-  const double k = o.k;
-  std::vector<float> z(st.keys.size(), std::numeric_limits<float>::quiet_NaN());
-  for (size_t i = 0; i < z.size(); ++i) {
-    const double mean = k > 0 ? st.sum[i] / k : 0;
-    const double var = k > 1 ? (st.sum_sq[i] - k * mean * mean) / (k - 1) : 0;
-    const double sd = std::sqrt(std::max(0.0, var));
-    if (sd > 0) z[i] = static_cast<float>((st.observed[i] - mean) / sd);
-  }
-  std::vector<Novelty> out(n);
-  const uint32_t* refs = g.Refs(0).data();
-  ParallelChunks(n, Workers(threads), 4096, [&](uint64_t b, uint64_t e, int) {
-    std::vector<int32_t> scratch;
-    std::vector<float> zs;
-    for (uint64_t p = b; p < e; ++p) {
-      zs.clear();
-      const uint64_t rb = RefBegin(g, static_cast<uint32_t>(p));
-      ForEachPair(g, venue, refs, rb, rb + g.Refs(static_cast<uint32_t>(p)).size(), &scratch,
-                  [&](uint64_t key) {
-                    const uint32_t* i = st.index.Find(key);
-                    if (i && !std::isnan(z[*i - 1])) zs.push_back(z[*i - 1]);
-                  });
-      Novelty& nv = out[p];
-      nv.pairs = static_cast<uint32_t>(zs.size());
-      nv.novelty = PercentileNearestRank(&zs, 0.1);
-      nv.conventionality = PercentileNearestRank(&zs, 0.5);
-    }
-  });
+  std::vector<std::vector<Novelty>> out;
+  for (size_t v = 0; v < variants.size(); ++v)
+    out.push_back(PaperNovelty(g, *variants[v], st[v], o.k, threads));
   reporter->Progress("");
   return out;
+}
+
+std::vector<Novelty> ComputeNovelty(const CitationCsr& g, const std::vector<int32_t>& venue,
+                                    const NoveltyOptions& o, int threads, Reporter* reporter) {
+  const PaperLabels labels = VenueLabels(venue);
+  return std::move(ComputeNoveltyVariants(g, {&labels}, o, threads, reporter)[0]);
 }
 
 // ---- The derived file ---------------------------------------------------------
@@ -746,11 +871,22 @@ Result<AllMetrics> ComputeAllMetrics(Graph& gr, const MetricsBuildOptions& o, Re
   }
   all.percentile = GroupPercentiles(group, count);
 
-  if (o.novelty) {
+  if (o.novelty || o.keyword_novelty) {
     t = Clock::now();
     auto venues = PaperVenues(gr);
     if (!venues.ok()) return venues.status();
-    all.novelty = ComputeNovelty(g, *venues, o.novelty_options, threads, reporter);
+    const PaperLabels venue_labels = VenueLabels(*venues);
+    std::vector<const PaperLabels*> variants = {&venue_labels};
+    PaperLabels keyword_labels;
+    if (o.keyword_novelty) {
+      auto kl = PaperKeywordLabels(gr, o.keyword_options, &all.keyword_labels);
+      if (!kl.ok()) return kl.status();
+      keyword_labels = std::move(*kl);
+      variants.push_back(&keyword_labels);
+    }
+    auto nv = ComputeNoveltyVariants(g, variants, o.novelty_options, threads, reporter);
+    all.novelty = std::move(nv[0]);
+    if (o.keyword_novelty) all.keyword_novelty = std::move(nv[1]);
     stats->novelty_seconds = Since(t);
   }
   LITGRAPH_RETURN_IF_ERROR(gr.status());
@@ -803,23 +939,35 @@ Status BuildMetrics(Store* store, const MetricsBuildOptions& o, MetricsBuildStat
       }
       LITGRAPH_RETURN_IF_ERROR(WriteCheckedFile(b.Path("ranks"), b.NewFile("ranks"), s));
     }
-    if (o.novelty) {
-      std::string s = Header(kNoveltyMagic);
+    if (!all.novelty.empty()) {
+      const bool v1 = o.novelty_file_version == 1, keywords = !all.keyword_novelty.empty();
+      if (v1 && keywords) return Status::InvalidArgument("novelty file version 1 has no keywords");
+      std::string s = Header(v1 ? kNoveltyMagicV1 : kNoveltyMagic);
       PutU64(&s, n);
       PutU32(&s, static_cast<uint32_t>(o.novelty_options.k));
-      PutU32(&s, 0);
+      PutU32(&s, keywords ? kNoveltyKeywords : 0);
       PutU64(&s, o.novelty_options.seed);
+      if (!v1) {
+        PutU32(&s, keywords ? static_cast<uint32_t>(o.keyword_options.vocabulary) : 0);
+        PutU32(&s, keywords ? static_cast<uint32_t>(o.keyword_options.per_reference) : 0);
+      }
       s.resize(kHeader, '\0');
-      for (const Novelty& nv : all.novelty) {
+      const Novelty none{std::numeric_limits<float>::quiet_NaN(),
+                         std::numeric_limits<float>::quiet_NaN(), 0};
+      auto put = [&](const Novelty& nv) {
         PutF32(&s, nv.novelty);
         PutF32(&s, nv.conventionality);
         PutU32(&s, nv.pairs);
+      };
+      for (uint64_t p = 0; p < n; ++p) {
+        put(all.novelty[p]);
+        if (!v1) put(keywords ? all.keyword_novelty[p] : none);
       }
       LITGRAPH_RETURN_IF_ERROR(WriteCheckedFile(b.Path("novelty"), b.NewFile("novelty"), s));
     }
     b.info() = {{"generation", b.number()},
                 {"graph_generation", gr.generation()},
-                {"inputs", InputBuilds(gr.view())},
+                {"inputs", InputBuilds(gr.view(), !all.keyword_novelty.empty())},
                 {"papers", all.stats.papers},
                 {"id_space", n},
                 {"cites_edges", all.stats.edges},
@@ -829,8 +977,16 @@ Status BuildMetrics(Store* store, const MetricsBuildOptions& o, MetricsBuildStat
                   {"tolerance", o.pagerank.tolerance},
                   {"iterations", all.pagerank.iterations},
                   {"residual", all.pagerank.residual}}}};
-    if (o.novelty)
+    if (!all.novelty.empty())
       b.info()["novelty"] = {{"k", o.novelty_options.k}, {"seed", o.novelty_options.seed}};
+    if (!all.keyword_novelty.empty())
+      b.info()["keyword_novelty"] = {
+          {"vocabulary", o.keyword_options.vocabulary},
+          {"per_reference", o.keyword_options.per_reference},
+          {"keywords", all.keyword_labels.keywords},
+          {"labels", all.keyword_labels.vocabulary.size()},
+          {"papers_with_keywords", all.keyword_labels.papers_with_keywords},
+          {"papers_labelled", all.keyword_labels.papers_labelled}};
     Transaction txn(&store->db(), "IMMEDIATE");
     LITGRAPH_RETURN_IF_ERROR(b.Commit());
     txn.Commit();
@@ -844,6 +1000,52 @@ Status BuildMetrics(Store* store, const MetricsBuildOptions& o, MetricsBuildStat
   return Status::Ok();
 }
 
+Status RefreshMetrics(Store* store, int threads, bool* rebuilt, MetricsBuildStats* stats,
+                      Reporter* reporter) {
+  if (rebuilt) *rebuilt = false;
+  try {
+    auto view = store->Current("metrics");
+    if (!view.ok()) return view.status();
+    if (!*view || store->Generation("graph") == 0) return Status::Ok();
+    MetricsBuildOptions o = MetricsOptionsOf((*view)->info());
+    {
+      auto graph = Graph::Open(store);
+      if (!graph.ok()) return graph.status();
+      bool stale = false;
+      auto file = MetricsFile::Open(store, **graph, &stale);
+      if (file.ok() && !stale) return Status::Ok();  // current (a damaged file is rebuilt)
+    }
+    o.threads = threads;
+    reporter->Progress("rebuilding the citation metrics");
+    LITGRAPH_RETURN_IF_ERROR(BuildMetrics(store, o, stats, reporter));
+    if (rebuilt) *rebuilt = true;
+  } catch (const StatusError& e) {
+    return e.status();
+  }
+  return Status::Ok();
+}
+
+MetricsBuildOptions MetricsOptionsOf(const nlohmann::json& info) {
+  MetricsBuildOptions o;
+  o.window = info.value("window", kDefaultCdWindow);
+  if (info.contains("pagerank")) {
+    o.pagerank.damping = info["pagerank"].value("damping", o.pagerank.damping);
+    o.pagerank.tolerance = info["pagerank"].value("tolerance", o.pagerank.tolerance);
+  }
+  if (info.contains("novelty")) {
+    o.novelty = true;
+    o.novelty_options.k = info["novelty"].value("k", o.novelty_options.k);
+    o.novelty_options.seed = info["novelty"].value("seed", o.novelty_options.seed);
+  }
+  if (info.contains("keyword_novelty")) {
+    o.keyword_novelty = true;
+    const nlohmann::json& k = info["keyword_novelty"];
+    o.keyword_options.vocabulary = k.value("vocabulary", o.keyword_options.vocabulary);
+    o.keyword_options.per_reference = k.value("per_reference", o.keyword_options.per_reference);
+  }
+  return o;
+}
+
 MetricRecord ToRecord(uint32_t paper, const PaperMetrics& m) {
   MetricRecord r;
   r.paper = paper;
@@ -853,6 +1055,7 @@ MetricRecord ToRecord(uint32_t paper, const PaperMetrics& m) {
   r.pagerank = m.pagerank;
   r.percentile = m.percentile;
   if (m.has_novelty) r.novelty = m.novelty;
+  if (m.has_keyword_novelty) r.keyword_novelty = m.keyword_novelty;
   r.from_file = true;
   return r;
 }
@@ -866,6 +1069,7 @@ MetricRecord ToRecord(uint32_t paper, const AllMetrics& m) {
   r.pagerank = m.pagerank.rank[paper];
   r.percentile = m.percentile[paper];
   if (!m.novelty.empty()) r.novelty = m.novelty[paper];
+  if (!m.keyword_novelty.empty()) r.keyword_novelty = m.keyword_novelty[paper];
   return r;
 }
 
@@ -876,7 +1080,8 @@ Result<std::unique_ptr<MetricsFile>> MetricsFile::Open(Store* store, const Graph
   if (!view.ok()) return view.status();
   if (!*view) return std::unique_ptr<MetricsFile>();
   const GenerationView& v = **view;
-  if (!v.info().contains("inputs") || v.info()["inputs"] != InputBuilds(graph.view())) {
+  if (!v.info().contains("inputs") ||
+      v.info()["inputs"] != InputBuilds(graph.view(), v.info().contains("keyword_novelty"))) {
     if (stale) *stale = true;
     return std::unique_ptr<MetricsFile>();
   }
@@ -886,8 +1091,12 @@ Result<std::unique_ptr<MetricsFile>> MetricsFile::Open(Store* store, const Graph
   LITGRAPH_RETURN_IF_ERROR(v.OpenFile("ranks", &m->ranks_));
   auto header = [&](const CheckedFile& f, const char magic[8], size_t record) -> Status {
     const uint8_t* h = f.Read(0, kHeader);
-    if (!h || std::memcmp(h, magic, 8) != 0)
+    if (h && &f == &m->novelty_ && std::memcmp(h, kNoveltyMagicV1, 8) == 0) {
+      m->novelty_version_ = 1;  // venue pairs only, 12 B per paper
+      record = 12;
+    } else if (!h || std::memcmp(h, magic, 8) != 0) {
       return Status::Corruption(f.path() + ": not a metrics file of this format");
+    }
     uint64_t papers = 0;
     std::memcpy(&papers, h + 8, 8);
     if (f.size() != kHeader + papers * record)
@@ -906,8 +1115,14 @@ Result<std::unique_ptr<MetricsFile>> MetricsFile::Open(Store* store, const Graph
   LITGRAPH_RETURN_IF_ERROR(header(m->ranks_, kRanksMagic, 16));
   if (v.Has("novelty")) {
     LITGRAPH_RETURN_IF_ERROR(v.OpenFile("novelty", &m->novelty_));
-    LITGRAPH_RETURN_IF_ERROR(header(m->novelty_, kNoveltyMagic, 12));
+    m->novelty_version_ = 2;
+    LITGRAPH_RETURN_IF_ERROR(header(m->novelty_, kNoveltyMagic, 24));
     m->has_novelty_ = true;
+    if (m->novelty_version_ == 2) {
+      uint32_t flags = 0;
+      std::memcpy(&flags, m->novelty_.Read(0, kHeader) + 20, 4);
+      m->has_keyword_novelty_ = (flags & kNoveltyKeywords) != 0;
+    }
   }
   return m;
 }
@@ -929,12 +1144,18 @@ bool MetricsFile::Get(uint32_t paper, PaperMetrics* out) const {
   std::memcpy(&out->percentile, r + 8, 4);
   std::memcpy(&out->in_store_citations, r + 12, 4);
   out->has_novelty = has_novelty_;
+  out->has_keyword_novelty = has_keyword_novelty_;
   if (has_novelty_) {
-    const uint8_t* nv = novelty_.Read(kHeader + 12ull * paper, 12);
+    const size_t record = novelty_version_ == 1 ? 12 : 24;
+    const uint8_t* nv = novelty_.Read(kHeader + record * paper, record);
     if (!nv) return false;
-    std::memcpy(&out->novelty.novelty, nv, 4);
-    std::memcpy(&out->novelty.conventionality, nv + 4, 4);
-    std::memcpy(&out->novelty.pairs, nv + 8, 4);
+    auto get = [](const uint8_t* at, Novelty* x) {
+      std::memcpy(&x->novelty, at, 4);
+      std::memcpy(&x->conventionality, at + 4, 4);
+      std::memcpy(&x->pairs, at + 8, 4);
+    };
+    get(nv, &out->novelty);
+    if (has_keyword_novelty_) get(nv + 12, &out->keyword_novelty);
   }
   return true;
 }

@@ -341,11 +341,15 @@ Json MetricFieldsJson(const MetricRecord& m) {
   j["pagerank"] = opt(m.pagerank);
   j["citation_percentile"] =
       m.percentile ? Json(static_cast<double>(*m.percentile)) : Json(nullptr);
-  const bool nov = m.novelty && !std::isnan(m.novelty->novelty);
-  j["novelty"] = nov ? Json(static_cast<double>(m.novelty->novelty)) : Json(nullptr);
-  j["conventionality"] =
-      nov ? Json(static_cast<double>(m.novelty->conventionality)) : Json(nullptr);
-  j["novelty_pairs"] = m.novelty ? Json(m.novelty->pairs) : Json(nullptr);
+  auto novelty = [&](const std::optional<Novelty>& n, const std::string& suffix) {
+    const bool defined = n && !std::isnan(n->novelty);
+    j["novelty" + suffix] = defined ? Json(static_cast<double>(n->novelty)) : Json(nullptr);
+    j["conventionality" + suffix] =
+        defined ? Json(static_cast<double>(n->conventionality)) : Json(nullptr);
+    j["novelty" + suffix + "_pairs"] = n ? Json(n->pairs) : Json(nullptr);
+  };
+  novelty(m.novelty, "");
+  novelty(m.keyword_novelty, "_keywords");
   j["metrics_source"] = m.from_file ? "file" : "computed";
   return j;
 }

@@ -158,6 +158,7 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
       } else if (*file) {
         m["cd_window"] = (*file)->window() > 0 ? Json((*file)->window()) : Json(nullptr);
         m["novelty"] = (*file)->has_novelty();
+        m["keyword_novelty"] = (*file)->has_keyword_novelty();
       }
     }
     m["current"] = !stale;

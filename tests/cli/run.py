@@ -988,7 +988,8 @@ def case_literature_map(c):
 
 METRIC_FIELDS = ["cd_window", "n_i", "n_j", "n_k", "cd", "cd_undefined", "cd_no_nk",
                  "cd_no_nk_undefined", "cited_by_in_store", "pagerank", "citation_percentile",
-                 "novelty", "conventionality", "novelty_pairs", "metrics_source"]
+                 "novelty", "conventionality", "novelty_pairs", "novelty_keywords",
+                 "conventionality_keywords", "novelty_keywords_pairs", "metrics_source"]
 
 # The hand-checked graph of tests/unit/metrics_test.cc: F (2005) cites R1, R2 (2000).
 METRIC_GRAPH = [("R1", 2000, []), ("R2", 2000, []), ("F", 2005, ["R1", "R2"]), ("A", 2006, ["F"]),
@@ -1068,8 +1069,12 @@ def case_metrics(c):
     assert card["metrics"]["cd"] == ff["cd"] and card["metrics"]["n_k"] == 2, card.get("metrics")
     text, _, _ = c.run("paper", "--db", db, "--format", "table", "F")
     assert "Disruption CD_5 0.200 (n_i 2, n_j 1, n_k 2" in text, text
-    # An ingest that changes citations makes the file stale: noted, computed, not in the card.
-    c.run("ingest", "--db", db, "-q", stdin=native("K", "Metrics paper K", year=2007, references=["F"]) + "\n")
+    # An ingest --no-metrics that changes citations makes the file stale: noted, computed, not
+    # in the card, and litgraph-status says so.
+    c.run("ingest", "--db", db, "-q", "--no-metrics",
+          stdin=native("K", "Metrics paper K", year=2007, references=["F"]) + "\n")
+    st = json.loads(c.run("status", "--db", db, expect=1)[0])  # no keywords or vectors: unhealthy
+    assert st["metrics"]["current"] is False, st["metrics"]
     out, err, _ = c.run("metrics", "--db", db, "F")
     (fk,) = lines(out)
     assert fk["metrics_source"] == "computed" and fk["n_i"] == 3 and fk["pagerank"] is None, fk
@@ -1079,6 +1084,33 @@ def case_metrics(c):
     c.run("metrics", "--db", db, "--build", "-q")
     out, _, _ = c.run("metrics", "--db", db, "F")
     assert lines(out)[0]["metrics_source"] == "file" and lines(out)[0]["n_i"] == 3
+    # A plain ingest rebuilds them with the options they were built with (novelty K 4): after
+    # an upsert the store's metrics equal a from-scratch build of the same records.
+    c.run("metrics", "--db", db, "--build", "-q", "--novelty", "--k", "4", "--seed", "7")
+    change = native("C", "Metrics paper C", year=2009, references=["R2", "F"],
+                    venue="Venue odd") + "\n" + native("M", "Metrics paper M", year=2010,
+                                                       references=["F", "K"], venue="Venue even")
+    summary = json.loads(c.run("ingest", "--db", db, "--stats", "-q", stdin=change + "\n")[0])
+    assert summary["metrics_rebuilt"] is True and summary["works_new"] == 1, summary
+    st = json.loads(c.run("status", "--db", db, expect=1)[0])  # no keywords or vectors: unhealthy
+    assert st["metrics"]["current"] is True and st["metrics"]["novelty"] is True, st["metrics"]
+    fresh = c.path("metrics-fresh.db")
+    allrecs = [r for r in recs if json.loads(r)["id"] != "C"]
+    allrecs.insert(5, native("C", "Metrics paper C", year=2009, references=["R2", "F"], venue="Venue odd"))
+    allrecs += [native("K", "Metrics paper K", year=2007, references=["F"]),
+                native("M", "Metrics paper M", year=2010, references=["F", "K"], venue="Venue even")]
+    c.run("ingest", "--db", fresh, "-q", write(c.path("metrics-fresh.jsonl"), "\n".join(allrecs) + "\n"))
+    c.run("metrics", "--db", fresh, "--build", "-q", "--novelty", "--k", "4", "--seed", "7")
+    got = {r["id"]: r for r in lines(c.run("metrics", "--db", db, "--all")[0])}
+    want = {r["id"]: r for r in lines(c.run("metrics", "--db", fresh, "--all")[0])}
+    assert set(got) == set(want) and len(got) == len(METRIC_GRAPH) + 2, (set(got), set(want))
+    for pid in want:
+        for k in METRIC_FIELDS:
+            if isinstance(want[pid][k], float):
+                assert abs(got[pid][k] - want[pid][k]) < 1e-12, (pid, k, got[pid][k], want[pid][k])
+            else:
+                assert got[pid][k] == want[pid][k], (pid, k, got[pid][k], want[pid][k])
+    assert got["F"]["cited_by_in_store"] == 9, got["F"]
     # Exit codes: a missing paper (1, the others printed), usage (2), malformed stdin (3),
     # no graph (4).
     out, err, _ = c.run("metrics", "--db", db, "F", "W-NOT-THERE", expect=1)
@@ -1185,8 +1217,10 @@ def case_metric_filters(c):
     recs = lines(out)
     assert recs and all(abs(r["scores"]["importance"] - r["citation_percentile"] / 100) < 1e-6
                         for r in recs), recs
-    # An ingest that changes the citations: status reports the metrics as stale.
-    c.run("ingest", "--db", db, "-q", stdin=native("K", "Metrics paper K", year=2007, references=["F"]) + "\n")
+    # An ingest --no-metrics that changes the citations: status reports the metrics as stale
+    # (a plain ingest rebuilds them: case_metrics).
+    c.run("ingest", "--db", db, "-q", "--no-metrics",
+          stdin=native("K", "Metrics paper K", year=2007, references=["F"]) + "\n")
     st = status()
     assert st["metrics"]["current"] is False and st["healthy"] is False, st
     assert any("litgraph-metrics --build" in p for p in st["problems"]), st["problems"]
@@ -1292,6 +1326,113 @@ def case_analyze(c):
     c.run("analyze", "--db", db, "lineage", stdin='{"id": 5}\n', expect=3)
     c.run("analyze", "--db", db, "lineage", stdin="Z\n", expect=1)  # nothing found
     c.run("analyze", "--db", c.path("analyze-missing.db"), "--all", "lineage", expect=4)
+
+
+def brute_betweenness(nodes, edges):
+    """Betweenness of an undirected graph by its definition: BFS path counts from every node, and
+    for each pair {s, t} the share sigma_sv sigma_vt / sigma_st of every v on a shortest path."""
+    adj = {v: set() for v in nodes}
+    for a, b in edges:
+        if a != b:
+            adj[a].add(b)
+            adj[b].add(a)
+    dist, sigma = {}, {}
+    for s in nodes:
+        d, sg, queue = {s: 0}, {s: 1}, [s]
+        for v in queue:
+            for w in adj[v]:
+                if w not in d:
+                    d[w] = d[v] + 1
+                    sg[w] = 0
+                    queue.append(w)
+                if d[w] == d[v] + 1:
+                    sg[w] += sg[v]
+        dist[s], sigma[s] = d, sg
+    b = {v: 0.0 for v in nodes}
+    order = list(nodes)
+    for i, s in enumerate(order):
+        for t in order[i + 1:]:
+            if t not in dist[s]:
+                continue
+            for v in nodes:
+                if v in (s, t) or v not in dist[s] or t not in dist[v]:
+                    continue
+                if dist[s][v] + dist[v][t] == dist[s][t]:
+                    b[v] += sigma[s][v] * sigma[v][t] / sigma[s][t]
+    n = len(nodes)
+    return {v: x / ((n - 1) * (n - 2) / 2) for v, x in b.items()}
+
+
+def case_analyze_betweenness_and_communities(c):
+    """litgraph-analyze bridges: betweenness beside participation, exact (--betweenness-samples >=
+    n) against a plain Python reading of its definition, sampled and seeded; --bridge-rank; the
+    keyword communities (--communities keyword) after keyword extraction; usage errors."""
+    db = c.path("analyze-btw.db")
+    words = ["alpine", "bayesian", "cortex", "dynamo", "enzyme", "fractal", "glacier", "harmonic",
+             "isotope", "jurassic", "kinetic", "lattice", "magnetic", "nebula", "orbital", "plasma",
+             "quantum", "rhizome", "spectral", "tectonic", "ultraviolet", "vortex", "wavelet"]
+    recs = [native(p, f"Studies of {words[i]} structures in {words[(i + 7) % len(words)]} systems",
+                   year=y, references=r, abstract=f"We study {words[i]} structures and "
+                   f"{words[(i + 7) % len(words)]} systems with {words[(i + 3) % len(words)]} models.")
+            for i, (p, y, r) in enumerate(ANALYZE_GRAPH)]
+    c.run("ingest", "--db", db, "-q", write(c.path("analyze-btw.jsonl"), "\n".join(recs) + "\n"))
+    run = lambda *a, **kw: lines(c.run("analyze", "--db", db, *a, **kw)[0])
+    ids = [p for p, _, _ in ANALYZE_GRAPH]
+    edges = [(p, r) for p, _, refs in ANALYZE_GRAPH for r in refs]
+    want = brute_betweenness(ids, edges)
+    recs = run("--all", "bridges", "--communities", "citation", "--bridge-rank", "betweenness",
+               "--betweenness-samples", "1000", "--min-degree", "1", "-n", "100")
+    assert recs and all(r["evidence"]["betweenness_exact"] for r in recs), recs[:1]
+    assert all(r["evidence"]["betweenness_sources"] == len(ids) for r in recs), recs[:1]
+    for r in recs:
+        assert abs(r["evidence"]["betweenness"] - want[r["id"]]) < 1e-12, (r["id"], r["evidence"], want[r["id"]])
+        assert r["score"] == r["evidence"]["betweenness"] and r["evidence"]["rank_by"] == "betweenness", r
+    ranked = [v for v in sorted(want, key=lambda v: -want[v]) if want[v] > 0]
+    assert {r["id"] for r in recs} == set(ranked), ({r["id"] for r in recs}, ranked)
+    assert recs[0]["id"] == ranked[0], (recs[0], ranked[:3])
+    # The default ranks by participation, with betweenness beside it.
+    part = run("--all", "bridges", "--communities", "citation")
+    assert part[0]["id"] == "BR" and part[0]["score"] == 0.5, part[0]
+    assert "betweenness" in part[0]["evidence"] and part[0]["evidence"]["rank_by"] == "participation", part[0]
+    # Sampled: seeded (the same run twice), estimated from the given number of sources.
+    a = run("--all", "bridges", "--betweenness-samples", "5", "--seed", "3", "--bridge-rank", "betweenness")
+    b = run("--all", "bridges", "--betweenness-samples", "5", "--seed", "3", "--bridge-rank", "betweenness")
+    assert a == b and a, a
+    assert all(not r["evidence"]["betweenness_exact"] and r["evidence"]["betweenness_sources"] == 5
+               for r in a), a[:1]
+    # Keyword communities: after extraction, seeded and reported as such.
+    c.run("extract-keywords", "--db", db, "-q")
+    k1 = run("--all", "bridges", "--communities", "keyword", "--min-degree", "1", "-n", "100")
+    k2 = run("--all", "bridges", "--communities", "keyword", "--min-degree", "1", "-n", "100")
+    assert k1 == k2 and k1, k1
+    assert all(r["evidence"]["community_source"] == "keyword" for r in k1), k1[:1]
+    assert all(r["evidence"]["community"] is None or r["evidence"]["community"].startswith("k")
+               for r in k1), k1[:1]
+    for bad in (["--communities", "authors"], ["--betweenness-samples", "0"],
+                ["--bridge-rank", "degree"], ["--seed", "-1"]):
+        c.run("analyze", "--db", db, "--all", "bridges", *bad, expect=2)
+    # Keyword novelty (litgraph-metrics --keyword-novelty) over the extracted keywords: its
+    # fields beside the venue ones, filterable; without it, a usage error names the option.
+    find = ["find-paper", "--db", db, "-n", "100", "structures"]
+    _, err, _ = c.run(*find, "--where", "novelty_keywords<0", expect=2)
+    assert "--keyword-novelty" in err, err
+    summary = json.loads(c.run("metrics", "--db", db, "--build", "--keyword-novelty", "--k", "4",
+                               "--keyword-vocabulary", "50", "--stats", "-q")[0])
+    assert summary["keyword_novelty"] is True and summary["novelty"] is True, summary
+    every = lines(c.run("metrics", "--db", db, "--all")[0])
+    assert all(isinstance(r["novelty_keywords_pairs"], int) for r in every), every[:1]
+    # Each (citing year, cited year) stratum here holds one or two citations, so most pairs
+    # occur equally often in every network (sd 0, skipped); Q5 has five references: ten pairs
+    # at most.
+    q5 = next(r for r in every if r["id"] == "Q5")
+    assert 0 <= q5["novelty_keywords_pairs"] <= 10, q5
+    assert (q5["novelty_keywords"] is None) == (q5["conventionality_keywords"] is None), q5
+    st = json.loads(c.run("status", "--db", db, expect=1)[0])  # no keywords or vectors: unhealthy
+    assert st["metrics"]["keyword_novelty"] is True and st["metrics"]["current"], st["metrics"]
+    kept = lines(c.run(*find, "--where", "novelty_keywords_pairs>=0", "--fields",
+                       "id,novelty_keywords_pairs")[0])
+    assert kept and all(r["novelty_keywords_pairs"] >= 0 for r in kept), kept
+    c.run("metrics", "--db", db, "--build", "--keyword-vocabulary", "9000", expect=2)
 
 
 def case_metrics_aan(c):

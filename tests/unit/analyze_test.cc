@@ -2,8 +2,9 @@
 // definition on small random graphs (lineage depth by enumerating every
 // chain, participation from per-neighbour maps, PageRank by a dense power
 // iteration, gaps by counting every pair, duplicate titles by scoring every
-// pair), hand-checked graphs (a cycle, two cliques and a bridge), and the
-// loader on a real store.
+// pair, betweenness from all-pairs path counts), hand-checked graphs (a
+// cycle, two cliques and a bridge, a path), community detection on planted
+// partitions, and the loader on a real store.
 #include "litgraph/analyze.h"
 
 #include <gtest/gtest.h>
@@ -158,6 +159,142 @@ TEST(AnalyzeBridges, TwoCliques) {
     EXPECT_NEAR(p[5].coefficient, 1 - (25.0 + 1.0) / 36, 1e-12);  // 5 of 6 in one
     EXPECT_EQ(p[5].communities, 2u);
   }
+}
+
+// Betweenness by its definition: all-pairs BFS distances and path counts,
+// and for every unordered pair {s, t} and every other v on a shortest path
+// (d(s,v) + d(v,t) = d(s,t)) the share sigma_sv sigma_vt / sigma_st.
+std::vector<double> BruteBetweenness(uint32_t n, const Edges& edges) {
+  std::vector<std::set<uint32_t>> adj(n);
+  for (auto [a, b] : edges)
+    if (a != b) {
+      adj[a].insert(b);
+      adj[b].insert(a);
+    }
+  std::vector<std::vector<int>> d(n, std::vector<int>(n, -1));
+  std::vector<std::vector<double>> sigma(n, std::vector<double>(n, 0));
+  for (uint32_t s = 0; s < n; ++s) {
+    std::vector<uint32_t> q = {s};
+    d[s][s] = 0;
+    sigma[s][s] = 1;
+    for (size_t h = 0; h < q.size(); ++h)
+      for (uint32_t w : adj[q[h]]) {
+        if (d[s][w] < 0) {
+          d[s][w] = d[s][q[h]] + 1;
+          q.push_back(w);
+        }
+        if (d[s][w] == d[s][q[h]] + 1) sigma[s][w] += sigma[s][q[h]];
+      }
+  }
+  std::vector<double> b(n, 0);
+  for (uint32_t s = 0; s < n; ++s)
+    for (uint32_t t = s + 1; t < n; ++t) {
+      if (d[s][t] < 0) continue;
+      for (uint32_t v = 0; v < n; ++v)
+        if (v != s && v != t && d[s][v] >= 0 && d[v][t] >= 0 && d[s][v] + d[v][t] == d[s][t])
+          b[v] += sigma[s][v] * sigma[v][t] / sigma[s][t];
+    }
+  return b;
+}
+
+TEST(AnalyzeBetweenness, ExactMatchesBruteForceOnRandomGraphs) {
+  std::mt19937 rng(17);
+  for (int round = 0; round < 30; ++round) {
+    const uint32_t n = 2 + rng() % 40;
+    const Edges edges = RandomEdges(rng, n, rng() % (3 * n), false);
+    const PaperSet s = PaperSet::FromEdges(n, edges);
+    const std::vector<double> want = BruteBetweenness(n, edges);
+    const Betweenness got = ComputeBetweenness(CitationGraph(s), n);
+    EXPECT_TRUE(got.exact);
+    EXPECT_EQ(got.sources, n);
+    for (uint32_t v = 0; v < n; ++v) {
+      EXPECT_NEAR(got.value[v], want[v], 1e-9 * (1 + want[v])) << "round " << round << " v " << v;
+      if (n >= 3) EXPECT_NEAR(got.normalized[v], want[v] / ((n - 1.0) * (n - 2.0) / 2), 1e-9);
+    }
+    // Sampling with k >= n is the exact computation, whatever the seed.
+    const Betweenness more = ComputeBetweenness(CitationGraph(s), n + 5, 99);
+    EXPECT_EQ(more.value, got.value);
+  }
+}
+
+TEST(AnalyzeBetweenness, SampledIsSeededAndEstimatesExact) {
+  std::mt19937 rng(3);
+  const uint32_t n = 400;
+  const PaperSet s = PaperSet::FromEdges(n, RandomEdges(rng, n, 1600, false));
+  const UndirectedGraph g = CitationGraph(s);
+  const Betweenness exact = ComputeBetweenness(g, n);
+  const Betweenness a = ComputeBetweenness(g, 200, 5);
+  EXPECT_FALSE(a.exact);
+  EXPECT_EQ(a.sources, 200u);
+  EXPECT_EQ(ComputeBetweenness(g, 200, 5).value, a.value);  // seeded
+  EXPECT_NE(ComputeBetweenness(g, 200, 6).value, a.value);
+  // Unbiased: the totals agree closely, and the top paper is found.
+  double sum_exact = 0, sum_a = 0;
+  for (uint32_t v = 0; v < n; ++v) {
+    sum_exact += exact.value[v];
+    sum_a += a.value[v];
+  }
+  EXPECT_NEAR(sum_a / sum_exact, 1.0, 0.1);
+  const uint32_t top = static_cast<uint32_t>(
+      std::max_element(exact.value.begin(), exact.value.end()) - exact.value.begin());
+  EXPECT_NEAR(a.value[top] / exact.value[top], 1.0, 0.35);
+}
+
+// A path 0 - 1 - 2 - 3 - 4 by hand: 2 lies on the paths of {0,3} {0,4} {1,3}
+// {1,4}, 1 on those of 0 with 2, 3, 4.
+TEST(AnalyzeBetweenness, HandCheckedPath) {
+  const PaperSet s = PaperSet::FromEdges(5, {{1, 0}, {2, 1}, {3, 2}, {4, 3}});
+  const Betweenness b = ComputeBetweenness(CitationGraph(s), 5);
+  EXPECT_EQ(b.value, (std::vector<double>{0, 3, 4, 3, 0}));
+  EXPECT_DOUBLE_EQ(b.normalized[2], 4.0 / 6);
+}
+
+// Planted partitions: four groups of 40 papers, citations within a group
+// with probability 0.25 and across with 0.005; keywords drawn from the
+// group's own ten with probability 0.9. Both label propagations recover
+// the groups (purity: each found community's papers mostly of one group),
+// and a seed gives the same labels every time.
+TEST(AnalyzeCommunities, PlantedPartitionsAndSeeds) {
+  std::mt19937 rng(23);
+  const uint32_t groups = 4, size = 40, n = groups * size;
+  Edges edges;
+  std::vector<std::vector<uint32_t>> keywords(n);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (uint32_t a = 0; a < n; ++a) {
+    for (uint32_t b = 0; b < a; ++b)
+      if (u(rng) < (a / size == b / size ? 0.25 : 0.005)) edges.emplace_back(a, b);
+    for (int k = 0; k < 4; ++k)
+      keywords[a].push_back(u(rng) < 0.9 ? (a / size) * 10 + rng() % 10 : 1000 + rng() % 40);
+  }
+  const PaperSet s = PaperSet::FromEdges(n, edges, keywords);
+  auto purity = [&](const std::vector<int32_t>& c) {
+    std::map<int32_t, std::map<uint32_t, uint32_t>> by;  // community -> group -> papers
+    for (uint32_t p = 0; p < n; ++p)
+      if (c[p] >= 0) ++by[c[p]][p / size];
+    uint32_t right = 0;
+    for (auto& [comm, g] : by) {
+      uint32_t top = 0;
+      for (auto [grp, k] : g) top = std::max(top, k);
+      right += top;
+    }
+    return static_cast<double>(right) / n;
+  };
+  for (uint64_t seed : {1, 2, 3}) {
+    const std::vector<int32_t> cit = LabelPropagation(s, 50, seed);
+    const std::vector<int32_t> kw = KeywordCommunities(s, 50, seed);
+    EXPECT_EQ(LabelPropagation(s, 50, seed), cit);
+    EXPECT_EQ(KeywordCommunities(s, 50, seed), kw);
+    EXPECT_GE(purity(cit), 0.95) << "seed " << seed;
+    EXPECT_GE(purity(kw), 0.9) << "seed " << seed;
+    // Not one giant community: at least the four groups' worth.
+    EXPECT_GE(*std::max_element(cit.begin(), cit.end()) + 1, 4) << "seed " << seed;
+    EXPECT_GE(*std::max_element(kw.begin(), kw.end()) + 1, 4) << "seed " << seed;
+  }
+  // A paper without keywords has no keyword community.
+  std::vector<std::vector<uint32_t>> some = {{1, 2}, {}, {2, 3}};
+  const std::vector<int32_t> c = KeywordCommunities(PaperSet::FromEdges(3, {}, some));
+  EXPECT_EQ(c[1], -1);
+  EXPECT_EQ(c[0], c[2]);  // linked through keyword 2
 }
 
 TEST(AnalyzeInfluence, PageRankAndKeywordsMatchDenseComputation) {

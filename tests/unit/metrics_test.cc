@@ -266,17 +266,148 @@ TEST(MetricsNovelty, ZScoreArithmeticOnATinyNetwork) {
   EXPECT_TRUE(std::isnan(PercentileNearestRank(&empty, 0.5)));
 }
 
+// A random citation graph of n papers in `span` years from 2000 and m
+// citations (self-citations dropped by FromEdges); *years gets the years.
+CitationCsr RandomGraph(std::mt19937& rng, uint32_t n, int span, int m,
+                        std::vector<uint16_t>* years) {
+  years->resize(n);
+  for (auto& y : *years) y = static_cast<uint16_t>(2000 + rng() % span);
+  Edges edges;
+  for (int e = 0; e < m; ++e) edges.emplace_back(rng() % n, rng() % n);
+  return CitationCsr::FromEdges(*years, edges);
+}
+
+// Keyword novelty. Papers 0..2 are cited, with keyword labels {0, 1}, {1},
+// {2}; papers 3 and 4 cite them. A label of one reference pairs with each
+// label of every other reference, never with another label of its own
+// reference. Observed: 3 cites {0, 1}: (0 of paper 0, 1 of paper 1) and
+// (1, 1) -- not (0, 1) within paper 0; 4 cites {1, 2}: (1, 2). Counts 01 1,
+// 11 1, 12 1. Three networks by hand:
+//   X: 3 -> {0, 2} (02 12), 4 -> {1, 2} (12):      01 0, 11 0, 12 2
+//   Y: 3 -> {0, 1} (01 11), 4 -> {0, 2} (02 12):   01 1, 11 1, 12 1
+//   Z: 3 -> {1, 2} (12),    4 -> {0, 1} (01 11):   01 1, 11 1, 12 1
+// 01 and 11: mean 2/3, variance ((2/3)^2 + 2 (1/3)^2) / 2 = 1/3, z = (1 -
+// 2/3) / sqrt(1/3) = 1/sqrt(3); 12: mean 4/3, z = -1/sqrt(3). Paper 3's
+// pairs {1/sqrt(3), 1/sqrt(3)}, paper 4's {-1/sqrt(3)}.
+TEST(MetricsNovelty, KeywordPairZScoresOnATinyNetwork) {
+  const std::vector<uint16_t> years(5, 2000);
+  const CitationCsr g = CitationCsr::FromEdges(years, {{3, 0}, {3, 1}, {4, 1}, {4, 2}});
+  PaperLabels labels;
+  labels.off = {0, 2, 3, 4, 4, 4};
+  labels.ids = {0, 1, 1, 2};
+  labels.num_labels = 3;
+  const std::vector<std::vector<uint32_t>> randomized = {{0, 2, 1, 2}, {0, 1, 0, 2}, {1, 2, 0, 1}};
+  const std::vector<PairZ> z = LabelPairZScores(g, labels, randomized);
+  ASSERT_EQ(z.size(), 3u);  // 01 11 12: no pair within paper 0
+  const double r3 = 1 / std::sqrt(3.0);
+  EXPECT_EQ(z[0].a, 0);
+  EXPECT_EQ(z[0].b, 1);
+  EXPECT_EQ(z[0].observed, 1);
+  EXPECT_DOUBLE_EQ(z[0].mean, 2.0 / 3);
+  EXPECT_DOUBLE_EQ(z[0].sd, std::sqrt(1.0 / 3));
+  EXPECT_NEAR(z[0].z, r3, 1e-12);
+  EXPECT_EQ(z[1].a, 1);
+  EXPECT_EQ(z[1].b, 1);
+  EXPECT_NEAR(z[1].z, r3, 1e-12);
+  EXPECT_EQ(z[2].a, 1);
+  EXPECT_EQ(z[2].b, 2);
+  EXPECT_DOUBLE_EQ(z[2].mean, 4.0 / 3);
+  EXPECT_NEAR(z[2].z, -r3, 1e-12);
+  const std::vector<Novelty> nv = NoveltyFromNetworks(g, labels, randomized);
+  EXPECT_EQ(nv[3].pairs, 2u);
+  EXPECT_NEAR(nv[3].novelty, r3, 1e-6);
+  EXPECT_NEAR(nv[3].conventionality, r3, 1e-6);
+  EXPECT_EQ(nv[4].pairs, 1u);
+  EXPECT_NEAR(nv[4].novelty, -r3, 1e-6);
+  EXPECT_EQ(nv[0].pairs, 0u);  // no references: no pair
+  EXPECT_TRUE(std::isnan(nv[0].novelty));
+  // Venue novelty is the one-label case of the same counting.
+  const std::vector<int32_t> venue = {0, 1, 2, -1, -1};
+  const std::vector<PairZ> zv = VenuePairZScores(g, venue, randomized);
+  const std::vector<PairZ> zl = LabelPairZScores(g, VenueLabels(venue), randomized);
+  ASSERT_EQ(zv.size(), zl.size());
+  for (size_t i = 0; i < zv.size(); ++i) EXPECT_EQ(zv[i].observed, zl[i].observed);
+}
+
+// Keyword labels: the vocabulary is the most used keywords (ties: smaller
+// id); each paper keeps its per_reference keywords of highest importance
+// (ties: more used). Keywords 10 and 20 are used twice, 30 and 40 once.
+TEST(MetricsNovelty, KeywordLabelsVocabularyAndImportance) {
+  const std::vector<uint64_t> off = {0, 3, 4, 6, 6};
+  const std::vector<uint32_t> ids = {10, 20, 30, 10, 20, 40};
+  const std::vector<uint32_t> importance = {5, 9, 9, 1, 2, 3};
+  KeywordNoveltyOptions o;
+  o.vocabulary = 3;  // 10 20 30: 40 is out
+  o.per_reference = 1;
+  KeywordLabelStats st;
+  PaperLabels l = KeywordLabels(off, ids, importance, o, &st);
+  EXPECT_EQ(st.vocabulary, (std::vector<uint32_t>{10, 20, 30}));
+  EXPECT_EQ(st.keywords, 4u);
+  EXPECT_EQ(st.papers_with_keywords, 3u);
+  EXPECT_EQ(st.papers_labelled, 3u);
+  EXPECT_EQ(l.num_labels, 3);
+  // Paper 0: 20 and 30 tie on importance 9, 20 is used more: label 1.
+  EXPECT_EQ(std::vector<int32_t>(l.Of(0).begin(), l.Of(0).end()), std::vector<int32_t>{1});
+  EXPECT_EQ(std::vector<int32_t>(l.Of(1).begin(), l.Of(1).end()), std::vector<int32_t>{0});
+  // Paper 2: 40 (importance 3) is outside the vocabulary; 20 remains.
+  EXPECT_EQ(std::vector<int32_t>(l.Of(2).begin(), l.Of(2).end()), std::vector<int32_t>{1});
+  EXPECT_TRUE(l.Of(3).empty());
+  o.per_reference = 2;
+  l = KeywordLabels(off, ids, importance, o, &st);
+  EXPECT_EQ(std::vector<int32_t>(l.Of(0).begin(), l.Of(0).end()), (std::vector<int32_t>{1, 2}));
+}
+
+// The variants share the randomized networks: venue novelty computed with
+// the keyword variant beside it equals venue novelty alone, and the
+// keyword variant equals its computation from the same explicit networks.
+TEST(MetricsNovelty, VariantsShareTheNetworks) {
+  std::mt19937 rng(5);
+  const uint32_t n = 200;
+  std::vector<uint16_t> years;
+  const CitationCsr g = RandomGraph(rng, n, 4, 1500, &years);
+  std::vector<int32_t> venue(n);
+  for (auto& v : venue) v = static_cast<int32_t>(rng() % 6) - 1;
+  std::vector<uint64_t> off = {0};
+  std::vector<uint32_t> ids, importance;
+  for (uint32_t p = 0; p < n; ++p) {
+    std::set<uint32_t> k;
+    for (int i = 0; i < 3; ++i) k.insert(rng() % 12);
+    for (uint32_t x : k) {
+      ids.push_back(x);
+      importance.push_back(1 + rng() % 10);
+    }
+    off.push_back(ids.size());
+  }
+  KeywordNoveltyOptions ko;
+  ko.per_reference = 2;
+  const PaperLabels kl = KeywordLabels(off, ids, importance, ko);
+  const PaperLabels vl = VenueLabels(venue);
+  NoveltyOptions o;
+  o.k = 5;
+  o.seed = 9;
+  const auto both = ComputeNoveltyVariants(g, {&vl, &kl}, o, 2);
+  const auto alone = ComputeNovelty(g, venue, o, 1);
+  std::vector<std::vector<uint32_t>> nets;
+  for (int i = 0; i < o.k; ++i) nets.push_back(RandomizeReferences(g, o.seed + i));
+  const auto explicit_kw = NoveltyFromNetworks(g, kl, nets);
+  auto same = [](float x, float y) { return (std::isnan(x) && std::isnan(y)) || x == y; };
+  size_t defined = 0;
+  for (uint32_t p = 0; p < n; ++p) {
+    EXPECT_EQ(both[0][p].pairs, alone[p].pairs);
+    EXPECT_EQ(both[1][p].pairs, explicit_kw[p].pairs);
+    EXPECT_TRUE(same(both[0][p].novelty, alone[p].novelty)) << p;
+    EXPECT_TRUE(same(both[1][p].novelty, explicit_kw[p].novelty)) << p;
+    EXPECT_TRUE(same(both[1][p].conventionality, explicit_kw[p].conventionality)) << p;
+    defined += !std::isnan(both[1][p].novelty);
+  }
+  EXPECT_GT(defined, n / 2);
+}
+
 TEST(MetricsNovelty, RandomizationKeepsDegreesAndYears) {
   std::mt19937 rng(11);
   const uint32_t n = 300;
-  std::vector<uint16_t> years(n);
-  for (auto& y : years) y = static_cast<uint16_t>(2000 + rng() % 6);
-  Edges edges;
-  for (int e = 0; e < 3000; ++e) {
-    uint32_t a = rng() % n, b = rng() % n;
-    if (a != b) edges.emplace_back(a, b);
-  }
-  const CitationCsr g = CitationCsr::FromEdges(years, edges);
+  std::vector<uint16_t> years;
+  const CitationCsr g = RandomGraph(rng, n, 6, 3000, &years);
   const std::vector<uint32_t> r1 = RandomizeReferences(g, 42);
   EXPECT_EQ(r1, RandomizeReferences(g, 42));  // seeded: reproducible
   EXPECT_NE(r1, RandomizeReferences(g, 43));
@@ -304,25 +435,46 @@ TEST(MetricsNovelty, RandomizationKeepsDegreesAndYears) {
   EXPECT_GT(moved, r1.size() / 2);                     // and it does randomize
 }
 
+const char* const kNames[] = {"R1", "R2", "F", "A", "B", "C", "D", "E", "G", "H", "I", "J"};
+
+// The hand-checked graph's papers as native records; `changed` upserts C
+// with a citation of F and a later year, and adds K citing F and B.
+std::string HandRecords(bool changed, bool only_changes = false) {
+  std::map<uint32_t, std::vector<std::string>> refs;
+  for (auto [a, b] : kEdges) refs[a].push_back(kNames[b]);
+  std::string lines;
+  for (uint32_t p = 0; p < kN; ++p) {
+    nlohmann::json j = {{"id", kNames[p]},
+                        {"title", std::string("Paper ") + kNames[p]},
+                        {"references", refs[p]},
+                        {"venue", p % 2 ? "Odd venue" : "Even venue"}};
+    if (kYears[p]) j["year"] = kYears[p];
+    if (changed && p == C) {
+      j["references"] = {"R2", "F"};
+      j["year"] = 2009;
+      j["updated_date"] = "2026-01-02";
+    }
+    if (!only_changes || (changed && p == C)) lines += j.dump() + "\n";
+  }
+  if (changed)
+    lines += nlohmann::json({{"id", "K"},
+                             {"title", "Paper K"},
+                             {"year", 2008},
+                             {"venue", "Even venue"},
+                             {"references", {"F", "B"}}})
+                 .dump() +
+             "\n";
+  return lines;
+}
+
 // A real store: the derived file's round trip, the on-demand computation
 // from the adjacency files, and staleness after an ingest.
 TEST(MetricsStore, BuildReadAndOnDemand) {
   litgraph::testing::ScopedTempDir tmp;
-  const char* names[] = {"R1", "R2", "F", "A", "B", "C", "D", "E", "G", "H", "I", "J"};
-  std::map<uint32_t, std::vector<std::string>> refs;
-  for (auto [a, b] : kEdges) refs[a].push_back(names[b]);
-  std::string lines;
-  for (uint32_t p = 0; p < kN; ++p) {
-    nlohmann::json j = {{"id", names[p]},
-                        {"title", std::string("Paper ") + names[p]},
-                        {"references", refs[p]},
-                        {"venue", p % 2 ? "Odd venue" : "Even venue"}};
-    if (kYears[p]) j["year"] = kYears[p];
-    lines += j.dump() + "\n";
-  }
+  const char* const* names = kNames;
   std::unique_ptr<Store> store;
   std::unique_ptr<Graph> graph;
-  ASSERT_NO_FATAL_FAILURE(litgraph::testing::IngestStore(tmp, lines, &store, &graph));
+  ASSERT_NO_FATAL_FAILURE(litgraph::testing::IngestStore(tmp, HandRecords(false), &store, &graph));
   std::map<std::string, uint32_t> id;
   for (uint32_t p = 0; p < kN; ++p)
     id[names[p]] = static_cast<uint32_t>(*store->PaperByExtId(names[p]));
@@ -371,7 +523,8 @@ TEST(MetricsStore, BuildReadAndOnDemand) {
   file->reset();
   g->reset();
   reader->reset();
-  // An ingest that changes the citations makes the file stale.
+  // An ingest that changes the citations without updating the metrics
+  // (ingest --no-metrics) makes the file stale.
   {
     auto w = Store::Open(tmp.File("db"), Store::Mode::kWrite);
     ASSERT_TRUE(w.ok());
@@ -380,7 +533,10 @@ TEST(MetricsStore, BuildReadAndOnDemand) {
         R"({"id": "K", "title": "Paper K", "year": 2007, "references": ["F"]})"
         "\n");
     IngestStats is;
-    ASSERT_TRUE(Ingest(w->get(), {tmp.File("more.jsonl")}, IngestOptions(), &is).ok());
+    IngestOptions io;
+    io.update_metrics = false;
+    ASSERT_TRUE(Ingest(w->get(), {tmp.File("more.jsonl")}, io, &is).ok());
+    EXPECT_FALSE(is.metrics_rebuilt);
   }
   auto again = Store::Open(tmp.File("db"), Store::Mode::kRead);
   ASSERT_TRUE(again.ok());
@@ -390,6 +546,129 @@ TEST(MetricsStore, BuildReadAndOnDemand) {
   ASSERT_TRUE(file2.ok());
   EXPECT_FALSE(*file2);
   EXPECT_TRUE(stale);
+}
+
+// Every paper's metrics of a store by external id, from its metrics file
+// (which must be current).
+std::map<std::string, PaperMetrics> StoredMetrics(const std::string& db) {
+  std::map<std::string, PaperMetrics> out;
+  auto store = Store::Open(db, Store::Mode::kRead);
+  EXPECT_TRUE(store.ok());
+  auto g = Graph::Open(store->get());
+  EXPECT_TRUE(g.ok());
+  bool stale = true;
+  auto file = MetricsFile::Open(store->get(), **g, &stale);
+  EXPECT_TRUE(file.ok());
+  EXPECT_FALSE(stale);
+  if (!file.ok() || !*file) return out;
+  for (int64_t id : (*store)->PaperIds()) {
+    PaperMetrics m;
+    EXPECT_TRUE((*file)->Get(static_cast<uint32_t>(id), &m));
+    out[(*store)->PaperExtId(id)] = m;
+  }
+  return out;
+}
+
+// After an upsert, the store's metrics (rebuilt by the ingest) equal those
+// of a store built from scratch from the same records.
+TEST(MetricsStore, IngestRebuildsMetricsEqualToAFreshBuild) {
+  litgraph::testing::ScopedTempDir tmp;
+  MetricsBuildOptions o;
+  o.novelty = true;
+  o.novelty_options.k = 4;
+  o.novelty_options.seed = 3;
+  o.threads = 2;
+  MetricsBuildStats stats;
+  {
+    std::unique_ptr<Store> store;
+    std::unique_ptr<Graph> graph;
+    ASSERT_NO_FATAL_FAILURE(
+        litgraph::testing::IngestStore(tmp, HandRecords(false), &store, &graph));
+    graph.reset();
+    ASSERT_TRUE(BuildMetrics(store.get(), o, &stats).ok());
+    litgraph::testing::WriteFile(tmp.File("changes.jsonl"), HandRecords(true, true));
+    IngestStats is;
+    ASSERT_TRUE(Ingest(store.get(), {tmp.File("changes.jsonl")}, IngestOptions(), &is).ok());
+    EXPECT_EQ(is.works_new, 1);
+    EXPECT_EQ(is.works_updated, 1);
+    EXPECT_TRUE(is.metrics_rebuilt);
+    // Current metrics are left alone.
+    bool rebuilt = true;
+    ASSERT_TRUE(RefreshMetrics(store.get(), 1, &rebuilt, &stats).ok());
+    EXPECT_FALSE(rebuilt);
+  }
+  litgraph::testing::ScopedTempDir fresh;
+  {
+    std::unique_ptr<Store> store;
+    std::unique_ptr<Graph> graph;
+    ASSERT_NO_FATAL_FAILURE(
+        litgraph::testing::IngestStore(fresh, HandRecords(true), &store, &graph));
+    graph.reset();
+    ASSERT_TRUE(BuildMetrics(store.get(), o, &stats).ok());
+  }
+  const auto updated = StoredMetrics(tmp.File("db"));
+  const auto scratch = StoredMetrics(fresh.File("db"));
+  ASSERT_EQ(updated.size(), 13u);
+  ASSERT_EQ(scratch.size(), 13u);
+  auto same = [](float x, float y) { return (std::isnan(x) && std::isnan(y)) || x == y; };
+  for (const auto& [id, want] : scratch) {
+    ASSERT_TRUE(updated.count(id)) << id;
+    const PaperMetrics& got = updated.at(id);
+    EXPECT_EQ(got.disruption, want.disruption) << id;
+    EXPECT_EQ(got.window, want.window);
+    EXPECT_NEAR(got.pagerank, want.pagerank, 1e-12) << id;
+    EXPECT_EQ(got.percentile, want.percentile) << id;
+    EXPECT_EQ(got.in_store_citations, want.in_store_citations) << id;
+    EXPECT_TRUE(got.has_novelty);
+    EXPECT_EQ(got.novelty.pairs, want.novelty.pairs) << id;
+    EXPECT_TRUE(same(got.novelty.novelty, want.novelty.novelty)) << id;
+    EXPECT_TRUE(same(got.novelty.conventionality, want.novelty.conventionality)) << id;
+  }
+  // The upsert did change values: F gained citing papers (C now, and K).
+  EXPECT_EQ(updated.at("F").in_store_citations, 8u);
+}
+
+// A novelty file of the first layout (venue pairs only, 12 bytes a paper)
+// still reads, with the same values as the current layout's venue part.
+TEST(MetricsStore, ReadsTheVersionOneNoveltyFile) {
+  litgraph::testing::ScopedTempDir tmp;
+  std::unique_ptr<Store> store;
+  std::unique_ptr<Graph> graph;
+  ASSERT_NO_FATAL_FAILURE(litgraph::testing::IngestStore(tmp, HandRecords(false), &store, &graph));
+  graph.reset();
+  MetricsBuildOptions o;
+  o.novelty = true;
+  o.novelty_options.k = 4;
+  MetricsBuildStats stats;
+  std::map<int, std::vector<PaperMetrics>> read;
+  for (int version : {1, 2}) {
+    o.novelty_file_version = version;
+    ASSERT_TRUE(BuildMetrics(store.get(), o, &stats).ok());
+    auto g = Graph::Open(store.get());
+    ASSERT_TRUE(g.ok());
+    auto file = MetricsFile::Open(store.get(), **g);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    ASSERT_TRUE(*file);
+    EXPECT_EQ((*file)->novelty_version(), version);
+    EXPECT_TRUE((*file)->has_novelty());
+    EXPECT_FALSE((*file)->has_keyword_novelty());
+    for (uint32_t p = 0; p < (*file)->num_papers(); ++p) {
+      PaperMetrics m;
+      ASSERT_TRUE((*file)->Get(p, &m));
+      EXPECT_FALSE(m.has_keyword_novelty);
+      read[version].push_back(m);
+    }
+  }
+  ASSERT_EQ(read[1].size(), read[2].size());
+  for (size_t p = 0; p < read[1].size(); ++p) {
+    EXPECT_EQ(read[1][p].novelty.pairs, read[2][p].novelty.pairs);
+    EXPECT_EQ(std::isnan(read[1][p].novelty.novelty), std::isnan(read[2][p].novelty.novelty));
+    if (!std::isnan(read[1][p].novelty.novelty))
+      EXPECT_EQ(read[1][p].novelty.novelty, read[2][p].novelty.novelty);
+  }
+  o.keyword_novelty = true;
+  o.novelty_file_version = 1;
+  EXPECT_FALSE(BuildMetrics(store.get(), o, &stats).ok());  // v1 has no keyword part
 }
 
 }  // namespace

@@ -8,13 +8,17 @@
 //               keywords by the summed PageRank of the set's papers that
 //               have them.
 //  bridges      papers between communities: each paper's community is its
-//               primary topic (kTopics), or a label propagation over
-//               the set's undirected citation graph; a
+//               primary topic (kTopics), or from a label propagation over
+//               the set's undirected citation graph, or over the set's
+//               keyword co-occurrence graph (KeywordCommunities); a
 //               paper's participation coefficient
 //                   P = 1 - sum_c (k_c / k)^2
 //               over its k in-set citation neighbours (references and
 //               citing papers), k_c of them in community c (Guimera &
 //               Amaral 2005); 0 when all neighbours share one community.
+//               Beside it, the paper's betweenness centrality in the
+//               set's undirected citation graph (exact, or estimated
+//               from sampled sources).
 //  lineage      lineage depth: the longest chain of descendants within the
 //               set (p <- c1 <- c2 ... , each citing the previous), in
 //               citation steps. Citation cycles (data errors, same-year
@@ -105,14 +109,52 @@ struct Influence {
 Influence ComputeInfluence(const PaperSet& s, double damping = 0.85, double tolerance = 1e-12);
 
 // ---- bridges ----
-// Communities by label propagation (Raghavan, Albert & Kumara 2007) over
-// the undirected citation graph: each paper starts with its own label; in
-// passes over the papers in a random order, a paper takes the label most
-// frequent among its neighbours (ties: a random one of them; its own kept
-// when it is among the most frequent), until no label changes or
-// `max_passes`. Seeded: the same seed gives the same labels on every
-// platform. Labels are renumbered 0.. by first paper.
+// An undirected weighted graph over nodes 0..n-1: each edge in both lists.
+struct UndirectedGraph {
+  std::vector<uint64_t> off;   // n + 1
+  std::vector<uint32_t> ids;   // neighbours of each node, ascending, no self-loops
+  std::vector<double> weight;  // per entry of ids
+  uint32_t size() const { return off.empty() ? 0 : static_cast<uint32_t>(off.size() - 1); }
+  std::span<const uint32_t> Of(uint32_t v) const {
+    return {ids.data() + off[v], off[v + 1] - off[v]};
+  }
+};
+// The set's citations as an undirected graph: weight 1 per direction (a
+// mutual citation weighs 2).
+UndirectedGraph CitationGraph(const PaperSet& s);
+
+// Communities by label propagation (Raghavan, Albert & Kumara 2007): each
+// node starts with its own label; in passes over the nodes in a random
+// order, a node takes the label of largest total edge weight among its
+// neighbours (ties: a random one of them; its own kept when it is among the
+// heaviest), until no label changes or `max_passes`. Seeded: the same seed
+// gives the same labels on every platform. Labels are renumbered 0.. by
+// first node.
+std::vector<int32_t> LabelPropagation(const UndirectedGraph& g, int max_passes = 50,
+                                      uint64_t seed = 1);
+// Over the set's undirected citation graph (CitationGraph).
 std::vector<int32_t> LabelPropagation(const PaperSet& s, int max_passes = 50, uint64_t seed = 1);
+// Communities from the set's keyword graph: keywords used by the set are
+// linked by the number of its papers having both (co-occurrence within the
+// set), label propagation groups them, and a paper's community is the one
+// most of its keywords belong to (ties: the smaller label); -1 for a paper
+// without keywords. Labels renumbered 0.. by first paper.
+std::vector<int32_t> KeywordCommunities(const PaperSet& s, int max_passes = 50, uint64_t seed = 1);
+
+// Betweenness centrality (Brandes 2001) over an undirected graph, unweighted
+// (shortest paths by hops): the share of shortest paths between other
+// pairs that pass through a node, each unordered pair once. With
+// `samples` < n, the single-source dependencies of `samples` sources drawn
+// without replacement (seeded) are scaled by n / samples (Brandes & Pich
+// 2007, an unbiased estimate); exact (every node a source) when samples >=
+// n. Cost: samples x (n + edges).
+struct Betweenness {
+  std::vector<double> value;       // per node: pairs' shares, each unordered pair once
+  std::vector<double> normalized;  // value / ((n - 1)(n - 2) / 2), 0 for n < 3
+  uint32_t sources = 0;
+  bool exact = false;
+};
+Betweenness ComputeBetweenness(const UndirectedGraph& g, uint32_t samples, uint64_t seed = 1);
 // Participation coefficient of each paper (above) for community labels
 // (-1: no community; such neighbours count as one community each).
 struct Participation {

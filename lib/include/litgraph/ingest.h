@@ -49,6 +49,13 @@ struct IngestOptions {
   // Build every derived graph file in full, not as an update (folds the
   // lexical delta into its base).
   bool compact = false;
+  // After the graph changed, rebuild the store's citation metrics when it
+  // has them (metrics.h RefreshMetrics, `threads` workers; 0: one per
+  // core), after the ingest's own commit: a failure there leaves the new
+  // records and graph committed and the metrics stale (litgraph-status
+  // says so). false leaves them stale.
+  bool update_metrics = true;
+  int threads = 0;
 };
 
 struct IngestStats {
@@ -69,6 +76,8 @@ struct IngestStats {
   int64_t graph_edges = 0;
   int64_t cites_edges = 0;
   int64_t dangling_references = 0;
+  bool metrics_rebuilt = false;  // RefreshMetrics ran
+  double metrics_seconds = 0;
 };
 
 // Loads `inputs` ("-" = stdin; empty = stdin) into the store opened for

@@ -12,9 +12,11 @@
 //    every paper at once in memory (ComputeAllMetrics), the first time one
 //    is asked for;
 //  - novelty, conventionality and novelty_pairs only from a metrics file
-//    built with novelty (litgraph-metrics --build --novelty): asking for
-//    them otherwise is InvalidArgument saying so (K randomized networks of
-//    the whole store are not a query-time cost).
+//    built with novelty (litgraph-metrics --build --novelty), their keyword
+//    variants (novelty_keywords, ...) from one built with
+//    --keyword-novelty: asking for them otherwise is InvalidArgument saying
+//    so (K randomized networks of the whole store are not a query-time
+//    cost).
 // A MetricFilter accepts a paper when every condition holds; a null value
 // (CD undefined, no novelty pairs) never satisfies a condition.
 //
@@ -51,10 +53,14 @@ enum class MetricField : uint8_t {
   kNovelty,
   kConventionality,
   kNoveltyPairs,
+  kNoveltyKeywords,
+  kConventionalityKeywords,
+  kNoveltyKeywordsPairs,
 };
 // The record key: "cd", "cd_no_nk", "n_i", "n_j", "n_k",
 // "cited_by_in_store", "pagerank", "citation_percentile", "novelty",
-// "conventionality", "novelty_pairs".
+// "conventionality", "novelty_pairs", "novelty_keywords",
+// "conventionality_keywords", "novelty_keywords_pairs".
 const char* MetricFieldName(MetricField f);
 std::optional<MetricField> ParseMetricField(std::string_view name);
 // Every field's key, in the enum's order (for messages and documentation).

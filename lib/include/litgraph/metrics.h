@@ -156,21 +156,27 @@ std::vector<float> GroupPercentiles(const std::vector<uint64_t>& group,
                                     const std::vector<uint32_t>& count);
 
 // Novelty and conventionality (Uzzi, Mukherjee, Stringer & Jones 2013).
-// Every pair of a paper's references that both have a venue (PUBLISHED_IN)
-// gives one venue pair (unordered, a venue with itself included); pairs are
-// counted over the whole store (observed). K randomized networks keep every
-// citation's citing paper and the years at both ends: within each stratum of
-// citations with the same (citing year, cited year), the cited papers are
-// permuted (a uniformly random composition of edge swaps inside the stratum;
-// each paper's number of references and of citations and the years of its
-// references and citing papers are kept exactly). A pair's z =
-// (observed - mean) / sd over the K networks (sd with K - 1). A paper's
-// novelty is the 10th percentile of the z of its pairs (pair occurrences,
-// nearest-rank), its conventionality their median. Skipped: references
-// without a venue; pairs whose z is undefined (sd 0: the pair occurs equally
-// often in every randomized network, e.g. always 0 times); papers with no
-// pair left have null novelty. Seeded: the same seed and K give the same
-// numbers on every machine (std::mt19937_64, own shuffle).
+// Each paper carries labels (PaperLabels): its venue (PUBLISHED_IN), or
+// for the keyword variant a few of its keywords (KeywordLabels). Every pair
+// of a paper's references gives the pairs of their labels: (label of the
+// one, label of the other), unordered, a label with itself included (two
+// references in one venue); labels of one reference are never paired with
+// each other (a reference's own keywords are not a combination the citing
+// paper made). Pairs are counted over the whole store (observed). K
+// randomized networks keep every citation's citing paper and the years at
+// both ends: within each stratum of citations with the same (citing year,
+// cited year), the cited papers are permuted (a uniformly random
+// composition of edge swaps inside the stratum; each paper's number of
+// references and of citations and the years of its references and citing
+// papers are kept exactly). A pair's z = (observed - mean) / sd over the K
+// networks (sd with K - 1). A paper's novelty is the 10th percentile of the
+// z of its pairs (pair occurrences, nearest-rank), its conventionality
+// their median. Skipped: references without a label (no venue; no keyword
+// in the vocabulary); pairs whose z is undefined (sd 0: the pair occurs
+// equally often in every randomized network, e.g. always 0 times); papers
+// with no pair left have null novelty. Seeded: the same seed and K give the
+// same numbers on every machine (std::mt19937_64, own shuffle). Every
+// variant is counted on the same K networks.
 struct NoveltyOptions {
   int k = 10;
   uint64_t seed = 1;
@@ -179,22 +185,77 @@ struct Novelty {
   float novelty = 0, conventionality = 0;  // NaN when undefined
   uint32_t pairs = 0;                      // pair occurrences with a defined z
 };
+// Labels of each paper (ids of the CSR's id space), as CSR: off has
+// papers + 1 entries; labels are in [0, num_labels).
+struct PaperLabels {
+  std::vector<uint64_t> off;
+  std::vector<int32_t> ids;
+  int32_t num_labels = 0;
+  std::span<const int32_t> Of(uint32_t p) const {
+    if (p + 1 >= off.size()) return {};
+    return {ids.data() + off[p], off[p + 1] - off[p]};
+  }
+};
+// One label per paper with a venue (venue[p] >= 0).
+PaperLabels VenueLabels(const std::vector<int32_t>& venue);
+
+// The keyword variant's labels: the vocabulary is the `vocabulary` keywords
+// of most papers (ties: smaller id); a paper's labels are its keywords in
+// the vocabulary, at most `per_reference`, of highest importance (the
+// HAS_KEYWORD attribute; ties: more papers, then smaller id). A label is the
+// keyword's rank in the vocabulary (0: the most used). Why bounded: at 1M
+// papers of 22 references and 8 keywords, all keyword pairs of all
+// reference pairs would be ~15G pair occurrences per network and ~250k^2/2
+// possible pairs; one keyword per reference among the 2,048 most used keeps
+// the count of venue novelty's (O(references^2) per paper) and the pair
+// table dense (2.1M cells).
+struct KeywordNoveltyOptions {
+  int vocabulary = 2048;  // at most kMaxKeywordVocabulary
+  int per_reference = 1;
+};
+inline constexpr int kMaxKeywordVocabulary = 8000;  // the dense pair table's bound
+// From each paper's keyword list (CSR over papers: off, keyword ids,
+// importance attributes, one per id).
+struct KeywordLabelStats {
+  uint64_t papers_with_keywords = 0, papers_labelled = 0;
+  uint32_t keywords = 0;             // distinct keywords in the lists
+  std::vector<uint32_t> vocabulary;  // each label's keyword id
+};
+PaperLabels KeywordLabels(const std::vector<uint64_t>& off, const std::vector<uint32_t>& ids,
+                          const std::vector<uint32_t>& importance, const KeywordNoveltyOptions& o,
+                          KeywordLabelStats* stats = nullptr);
+// The same from the graph (HAS_KEYWORD lists of every paper).
+Result<PaperLabels> PaperKeywordLabels(Graph& graph, const KeywordNoveltyOptions& o,
+                                       KeywordLabelStats* stats = nullptr);
+
 // Network input for novelty: per paper its venue (-1 none) and year; the
 // CSR's references.
 std::vector<Novelty> ComputeNovelty(const CitationCsr& g, const std::vector<int32_t>& venue,
                                     const NoveltyOptions& o, int threads,
                                     Reporter* reporter = NullReporter());
+// Every variant (label set) against the same K randomized networks: one
+// result vector per variant, in order.
+std::vector<std::vector<Novelty>> ComputeNoveltyVariants(
+    const CitationCsr& g, const std::vector<const PaperLabels*>& variants, const NoveltyOptions& o,
+    int threads, Reporter* reporter = NullReporter());
 // One randomization: the references (cited papers) of every paper after the
 // permutation within (citing year, cited year) strata, as a CSR's offsets
 // and ids (offsets are g's). For tests and ComputeNovelty.
 std::vector<uint32_t> RandomizeReferences(const CitationCsr& g, uint64_t seed);
 // Pair z-scores over explicit networks, for tests: observed and randomized
 // reference lists over the same papers.
-struct VenuePairZ {
-  int32_t a, b;  // a <= b
+struct PairZ {
+  int32_t a, b;  // labels, a <= b
   double observed, mean, sd, z;
 };
-std::vector<VenuePairZ> VenuePairZScores(const CitationCsr& g, const std::vector<int32_t>& venue,
+using VenuePairZ = PairZ;
+std::vector<PairZ> LabelPairZScores(const CitationCsr& g, const PaperLabels& labels,
+                                    const std::vector<std::vector<uint32_t>>& randomized);
+std::vector<PairZ> VenuePairZScores(const CitationCsr& g, const std::vector<int32_t>& venue,
+                                    const std::vector<std::vector<uint32_t>>& randomized);
+// Novelty of every paper from explicit networks (as ComputeNoveltyVariants
+// after its randomization), for tests.
+std::vector<Novelty> NoveltyFromNetworks(const CitationCsr& g, const PaperLabels& labels,
                                          const std::vector<std::vector<uint32_t>>& randomized);
 // The paper's value from its pairs' z (10th percentile, median: nearest rank
 // on the sorted values, index ceil(q n) - 1).
@@ -214,16 +275,28 @@ Result<std::vector<int32_t>> PaperVenues(Graph& graph);
 //   ranks       header 64 B: "LGRKS\0\0\1", u64 papers, f64 damping, u32
 //               iterations, 36 B 0; per paper 16 B: f64 pagerank, f32
 //               citation percentile (field, year), u32 in-store citations
-//   novelty     (when built with novelty) header 64 B: "LGNOV\0\0\1", u64
-//               papers, u32 K, u32 0, u64 seed, 32 B 0; per paper 12 B:
-//               f32 novelty, f32 conventionality (NaN: undefined), u32 pairs
+//   novelty     (when built with novelty) header 64 B: "LGNOV\0\0\2", u64
+//               papers, u32 K, u32 flags (1: keyword variant), u64 seed,
+//               u32 keyword vocabulary, u32 keywords per reference, 24 B 0;
+//               per paper 24 B: venue pairs' f32 novelty, f32
+//               conventionality (NaN: undefined), u32 pairs; then the same
+//               for keyword pairs (NaN, NaN, 0 without the variant).
+//               Version 1 ("LGNOV\0\0\1", written before keyword novelty):
+//               the same header with flags 0, per paper 12 B (venue only);
+//               readers take both.
 struct MetricsBuildOptions {
   int window = kDefaultCdWindow;
   PageRankOptions pagerank;
   bool novelty = false;
+  bool keyword_novelty = false;  // implies novelty
   NoveltyOptions novelty_options;
+  KeywordNoveltyOptions keyword_options;
   int threads = 0;
+  int novelty_file_version = 2;  // 1: the old layout (venue only), for readers' tests
 };
+// The options a metrics generation was built with (its manifest info), so
+// that an update can rebuild it alike.
+MetricsBuildOptions MetricsOptionsOf(const nlohmann::json& info);
 struct MetricsBuildStats {
   int64_t generation = 0, graph_generation = 0;
   uint64_t papers = 0, edges = 0;
@@ -236,10 +309,12 @@ struct AllMetrics {
   int window = kDefaultCdWindow;
   std::vector<Disruption> cd;
   PageRankResult pagerank;
-  std::vector<float> percentile;   // citation percentile within (field, year)
-  std::vector<uint32_t> in_store;  // CITES in-degree
-  std::vector<Novelty> novelty;    // empty unless asked for
-  MetricsBuildStats stats;         // timings, papers, edges
+  std::vector<float> percentile;         // citation percentile within (field, year)
+  std::vector<uint32_t> in_store;        // CITES in-degree
+  std::vector<Novelty> novelty;          // empty unless asked for
+  std::vector<Novelty> keyword_novelty;  // likewise
+  KeywordLabelStats keyword_labels;      // the keyword variant's vocabulary
+  MetricsBuildStats stats;               // timings, papers, edges
 };
 // Computes them from the graph (CitationCsr::Load, then each metric).
 Result<AllMetrics> ComputeAllMetrics(Graph& graph, const MetricsBuildOptions& o,
@@ -250,6 +325,19 @@ Result<AllMetrics> ComputeAllMetrics(Graph& graph, const MetricsBuildOptions& o,
 Status BuildMetrics(Store* store, const MetricsBuildOptions& o, MetricsBuildStats* stats,
                     Reporter* reporter = NullReporter());
 
+// Keeps the metrics up to date with the store: when it has a metrics
+// generation that no longer matches the current graph (MetricsFile::Open's
+// stale: the citations, years, topics, venues or, for keyword novelty,
+// keywords changed), rebuilds it with the options it was built with
+// (MetricsOptionsOf; `threads` workers), as BuildMetrics. Nothing when the
+// store has no metrics or they are current. A full rebuild: CD, PageRank,
+// percentiles and novelty are global (a paper's CD depends on the citing
+// papers of its references, its percentile on its whole field and year),
+// so an upsert of a few papers changes values far from them. *rebuilt (may
+// be null) says whether it ran; *stats its figures.
+Status RefreshMetrics(Store* store, int threads, bool* rebuilt, MetricsBuildStats* stats,
+                      Reporter* reporter = NullReporter());
+
 // One paper's metrics as read from the derived file.
 struct PaperMetrics {
   Disruption disruption;
@@ -257,8 +345,8 @@ struct PaperMetrics {
   double pagerank = 0;
   float percentile = 0;
   uint32_t in_store_citations = 0;
-  bool has_novelty = false;
-  Novelty novelty;
+  bool has_novelty = false, has_keyword_novelty = false;
+  Novelty novelty, keyword_novelty;
 };
 
 // One paper's metrics as tools print them (render.h: MetricJson).
@@ -270,7 +358,8 @@ struct MetricRecord {
   std::optional<double> pagerank;   // needs the whole graph: the file or --all
   std::optional<float> percentile;  // likewise
   std::optional<Novelty> novelty;   // when the file has it
-  bool from_file = false;           // read from the derived file, else computed now
+  std::optional<Novelty> keyword_novelty;
+  bool from_file = false;  // read from the derived file, else computed now
 };
 MetricRecord ToRecord(uint32_t paper, const PaperMetrics& m);
 MetricRecord ToRecord(uint32_t paper, const AllMetrics& m);
@@ -284,6 +373,8 @@ class MetricsFile {
                                                    bool* stale = nullptr);
   int window() const { return window_; }
   bool has_novelty() const { return has_novelty_; }
+  bool has_keyword_novelty() const { return has_keyword_novelty_; }
+  int novelty_version() const { return novelty_version_; }  // 0: no novelty file
   uint64_t num_papers() const { return papers_; }
   const nlohmann::json& info() const { return info_; }
   // False when the paper is outside the file or a read met damage
@@ -295,7 +386,8 @@ class MetricsFile {
   CheckedFile cd_, ranks_, novelty_;
   uint64_t papers_ = 0;
   int window_ = 0;
-  bool has_novelty_ = false;
+  bool has_novelty_ = false, has_keyword_novelty_ = false;
+  int novelty_version_ = 0;
   nlohmann::json info_;
 };
 
