@@ -1,6 +1,6 @@
 #!/bin/sh
 # Bridges on a 10k-paper field: communities from topics, the citation graph and the keyword
-# graph, participation with betweenness from 500 sampled sources (the default), exact
+# graph, participation with betweenness from 64 sampled sources (the default), exact
 # betweenness, and all five analyses in one process. Each command runs 3 times (the exact betweenness once) under
 # /usr/bin/time (wall, user CPU, system CPU, peak RSS); the tool's own summary record
 # (--stats) is kept beside it. Usage: bridges_bench.sh BIN_DIR STORE FIELD > log 2>&1
