@@ -118,9 +118,7 @@ Status CheckedFile::Open(const std::string& path, const FileIdentity& expect) {
 void CheckedFile::FreeBits::operator()(std::atomic<uint64_t>* p) const { std::free(p); }
 
 bool CheckedFile::VerifyPage(uint64_t page) const {
-  std::atomic<uint64_t>& word = verified_[page / 64];
-  const uint64_t bit = uint64_t{1} << (page % 64);
-  if (word.load(std::memory_order_relaxed) & bit) return true;
+  if (Verified(page)) return true;
   const uint64_t begin = page << page_shift_;
   const uint64_t len = std::min(uint64_t{1} << page_shift_, payload_ - begin);
   uint64_t want;
@@ -129,7 +127,7 @@ bool CheckedFile::VerifyPage(uint64_t page) const {
     damaged_.store(true);
     return false;
   }
-  word.fetch_or(bit, std::memory_order_relaxed);
+  verified_[page / 64].fetch_or(uint64_t{1} << (page % 64), std::memory_order_relaxed);
   return true;
 }
 
@@ -140,8 +138,7 @@ const uint8_t* CheckedFile::ReadVerifying(uint64_t offset, uint64_t len) const {
   }
   if (len > 0)
     for (uint64_t p = offset >> page_shift_; p <= (offset + len - 1) >> page_shift_; ++p)
-      if (!(verified_[p / 64].load(std::memory_order_relaxed) >> (p % 64) & 1) && !VerifyPage(p))
-        return nullptr;
+      if (!VerifyPage(p)) return nullptr;
   return file_.data() + offset;
 }
 

@@ -86,9 +86,7 @@ class CheckedFile {
   const uint8_t* Read(uint64_t offset, uint64_t len) const {
     if (offset <= payload_ && len - 1 < payload_ - offset) {
       const uint64_t page = offset >> page_shift_;
-      if (page == (offset + len - 1) >> page_shift_ &&
-          (verified_[page / 64].load(std::memory_order_relaxed) >> (page % 64) & 1))
-        return file_.data() + offset;
+      if (page == (offset + len - 1) >> page_shift_ && Verified(page)) return file_.data() + offset;
     }
     return ReadVerifying(offset, len);
   }
@@ -98,8 +96,11 @@ class CheckedFile {
   Status status() const;
 
  private:
+  bool Verified(uint64_t page) const {
+    return verified_[page / 64].load(std::memory_order_relaxed) >> (page % 64) & 1;
+  }
   const uint8_t* ReadVerifying(uint64_t offset, uint64_t len) const;
-  bool VerifyPage(uint64_t page) const;
+  bool VerifyPage(uint64_t page) const;  // Verified(page), or hashes it
   MappedFile file_;
   std::string path_;
   uint64_t payload_ = 0, pages_ = 0;
