@@ -16,7 +16,10 @@
 # --resume-failed, a Slurm requeue) and it starts over. A finished shard is
 # left alone. Set LITGRAPH_BIN to the directory of the litgraph executables
 # when they are not on PATH, and LITGRAPH_SHARD_OPTS to add options (such as
-# --memory-budget 2G) to ingest and extract-keywords.
+# --memory-budget 2G) to ingest and extract-keywords, and LITGRAPH_SHARD_EMBED_OPTS
+# to embed's (--no-index: the merge indexes the merged store, so a shard's own
+# HNSW indexes only cost build time; the first shard's are reused when merging
+# into an empty store).
 set -euo pipefail
 if [ $# -lt 3 ]; then
   echo "usage: $0 SAMPLE SHARDS INPUT..." >&2
@@ -48,6 +51,7 @@ rm -rf "$out.tmp"
 "${bin}litgraph-ingest" --db "$out.tmp" -q ${LITGRAPH_SHARD_OPTS:-} "${files[@]}"
 # shellcheck disable=SC2086
 "${bin}litgraph-extract-keywords" --db "$out.tmp" -q ${LITGRAPH_SHARD_OPTS:-} --stats-from "$sample"
-"${bin}litgraph-embed" --db "$out.tmp" -q --model-from "$sample"
+# shellcheck disable=SC2086
+"${bin}litgraph-embed" --db "$out.tmp" -q --model-from "$sample" ${LITGRAPH_SHARD_EMBED_OPTS:-}
 mv "$out.tmp" "$out"
 echo "$out: built from ${#files[@]} files" >&2

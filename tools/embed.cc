@@ -44,7 +44,9 @@ Manual ToolManual() {
       "needs --replace, which re-embeds everything.\n\n"
       "--model-from DIR copies the built-in model of another store instead of training one: "
       "the shards of a sharded build (litgraph-merge(1)) are embedded by one model, trained "
-      "once on a sample or a first shard.";
+      "once on a sample or a first shard. --no-index writes the vectors without HNSW indexes "
+      "(semantic queries then scan every row, exact and slower): litgraph-merge indexes the "
+      "merged store, so a shard's own indexes would only cost build time.";
   man.input = "Filter mode: JSON lines with a \"text\" field; other fields pass through.";
   man.output =
       "Filter mode: each record plus \"embedding\" (unit-length floats) and \"model\". Store "
@@ -90,6 +92,9 @@ void AddOptions(Tool& tool, Options* opt) {
   app.add_flag("--replace", o->replace, "Allow switching models (re-embeds everything)");
   app.add_flag("--compact", o->compact,
                "With --missing: fold the vector delta into new base files");
+  app.add_flag("--no-index", [o](int64_t) { o->index = false; },
+               "Write the vectors without HNSW indexes (queries scan them): for shard stores, "
+               "which litgraph-merge indexes once merged; a later run with --compact builds them");
   app.add_flag("--filter", opt->filter, "Filter mode: {\"text\"} records on stdin");
   app.add_option("--backend", o->backend, "Model: builtin (default) or http")
       ->check(CLI::IsMember({"builtin", "http"}));
@@ -194,6 +199,7 @@ Status Run(Tool& tool, Options& opt) {
        {"keywords", s.keywords},
        {"delta_rows", s.delta_rows},
        {"compacted", s.compacted},
+       {"indexed", o.index},
        {"embed_seconds", s.embed_seconds},
        {"index_seconds", s.index_seconds},
        {"seconds", s.seconds},

@@ -304,7 +304,8 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     auto t_index = Clock::now();
     r->o.reporter->Progress(fmt::format("indexing {} delta vectors", name));
     LITGRAPH_RETURN_IF_ERROR(FieldVectors::WriteDelta(
-        r->out, name, dim, delta, [&](uint64_t i) { return vector_of(delta[i]); }, present, ho));
+        r->out, name, dim, delta, [&](uint64_t i) { return vector_of(delta[i]); }, present, ho,
+        r->o.index ? FieldVectors::kDeltaIndexMinRows : UINT64_MAX));
     LITGRAPH_RETURN_IF_ERROR(old.status());
     *index_seconds += Since(t_index);
     r->stats->delta_rows += static_cast<int64_t>(delta.size());
@@ -333,6 +334,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   LITGRAPH_RETURN_IF_ERROR(old.status());
   data = decltype(data)();  // frees (`= {}` keeps the capacity)
   todo = decltype(todo)();
+  if (!r->o.index) return Status::Ok();  // vectors only: queries scan them
   auto t_index = Clock::now();
   VectorFile vf;
   auto id = r->out->Identity(name + ".vec");

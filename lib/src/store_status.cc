@@ -110,9 +110,11 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
     for (const char* key : {"model_id", "backend", "method", "dim", "papers_at_train", "url"})
       if (info.contains(key)) v[key] = info[key];
     FieldVectors titles;
-    if ((*vectors)->Has("title.vec") && titles.Open(**vectors, "title").ok())
+    if ((*vectors)->Has("title.vec") && titles.Open(**vectors, "title").ok()) {
       without_vectors = std::max<int64_t>(
           0, store->MaxId(NodeType::kPaper) + 1 - static_cast<int64_t>(titles.rows()));
+      v["indexed"] = titles.has_index();  // false after embed --no-index: queries scan
+    }
     int64_t delta_rows = 0;
     if (info.contains("vector_delta") && info["vector_delta"].is_object())
       for (const auto& [field, n] : info["vector_delta"].items())

@@ -3320,20 +3320,24 @@ def build_shards(c, files, model):
     """One store per file, built as on a cluster node: ingest, keywords with
     the phrase statistics of `model` and vectors by its embedding model.
     Under GNU parallel when it is installed (scripts/install-deps.sh installs
-    it, so CI takes this path), else one after another."""
+    it, so CI takes this path), else one after another. Every shard but the
+    first embeds with --no-index (doc/sharded-build.md): the merge extends
+    the first shard's indexes with the others' vectors."""
     dbs = [c.path(f"shard{i + 1}.db") for i in range(len(files))]
+    opts = ["--stats"] + ["--no-index"] * (len(files) - 1)  # (--stats: any harmless option)
     job = (f"{c.tool('ingest')} --db {{2}} -q {{1}} && "
            f"{c.tool('extract-keywords')} --db {{2}} -q --stats-from {model} && "
-           f"{c.tool('embed')} --db {{2}} -q --model-from {model}")
+           f"{c.tool('embed')} --db {{2}} -q --model-from {model} {{3}}")
     if shutil.which("parallel"):
         p = subprocess.run(["parallel", "--will-cite", "--halt", "now,fail=1", "-j", "2", job,
-                            ":::", *files, ":::+", *dbs], capture_output=True, timeout=900)
+                            ":::", *files, ":::+", *dbs, ":::+", *opts],
+                           capture_output=True, timeout=900)
         assert p.returncode == 0, p.stderr.decode()[-3000:]
     else:
         print("  (GNU parallel is not installed: shards built one after another)")
-        for f, db in zip(files, dbs):
-            p = subprocess.run(job.replace("{1}", f).replace("{2}", db), shell=True,
-                               capture_output=True, timeout=900)
+        for f, db, o in zip(files, dbs, opts):
+            p = subprocess.run(job.replace("{1}", f).replace("{2}", db).replace("{3}", o),
+                               shell=True, capture_output=True, timeout=900)
             assert p.returncode == 0, p.stderr.decode()[-3000:]
     return dbs
 
@@ -3345,6 +3349,12 @@ def case_merge_sharded_build(c):
     c.run("extract-keywords", "--db", single, "-q")
     c.run("embed", "--db", single, "-q")
     shards = build_shards(c, files, single)
+    # The first shard has HNSW indexes, the others (--no-index) only vectors.
+    for i, db in enumerate(shards):
+        files_ = os.listdir(os.path.join(db, f"vectors.{read_meta(db, 'vectors_generation')}"))
+        assert any(f.endswith(".hnsw") for f in files_) == (i == 0), (i, files_)
+        st = lines(c.run("status", "--db", db, "--format", "jsonl", expect=None)[0])[0]
+        assert st["vectors"]["indexed"] == (i == 0), st["vectors"]
     # References into other shards dangle in a shard.
     dangling = [json.loads(read_meta(db, "graph_info"))["dangling_references"] for db in shards]
     assert sum(dangling) > ingested["dangling_references"], (dangling, ingested)

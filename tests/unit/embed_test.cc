@@ -598,3 +598,80 @@ TEST(EmbedMissingTest, ADeltaAndItsCompactionGiveTheVectorsOfAFullReembedding) {
 
 }  // namespace
 }  // namespace litgraph
+
+namespace litgraph {
+namespace {
+
+// embed --no-index (shard stores): the vector files a run with indexes
+// writes, no HNSW file, and searches that scan every row; a later --missing
+// --compact run indexes them.
+TEST(EmbedNoIndexTest, VectorsWithoutIndexesAreScannedUntilACompactionIndexesThem) {
+  ScopedTempDir tmp;
+  auto opened = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  Store* store = opened->get();
+  IngestStats is;
+  ASSERT_TRUE(Ingest(store, {testing::TestData("search-biodiversity-finance.works.jsonl")},
+                     IngestOptions{}, &is)
+                  .ok());
+  KeywordRunOptions ko;
+  KeywordRunStats ks;
+  auto builtin = [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); };
+  ASSERT_TRUE(RunKeywordExtraction(store, ko, builtin, &ks).ok());
+  EmbedRunOptions eo;
+  eo.lsa.dim = 16;
+  eo.hnsw.threads = 1;
+  eo.index = false;
+  EmbedRunStats es;
+  ASSERT_TRUE(RunEmbed(store, eo, &es).ok());
+  EXPECT_EQ(es.index_seconds, 0);
+  auto files = [&] {
+    std::map<std::string, std::string> out;
+    auto view = store->Current("vectors");
+    EXPECT_TRUE(view.ok() && *view);
+    for (const auto& [name, size] : (*view)->files())
+      out[name] = name.ends_with(".vec") ? testing::Payload((*view)->Path(name)) : "";
+    return out;
+  };
+  const auto unindexed = files();
+  for (const char* f : {"title.vec", "abstract.vec", "keyword.vec"})
+    EXPECT_TRUE(unindexed.count(f)) << f;
+  for (const auto& [name, bytes] : unindexed)
+    EXPECT_EQ(name.find("hnsw"), std::string::npos) << name;
+  {
+    auto sem = SemanticIndex::Open(store);
+    ASSERT_TRUE(sem.ok()) << sem.status().message();
+    const FieldVectors& v = (*sem)->vectors(VecField::kAbstract);
+    EXPECT_FALSE(v.has_index());
+    int searched = 0;
+    for (uint64_t r = 0; r < v.rows(); ++r) {
+      const float* q = v.Row(r);
+      if (!q) continue;
+      auto hits = v.Search(q, 5, 10);
+      auto exact = v.Exact(q, 5);
+      ASSERT_EQ(hits.size(), exact.size());
+      for (size_t i = 0; i < hits.size(); ++i) EXPECT_EQ(hits[i].id, exact[i].id) << r;
+      ++searched;
+    }
+    EXPECT_GT(searched, 50);
+    EXPECT_TRUE((*sem)->status().ok());
+  }
+  EmbedRunOptions compact = eo;
+  compact.index = true;
+  compact.missing = true;
+  compact.compact = true;
+  EmbedRunStats cs;
+  ASSERT_TRUE(RunEmbed(store, compact, &cs).ok());
+  EXPECT_TRUE(cs.compacted);
+  const auto indexed = files();
+  for (const char* f : {"title.hnsw", "abstract.hnsw", "keyword.hnsw"})
+    EXPECT_TRUE(indexed.count(f)) << f;
+  for (const char* f : {"title.vec", "abstract.vec", "keyword.vec"})
+    EXPECT_TRUE(indexed.at(f) == unindexed.at(f)) << f << " changed";
+  auto sem = SemanticIndex::Open(store);
+  ASSERT_TRUE(sem.ok());
+  EXPECT_TRUE((*sem)->vectors(VecField::kAbstract).has_index());
+}
+
+}  // namespace
+}  // namespace litgraph

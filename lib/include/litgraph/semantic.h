@@ -40,6 +40,10 @@ struct EmbedRunOptions {
   bool missing = false;             // only rows without vectors (new papers / keywords)
   bool replace = false;             // allow switching models (re-embeds everything)
   bool compact = false;             // fold the delta into the base (with missing)
+  // Build HNSW indexes over the vectors written. Without (--no-index),
+  // semantic queries scan the rows: for shard stores, whose indexes litgraph
+  // merge does not use (it indexes the merged store).
+  bool index = true;
   double delta_fraction = 0.2;      // the delta's rows past which a run compacts
   std::string backend = "builtin";  // builtin | http
   // The built-in model of another store (its current vectors generation),
