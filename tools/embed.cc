@@ -92,9 +92,10 @@ void AddOptions(Tool& tool, Options* opt) {
   app.add_flag("--replace", o->replace, "Allow switching models (re-embeds everything)");
   app.add_flag("--compact", o->compact,
                "With --missing: fold the vector delta into new base files");
-  app.add_flag("--no-index", [o](int64_t) { o->index = false; },
-               "Write the vectors without HNSW indexes (queries scan them): for shard stores, "
-               "which litgraph-merge indexes once merged; a later run with --compact builds them");
+  app.add_flag(
+      "--no-index", [o](int64_t) { o->index = false; },
+      "Write the vectors without HNSW indexes (queries scan them): for shard stores, "
+      "which litgraph-merge indexes once merged; a later run with --compact builds them");
   app.add_flag("--filter", opt->filter, "Filter mode: {\"text\"} records on stdin");
   app.add_option("--backend", o->backend, "Model: builtin (default) or http")
       ->check(CLI::IsMember({"builtin", "http"}));
