@@ -40,10 +40,6 @@ struct EmbedRunOptions {
   bool missing = false;             // only rows without vectors (new papers / keywords)
   bool replace = false;             // allow switching models (re-embeds everything)
   bool compact = false;             // fold the delta into the base (with missing)
-  // Build HNSW indexes over the vectors written. Without (--no-index),
-  // semantic queries scan the rows: for shard stores, whose indexes litgraph
-  // merge does not use (it indexes the merged store).
-  bool index = true;
   double delta_fraction = 0.2;      // the delta's rows past which a run compacts
   std::string backend = "builtin";  // builtin | http
   // The built-in model of another store (its current vectors generation),
@@ -55,6 +51,10 @@ struct EmbedRunOptions {
   HnswBuildOptions hnsw;
   Reporter* reporter = NullReporter();
   int threads = 2;
+  // Build HNSW indexes over the vectors written. Without (--no-index),
+  // semantic queries scan the rows: for shard stores, whose indexes litgraph
+  // merge does not use (it indexes the merged store).
+  bool index = true;
 };
 
 struct EmbedRunStats {
