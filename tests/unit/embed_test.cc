@@ -602,9 +602,9 @@ TEST(EmbedMissingTest, ADeltaAndItsCompactionGiveTheVectorsOfAFullReembedding) {
 namespace litgraph {
 namespace {
 
-// embed --no-index (shard stores): the vector files a run with indexes
-// writes, no HNSW file, and searches that scan every row; a later --missing
-// --compact run indexes them.
+// embed --no-index (shard stores): vector files and no HNSW file, searches
+// that scan every row; a later --missing --compact run indexes them without
+// changing the vector files.
 TEST(EmbedNoIndexTest, VectorsWithoutIndexesAreScannedUntilACompactionIndexesThem) {
   ScopedTempDir tmp;
   auto opened = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
