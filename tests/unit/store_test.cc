@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -721,6 +722,46 @@ TEST(IngestTest, ReadOnlyStoreCannotIngest) {
   Status st = IngestFiles(reader.get(), {tmp.File("a.jsonl")}, &stats);
   EXPECT_FALSE(st.ok());
   EXPECT_EQ(reader->PaperCount(), 0);
+}
+
+}  // namespace
+}  // namespace litgraph
+
+namespace litgraph {
+namespace {
+
+// A reader leaves the WAL to writers: closing the last connection does not
+// checkpoint it (that was a whole update's WAL when queries had kept the
+// writer's checkpoints from finishing: a 7.4 s exit).
+TEST(StoreTest, ReadersDoNotCheckpointTheWalOnClose) {
+  ScopedTempDir tmp;
+  const std::string dir = tmp.File("store");
+  ASSERT_TRUE(OpenStore(dir, Store::Mode::kWrite));
+  const std::string wal = dir + "/litgraph.sqlite-wal";
+  {
+    // A writer whose commits are left in the WAL, as when readers hold
+    // snapshots while it checkpoints.
+    Db w;
+    ASSERT_TRUE(w.Open(dir + "/litgraph.sqlite", true, false).ok());
+    sqlite3_db_config(w.raw(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    w.Exec("PRAGMA wal_autocheckpoint=0");
+    for (int i = 0; i < 50; ++i)
+      w.Exec(fmt::format("INSERT OR REPLACE INTO meta(key, value) VALUES('k{}', '{}')", i,
+                         std::string(4000, 'x')));
+  }
+  ASSERT_TRUE(std::filesystem::exists(wal));
+  const auto before = std::filesystem::file_size(wal);
+  ASSERT_GT(before, 50u * 4000);
+  {
+    auto reader = OpenStore(dir, Store::Mode::kRead);
+    ASSERT_TRUE(reader);
+    EXPECT_EQ(reader->GetMeta("k49"), std::string(4000, 'x'));  // read through the WAL
+  }
+  ASSERT_TRUE(std::filesystem::exists(wal)) << "the reader checkpointed and removed the WAL";
+  EXPECT_EQ(std::filesystem::file_size(wal), before);
+  // A writer's close checkpoints it.
+  ASSERT_TRUE(OpenStore(dir, Store::Mode::kWrite));
+  EXPECT_FALSE(std::filesystem::exists(wal) && std::filesystem::file_size(wal) >= before);
 }
 
 }  // namespace
