@@ -68,6 +68,7 @@ void ShortQueryPreset(SearchParams* p) {
 void LongQueryPreset(SearchParams* p) {
   p->lambda_pre = 0.80, p->lambda_graph = 0.10, p->lambda_imp = 0.10;
   p->short_words = 20, p->long_words = 60;
+  p->like_lambda_pre = 0.4;  // AAN development papers 1-500 (--like)
 }
 
 }  // namespace
@@ -132,6 +133,10 @@ void SearchParams::Register(ParamTable* t) {
          ParamTable::Between(0, 100000));
   t->Add("lambda_like", &lambda_like,
          "Query by example: weight of the literature-map similarity in s_pre",
+         ParamTable::Between(0, kMaxWeight));
+  t->Add("like_lambda_pre", &like_lambda_pre,
+         "Query by example: least final weight of s_pre (lambda_graph gives up the difference; "
+         "0 = off)",
          ParamTable::Between(0, kMaxWeight));
   t->Add("like_neighbours", &like_neighbours,
          "Query by example: references and citations of the examples added to the candidates",
@@ -457,6 +462,10 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   trace->short_weight = base_.ShortQueryWeight(trace->query_words);
   trace->adaptive = base_.short_query != nullptr;
   p_ = base_.ForQueryWords(trace->query_words);
+  if (s.like() && p_.lambda_pre < p_.like_lambda_pre) {
+    p_.lambda_graph = std::max(0.0, p_.lambda_graph - (p_.like_lambda_pre - p_.lambda_pre));
+    p_.lambda_pre = p_.like_lambda_pre;
+  }
   s.graph = finder_.graph();
   if (!s.graph) {
     LITGRAPH_RETURN_IF_ERROR(finder_.status());

@@ -185,6 +185,11 @@ TEST(SearchParamsTest, DefaultsAreThePapers) {
   EXPECT_EQ(p.sem_keep, 15u);
   EXPECT_EQ(p.limit, 20u);
   EXPECT_EQ(p.importance, Importance::kLog);
+  // The extensions are off.
+  EXPECT_EQ(p.short_query, nullptr);
+  EXPECT_EQ(p.prf_docs, 0u);
+  EXPECT_DOUBLE_EQ(p.like_lambda_pre, 0.0);
+  EXPECT_DOUBLE_EQ(p.lambda_lex, 0.0);
 }
 
 TEST(SearchParamsTest, BalancedChangesNothing) {
@@ -261,6 +266,7 @@ TEST(SearchParamsTest, AdaptiveRanksByQueryLength) {
   // Weights of the final score sum to 1 on both sides.
   EXPECT_NEAR(s.lambda_pre + s.lambda_graph + s.lambda_imp, 1.0, 1e-12);
   EXPECT_NEAR(p.lambda_pre + p.lambda_graph + p.lambda_imp, 1.0, 1e-12);
+  EXPECT_GT(p.like_lambda_pre, 0.0) << "--like keeps s_pre's weight";
   // Without short_query every query has the same parameters.
   SearchParams plain;
   EXPECT_DOUBLE_EQ(plain.ShortQueryWeight(1), 0.0);

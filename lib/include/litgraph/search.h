@@ -1,6 +1,8 @@
 // Tri-path recall and graph rerank (SciAtlas, Qiao et al. 2025, section 3,
-// eq. 1-18 and Table 2). Every formula and default is the paper's; options
-// name the variants of its published reference code. TriSearch::Run runs the
+// eq. 1-18 and Table 2). Every formula and default of SearchParams is the
+// paper's; options name the variants of its published reference code. The
+// tools' default ranking is the "adaptive" profile (SearchParams::
+// ApplyProfile): final weights by query length, chosen on development data. TriSearch::Run runs the
 // stages below in this order, each a function of its own (search.cc).
 //
 //  1. Keyword path: up to m = 8 keywords of the query (importance / 10) and
@@ -103,6 +105,12 @@ struct SearchParams {
   size_t like_prior = 0;  // and prior works (cited by most of the map), scored by their own best
   double lambda_like = 0.8;
   size_t like_neighbours = 0;
+  // With examples, the final weight of s_pre (which holds the map's
+  // similarity) is at least like_lambda_pre, lambda_graph giving up the
+  // difference (down to 0); 0 = off. The adaptive profile sets 0.4: its short
+  // side leans on the graph, which serves text queries but not the map's
+  // evidence.
+  double like_lambda_pre = 0;
   // Seeds and final ranking.
   double gamma = 0.5;
   Importance importance = Importance::kLog;
