@@ -2235,12 +2235,18 @@ def case_tri_search(c):
     check_ranked(rows)
     for r in rows:
         assert r["type"] == "paper", r
-        assert set(r["scores"]) == {"emb", "title", "pre", "graph", "gate", "importance", "final"}, r
+        # The default (adaptive profile) ranks this short query with BM25 in
+        # s_pre, so the breakdown has lex too (the paper's weights: below).
+        assert set(r["scores"]) == {"emb", "title", "pre", "graph", "gate", "importance", "final",
+                                    "lex"}, r
         sc = r["scores"]
         assert 0 <= sc["final"] <= 1 and r["score"] == sc["final"], r
         assert sc["gate"] >= 0.25 and 0 <= sc["importance"] <= 1 and sc["graph"] >= 0, sc
         assert isinstance(r["is_seed"], bool) and isinstance(r["seeds"], list), r
         assert r["seeds"] == list(dict.fromkeys(p["nodes"][0] for p in r["paths"])), r
+    for r in lines(c.run("tri-search", "--db", db, "--ranking-profile", "balanced", "biodiversity",
+                         "finance", "for", "conservation")[0]):
+        assert set(r["scores"]) == {"emb", "title", "pre", "graph", "gate", "importance", "final"}, r
     check_paths(rows)
     assert any(r["paths"] for r in rows)
     assert any("biodiversity" in (r["title"] or "").lower() for r in rows[:3]), [r["title"] for r in rows[:3]]
