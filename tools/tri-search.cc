@@ -48,7 +48,7 @@ Manual ToolManual() {
   man.description =
       "Finds the papers most relevant to any text (keywords, a question, an abstract, an idea, "
       "a whole paper) by SciAtlas' neuro-symbolic search (Qiao et al. 2025, section 3), with "
-      "every formula and default of the paper:\n\n"
+      "every formula of the paper:\n\n"
       "Keyword path: up to 8 keywords of the query (litgraph-extract-keywords' extractor, or an "
       "LLM) matched to Keyword nodes exactly and by vector (cosine >= 0.7, top 3). Semantic path: "
       "the query embedded with the store's model (only the abstract of a whole paper), the top "
@@ -58,9 +58,21 @@ Manual ToolManual() {
       "subgraph of the seed papers and keywords, a random walk with restart over Table 2's "
       "weights. Final: 0.35 x pre + 0.45 x graph x gate + 0.20 x citation importance, gate = "
       "max(0.25, pre), near-duplicate titles removed, top 20.\n\n"
+      "Those are the paper's weights (--ranking-profile balanced). By default (--ranking-profile "
+      "adaptive) the final weights follow the query's length, chosen on development data "
+      "(bench/results/2026-11-26-default): a query of at most 20 words (keywords, a title) is "
+      "ranked by the graph: 0.10 x pre + 0.75 x graph + 0.15 x importance (95th-percentile "
+      "scale), no gate, restart 0.05, CITES weight 1.5, BM25 in s_pre with weight 0.3; one of "
+      "at least 60 words (an abstract, a paper, --like of papers with abstracts) by the direct "
+      "matches: 0.80 x pre + 0.10 x graph x gate + 0.10 x importance, the paper's other values; "
+      "in between, every real-valued parameter is blended linearly in the word count "
+      "(--short-words, --long-words). A parameter given by flag or --config holds for every "
+      "query.\n\n"
       "--retrieval-mode runs one path alone (ablations). --ranking-profile moves the defaults: "
-      "precision (more weight on direct matches, more restart), balanced (the paper), discovery "
-      "(relaxed gate, less restart: exploratory), impact (citations weigh more). --bias "
+      "adaptive (the default, above), precision (more weight on direct matches, more restart), "
+      "balanced (the paper), discovery (relaxed gate, less restart: exploratory), impact "
+      "(citations weigh more). --prf-docs N with --lambda-prf X adds pseudo-relevance feedback "
+      "(the N best candidates as a second query; off by default). --bias "
       "relation=low|middle|high scales a relation (keyword, nonseed_keyword, citation, related, "
       "authorship, coauthorship, cooccurrence, exploration). Every parameter also has its own "
       "flag and a --config file (shared with litgraph-rwr-rank).\n\n"
@@ -125,7 +137,7 @@ struct Options {
   ParamTable table;
   SearchQuery q;
   std::vector<std::string> words, keyword_args, title_args, bias, exclude, like;
-  std::string file, profile = "balanced", candidates, config, mode = "hybrid", target = "paper";
+  std::string file, profile = "adaptive", candidates, config, mode = "hybrid", target = "paper";
   std::string kw_backend = "builtin";
   LlmOptions llm;
   bool explain = false, timings = false;
@@ -162,8 +174,9 @@ void AddOptions(CLI::App& app, Options* o) {
                  "Paths used: keyword, semantic, title or hybrid (default)")
       ->check(CLI::IsMember({"keyword", "semantic", "title", "hybrid"}));
   app.add_option("--ranking-profile", o->profile,
-                 "precision, balanced (default), discovery or impact")
-      ->check(CLI::IsMember({"precision", "balanced", "discovery", "impact"}));
+                 "adaptive (default: by query length), precision, balanced (the paper), "
+                 "discovery or impact")
+      ->check(CLI::IsMember({"adaptive", "precision", "balanced", "discovery", "impact"}));
   app.add_option("--bias", o->bias, "Scale a relation: RELATION=low|middle|high")
       ->allow_extra_args(false)
       ->type_name("REL=LEVEL");
@@ -197,6 +210,17 @@ Status Prepare(Options& o) {
   if (!o.config.empty()) LITGRAPH_RETURN_IF_ERROR(o.table.LoadConfig(o.config));
   LITGRAPH_RETURN_IF_ERROR(o.table.ApplyCommandLine());
   for (const auto& b : o.bias) LITGRAPH_RETURN_IF_ERROR(o.params.ApplyBias(b));
+  if (o.params.short_query) {
+    // The adaptive profile's short-query side takes the same file, flags and
+    // biases: a parameter given is the same for every query.
+    auto short_params = std::make_shared<SearchParams>(*o.params.short_query);
+    ParamTable table;
+    short_params->Register(&table);
+    if (!o.config.empty()) LITGRAPH_RETURN_IF_ERROR(table.LoadConfig(o.config));
+    LITGRAPH_RETURN_IF_ERROR(o.table.ApplyCommandLineTo(&table));
+    for (const auto& b : o.bias) LITGRAPH_RETURN_IF_ERROR(short_params->ApplyBias(b));
+    o.params.short_query = std::move(short_params);
+  }
   SearchQuery& q = o.q;
   ParseRetrievalMode(o.mode, &q.mode);  // one of the choices CLI11 checked
   q.target = o.target == "author" ? SearchTarget::kAuthor : SearchTarget::kPaper;

@@ -8,6 +8,7 @@ csfcube  CSFCube development fold (../shared/data/csfcube-dev; the store and met
          is dropped from its own pool in every run (one pool, 8781666/result, judges it 3: a
          text query ranks it first, --like never returns it), so both sides rank the same
          papers. NDCG%20 (graded) and MAP (relevance >= 2) per facet and overall.
+         --csf-query title: the text runs query with the title alone (short topical queries).
 aan      ACL Anthology Network, development sample of aan_map.py / aan_citations.py --split dev
          (eligible: >= 5 references in the collection; the test sample random.Random(7) of N is
          never queried; the development sample random.Random(11) of N from the rest). The store
@@ -140,6 +141,8 @@ def csfcube(a):
             qid, facet = q["query_paper_id"], q["facet"]
             qp = papers[qid]
             text = qp["title"] + ". " + " ".join(s["text"] for s in qp["abstract_sentences"])
+            if a.csf_query == "title":
+                text = qp["title"]  # a short topical query
             pool = {pid: r for pid, r in pools[(qid, facet)].items() if pid != qid}
             with tempfile.NamedTemporaryFile("w", suffix=".ids", delete=False) as f:
                 f.write("\n".join("cs:" + pid for pid in pool) + "\n")
@@ -258,6 +261,9 @@ def main():
     ap.add_argument("--limit-queries", type=int, default=0)
     ap.add_argument("--skip-queries", type=int, default=0,
                     help="aan: start after this many development papers (a held-apart part)")
+    ap.add_argument("--csf-query", choices=("abstract", "title"), default="abstract",
+                    help="csfcube: the text query is the paper's title and abstract (default) "
+                    "or its title alone (a short topical query)")
     ap.add_argument("--out", default="")
     ap.add_argument("--tag", default="")
     ap.add_argument("--rebuild", action="store_true")

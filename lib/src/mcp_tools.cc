@@ -325,8 +325,9 @@ ToolSpec TriSearch() {
         Enum({"keyword", "semantic", "title", "hybrid"},
              "Paths used: keyword, semantic, title or hybrid (default)")},
        {"ranking_profile", Kind::kValue, "--ranking-profile",
-        Enum({"precision", "balanced", "discovery", "impact"},
-             "precision, balanced (default), discovery or impact")},
+        Enum({"adaptive", "precision", "balanced", "discovery", "impact"},
+             "adaptive (default: by query length), precision, balanced (the paper), discovery "
+             "or impact")},
        {"target", Kind::kValue, "--target",
         Enum({"paper", "author"}, "Rank papers (default) or authors")},
        {"exclude", Kind::kRepeat, "--exclude", Strings(1000, "Papers to leave out (ids or DOIs)")},

@@ -141,6 +141,12 @@ Status ParamTable::ApplyCommandLine() {
   return Status::Ok();
 }
 
+Status ParamTable::ApplyCommandLineTo(ParamTable* other) const {
+  for (const auto& [name, value] : command_line_)
+    LITGRAPH_RETURN_IF_ERROR(other->SetFromCommandLine(name, value));
+  return Status::Ok();
+}
+
 Status ParamTable::LoadConfig(const std::string& path) {
   auto trim = [](std::string s) {
     size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");

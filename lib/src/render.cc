@@ -695,6 +695,10 @@ std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
       "walk converged in {} iterations\n\n",
       trace.titles.size(), trace.paper_seeds.size(), trace.subgraph_nodes, trace.subgraph_edges,
       trace.iterations);
+  if (trace.adaptive)
+    report.insert(report.size() - 1,
+                  fmt::format("Adaptive ranking: {} query words, short-query weight {:.2f}\n",
+                              trace.query_words, trace.short_weight));
   for (size_t i = 0; i < results.size() && i < records.size(); ++i) {
     const SearchResult& r = results[i];
     const Json& j = records[i];

@@ -53,6 +53,24 @@ double ImportanceOf(uint32_t c_p, double scale, Importance mode) {
   return std::min(1.0, std::log(1.0 + c_p) / std::log(1.0 + std::max(1.0, scale)));
 }
 
+// The adaptive profile's two sides, chosen on development data
+// (bench/results/2026-11-26-default): AAN citation recovery from titles for
+// short queries, CSFCube's development fold (abstracts) for long ones.
+// Short: the graph decides (no gate, eq. 17; little restart; citations and
+// BM25 count more); long: the direct matches do.
+void ShortQueryPreset(SearchParams* p) {
+  p->lambda_pre = 0.10, p->lambda_graph = 0.75, p->lambda_imp = 0.15, p->gate_floor = 1.0;
+  p->rwr.alpha = 0.05;
+  p->rwr.beta_cite = 1.5;
+  p->importance = Importance::kP95;
+  p->lambda_lex = 0.3;
+}
+void LongQueryPreset(SearchParams* p) {
+  p->lambda_pre = 0.80, p->lambda_graph = 0.10, p->lambda_imp = 0.10;
+  p->short_words = 20, p->long_words = 60;
+  p->like_lambda_pre = 0.4;  // AAN development papers 1-500 (--like)
+}
+
 }  // namespace
 
 double KeywordLevel(const std::string& level) {
@@ -96,6 +114,13 @@ void SearchParams::Register(ParamTable* t) {
   t->Add("lexical_top", &lexical_top,
          "BM25 top-N papers added to the candidates (not in the paper; 0 = off)",
          ParamTable::Between(0, 100000));
+  t->Add("prf_docs", &prf_docs,
+         "Pseudo-relevance feedback: candidates of the best s_pre that are a second query "
+         "(not in the paper; 0 = off)",
+         ParamTable::Between(0, 1000));
+  t->Add("lambda_prf", &lambda_prf,
+         "Pseudo-relevance feedback: weight of the similarity to that query in s_pre",
+         ParamTable::Between(0, kMaxWeight));
   t->Add("max_paper_seeds", &max_paper_seeds, "Paper seeds kept (title hits first)",
          ParamTable::Between(0, 100000));
   t->Add("max_keyword_seeds", &max_keyword_seeds, "Keyword seeds kept",
@@ -108,6 +133,10 @@ void SearchParams::Register(ParamTable* t) {
          ParamTable::Between(0, 100000));
   t->Add("lambda_like", &lambda_like,
          "Query by example: weight of the literature-map similarity in s_pre",
+         ParamTable::Between(0, kMaxWeight));
+  t->Add("like_lambda_pre", &like_lambda_pre,
+         "Query by example: least final weight of s_pre (lambda_graph gives up the difference; "
+         "0 = off)",
          ParamTable::Between(0, kMaxWeight));
   t->Add("like_neighbours", &like_neighbours,
          "Query by example: references and citations of the examples added to the candidates",
@@ -134,9 +163,25 @@ void SearchParams::Register(ParamTable* t) {
          ParamTable::Between(0, kMaxWeight));
   t->Add("dedup_threshold", &dedup_threshold, "Near-duplicate title threshold (0 = off)",
          ParamTable::Between(0, 1));
+  t->Add("short_words", &short_words,
+         "Adaptive profile: queries of at most this many words are ranked as short ones",
+         ParamTable::Between(0, 1e6));
+  t->Add("long_words", &long_words,
+         "Adaptive profile: queries of at least this many words are ranked as long ones",
+         ParamTable::Between(0, 1e6));
 }
 
 Status SearchParams::ApplyProfile(const std::string& profile) {
+  if (profile == "adaptive") {
+    // Chosen on development data (bench/results/2026-11-26-default): short
+    // (title-like) queries lean on the graph, long (abstract-like) ones on
+    // the direct matches.
+    auto short_params = std::make_shared<SearchParams>();
+    ShortQueryPreset(short_params.get());
+    LongQueryPreset(this);
+    short_query = std::move(short_params);
+    return Status::Ok();
+  }
   if (profile == "balanced") return Status::Ok();
   if (profile == "precision") {
     // Trust the direct matches: more pre-graph weight, a stricter gate, more
@@ -160,6 +205,51 @@ Status SearchParams::ApplyProfile(const std::string& profile) {
     return Status::Ok();
   }
   return Status::InvalidArgument("unknown ranking profile: " + profile);
+}
+
+double SearchParams::ShortQueryWeight(size_t words) const {
+  if (!short_query) return 0;
+  double w = static_cast<double>(words);
+  if (w <= short_words) return 1;
+  if (w >= long_words) return 0;
+  return (long_words - w) / (long_words - short_words);  // long_words > short_words here
+}
+
+SearchParams SearchParams::ForQueryWords(size_t words) const {
+  SearchParams out = *this;
+  out.short_query.reset();
+  double t = ShortQueryWeight(words);
+  if (t <= 0) return out;
+  const SearchParams& a = *short_query;
+  auto blend = [t](double x_short, double x_long) {
+    return t >= 1 ? x_short : t * x_short + (1 - t) * x_long;
+  };
+  static constexpr double SearchParams::*kFields[] = {
+      &SearchParams::theta_kw,    &SearchParams::w_title_vec,     &SearchParams::w_abs_vec,
+      &SearchParams::theta_title, &SearchParams::lambda_emb,      &SearchParams::lambda_title,
+      &SearchParams::bonus_exact, &SearchParams::bonus_fuzzy,     &SearchParams::lambda_lex,
+      &SearchParams::lambda_like, &SearchParams::lambda_prf,      &SearchParams::gamma,
+      &SearchParams::lambda_pre,  &SearchParams::lambda_graph,    &SearchParams::lambda_imp,
+      &SearchParams::gate_floor,  &SearchParams::title_hit_bonus, &SearchParams::dedup_threshold};
+  static constexpr double RwrParams::*kRwrFields[] = {&RwrParams::beta_cite,
+                                                      &RwrParams::beta_rel,
+                                                      &RwrParams::beta_auth,
+                                                      &RwrParams::beta_coauth,
+                                                      &RwrParams::beta_affil,
+                                                      &RwrParams::beta_published,
+                                                      &RwrParams::beta_topic,
+                                                      &RwrParams::beta_hierarchy,
+                                                      &RwrParams::beta_hk,
+                                                      &RwrParams::beta_cooc,
+                                                      &RwrParams::eps_kw,
+                                                      &RwrParams::c_max,
+                                                      &RwrParams::author_position_boost,
+                                                      &RwrParams::alpha,
+                                                      &RwrParams::two_step_decay};
+  for (double SearchParams::*f : kFields) out.*f = blend(a.*f, this->*f);
+  for (double RwrParams::*f : kRwrFields) out.rwr.*f = blend(a.rwr.*f, rwr.*f);
+  if (t >= 0.5) out.importance = a.importance;  // a choice: the nearer side's
+  return out;
 }
 
 bool ParseRetrievalMode(std::string_view name, RetrievalMode* mode) {
@@ -290,7 +380,11 @@ std::string AbstractOf(const std::string& text) {
 }
 
 TriSearch::TriSearch(Store* store, SearchParams params, std::unique_ptr<KeywordBackend> backend)
-    : store_(store), p_(std::move(params)), finder_(store), kw_backend_(std::move(backend)) {
+    : store_(store),
+      base_(std::move(params)),
+      p_(base_),
+      finder_(store),
+      kw_backend_(std::move(backend)) {
   stats_status_ = OpenPhraseStats(store_, &phrase_stats_);
   have_stats_ = stats_status_.ok();
   if (stats_status_.code() == Code::kNotFound) stats_status_ = Status::Ok();  // none built yet
@@ -363,6 +457,14 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
           "--like is a query of its own: give no query text or --file with it");
     s.text = finder_.ExampleText(q.like);
     s.abstract.clear();
+  }
+  trace->query_words = Words(s.text).size();
+  trace->short_weight = base_.ShortQueryWeight(trace->query_words);
+  trace->adaptive = base_.short_query != nullptr;
+  p_ = base_.ForQueryWords(trace->query_words);
+  if (s.like() && p_.lambda_pre < p_.like_lambda_pre) {
+    p_.lambda_graph = std::max(0.0, p_.lambda_graph - (p_.like_lambda_pre - p_.lambda_pre));
+    p_.lambda_pre = p_.like_lambda_pre;
   }
   s.graph = finder_.graph();
   if (!s.graph) {
@@ -629,6 +731,7 @@ void TriSearch::Merge(State* s) {
       sp.pre += p_.lambda_like * sp.like;
     }
   }
+  if (p_.prf_docs > 0 && p_.lambda_prf > 0 && s->sem && !s->eq.empty()) Feedback(s, cands);
   auto& parts = s->parts;
   s->paper_seeds = cands;
   std::sort(s->paper_seeds.begin(), s->paper_seeds.end(), [&](int64_t a, int64_t b) {
@@ -643,6 +746,33 @@ void TriSearch::Merge(State* s) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
   });
   if (s->kw_seeds.size() > p_.max_keyword_seeds) s->kw_seeds.resize(p_.max_keyword_seeds);
+}
+
+// Pseudo-relevance feedback: the prf_docs candidates of the best s_pre (the
+// examples and exact title hits are the query's own) as a second query.
+void TriSearch::Feedback(State* s, const std::vector<int64_t>& cands) {
+  std::vector<int64_t> order(cands);
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    double pa = s->parts[a].pre, pb = s->parts[b].pre;
+    return pa != pb ? pa > pb : a < b;
+  });
+  std::vector<uint64_t> top;
+  for (int64_t id : order) {
+    if (top.size() >= p_.prf_docs) break;
+    if (s->examples.count(id) || s->parts[id].title_exact) continue;
+    top.push_back(static_cast<uint64_t>(id));
+  }
+  if (top.empty()) return;
+  std::vector<int64_t> ids(top.begin(), top.end());
+  QueryVector fq = s->sem->PaperQuery(top, finder_.ExampleText(ids));
+  if (fq.empty()) return;
+  std::vector<double> sim(cands.size(), 0);
+  for (size_t i = 0; i < cands.size(); ++i) {
+    double score;
+    if (finder_.EmbeddingScore(fq, cands[i], &score)) sim[i] = score;
+  }
+  std::vector<double> sim_n = MinMax(sim);
+  for (size_t i = 0; i < cands.size(); ++i) s->parts[cands[i]].pre += p_.lambda_prf * sim_n[i];
 }
 
 // 5. Subgraph and seed distribution (eq. 10-12): the 2-hop subgraph of the

@@ -2235,12 +2235,18 @@ def case_tri_search(c):
     check_ranked(rows)
     for r in rows:
         assert r["type"] == "paper", r
-        assert set(r["scores"]) == {"emb", "title", "pre", "graph", "gate", "importance", "final"}, r
+        # The default (adaptive profile) ranks this short query with BM25 in
+        # s_pre, so the breakdown has lex too (the paper's weights: below).
+        assert set(r["scores"]) == {"emb", "title", "pre", "graph", "gate", "importance", "final",
+                                    "lex"}, r
         sc = r["scores"]
         assert 0 <= sc["final"] <= 1 and r["score"] == sc["final"], r
         assert sc["gate"] >= 0.25 and 0 <= sc["importance"] <= 1 and sc["graph"] >= 0, sc
         assert isinstance(r["is_seed"], bool) and isinstance(r["seeds"], list), r
         assert r["seeds"] == list(dict.fromkeys(p["nodes"][0] for p in r["paths"])), r
+    for r in lines(c.run("tri-search", "--db", db, "--ranking-profile", "balanced", "biodiversity",
+                         "finance", "for", "conservation")[0]):
+        assert set(r["scores"]) == {"emb", "title", "pre", "graph", "gate", "importance", "final"}, r
     check_paths(rows)
     assert any(r["paths"] for r in rows)
     assert any("biodiversity" in (r["title"] or "").lower() for r in rows[:3]), [r["title"] for r in rows[:3]]
@@ -2272,7 +2278,7 @@ def case_tri_search(c):
     _, err, _ = c.run("tri-search", "--db", db, "--retrieval-mode", "title", "open access", expect=1)
     assert "no paper found" in err, err
     # Profiles and biases.
-    for profile in ["precision", "balanced", "discovery", "impact"]:
+    for profile in ["adaptive", "precision", "balanced", "discovery", "impact"]:
         out, _, _ = c.run("tri-search", "--db", db, "--ranking-profile", profile, "open access")
         check_ranked(lines(out))
     out, _, _ = c.run("tri-search", "--db", db, "open access", "--bias", "citation=high", "--bias",
@@ -2349,14 +2355,26 @@ def case_tri_search(c):
     out, _, _ = c.run("tri-search", "--db", db, "--file", "-", stdin=open(rec).read())
     assert lines(out)
     c.run("tri-search", "--db", db, "--file", c.path("missing.txt"), expect=4)
-    # A config file shared with rwr-rank; a flag wins over it.
-    base = c.run("tri-search", "--db", db, "open access")[0]
+    # A config file shared with rwr-rank; a flag wins over it (the paper's
+    # weights, so that the flags below restore them).
+    bal = ["--ranking-profile", "balanced"]
+    base = c.run("tri-search", "--db", db, *bal, "open access")[0]
     conf = write(c.path("tri.conf"), "lambda_pre = 0.9\nlambda_graph = 0.05\nalpha = 0.5\n")
-    changed = c.run("tri-search", "--db", db, "--config", conf, "open access")[0]
+    changed = c.run("tri-search", "--db", db, *bal, "--config", conf, "open access")[0]
     assert not same_jsonl(base, changed)
-    flagged = c.run("tri-search", "--db", db, "--config", conf, "--lambda-pre", "0.35",
+    flagged = c.run("tri-search", "--db", db, *bal, "--config", conf, "--lambda-pre", "0.35",
                     "--lambda-graph", "0.45", "--alpha", "0.15", "open access")[0]
     assert same_jsonl(base, flagged), "flags must win over the config file"
+    # The default is the adaptive profile; a config file and flags hold for a
+    # short query too (its own side of the profile).
+    adaptive = c.run("tri-search", "--db", db, "--ranking-profile", "adaptive", "open access")[0]
+    assert same_jsonl(c.run("tri-search", "--db", db, "open access")[0], adaptive)
+    assert not same_jsonl(adaptive, base), "a short query must not get the paper's weights"
+    conf2 = write(c.path("tri-short.conf"), "lambda_pre = 0.9\nlambda_graph = 0.05\n")
+    a_conf = c.run("tri-search", "--db", db, "--config", conf2, "open access")[0]
+    assert not same_jsonl(a_conf, adaptive), "a config file must hold for short queries"
+    out, _, _ = c.run("tri-search", "--db", db, "--explain", "open access")
+    assert "Adaptive ranking: 2 query words, short-query weight 1.00" in out, out
     # Usage and store errors.
     _, err, _ = c.run("tri-search", "--db", db, expect=2)
     assert "nothing to search" in err, err

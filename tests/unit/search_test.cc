@@ -185,6 +185,11 @@ TEST(SearchParamsTest, DefaultsAreThePapers) {
   EXPECT_EQ(p.sem_keep, 15u);
   EXPECT_EQ(p.limit, 20u);
   EXPECT_EQ(p.importance, Importance::kLog);
+  // The extensions are off.
+  EXPECT_EQ(p.short_query, nullptr);
+  EXPECT_EQ(p.prf_docs, 0u);
+  EXPECT_DOUBLE_EQ(p.like_lambda_pre, 0.0);
+  EXPECT_DOUBLE_EQ(p.lambda_lex, 0.0);
 }
 
 TEST(SearchParamsTest, BalancedChangesNothing) {
@@ -225,6 +230,60 @@ TEST(SearchParamsTest, ImpactWeighsCitations) {
   EXPECT_GT(p.gamma, d.gamma) << "eq. 11";
   EXPECT_GT(p.lambda_imp, d.lambda_imp) << "eq. 18";
   EXPECT_NEAR(p.lambda_pre + p.lambda_graph + p.lambda_imp, 1.0, 1e-12);
+}
+
+TEST(SearchParamsTest, AdaptiveRanksByQueryLength) {
+  SearchParams p;
+  ASSERT_TRUE(p.ApplyProfile("adaptive").ok());
+  ASSERT_NE(p.short_query, nullptr);
+  ASSERT_GT(p.long_words, p.short_words);
+  const SearchParams& s = *p.short_query;
+  const size_t short_n = static_cast<size_t>(p.short_words);
+  const size_t long_n = static_cast<size_t>(p.long_words);
+  SearchParams a = p.ForQueryWords(1), b = p.ForQueryWords(short_n), c = p.ForQueryWords(long_n);
+  EXPECT_EQ(a.short_query, nullptr);
+  EXPECT_DOUBLE_EQ(p.ShortQueryWeight(1), 1.0);
+  EXPECT_DOUBLE_EQ(p.ShortQueryWeight(long_n + 100), 0.0);
+  for (const SearchParams* x : {&a, &b}) {  // short: the short side's values
+    EXPECT_DOUBLE_EQ(x->lambda_pre, s.lambda_pre);
+    EXPECT_DOUBLE_EQ(x->lambda_graph, s.lambda_graph);
+    EXPECT_DOUBLE_EQ(x->gate_floor, s.gate_floor);
+    EXPECT_DOUBLE_EQ(x->rwr.alpha, s.rwr.alpha);
+    EXPECT_DOUBLE_EQ(x->lambda_lex, s.lambda_lex);
+  }
+  EXPECT_DOUBLE_EQ(c.lambda_pre, p.lambda_pre);  // long: these
+  EXPECT_DOUBLE_EQ(c.gate_floor, p.gate_floor);
+  EXPECT_DOUBLE_EQ(c.rwr.alpha, p.rwr.alpha);
+  // In between: a linear blend, halfway at the midpoint.
+  size_t mid = (short_n + long_n) / 2;
+  double t = p.ShortQueryWeight(mid);
+  EXPECT_GT(t, 0.0);
+  EXPECT_LT(t, 1.0);
+  SearchParams m = p.ForQueryWords(mid);
+  EXPECT_NEAR(m.lambda_graph, t * s.lambda_graph + (1 - t) * p.lambda_graph, 1e-12);
+  EXPECT_NEAR(m.gate_floor, t * s.gate_floor + (1 - t) * p.gate_floor, 1e-12);
+  EXPECT_NEAR(m.rwr.alpha, t * s.rwr.alpha + (1 - t) * p.rwr.alpha, 1e-12);
+  // Weights of the final score sum to 1 on both sides.
+  EXPECT_NEAR(s.lambda_pre + s.lambda_graph + s.lambda_imp, 1.0, 1e-12);
+  EXPECT_NEAR(p.lambda_pre + p.lambda_graph + p.lambda_imp, 1.0, 1e-12);
+  EXPECT_GT(p.like_lambda_pre, 0.0) << "--like keeps s_pre's weight";
+  // Without short_query every query has the same parameters.
+  SearchParams plain;
+  EXPECT_DOUBLE_EQ(plain.ShortQueryWeight(1), 0.0);
+  EXPECT_DOUBLE_EQ(plain.ForQueryWords(1).lambda_graph, plain.lambda_graph);
+}
+
+TEST(SearchParamsTest, CommandLineValuesApplyToASecondTable) {
+  SearchParams a, b;
+  ParamTable ta, tb;
+  a.Register(&ta);
+  b.Register(&tb);
+  ASSERT_TRUE(ta.SetFromCommandLine("lambda_graph", "0.7").ok());
+  ASSERT_TRUE(ta.SetFromCommandLine("alpha", "0.3").ok());
+  ASSERT_TRUE(ta.ApplyCommandLineTo(&tb).ok());
+  EXPECT_DOUBLE_EQ(b.lambda_graph, 0.7);
+  EXPECT_DOUBLE_EQ(b.rwr.alpha, 0.3);
+  EXPECT_DOUBLE_EQ(b.lambda_pre, 0.35) << "only what was given";
 }
 
 TEST(SearchParamsTest, UnknownProfileIsAUsageError) {
@@ -794,13 +853,14 @@ TEST_F(TriSearchTest, TargetAuthorReturnsAuthors) {
 TEST_F(TriSearchTest, ProfilesRun) {
   SearchQuery q;
   q.text = "representation learning with graph convolution layer";
-  for (const char* profile : {"precision", "balanced", "discovery", "impact"}) {
+  for (const char* profile : {"adaptive", "precision", "balanced", "discovery", "impact"}) {
     SearchParams p;
     ASSERT_TRUE(p.ApplyProfile(profile).ok());
     std::vector<SearchResult> r = Run(q, p);
     ASSERT_FALSE(r.empty()) << profile;
     ExpectSortedByFinal(r);
-    for (const auto& x : r) EXPECT_GE(x.s.gate, p.gate_floor) << profile;
+    double floor = p.short_query ? std::min(p.gate_floor, p.short_query->gate_floor) : p.gate_floor;
+    for (const auto& x : r) EXPECT_GE(x.s.gate, floor) << profile;
   }
 }
 

@@ -69,6 +69,9 @@ class ParamTable {
   // Re-applies every value given on the command line, so a flag also wins
   // over presets applied after parsing (--ranking-profile).
   Status ApplyCommandLine();
+  // Applies this table's command-line values to `other`, a table over a
+  // second set of the same parameters (as given on its command line).
+  Status ApplyCommandLineTo(ParamTable* other) const;
 
  private:
   struct Param {

@@ -1,6 +1,8 @@
 // Tri-path recall and graph rerank (SciAtlas, Qiao et al. 2025, section 3,
-// eq. 1-18 and Table 2). Every formula and default is the paper's; options
-// name the variants of its published reference code. TriSearch::Run runs the
+// eq. 1-18 and Table 2). Every formula and default of SearchParams is the
+// paper's; options name the variants of its published reference code. The
+// tools' default ranking is the "adaptive" profile (SearchParams::
+// ApplyProfile): final weights by query length, chosen on development data. TriSearch::Run runs the
 // stages below in this order, each a function of its own (search.cc).
 //
 //  1. Keyword path: up to m = 8 keywords of the query (importance / 10) and
@@ -87,6 +89,12 @@ struct SearchParams {
   double lambda_lex = 0.0;  // BM25 in s_pre (not in the paper; 0 = off)
   size_t lexical_top = 0;   // BM25 top-N added to the candidates (not in the paper; 0 = off)
   size_t max_paper_seeds = 30, max_keyword_seeds = 30;
+  // Pseudo-relevance feedback (not in the paper; 0 = off): the prf_docs
+  // candidates of the best s_pre are a second query (their stored vectors,
+  // SemanticIndex::PaperQuery); each candidate's similarity to it, MinMax
+  // over the candidates, adds lambda_prf x that to s_pre.
+  size_t prf_docs = 0;
+  double lambda_prf = 0;
   // Query by example (not in the paper): the examples' literature map
   // (literature_map.h, its default measures: co-citation and coupling)
   // gives like_similar similar works as candidates, whose similarity
@@ -97,6 +105,12 @@ struct SearchParams {
   size_t like_prior = 0;  // and prior works (cited by most of the map), scored by their own best
   double lambda_like = 0.8;
   size_t like_neighbours = 0;
+  // With examples, the final weight of s_pre (which holds the map's
+  // similarity) is at least like_lambda_pre, lambda_graph giving up the
+  // difference (down to 0); 0 = off. The adaptive profile sets 0.4: its short
+  // side leans on the graph, which serves text queries but not the map's
+  // evidence.
+  double like_lambda_pre = 0;
   // Seeds and final ranking.
   double gamma = 0.5;
   Importance importance = Importance::kLog;
@@ -104,10 +118,27 @@ struct SearchParams {
   double title_hit_bonus = 0.0;   // reference code: 0.10
   double dedup_threshold = 0.80;  // 0 = keep near-duplicate titles
   size_t limit = 20;
+  // Query-adaptive ranking (not in the paper; --ranking-profile adaptive):
+  // with short_query set, a query of at most short_words words is ranked with
+  // short_query's real-valued parameters, one of at least long_words words
+  // with these, and one in between with the two blended linearly in its word
+  // count (ForQueryWords): every real-valued parameter, and importance from
+  // the nearer side. Counts (limit, seeds, ...) are always these.
+  double short_words = 0, long_words = 0;
+  std::shared_ptr<const SearchParams> short_query;
 
   void Register(ParamTable* table);
-  // --ranking-profile: precision | balanced | discovery | impact.
+  // --ranking-profile: adaptive | precision | balanced | discovery | impact.
+  // "adaptive" sets short_query to the short-query preset (over default
+  // parameters: a caller that applies a config file or flags after the
+  // profile applies them to *short_query too, see tools/tri-search.cc).
   Status ApplyProfile(const std::string& profile);
+  // The parameters a query of `words` words is ranked with (these without
+  // short_query). short_query is null in the result.
+  SearchParams ForQueryWords(size_t words) const;
+  // 1 for a query ranked with short_query's parameters, 0 with these, in
+  // between for a blend; 0 without short_query.
+  double ShortQueryWeight(size_t words) const;
   // --bias name=level (low | middle | high: x0.5, x1, x1.5): the relations'
   // bias names of the relation table (model.h: keyword, citation, related,
   // authorship, coauthorship, cooccurrence), nonseed_keyword (eps_kw) and
@@ -172,6 +203,9 @@ struct SearchTrace {
   // Stage timings in milliseconds.
   double t_keywords = 0, t_semantic = 0, t_title = 0, t_merge = 0, t_subgraph = 0, t_walk = 0,
          t_rank = 0;
+  size_t query_words = 0;      // the words of the query text (ForQueryWords)
+  double short_weight = 0;     // SearchParams::ShortQueryWeight of the query
+  bool adaptive = false;       // the parameters had a short_query side
   std::vector<double> t_hops;  // the subgraph's hop selections
   double t_edges = 0;          // and its edge collection
 };
@@ -189,6 +223,7 @@ class TriSearch {
   // The last query's subgraph and seeds (for explanations).
   const Subgraph& subgraph() const { return subgraph_; }
   const std::vector<Seed>& seeds() const { return seeds_; }
+  // The last query's parameters (the given ones before any query).
   const SearchParams& params() const { return p_; }
 
  private:
@@ -199,6 +234,7 @@ class TriSearch {
   bool LikeKeywords(State* s, std::vector<Keyword>* shown);
   void LikeCandidates(State* s);
   void Merge(State* s);
+  void Feedback(State* s, const std::vector<int64_t>& cands);
   Status SeedSubgraph(State* s);
   void Walk(State* s);
   std::vector<SearchResult> FinalRanking(State* s);
@@ -210,7 +246,8 @@ class TriSearch {
 
   Store* store_;
   std::unique_ptr<MetricsFile> metrics_;  // importance kPercentile only
-  SearchParams p_;
+  SearchParams base_;                     // as given
+  SearchParams p_;                        // the current query's (base_.ForQueryWords)
   PaperFinder finder_;
   std::unique_ptr<KeywordBackend> kw_backend_;
   PhraseStats phrase_stats_;
