@@ -14,10 +14,14 @@ consecutive slices):
                  and peak RSS
   check_<N>      the merged store against the single build: papers, CITES edges and
                  dangling references must be equal (1 = equal)
+  sharded_<N>    with --parallel: the whole sharded build's wall clock beside the single
+                 build's. Shard 1 is built first (its statistics and model are the others'),
+                 shards 2-4 under GNU parallel -j2 with `embed --no-index` (the merge
+                 extends shard 1's indexes), then the merge; needs --layers.
 
 CSV on stdout: workload,metric,value. The machine's load average is printed beside the
 timings (this machine is shared).
-Usage: merge_bench.py --bin BUILD --work DIR [--sizes 100000] [--layers]
+Usage: merge_bench.py --bin BUILD --work DIR [--sizes 100000] [--layers [--parallel]]
 """
 import argparse
 import json
@@ -56,6 +60,8 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--sizes", default="100000")
+    ap.add_argument("--parallel", action="store_true",
+                    help="shards 2-4 under GNU parallel -j2 with embed --no-index (with --layers)")
     ap.add_argument("--layers", action="store_true",
                     help="shards and peer with keywords and vectors too")
     a = ap.parse_args()
@@ -79,7 +85,32 @@ def main():
         # Shards, one after another (the 2 cores are shared: parallel runs would measure
         # the other engineers' load as much as ours).
         shards = []
+        shard_stage = 0.0
+        if a.parallel:
+            if not a.layers:
+                raise SystemExit("--parallel needs --layers")
+            first = os.path.join(a.work, f"shard1-{n}.db")
+            shutil.rmtree(first, ignore_errors=True)
+            t = time.perf_counter()
+            for cmd in ([b("ingest"), "--db", first, "-q", parts[0]],
+                        [b("extract-keywords"), "--db", first, "-q"],
+                        [b("embed"), "--db", first, "-q"]):
+                subprocess.run(cmd, check=True)
+            rest = [os.path.join(a.work, f"shard{i + 1}-{n}.db") for i in range(1, 4)]
+            for db in rest:
+                shutil.rmtree(db, ignore_errors=True)
+            job = (f"{b('ingest')} --db {{2}} -q {{1}} && "
+                   f"{b('extract-keywords')} --db {{2}} -q --stats-from {first} && "
+                   f"{b('embed')} --db {{2}} -q --model-from {first} --no-index")
+            subprocess.run(["parallel", "--will-cite", "--halt", "now,fail=1", "-j", "2", job,
+                            ":::", *parts[1:], ":::+", *rest], check=True)
+            shard_stage = time.perf_counter() - t
+            print(f"sharded_{n},shard_stage_wall_s,{shard_stage:.1f}", flush=True)
+            shards = [first] + rest
         for i, p in enumerate(parts):
+            if a.parallel:
+                os.remove(p)
+                continue
             db = os.path.join(a.work, f"shard{i + 1}-{n}.db")
             shutil.rmtree(db, ignore_errors=True)
             wall, rss, _ = timed([b("ingest"), "--db", db, "-q", p])
@@ -112,6 +143,7 @@ def main():
         print(f"{w},loadavg_before,{l0}")
         print(f"{w},loadavg_after,{load()}", flush=True)
         gm = json.loads(meta(out, "graph_info"))
+        merge_wall = wall
         shutil.rmtree(out)  # disk, before the peer's store is written
         # The peer: one process over the same works.
         single = os.path.join(a.work, f"single-{n}.db")
@@ -129,6 +161,9 @@ def main():
                               shards[0]])
             w3, _, _ = timed([b("embed"), "--db", single, "-q", "--model-from", shards[0]])
             print(f"{w},keywords_and_embed_wall_s,{w2 + w3:.1f}")
+            if a.parallel:
+                print(f"sharded_{n},sharded_build_wall_s,{shard_stage + merge_wall:.1f}")
+                print(f"sharded_{n},single_build_wall_s,{wall + w2 + w3:.1f}", flush=True)
         print(f"{w},loadavg_before,{l0}")
         print(f"{w},loadavg_after,{load()}", flush=True)
         gs = json.loads(meta(single, "graph_info"))
