@@ -229,8 +229,8 @@ Status Store::InitReader() {
     try {
       // A reader never checkpoints: SQLite's last connection to close
       // checkpoints the WAL, and when queries kept a writer's checkpoints
-      // from finishing, that is the whole of an update's WAL (a query that
-      // took 7.4 s to exit during a 1M update, bench/results/2026-11-25-growth).
+      // from finishing, that is the rest of an update's WAL (a likely cause
+      // of a 7.4 s query during a 1M update, bench/results/2026-11-25-growth).
       // Writers checkpoint as they commit and close.
       sqlite3_db_config(db_.raw(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
       db_.Exec("PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=268435456;");

@@ -731,8 +731,8 @@ namespace litgraph {
 namespace {
 
 // A reader leaves the WAL to writers: closing the last connection does not
-// checkpoint it (that was a whole update's WAL when queries had kept the
-// writer's checkpoints from finishing: a 7.4 s exit).
+// checkpoint it (the rest of an update's WAL when queries had kept the
+// writer's checkpoints from finishing).
 TEST(StoreTest, ReadersDoNotCheckpointTheWalOnClose) {
   ScopedTempDir tmp;
   const std::string dir = tmp.File("store");
