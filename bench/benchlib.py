@@ -1,8 +1,11 @@
 """Helpers shared by the benchmark drivers in bench/ (import from a driver run as
 `/usr/bin/python3 bench/NAME.py`: its directory is on sys.path)."""
 import re
+import resource
 import sqlite3
+import subprocess
 import sys
+import time
 
 # Words left out when queries are made of a title's content words.
 STOP = set("""a an the of in on for and or to with by from at as is are be via its into
@@ -12,6 +15,20 @@ method methods between about against among without within their this that these 
 
 def log(*a):
     print(*a, file=sys.stderr, flush=True)
+
+
+def timed(cmd, env=None, stdin=None):
+    """Wall and CPU (user + system of the child) milliseconds of one run, and its stdout.
+    Exits when the command fails (exit 1, "nothing found", counts as a run)."""
+    def cpu():
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+    c0, t0 = cpu(), time.perf_counter()
+    p = subprocess.run(cmd, input=stdin, capture_output=True, env=env)
+    wall, cpu_ms = (time.perf_counter() - t0) * 1000, (cpu() - c0) * 1000
+    if p.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr.decode()[:500]}")
+    return wall, cpu_ms, p.stdout
 
 
 def pct(xs, p):

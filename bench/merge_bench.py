@@ -107,10 +107,9 @@ def main():
             shard_stage = time.perf_counter() - t
             print(f"sharded_{n},shard_stage_wall_s,{shard_stage:.1f}", flush=True)
             shards = [first] + rest
-        for i, p in enumerate(parts):
-            if a.parallel:
+            for p in parts:
                 os.remove(p)
-                continue
+        for i, p in enumerate([] if a.parallel else parts):
             db = os.path.join(a.work, f"shard{i + 1}-{n}.db")
             shutil.rmtree(db, ignore_errors=True)
             wall, rss, _ = timed([b("ingest"), "--db", db, "-q", p])

@@ -19,27 +19,13 @@ store has keywords and vectors.
 import argparse
 import json
 import os
-import resource
 import sqlite3
 import statistics
 import subprocess
-import time
+import sys
 
-
-def cpu_children():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
-def timed(cmd, env, stdin=None):
-    """Wall and CPU (user + system) milliseconds of one run, and its stdout."""
-    c0, t0 = cpu_children(), time.perf_counter()
-    p = subprocess.run(cmd, input=stdin, capture_output=True, env=env)
-    dt = (time.perf_counter() - t0) * 1000
-    cpu = (cpu_children() - c0) * 1000
-    if p.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr.decode()[:500]}")
-    return dt, cpu, p.stdout
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from benchlib import timed  # noqa: E402
 
 
 def main():

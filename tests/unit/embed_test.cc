@@ -485,6 +485,29 @@ TEST(HttpEmbedderTest, UnreachableEndpointIsAnIoError) {
 namespace litgraph {
 namespace {
 
+// Ingests `files` and extracts keywords with the built-in extractor (of the
+// papers without keywords only, when `missing`).
+void IngestWithKeywords(Store* store, const std::vector<std::string>& files, bool missing) {
+  IngestStats is;
+  ASSERT_TRUE(Ingest(store, files, IngestOptions{}, &is).ok());
+  KeywordRunOptions ko;
+  if (missing) ko.select = KeywordRunOptions::Select::kMissing;
+  KeywordRunStats ks;
+  auto builtin = [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); };
+  ASSERT_TRUE(RunKeywordExtraction(store, ko, builtin, &ks).ok());
+}
+
+// The payloads of the current vectors generation's base vector files.
+std::map<std::string, std::string> VectorPayloads(Store* store) {
+  std::map<std::string, std::string> out;
+  auto view = store->Current("vectors");
+  EXPECT_TRUE(view.ok() && *view);
+  if (!view.ok() || !*view) return out;
+  for (const char* f : {"title.vec", "abstract.vec", "keyword.vec"})
+    out[f] = testing::Payload((*view)->Path(f));
+  return out;
+}
+
 // embed --missing leaves a delta beside the base (vectors.h) that reads as
 // the rows a full re-embedding writes; a second --missing run carries the
 // delta over, and --compact folds it into base files byte-identical to a
@@ -498,12 +521,7 @@ TEST(EmbedMissingTest, ADeltaAndItsCompactionGiveTheVectorsOfAFullReembedding) {
   const std::vector<std::string> all = {
       testing::TestData("snowball.works.jsonl"),
       testing::TestData("search-biodiversity-finance.works.jsonl")};
-  IngestStats is;
-  ASSERT_TRUE(Ingest(store, {all[0]}, IngestOptions{}, &is).ok());
-  KeywordRunOptions ko;
-  KeywordRunStats ks;
-  auto builtin = [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); };
-  ASSERT_TRUE(RunKeywordExtraction(store, ko, builtin, &ks).ok());
+  ASSERT_NO_FATAL_FAILURE(IngestWithKeywords(store, {all[0]}, false));
   EmbedRunOptions eo;
   eo.lsa.dim = 16;
   eo.threads = 2;
@@ -519,9 +537,7 @@ TEST(EmbedMissingTest, ADeltaAndItsCompactionGiveTheVectorsOfAFullReembedding) {
                                         {"updated_date", "2099-01-01"}})
                             .dump();
   WriteFile(tmp.File("changed.jsonl"), changed + "\n");
-  ASSERT_TRUE(Ingest(store, {all[1], tmp.File("changed.jsonl")}, IngestOptions{}, &is).ok());
-  ko.select = KeywordRunOptions::Select::kMissing;
-  ASSERT_TRUE(RunKeywordExtraction(store, ko, builtin, &ks).ok());
+  ASSERT_NO_FATAL_FAILURE(IngestWithKeywords(store, {all[1], tmp.File("changed.jsonl")}, true));
   EmbedRunOptions missing = eo;
   missing.missing = true;
   missing.delta_fraction = 100;  // never compacts by size
@@ -570,15 +586,7 @@ TEST(EmbedMissingTest, ADeltaAndItsCompactionGiveTheVectorsOfAFullReembedding) {
   ASSERT_TRUE(RunEmbed(store, compact, &cs).ok());
   EXPECT_TRUE(cs.compacted);
   EXPECT_EQ(cs.delta_rows, 0);
-  auto payloads = [&] {
-    std::map<std::string, std::string> out;
-    auto view = store->Current("vectors");
-    EXPECT_TRUE(view.ok() && *view);
-    for (const char* f : {"title.vec", "abstract.vec", "keyword.vec"})
-      out[f] = testing::Payload((*view)->Path(f));
-    return out;
-  };
-  const auto incremental = payloads();
+  const auto incremental = VectorPayloads(store);
   {
     auto view = store->Current("vectors");
     ASSERT_TRUE(view.ok() && *view);
@@ -588,19 +596,13 @@ TEST(EmbedMissingTest, ADeltaAndItsCompactionGiveTheVectorsOfAFullReembedding) {
   EmbedRunStats fs;
   ASSERT_TRUE(RunEmbed(store, eo, &fs).ok());  // every row again, same model
   EXPECT_FALSE(fs.trained);
-  const auto full = payloads();
+  const auto full = VectorPayloads(store);
   EXPECT_TRUE(rows() == delta_rows) << "the delta read otherwise than a full re-embedding";
   for (const auto& [name, bytes] : full) {
     EXPECT_GT(bytes.size(), 64u) << name;
     EXPECT_TRUE(incremental.at(name) == bytes) << name << " differs from a full re-embedding";
   }
 }
-
-}  // namespace
-}  // namespace litgraph
-
-namespace litgraph {
-namespace {
 
 // embed --no-index (shard stores): vector files and no HNSW file, searches
 // that scan every row; a later --missing --compact run indexes them without
@@ -610,14 +612,8 @@ TEST(EmbedNoIndexTest, VectorsWithoutIndexesAreScannedUntilACompactionIndexesThe
   auto opened = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
   ASSERT_TRUE(opened.ok()) << opened.status().message();
   Store* store = opened->get();
-  IngestStats is;
-  ASSERT_TRUE(Ingest(store, {testing::TestData("search-biodiversity-finance.works.jsonl")},
-                     IngestOptions{}, &is)
-                  .ok());
-  KeywordRunOptions ko;
-  KeywordRunStats ks;
-  auto builtin = [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); };
-  ASSERT_TRUE(RunKeywordExtraction(store, ko, builtin, &ks).ok());
+  ASSERT_NO_FATAL_FAILURE(IngestWithKeywords(
+      store, {testing::TestData("search-biodiversity-finance.works.jsonl")}, false));
   EmbedRunOptions eo;
   eo.lsa.dim = 16;
   eo.hnsw.threads = 1;
@@ -625,19 +621,15 @@ TEST(EmbedNoIndexTest, VectorsWithoutIndexesAreScannedUntilACompactionIndexesThe
   EmbedRunStats es;
   ASSERT_TRUE(RunEmbed(store, eo, &es).ok());
   EXPECT_EQ(es.index_seconds, 0);
-  auto files = [&] {
-    std::map<std::string, std::string> out;
+  const auto unindexed = VectorPayloads(store);
+  {
     auto view = store->Current("vectors");
-    EXPECT_TRUE(view.ok() && *view);
+    ASSERT_TRUE(view.ok() && *view);
+    for (const char* f : {"title.vec", "abstract.vec", "keyword.vec"})
+      EXPECT_TRUE((*view)->Has(f)) << f;
     for (const auto& [name, size] : (*view)->files())
-      out[name] = name.ends_with(".vec") ? testing::Payload((*view)->Path(name)) : "";
-    return out;
-  };
-  const auto unindexed = files();
-  for (const char* f : {"title.vec", "abstract.vec", "keyword.vec"})
-    EXPECT_TRUE(unindexed.count(f)) << f;
-  for (const auto& [name, bytes] : unindexed)
-    EXPECT_EQ(name.find("hnsw"), std::string::npos) << name;
+      EXPECT_EQ(name.find("hnsw"), std::string::npos) << name;
+  }
   {
     auto sem = SemanticIndex::Open(store);
     ASSERT_TRUE(sem.ok()) << sem.status().message();
@@ -663,9 +655,13 @@ TEST(EmbedNoIndexTest, VectorsWithoutIndexesAreScannedUntilACompactionIndexesThe
   EmbedRunStats cs;
   ASSERT_TRUE(RunEmbed(store, compact, &cs).ok());
   EXPECT_TRUE(cs.compacted);
-  const auto indexed = files();
-  for (const char* f : {"title.hnsw", "abstract.hnsw", "keyword.hnsw"})
-    EXPECT_TRUE(indexed.count(f)) << f;
+  {
+    auto view = store->Current("vectors");
+    ASSERT_TRUE(view.ok() && *view);
+    for (const char* f : {"title.hnsw", "abstract.hnsw", "keyword.hnsw"})
+      EXPECT_TRUE((*view)->Has(f)) << f;
+  }
+  const auto indexed = VectorPayloads(store);
   for (const char* f : {"title.vec", "abstract.vec", "keyword.vec"})
     EXPECT_TRUE(indexed.at(f) == unindexed.at(f)) << f << " changed";
   auto sem = SemanticIndex::Open(store);
