@@ -355,11 +355,11 @@ Status BuildHierarchyRelations(Store* store, const SortPlan& plan, RelationWrite
   return Status::Ok();
 }
 
-// HAS_KEYWORD both ways and COOCCUR. COOCCUR keeps each keyword's
-// kCooccurTopK strongest co-occurrences and the reverse of those edges:
+// HAS_KEYWORD both ways and COOCCUR. COOCCUR keeps each keyword's top_k
+// strongest co-occurrences (its own list) and the reverse of those edges:
 // popular keywords co-occur with thousands of others, mostly once, which
 // costs every walk through them and says little.
-Status BuildKeywordRelations(Store* store, const SortPlan& plan, RelationWriter* w) {
+Status BuildKeywordRelations(Store* store, const SortPlan& plan, RelationWriter* w, size_t top_k) {
   Edges has(plan, Rel::kKeywords), cooc(plan, Rel::kCooccur);
   int64_t cur = -1;
   std::vector<uint32_t> kws;
@@ -390,7 +390,7 @@ Status BuildKeywordRelations(Store* store, const SortPlan& plan, RelationWriter*
       [&](uint64_t k, std::span<const uint32_t> ids, std::span<const uint32_t> attrs) {
         order.clear();
         for (size_t i = 0; i < ids.size(); ++i) order.emplace_back(attrs[i], ids[i]);
-        size_t keep = std::min<size_t>(order.size(), kCooccurTopK);
+        size_t keep = std::min<size_t>(order.size(), top_k);
         std::partial_sort(order.begin(), order.begin() + keep, order.end(),
                           [](const auto& x, const auto& y) {
                             return x.first != y.first ? x.first > y.first : x.second < y.second;
@@ -464,7 +464,7 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     LITGRAPH_RETURN_IF_ERROR(BuildAuthorshipRelations(store, plan, &w));
     LITGRAPH_RETURN_IF_ERROR(BuildTopicRelations(store, plan, &w));
     LITGRAPH_RETURN_IF_ERROR(BuildHierarchyRelations(store, plan, &w));
-    LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, plan, &w));
+    LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, plan, &w, options.cooccur_top_k));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     LITGRAPH_RETURN_IF_ERROR(lexical_done.valid()
                                  ? lexical_done.get()
@@ -509,7 +509,7 @@ Status RebuildKeywordLayer(Store* store, const GraphBuildOptions& options) {
     const SortPlan plan = PlanSorts(out, options, space);
     RelationWriter w(out, options, space);
     w.set_citations({reinterpret_cast<const uint32_t*>(c), citations.size() / 4});
-    LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, plan, &w));
+    LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, plan, &w, options.cooccur_top_k));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     nlohmann::json info = view.info();
     for (const auto& [name, count] : w.counts().items()) info["relations"][name] = count;

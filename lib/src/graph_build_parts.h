@@ -286,7 +286,7 @@ SortPlan PlanSorts(GenerationBuilder* out, const GraphBuildOptions& options,
 bool IsKeywordFile(std::string_view name);
 // The topic hierarchy (SUBFIELD_OF, FIELD_OF, DOMAIN_OF), both ways.
 Status BuildHierarchyRelations(Store* store, const SortPlan& plan, RelationWriter* w);
-Status BuildKeywordRelations(Store* store, const SortPlan& plan, RelationWriter* w);
+Status BuildKeywordRelations(Store* store, const SortPlan& plan, RelationWriter* w, size_t top_k);
 // Runs `build` into a new generation of the graph and commits it; on
 // failure (a failed SQLite statement included) the new directory goes.
 Status InNewGeneration(Store* store, const std::function<Status(GenerationBuilder*)>& build);

@@ -26,8 +26,10 @@
 //    (the old delta's and U) indexed again with the base's statistics, the
 //    base carried over; past GraphBuildOptions::lexical_delta_fraction of
 //    the base they are rebuilt in full (UpdateLexicalIndexes, lexical.h);
-//  - the keyword layer is rebuilt in full when U is not empty (the next
-//    candidate for patching).
+//  - HAS_KEYWORD of U from its rows, reverse lists as above; COOCCUR from
+//    the count changes of the pairs of U's old and new keywords
+//    (CooccurPatch). extract-keywords patches the keyword layer alone the
+//    same way (UpdateKeywordLayer, RunKeywords).
 // The result is byte for byte the generation a full build of the same rows
 // writes, but for the lexical delta, which ranks as the documented frame
 // says (tests/unit/graph_update_test.cc builds both and compares).
@@ -79,6 +81,43 @@ struct Triple {
   }
 };
 
+// A change of a pair's count (COOCCUR).
+struct CountDelta {
+  uint32_t a, b;
+  int32_t delta;
+};
+
+// A keyword's co-occurrence with keyword `id`: the papers they share.
+struct Cooc {
+  uint32_t id, count;
+};
+// COOCCUR's order (graph_build.cc): more shared papers first, then the
+// smaller id.
+bool Stronger(const Cooc& x, const Cooc& y) {
+  return x.count != y.count ? x.count > y.count : x.id < y.id;
+}
+// The first k of `row` in that order, sorted by it.
+void TopK(std::vector<Cooc>* row, size_t k) {
+  const size_t keep = std::min(row->size(), k);
+  std::partial_sort(row->begin(), row->begin() + static_cast<std::ptrdiff_t>(keep), row->end(),
+                    Stronger);
+  row->resize(keep);
+}
+
+// |a ∩ b| of two ascending lists: each of the shorter one searched in the
+// longer one.
+size_t IntersectionSize(std::span<const uint32_t> a, std::span<const uint32_t> b) {
+  if (a.size() > b.size()) std::swap(a, b);
+  size_t n = 0;
+  auto lo = b.begin();
+  for (uint32_t x : a) {
+    lo = std::lower_bound(lo, b.end(), x);
+    if (lo == b.end()) break;
+    if (*lo == x) ++n, ++lo;
+  }
+  return n;
+}
+
 class Updater {
  public:
   Updater(Store* store, const GenerationView& old, GenerationBuilder* out,
@@ -86,6 +125,7 @@ class Updater {
       : store_(store), old_(old), out_(out), options_(options), space_(store) {}
 
   Status Run(const GraphChanges& changes, GraphBuildStats* stats);
+  Status RunKeywords(const std::vector<uint32_t>& papers, GraphBuildStats* stats);
 
  private:
   Adjacency& Old(Rel r) {
@@ -136,6 +176,12 @@ class Updater {
   Status UpdateAuthorships(const GraphChanges& changes);
   Status UpdateTopics();
   Status WriteDangling();
+  Status UpdateKeywords();
+  ListPatch CooccurPatch(const ListPatch& has, const ListPatch& keyword_papers,
+                         const std::vector<CountDelta>& deltas);
+  void CountRow(uint32_t j, const ListPatch& has, std::span<const uint32_t> papers,
+                std::vector<Cooc>* row);
+  bool OwnListHolds(uint32_t j, uint32_t k);
 
   // Seconds since the last lap, recorded under `name` (update_seconds).
   void Lap(const char* name) {
@@ -168,6 +214,12 @@ class Updater {
   std::vector<uint32_t> old_citations_, citations_;
   std::vector<uint32_t> citations_changed_;  // papers whose count changed, ascending
   int64_t dangling_references_ = 0;
+  // How the new own COOCCUR lists were found (CooccurPatch): from the known
+  // counts, pairs counted by intersection, lists counted afresh.
+  int64_t certified_ = 0, intersected_ = 0, recounted_ = 0;
+  nlohmann::json CooccurCounts() const {
+    return {{"certified", certified_}, {"intersected", intersected_}, {"recounted", recounted_}};
+  }
 };
 
 // U, new papers' dangling referrers, their rows.
@@ -233,11 +285,11 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
     // (new works may bring new topics: the hierarchy's id spaces grow)
     if (changes.hierarchy || !papers_.empty())
       LITGRAPH_RETURN_IF_ERROR(BuildHierarchyRelations(store_, plan, &w));
-    if (!papers_.empty()) LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store_, plan, &w));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     for (const auto& [name, count] : w.counts().items()) counts_[name] = count;
   }
-  Lap("keyword_layer");
+  if (!papers_.empty()) LITGRAPH_RETURN_IF_ERROR(UpdateKeywords());
+  Lap("cooccur");
   LexicalBuildStats ls;
   bool compacted = false;
   if (!papers_.empty())
@@ -285,6 +337,7 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   info["lexical_terms"] = stats->lexical_terms;
   info["lexical_postings"] = stats->lexical_postings;
   info["updated_papers"] = papers_.size();
+  info["cooccur_update"] = CooccurCounts();
   info["update_seconds"] = seconds_;
   out_->info() = info;
   return Status::Ok();
@@ -682,11 +735,274 @@ Status Updater::WriteDangling() {
   return w.Finish();
 }
 
+// --- The keyword layer --------------------------------------------------------
+
+// HAS_KEYWORD both ways and COOCCUR, for the papers of U (their keyword rows
+// may have changed).
+Status Updater::UpdateKeywords() {
+  // HAS_KEYWORD from the rows of U (parallel rows keep the highest score, as
+  // a full build merges them).
+  std::vector<Triple> rows;  // (paper, keyword, score)
+  store_->ForEachPaperKeywordOf(papers_, [&](int64_t paper, int64_t keyword, int64_t score) {
+    rows.push_back({static_cast<uint32_t>(paper), static_cast<uint32_t>(keyword),
+                    static_cast<uint32_t>(score)});
+  });
+  std::sort(rows.begin(), rows.end());
+  ListPatch has;
+  std::vector<uint32_t> ids, attrs;
+  size_t r = 0;
+  for (uint32_t p : papers_) {
+    ids.clear();
+    attrs.clear();
+    for (; r < rows.size() && rows[r].a == p; ++r)
+      if (ids.empty() || ids.back() != rows[r].b)
+        ids.push_back(rows[r].b), attrs.push_back(rows[r].attr);
+      else
+        attrs.back() = std::max(attrs.back(), rows[r].attr);
+    has.Add(p, ids, attrs);
+  }
+  rows = {};
+  // COOCCUR counts change by each paper's keyword pairs before (-1) and
+  // after (+1).
+  std::vector<Triple> pairs;  // (keyword, keyword, +-1 as u32), both ways
+  auto add_pairs = [&](std::span<const uint32_t> kws, uint32_t sign) {
+    for (size_t i = 0; i < kws.size(); ++i)
+      for (size_t j = i + 1; j < kws.size(); ++j) {
+        pairs.push_back({kws[i], kws[j], sign});
+        pairs.push_back({kws[j], kws[i], sign});
+      }
+  };
+  for (size_t i = 0; i < has.size(); ++i) {
+    add_pairs(Scan(Rel::kKeywords).Get(has.nodes[i]).ids, ~uint32_t{0});
+    add_pairs(has.Ids(i), 1);
+  }
+  std::sort(pairs.begin(), pairs.end(),
+            [](const Triple& x, const Triple& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  std::vector<CountDelta> deltas;
+  for (size_t i = 0; i < pairs.size();) {
+    CountDelta d{pairs[i].a, pairs[i].b, 0};
+    for (; i < pairs.size() && pairs[i].a == d.a && pairs[i].b == d.b; ++i)
+      d.delta += static_cast<int32_t>(pairs[i].attr);
+    if (d.delta != 0) deltas.push_back(d);
+  }
+  pairs = {};
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kKeywords, has));
+  ListPatch keyword_papers = ReversePatch(Rel::kKeywords, has, *in_papers_);
+  LITGRAPH_RETURN_IF_ERROR(
+      Write(Rel::kKeywordPapers, keyword_papers, RerankedBy(Rel::kKeywords, has)));
+  Lap("keywords");
+  return Write(Rel::kCooccur, CooccurPatch(has, keyword_papers, deltas));
+}
+
+// COOCCUR lists (graph_build.h): each keyword's own list is its K strongest
+// co-occurrences (K = options_.cooccur_top_k), and a file list holds its own
+// list and the keywords whose own lists hold it. Only the counts of the pairs
+// in `deltas` changed (T: the keywords with one). For a keyword j of T:
+//  - its old own list is the K strongest of its old file list (a subset of
+//    its co-occurrences holding the K strongest);
+//  - a file list shorter than K holds every co-occurrence of j, so the new
+//    counts are the old ones plus the deltas;
+//  - else every pair missing from the file list was weaker than the old K-th
+//    entry e. The new counts of the listed pairs are known, those of missing
+//    pairs with a positive delta are counted (the two keywords' papers
+//    intersected) unless a bound shows they cannot enter, and missing pairs
+//    without a gain stay weaker than e: when the K-th known count is at least
+//    as strong as e, the known counts give the new own list. Otherwise (j
+//    lost pairs near its threshold) its co-occurrences are counted afresh
+//    from its papers' keywords.
+// The file lists rewritten are those of T and of the keywords that entered or
+// left an own list of T.
+ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_papers,
+                                const std::vector<CountDelta>& deltas) {
+  const size_t k_top = options_.cooccur_top_k;
+  // The new papers of a keyword with a delta (each is in the patch).
+  auto papers_of = [&](uint32_t k) { return keyword_papers.Ids(keyword_papers.Find(k)); };
+  std::vector<uint32_t> touched;               // T, ascending
+  std::vector<std::vector<Cooc>> own_new;      // per keyword of T
+  std::vector<std::vector<uint32_t>> own_old;  // per keyword of T, ids ascending
+  std::vector<uint32_t> ids, attrs;
+  std::vector<Cooc> known, pending;
+  for (size_t i = 0; i < deltas.size();) {
+    const uint32_t j = deltas[i].a;
+    size_t end = i;
+    while (end < deltas.size() && deltas[end].a == j) ++end;
+    OldList(Rel::kCooccur, j, &ids, &attrs);
+    known.clear();
+    for (size_t x = 0; x < ids.size(); ++x) known.push_back({ids[x], attrs[x]});
+    TopK(&known, k_top);
+    const bool complete = ids.size() < k_top;  // the file list is every co-occurrence
+    const Cooc e = known.empty() ? Cooc{0, 0} : known.back();
+    own_old.emplace_back();
+    for (const Cooc& c : known) own_old.back().push_back(c.id);
+    std::sort(own_old.back().begin(), own_old.back().end());
+    // The listed pairs' new counts, and the missing pairs with a delta.
+    known.clear();
+    pending.clear();
+    size_t d = i;
+    auto missing = [&](const CountDelta& m) {
+      if (m.delta <= 0) return;  // (complete: cannot happen; else stays weaker than e)
+      if (complete)
+        known.push_back({m.b, static_cast<uint32_t>(m.delta)});
+      else
+        pending.push_back({m.b, static_cast<uint32_t>(m.delta)});
+    };
+    for (size_t x = 0; x < ids.size(); ++x) {
+      for (; d < end && deltas[d].b < ids[x]; ++d) missing(deltas[d]);
+      int64_t c = attrs[x];
+      if (d < end && deltas[d].b == ids[x]) c += deltas[d++].delta;
+      if (c > 0) known.push_back({ids[x], static_cast<uint32_t>(c)});
+    }
+    for (; d < end; ++d) missing(deltas[d]);
+    if (!complete) {
+      std::sort(known.begin(), known.end(), Stronger);
+      const size_t deg_j = papers_of(j).size();
+      for (const Cooc& m : pending) {
+        // At most e's count plus the gain, and no more than either has papers.
+        const uint32_t bound = static_cast<uint32_t>(
+            std::min<uint64_t>({uint64_t{e.count} + m.count, deg_j, papers_of(m.id).size()}));
+        if (known.size() >= k_top && !Stronger({m.id, bound}, known[k_top - 1])) continue;
+        const uint32_t c = static_cast<uint32_t>(IntersectionSize(papers_of(j), papers_of(m.id)));
+        ++intersected_;
+        if (c > 0) known.push_back({m.id, c});
+      }
+      std::sort(known.begin(), known.end(), Stronger);
+      if (known.size() < k_top || Stronger(e, known[k_top - 1])) {
+        CountRow(j, has, papers_of(j), &known);
+        ++recounted_;
+      } else {
+        ++certified_;
+      }
+    }
+    TopK(&known, k_top);
+    touched.push_back(j);
+    own_new.push_back(known);
+    i = end;
+  }
+  // Who holds whom in the new own lists of T: (held, holder, count).
+  std::vector<Triple> held;
+  std::vector<uint32_t> affected = touched, now;
+  for (size_t t = 0; t < touched.size(); ++t) {
+    now.clear();
+    for (const Cooc& c : own_new[t]) {
+      held.push_back({c.id, touched[t], c.count});
+      now.push_back(c.id);
+    }
+    std::sort(now.begin(), now.end());
+    std::set_symmetric_difference(now.begin(), now.end(), own_old[t].begin(), own_old[t].end(),
+                                  std::back_inserter(affected));
+  }
+  std::sort(held.begin(), held.end());
+  SortUnique(&affected);
+  auto in_touched = [&](uint32_t k) -> int64_t {
+    auto it = std::lower_bound(touched.begin(), touched.end(), k);
+    return it != touched.end() && *it == k ? it - touched.begin() : -1;
+  };
+  ListPatch out;
+  std::map<uint32_t, uint32_t> entries;
+  std::vector<uint32_t> own_before;  // ids ascending
+  size_t h = 0;
+  for (uint32_t k : affected) {
+    entries.clear();
+    OldList(Rel::kCooccur, k, &ids, &attrs);
+    const int64_t t = in_touched(k);
+    if (t >= 0) {
+      for (const Cooc& c : own_new[t]) entries[c.id] = c.count;
+      own_before = own_old[t];
+    } else {  // its counts did not change, nor its own list
+      known.clear();
+      for (size_t x = 0; x < ids.size(); ++x) known.push_back({ids[x], attrs[x]});
+      TopK(&known, k_top);
+      for (const Cooc& c : known) entries[c.id] = c.count;
+      own_before.clear();
+    }
+    while (h < held.size() && held[h].a < k) ++h;
+    for (; h < held.size() && held[h].a == k; ++h) entries[held[h].b] = held[h].attr;
+    // The rest of the old list: the keywords outside T whose own lists hold
+    // k (they did not change); those k's own list held are asked.
+    for (size_t x = 0; x < ids.size(); ++x) {
+      const uint32_t j = ids[x];
+      if (entries.count(j) || in_touched(j) >= 0) continue;
+      if (std::binary_search(own_before.begin(), own_before.end(), j) && !OwnListHolds(j, k))
+        continue;
+      entries[j] = attrs[x];
+    }
+    ids.clear();
+    attrs.clear();
+    for (auto [j, c] : entries) ids.push_back(j), attrs.push_back(c);
+    out.Add(k, ids, attrs);
+  }
+  return out;
+}
+
+// Keyword j's co-occurrences counted from its papers' keywords (new lists).
+void Updater::CountRow(uint32_t j, const ListPatch& has, std::span<const uint32_t> papers,
+                       std::vector<Cooc>* row) {
+  std::vector<uint32_t> all;
+  for (uint32_t q : papers) {
+    const int64_t i = has.Find(q);
+    std::span<const uint32_t> kws = i >= 0 ? has.Ids(i) : Old(Rel::kKeywords).Neighbours(q).ids;
+    for (uint32_t k : kws)
+      if (k != j) all.push_back(k);
+  }
+  std::sort(all.begin(), all.end());
+  row->clear();
+  for (size_t i = 0; i < all.size();) {
+    size_t e = i;
+    while (e < all.size() && all[e] == all[i]) ++e;
+    row->push_back({all[i], static_cast<uint32_t>(e - i)});
+    i = e;
+  }
+}
+
+// Whether keyword j's own COOCCUR list (unchanged by this update) holds k.
+bool Updater::OwnListHolds(uint32_t j, uint32_t k) {
+  Adjacency::List l = Old(Rel::kCooccur).Neighbours(j);
+  std::vector<Cooc> row;
+  for (size_t x = 0; x < l.ids.size(); ++x) row.push_back({l.ids[x], l.attrs[x]});
+  TopK(&row, options_.cooccur_top_k);
+  return std::any_of(row.begin(), row.end(), [&](const Cooc& c) { return c.id == k; });
+}
+
+// The keyword layer only (extract-keywords): HAS_KEYWORD and COOCCUR patched
+// for `papers`, every other file carried over.
+Status Updater::RunKeywords(const std::vector<uint32_t>& papers, GraphBuildStats* stats) {
+  const uint64_t n_papers = space_[NodeType::kPaper];
+  {
+    CheckedFile f;
+    LITGRAPH_RETURN_IF_ERROR(old_.OpenFile("paper.citations", &f));
+    const uint8_t* p = f.Read(0, f.size());
+    if (!p) return f.status();
+    citations_.resize(f.size() / 4);
+    std::memcpy(citations_.data(), p, citations_.size() * 4);
+  }
+  for (uint32_t p : papers)
+    if (p < n_papers) papers_.push_back(p);
+  SortUnique(&papers_);
+  in_papers_ = std::make_unique<IdSet>(n_papers);
+  for (uint32_t p : papers_) in_papers_->Insert(p);
+  LITGRAPH_RETURN_IF_ERROR(UpdateKeywords());
+  Lap("cooccur");
+  for (const auto& [name, build] : old_.files())
+    if (!out_->Identity(name).ok()) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
+  nlohmann::json info = old_.info();
+  for (const auto& [name, count] : counts_.items()) info["relations"][name] = count;
+  int64_t edges = 0;  // the total over every relation, the new keyword layer included
+  for (const auto& [name, count] : info["relations"].items()) edges += count.get<int64_t>();
+  info["edges"] = stats->edges = edges;
+  info["generation"] = out_->number();
+  info["keyword_update"] = CooccurCounts();
+  info["keyword_update"]["papers"] = papers_.size();
+  info["keyword_update"]["seconds"] = seconds_;
+  out_->info() = info;
+  return Status::Ok();
+}
+
 // Whether the current generation can be patched: it has the files an update
 // reads, in the layout these options write.
 bool Patchable(const GenerationView& view, const GraphBuildOptions& options) {
-  if (!view.Has(kDanglingFile) || !view.Has("related.adj") || !view.Has("cites.in.ranked"))
-    return false;
+  for (const char* name :
+       {kDanglingFile, "related.adj", "cites.in.ranked", "keywords.adj", "cooccur.adj"})
+    if (!view.Has(name)) return false;
   Adjacency related;
   if (!related.Open(view, "related.adj").ok() || !related.has_attrs() ||
       (related.num_nodes() > 0 && related.nodes_per_block() != options.nodes_per_block))
@@ -714,6 +1030,23 @@ Status UpdateGraph(Store* store, const GraphChanges& changes, const GraphBuildOp
   });
   stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return st;
+}
+
+Status UpdateKeywordLayer(Store* store, const std::vector<uint32_t>& papers,
+                          const GraphBuildOptions& options) {
+  auto current = store->Current("graph");
+  if (!current.ok()) return current.status();
+  if (!*current) return Status::InvalidArgument("the store has no graph yet (run litgraph-ingest)");
+  const int64_t n = store->MaxId(NodeType::kPaper);
+  if (!Patchable(**current, options) ||
+      static_cast<double>(papers.size()) > options.full_build_fraction * static_cast<double>(n))
+    return RebuildKeywordLayer(store, options);
+  const GenerationView& old = **current;
+  GraphBuildStats stats;
+  return InNewGeneration(store, [&](GenerationBuilder* out) -> Status {
+    Updater u(store, old, out, options);
+    return u.RunKeywords(papers, &stats);
+  });
 }
 
 }  // namespace litgraph

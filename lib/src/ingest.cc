@@ -437,6 +437,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
       go.lexical = lexical.get();
       go.memory_budget = options.memory_budget;
       go.ranked_length = options.ranked_length;
+      go.cooccur_top_k = options.cooccur_top_k;
       go.full_build_fraction = options.full_build_fraction;
       go.lexical_delta_fraction = options.lexical_delta_fraction;
       if (counts.track && !options.compact) {

@@ -208,7 +208,11 @@ Status RunKeywordExtraction(
     if (store->Generation("graph") > 0) {
       GraphBuildOptions go;
       go.memory_budget = options.memory_budget;
-      LITGRAPH_RETURN_IF_ERROR(RebuildKeywordLayer(store, go));
+      go.ranked_length = options.ranked_length;
+      go.cooccur_top_k = options.cooccur_top_k;
+      // Patched for the papers processed (a full run rebuilds it).
+      std::vector<uint32_t> papers(targets.begin(), targets.end());
+      LITGRAPH_RETURN_IF_ERROR(UpdateKeywordLayer(store, papers, go));
     }
     if (new_stats) LITGRAPH_RETURN_IF_ERROR(new_stats->Commit());
     store->SetMeta("keyword_backend", backend->name());

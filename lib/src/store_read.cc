@@ -530,6 +530,15 @@ std::optional<int64_t> Store::AuthorCurrentInstitution(int64_t author) {
   return first;
 }
 
+void Store::ForEachPaperKeywordOf(const std::vector<uint32_t>& papers,
+                                  const std::function<void(int64_t, int64_t, int64_t)>& fn) {
+  Stmt& st = CachedStmt("SELECT paper_id, keyword_id, score FROM paper_keyword WHERE paper_id = ?");
+  for (uint32_t id : papers) {
+    ScopedStmt s(st.Bind(1, static_cast<int64_t>(id)));
+    while (s->Step()) fn(s->Int(0), s->Int(1), s->Int(2));
+  }
+}
+
 void Store::ForEachPaperTopicOf(
     const std::vector<uint32_t>& papers,
     const std::function<void(int64_t, int64_t, std::optional<double>, bool)>& fn) {

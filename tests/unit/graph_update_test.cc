@@ -14,6 +14,7 @@
 #include "litgraph/graph.h"
 #include "litgraph/graph_build.h"
 #include "litgraph/ingest.h"
+#include "litgraph/keyword_store.h"
 #include "litgraph/lexical.h"
 #include "litgraph/store.h"
 #include "test_util.h"
@@ -68,6 +69,7 @@ class GraphUpdateTest : public ::testing::Test {
     testing::WriteFile(path, text);
     IngestOptions o;
     o.ranked_length = 4;  // short ranked lists: the fixtures' hubs have some
+    o.cooccur_top_k = kTopK;
     o.full_build_fraction = 0.5;
     o.build_graph = build_graph;
     IngestStats is;
@@ -75,13 +77,31 @@ class GraphUpdateTest : public ::testing::Test {
     ASSERT_TRUE(st.ok()) << st.message();
   }
 
+  // Extracts keywords (built-in) for every paper or the missing ones.
+  void ExtractKeywords(bool missing) {
+    KeywordRunOptions ko;
+    if (missing) ko.select = KeywordRunOptions::Select::kMissing;
+    ko.ranked_length = 4;
+    ko.cooccur_top_k = kTopK;
+    KeywordRunStats ks;
+    auto builtin = [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); };
+    Status st = RunKeywordExtraction(store_.get(), ko, builtin, &ks);
+    ASSERT_TRUE(st.ok()) << st.message();
+  }
+
   // The generation the last update wrote equals a full build of the store.
   void ExpectSameAsFullBuild(bool patched) {
-    const int64_t gen = store_->Generation("graph");
     auto info = json::parse(store_->GetMeta("graph_info").value_or("{}"));
-    EXPECT_EQ(info.contains("updated_papers"), patched) << "generation " << gen;
+    EXPECT_EQ(info.contains("updated_papers"), patched)
+        << "generation " << store_->Generation("graph");
+    ExpectFilesOfAFullBuild();
+  }
+
+  void ExpectFilesOfAFullBuild() {
+    const int64_t gen = store_->Generation("graph");
     GraphBuildOptions full;
     full.ranked_length = 4;
+    full.cooccur_top_k = kTopK;
     GraphBuildStats gs;
     {
       Transaction txn(&store_->db(), "IMMEDIATE");
@@ -145,6 +165,7 @@ class GraphUpdateTest : public ::testing::Test {
     }
   }
 
+  static constexpr size_t kTopK = 3;  // own COOCCUR lists shorter than most rows
   ScopedTempDir tmp_;
   std::unique_ptr<Store> store_;
   int deltas_ = 0;  // generations compared with a lexical delta
@@ -260,6 +281,67 @@ TEST_F(GraphUpdateTest, ALargeUpdateBuildsInFull) {
   Upsert({works.begin(), works.begin() + 20});
   Upsert({works.begin() + 20, works.end()});  // ten times the store
   ExpectSameAsFullBuild(false);
+}
+
+// The keyword layer of extract-keywords and of ingest, patched: HAS_KEYWORD
+// both ways and COOCCUR (with own lists of 3, so that most keywords have
+// co-occurrences beyond their list) equal a full build's after new papers,
+// papers whose text changed (their keywords go) and extraction of the
+// missing ones.
+TEST_F(GraphUpdateTest, KeywordUpdatesWriteTheFilesOfAFullBuild) {
+  std::vector<json> works = ReadWorks();
+  const size_t first = works.size() / 2;
+  Upsert({works.begin(), works.begin() + first});
+  ExtractKeywords(false);
+  ExpectFilesOfAFullBuild();
+  int64_t certified = 0, recounted = 0;
+  // How the last generation's own COOCCUR lists were found (its info's
+  // `key`: an ingest's or extract-keywords' patch).
+  auto tally = [&](const char* key) {
+    auto info = json::parse(store_->GetMeta("graph_info").value_or("{}"));
+    ASSERT_TRUE(info.contains(key)) << "the keyword layer was not patched";
+    certified += info[key].value("certified", int64_t{0});
+    recounted += info[key].value("recounted", int64_t{0});
+  };
+  auto upsert = [&](const std::vector<json>& batch) {
+    Upsert(batch);
+    tally("cooccur_update");
+    ExpectSameAsFullBuild(true);
+  };
+  auto extract_missing = [&] {
+    ExtractKeywords(true);
+    tally("keyword_update");
+    ExpectFilesOfAFullBuild();
+  };
+  for (size_t at = first; at < works.size(); at += 40) {
+    ASSERT_NO_FATAL_FAILURE(
+        upsert({works.begin() + at, works.begin() + std::min(works.size(), at + 40)}));
+    ASSERT_NO_FATAL_FAILURE(extract_missing());
+  }
+  // Papers with another paper's title and abstract: their keywords go with
+  // the ingest and come back with the extraction.
+  std::vector<json> changed;
+  for (size_t i = 0; i < works.size(); i += 7) {
+    json w = works[i];
+    const json& other = works[(i * 5 + 11) % works.size()];
+    for (const char* f : {"title", "display_name", "abstract_inverted_index"})
+      if (other.contains(f)) w[f] = other[f];
+    w["updated_date"] = "2030-01-01";
+    changed.push_back(w);
+  }
+  ASSERT_NO_FATAL_FAILURE(upsert(changed));
+  ASSERT_NO_FATAL_FAILURE(extract_missing());
+  std::vector<json> back;
+  for (size_t i = 0; i < works.size(); i += 7) {
+    json w = works[i];
+    w["updated_date"] = "2031-01-01";
+    back.push_back(w);
+  }
+  ASSERT_NO_FATAL_FAILURE(upsert(back));
+  ASSERT_NO_FATAL_FAILURE(extract_missing());
+  // Both ways of finding a new own list were taken.
+  EXPECT_GT(certified, 0);
+  EXPECT_GT(recounted, 0);
 }
 
 }  // namespace

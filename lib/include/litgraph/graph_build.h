@@ -20,7 +20,7 @@
 //  - AFFILIATED_WITH counts the papers on which an author lists an institution,
 //    plus the author record's last known institution.
 //  - COOCCUR counts the papers two keywords share; each keyword keeps its
-//    kCooccurTopK strongest co-occurrences (and their reverse edges), so a
+//    cooccur_top_k (64) strongest co-occurrences (and their reverse edges), so a
 //    popular keyword's thousands of single co-occurrences do not weigh on
 //    every walk through it.
 //
@@ -62,8 +62,11 @@ struct GraphBuildOptions {
   // Bytes the edge sorters may hold in memory (edge_sort.h); beyond it they
   // spill sorted runs into the new generation's directory and merge them.
   size_t memory_budget = size_t{1} << 30;
-  // UpdateGraph builds in full instead when more papers than this fraction
-  // of the store changed.
+  // Each keyword's own COOCCUR list: its strongest co-occurrences (tests
+  // use fewer).
+  size_t cooccur_top_k = kCooccurTopK;
+  // UpdateGraph (and UpdateKeywordLayer) build in full instead when more
+  // papers than this fraction of the store changed.
   double full_build_fraction = 0.25;
   // An update rebuilds the lexical indexes in full (compacts them) instead
   // of writing a delta when the delta would hold more papers than this
@@ -108,5 +111,13 @@ Status UpdateGraph(Store* store, const GraphChanges& changes, const GraphBuildOp
 // and COOCCUR rebuilt and every other file hard-linked from the current one.
 // InvalidArgument when the store has no graph yet.
 Status RebuildKeywordLayer(Store* store, const GraphBuildOptions& options);
+
+// The same for a change of the keyword rows of `papers` (dense ids) only:
+// their lists and the lists they reach are patched (graph_update.cc), the
+// files byte for byte those of RebuildKeywordLayer. Rebuilds instead when
+// more than options.full_build_fraction of the papers changed or the graph
+// cannot be patched.
+Status UpdateKeywordLayer(Store* store, const std::vector<uint32_t>& papers,
+                          const GraphBuildOptions& options);
 
 }  // namespace litgraph

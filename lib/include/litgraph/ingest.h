@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "litgraph/graph.h"
+#include "litgraph/graph_build.h"
 #include "litgraph/report.h"
 #include "litgraph/status.h"
 
@@ -44,6 +45,7 @@ struct IngestOptions {
   Reporter* reporter = NullReporter();
   // The graph build's (GraphBuildOptions; tests set them).
   uint32_t ranked_length = kRankedLength;
+  size_t cooccur_top_k = kCooccurTopK;
   double full_build_fraction = 0.25;
   double lexical_delta_fraction = 0.2;
   // Build every derived graph file in full, not as an update (folds the

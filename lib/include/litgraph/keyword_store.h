@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "litgraph/graph_build.h"
 #include "litgraph/jsonl.h"
 #include "litgraph/keywords.h"
 #include "litgraph/report.h"
@@ -70,6 +71,9 @@ struct KeywordRunOptions {
   // phrase counting 1/2 (phrase_count.h), the keyword id cache 1/8, the
   // keyword layer's edge sorting (graph_build.h) in turn.
   size_t memory_budget = size_t{1} << 30;
+  // The keyword layer's (GraphBuildOptions; tests set them).
+  uint32_t ranked_length = kRankedLength;
+  size_t cooccur_top_k = kCooccurTopK;
 };
 
 struct KeywordRunStats {

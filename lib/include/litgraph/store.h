@@ -299,6 +299,10 @@ class Store {
   std::optional<int64_t> AuthorCurrentInstitution(int64_t author);
   // A keyword's display form (keyword.label), nullopt when it has none.
   std::optional<std::string> KeywordLabel(int64_t keyword);
+  // HAS_KEYWORD rows of the given papers.
+  void ForEachPaperKeywordOf(
+      const std::vector<uint32_t>& papers,
+      const std::function<void(int64_t paper, int64_t keyword, int64_t score)>& fn);
   void ForEachPaperTopicOf(
       const std::vector<uint32_t>& papers,
       const std::function<void(int64_t paper, int64_t topic, std::optional<double> score,
