@@ -2,20 +2,18 @@
 // parsed from a zero-padded buffer (ingest's way) and again unpadded (the
 // parser copies), then the whole input as one document; for every work the
 // keys ingest derives on its reader thread (title key, packed reference
-// lists, FTS5 tokens). Also the tools' JSON-lines reader (jsonl.h) and the
-// record text extract-keywords --filter reads (PaperTextOf). Oracles: padded
-// and unpadded parses agree; packed id lists unpack to the same ids.
-#include <sqlite3.h>
-
+// lists) and the terms the lexical index takes from title and abstract. Also the tools' JSON-lines
+// reader (jsonl.h) and the record text extract-keywords --filter reads (PaperTextOf). Oracles:
+// padded and unpadded parses agree; packed id lists unpack to the same ids.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
 
 #include "fuzz_util.h"
 #include "litgraph/coding.h"
-#include "litgraph/fts_tokens.h"
 #include "litgraph/jsonl.h"
 #include "litgraph/keyword_store.h"
+#include "litgraph/lexical.h"
 #include "litgraph/records.h"
 #include "litgraph/text.h"
 
@@ -23,19 +21,6 @@ using namespace litgraph;
 using namespace litgraph::fuzz;
 
 namespace {
-
-FtsTokens::Pretokenizer* Pretokenizer() {
-  static sqlite3* db = nullptr;  // stays open for the process
-  static FtsTokens::Pretokenizer* p = [] {
-    Check(sqlite3_open(":memory:", &db) == SQLITE_OK, "sqlite3_open");
-    auto fts = FtsTokens::Install(db);
-    Check(fts.ok(), "FtsTokens::Install");
-    auto pre = (*fts)->NewPretokenizer();
-    Check(pre.ok(), "NewPretokenizer");
-    return pre->release();
-  }();
-  return p;
-}
 
 void Derive(const std::vector<Record>& records) {
   for (const Record& r : records) {
@@ -48,9 +33,7 @@ void Derive(const std::vector<Record>& records) {
       Check(UnpackIdList(packed, &back), "a packed id list does not unpack");
       Check(back == *ids, "a packed id list unpacks to other ids");
     }
-    std::string tokens;
-    Use(Pretokenizer()->Tokenize(w->title, &tokens));
-    Use(Pretokenizer()->Tokenize(w->abstract, &tokens));
+    Use(AnalyzeTerms(w->title).size() + AnalyzeTerms(w->abstract).size());
     Use(NormalizeDoi(w->doi));
   }
 }

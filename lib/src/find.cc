@@ -267,7 +267,7 @@ std::vector<FindHit> PaperFinder::TextHits(const FindQuery& q,
       for (size_t i = 0; i < docs.size(); ++i) h.push_back({docs[i], s[i], MatchKind::kText});
       return sorted(h);
     }
-    return TextSearch(text, terms, n, q.lexical_budget, accept);
+    return TextSearch(terms, n, q.lexical_budget, accept);
   };
   auto semantic_hits = [&](size_t n) -> std::vector<FindHit> {
     std::vector<FindHit> h;
@@ -361,8 +361,7 @@ struct PaperFinder::Filter {
   }
 };
 
-std::vector<FindHit> PaperFinder::TextSearch(const std::string& text,
-                                             const std::vector<QueryTerm>& terms, size_t k,
+std::vector<FindHit> PaperFinder::TextSearch(const std::vector<QueryTerm>& terms, size_t k,
                                              size_t budget,
                                              const std::function<bool(uint32_t)>& accept) {
   std::vector<FindHit> hits;
@@ -371,23 +370,13 @@ std::vector<FindHit> PaperFinder::TextSearch(const std::string& text,
       hits.push_back({h.doc, h.score, MatchKind::kText});
     return hits;
   }
-  // No derived index yet (ingest --no-graph): FTS5 over the ten rarest-looking
-  // (longest) distinct words, so the cost stays bounded.
-  std::vector<std::string> words;
-  for (auto& w : Words(text))
-    if (w.size() > 1 && !IsStopword(w)) words.push_back(w);
-  std::sort(words.begin(), words.end());
-  words.erase(std::unique(words.begin(), words.end()), words.end());
-  std::stable_sort(words.begin(), words.end(),
-                   [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-  if (words.size() > 10) words.resize(10);
-  if (words.empty()) return hits;
-  std::string match;
-  for (const auto& w : words) match += (match.empty() ? "\"" : " OR \"") + w + "\"";
-  store_->FullTextSearch(match, k * 20 + 100, [&](int64_t paper, double score) {
-    if (hits.size() < k && (!accept || accept(static_cast<uint32_t>(paper))))
-      hits.push_back({paper, score, MatchKind::kText});
-  });
+  // No graph yet (the store was only loaded with ingest --no-graph): nothing
+  // to search the text with, which status() says.
+  if (status_.ok())
+    status_ = Status::NotFound(fmt::format(
+        "{}: the store has no full-text index yet (loaded with --no-graph); run litgraph-ingest "
+        "without --no-graph to build it",
+        store_->dir()));
   return hits;
 }
 
@@ -405,7 +394,7 @@ std::vector<FindHit> PaperFinder::MatchTitle(const std::string& title, size_t li
     for (const LexicalHit& h : t->Search(LexicalIndex::QueryTerms(title), 100, 300000))
       candidates.push_back({h.doc, h.score, MatchKind::kTitle});
   } else {
-    candidates = TextSearch(title, LexicalIndex::QueryTerms(title), 100, 200000, {});
+    candidates = TextSearch(LexicalIndex::QueryTerms(title), 100, 200000, {});
   }
   for (const FindHit& c : candidates) {
     double m = TitleMatchScore(title, store_->GetText(TextColumn::kPaperTitle, c.paper));

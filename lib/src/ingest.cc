@@ -19,7 +19,6 @@
 #include "litgraph/bounded_queue.h"
 #include "litgraph/coding.h"
 #include "litgraph/flat_map.h"
-#include "litgraph/fts_tokens.h"
 #include "litgraph/graph_build.h"
 #include "litgraph/jsonl.h"
 #include "litgraph/lexical.h"
@@ -183,10 +182,8 @@ std::string Where(const std::string& file, int64_t line) {
 }
 
 // Reads every input, parses, and pushes batches. Runs on its own thread.
-// `fts`, when given, records each work's FTS5 tokens for the writer.
 void Produce(const std::vector<std::string>& inputs, const IngestOptions& options,
-             FtsTokens::Pretokenizer* fts, BatchQueue* queue,
-             std::function<void(const std::string&)> note_empty) {
+             BatchQueue* queue, std::function<void(const std::string&)> note_empty) {
   RecordParser parser;
   Batch batch;
   auto flush = [&] {
@@ -238,8 +235,6 @@ void Produce(const std::vector<std::string>& inputs, const IngestOptions& option
           k.title_key = NormalizeTitleKey(w->title);
           k.refs = PackIdList(w->refs);
           k.related = PackIdList(w->related);
-          k.fts_recorded = fts && fts->Tokenize(w->title, &k.fts_title) &&
-                           fts->Tokenize(w->abstract, &k.fts_abstract);
         }
       batch.items.push_back(std::move(item));
       if (batch.items.size() >= 512) {
@@ -366,15 +361,8 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
   BatchQueue queue(16);
   std::vector<std::string> empty_inputs;
   std::mutex empty_mu;
-  // FTS5's tokenizing moves to the reader thread (fts_tokens.h).
-  std::unique_ptr<FtsTokens::Pretokenizer> fts;
-  if (store->fts_tokens()) {
-    auto p = store->fts_tokens()->NewPretokenizer();
-    if (!p.ok()) return p.status();
-    fts = std::move(p.value());
-  }
   std::thread producer([&] {
-    Produce(inputs, options, fts.get(), &queue, [&](const std::string& name) {
+    Produce(inputs, options, &queue, [&](const std::string& name) {
       std::lock_guard<std::mutex> l(empty_mu);
       empty_inputs.push_back(name);
     });

@@ -12,7 +12,6 @@
 #include <thread>
 
 #include "litgraph/bounded_queue.h"
-#include "litgraph/fts_tokens.h"
 #include "litgraph/generation.h"
 #include "litgraph/graph_build.h"
 #include "litgraph/keyword_store.h"
@@ -138,9 +137,8 @@ struct Batch {
 using BatchQueue = BoundedQueue<Batch>;
 
 // The reader thread: every shard's entity records, then its works, in
-// batches of 512 works, with their FTS5 tokens (fts_tokens.h) when `fts` is
-// given: the writer thread, SQLite's, is the merge's bottleneck, as in ingest.
-void ReadShards(std::vector<Shard>* shards, FtsTokens::Pretokenizer* fts, BatchQueue* queue) {
+// batches of 512 works.
+void ReadShards(std::vector<Shard>* shards, BatchQueue* queue) {
   for (size_t i = 0; i < shards->size() && !queue->closed(); ++i) {
     Store* store = (*shards)[i].store.get();
     Batch entities;
@@ -158,11 +156,6 @@ void ReadShards(std::vector<Shard>* shards, FtsTokens::Pretokenizer* fts, BatchQ
     Status st;
     try {
       st = ForEachStoredWork(store, [&](StoredWork& w) {
-        if (fts) {
-          const WorkRec& rec = std::get<WorkRec>(w.record);
-          w.keys.fts_recorded = fts->Tokenize(rec.title, &w.keys.fts_title) &&
-                                fts->Tokenize(rec.abstract, &w.keys.fts_abstract);
-        }
         batch.works.push_back(std::move(w));
         if (batch.works.size() >= 512) {
           queue->Push(std::move(batch));
@@ -184,14 +177,8 @@ void ReadShards(std::vector<Shard>* shards, FtsTokens::Pretokenizer* fts, BatchQ
 // keywords, in order; records where each written row's vectors are.
 Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const MergeOptions& options,
                    WriteCounts* counts, RowSources* papers, MergeStats* stats) {
-  std::unique_ptr<FtsTokens::Pretokenizer> fts;
-  if (out->fts_tokens()) {
-    auto p = out->fts_tokens()->NewPretokenizer();
-    if (!p.ok()) return p.status();
-    fts = std::move(p.value());
-  }
   BatchQueue queue(8);
-  std::thread reader([&] { ReadShards(&shards, fts.get(), &queue); });
+  std::thread reader([&] { ReadShards(&shards, &queue); });
   struct JoinOnExit {
     std::thread& t;
     BatchQueue& q;

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 
-#include "litgraph/fts_tokens.h"
 #include "litgraph/generation.h"
 #include "litgraph/text.h"
 
@@ -124,9 +123,6 @@ CREATE TABLE paper_topic(
   is_primary INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY(paper_id, topic_id)
 ) WITHOUT ROWID;
-CREATE VIRTUAL TABLE paper_fts USING fts5(
-  title, abstract, content='paper', content_rowid='id',
-  tokenize='porter unicode61 remove_diacritics 2');
 )sql",
     // v2: the keyword layer (litgraph-extract-keywords).
     R"sql(
@@ -165,6 +161,13 @@ INSERT OR IGNORE INTO meta(key, value) VALUES('store_id', lower(hex(randomblob(1
     R"sql(
 ALTER TABLE keyword ADD COLUMN label TEXT;
 CREATE TABLE vectors_stale(paper_id INTEGER PRIMARY KEY);
+)sql",
+    // v6: no FTS5 index of paper titles and abstracts. The graph's lexical
+    // indexes (doc/graph-format.md) answer every text query; keeping FTS5
+    // current was most of the SQLite writer's work on every load, upsert and
+    // merge. (Stores created at v1-v5 had paper_fts.)
+    R"sql(
+DROP TABLE IF EXISTS paper_fts;
 )sql",
 };
 
@@ -252,7 +255,7 @@ Status Store::InitReader() {
     return Status::IoError(fmt::format(
         "{}: store schema version {} is newer than this litgraph ({}); upgrade litgraph", dir_, v,
         kSchemaVersion));
-  if (v < kSchemaVersion)
+  if (v < kOldestReadableSchema)
     return Status::IoError(
         fmt::format("{}: store schema version {} needs migrating to {}; run any writing tool (e.g. "
                     "litgraph-ingest with no input)",
@@ -287,10 +290,6 @@ Status Store::InitWriter(Reporter* reporter) {
       return Status::IoError(fmt::format("{}: cannot lock: {}", lock_path, std::strerror(errno)));
   }
   LITGRAPH_RETURN_IF_ERROR(db_.Open(dir_ + "/litgraph.sqlite", true, true));
-  // Before any FTS5 table is used on this connection (fts_tokens.h).
-  auto fts = FtsTokens::Install(db_.raw());
-  if (!fts.ok()) return fts.status();
-  fts_tokens_ = fts.value();
   // 16 KiB pages suit rows carrying an abstract: a bulk load runs ~15%
   // faster than with 4 KiB pages (bench/results). Only a new file takes it.
   db_.Exec("PRAGMA page_size=16384;");

@@ -374,15 +374,6 @@ std::vector<int64_t> Store::PapersOfAuthor(int64_t author) {
   return AllInts(CachedStmt("SELECT paper_id FROM authorship WHERE author_id = ?").Bind(1, author));
 }
 
-void Store::FullTextSearch(const std::string& fts_query, size_t limit,
-                           const std::function<void(int64_t, double)>& fn) {
-  Stmt st = db_.Prepare(
-      "SELECT rowid, -bm25(paper_fts) FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rank "
-      "LIMIT ?");
-  st.Bind(1, fts_query).Bind(2, static_cast<int64_t>(limit));
-  while (st.Step()) fn(st.Int(0), st.Double(1));
-}
-
 std::optional<std::string> Store::CacheGet(const std::string& key) {
   ScopedStmt s(CachedStmt("SELECT value FROM backend_cache WHERE key = ?").Bind(1, key));
   if (!s->Step()) return std::nullopt;

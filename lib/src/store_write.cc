@@ -10,7 +10,6 @@
 
 #include "litgraph/coding.h"
 #include "litgraph/flat_map.h"
-#include "litgraph/fts_tokens.h"
 #include "litgraph/text.h"
 
 namespace litgraph {
@@ -82,9 +81,6 @@ class RecordWriter::Impl {
         " referenced_works_count=?12, is_oa=?13, oa_status=?14, oa_url=?15, pdf_url=?16,"
         " landing_page_url=?17, updated_date=?18, refs=?19, related=?20, oa_keywords=?21"
         " WHERE id=?22");
-    fts_insert_ = db_->Prepare("INSERT INTO paper_fts(rowid, title, abstract) VALUES(?, ?, ?)");
-    fts_delete_ = db_->Prepare(
-        "INSERT INTO paper_fts(paper_fts, rowid, title, abstract) VALUES('delete', ?, ?, ?)");
     delete_authorships_ = db_->Prepare("DELETE FROM authorship WHERE paper_id = ?");
     delete_topics_ = db_->Prepare("DELETE FROM paper_topic WHERE paper_id = ?");
     delete_keywords_ = db_->Prepare("DELETE FROM paper_keyword WHERE paper_id = ?");
@@ -221,16 +217,6 @@ class RecordWriter::Impl {
     ++stats_->works;
     if (stats_->track) stats_->papers.push_back(static_cast<uint32_t>(id));
     stats_->references += static_cast<int64_t>(w.refs.size());
-    {
-      struct Disarm {
-        FtsTokens* f;
-        ~Disarm() {
-          if (f) f->Disarm();
-        }
-      } disarm{keys.fts_recorded ? store_->fts_tokens() : nullptr};
-      if (disarm.f) disarm.f->Arm(w.title, keys.fts_title, w.abstract, keys.fts_abstract);
-      fts_insert_.Bind(1, id).BindStatic(2, w.title).BindStatic(3, w.abstract).Exec();
-    }
     if (on_text_) on_text_(id, std::move(w.title), std::move(w.abstract));  // last use
     if (citations_) WriteCitations(id, w);
     WriteAuthorships(id, w.authors);
@@ -295,7 +281,6 @@ class RecordWriter::Impl {
     bind(update_paper_);
     update_paper_.Bind(22, id);
     update_paper_.Exec();
-    fts_delete_.Bind(1, id).Bind(2, old_title).Bind(3, old_abstract).Exec();
     if (stats_->track && seen_papers_.insert(id).second) {
       // AFFILIATED_WITH counts of the version the graph holds, for the
       // graph update to take out.
@@ -437,7 +422,7 @@ class RecordWriter::Impl {
   Db* db_;
   WriteCounts* stats_;
   std::function<void(int64_t, std::string&&, std::string&&)> on_text_;
-  Stmt find_paper_, insert_paper_, update_paper_, fts_insert_, fts_delete_;
+  Stmt find_paper_, insert_paper_, update_paper_;
   Stmt delete_authorships_, delete_topics_, delete_keywords_, insert_authorship_, insert_topic_;
   Stmt find_author_, insert_author_, find_inst_, insert_inst_, find_source_, insert_source_;
   Stmt find_domain_, insert_domain_, find_field_, insert_field_, find_subfield_, insert_subfield_,
@@ -551,23 +536,12 @@ void BulkLoad::DropSecondaryIndexes() {
     }
   }
   for (const auto& name : names) db.Exec("DROP INDEX \"" + name + "\"");
-  // FTS5 merges its index segments 4 at a time, and at 16 on one level
-  // (crisis) while inserting: on a 1M-work load that rewriting was a
-  // sizeable part of FTS5's cost, itself 63% of the writer thread's. Wider
-  // merges during the load, FTS5's defaults again for later upserts: the
-  // writer thread's CPU fell 5% (bench/results/2026-11-22-hybrid/summary.md).
-  db.Exec(
-      "INSERT INTO paper_fts(paper_fts, rank) VALUES('automerge', 16);"
-      "INSERT INTO paper_fts(paper_fts, rank) VALUES('crisismerge', 64);");
 }
 
 void BulkLoad::RestoreSecondaryIndexes() {
   Db& db = store_->db();
   for (const auto& sql : deferred_) db.Exec(sql);
   deferred_.clear();
-  db.Exec(
-      "INSERT INTO paper_fts(paper_fts, rank) VALUES('automerge', 4);"
-      "INSERT INTO paper_fts(paper_fts, rank) VALUES('crisismerge', 16);");
 }
 
 KeywordWriter::KeywordWriter(Store* store, std::string backend, size_t cache_bytes)

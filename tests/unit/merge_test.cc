@@ -155,7 +155,6 @@ class MergeTest : public ::testing::Test {
     query("SELECT count(*) FROM author");
     query("SELECT count(*) FROM source");
     query("SELECT count(*) FROM keyword");
-    query("SELECT count(*) FROM paper_fts WHERE paper_fts MATCH 'protein'");
     query("SELECT count(*) FROM vectors_stale");
     json info = json::parse(store->GetMeta("graph_info").value_or("{}"));
     rows.push_back("cites_edges|" + info.value("cites_edges", json()).dump());

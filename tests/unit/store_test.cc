@@ -15,9 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "litgraph/find.h"
 #include "litgraph/generation.h"
 #include "litgraph/graph.h"
 #include "litgraph/ingest.h"
+#include "litgraph/lexical.h"
 #include "litgraph/sqlite.h"
 #include "litgraph/text.h"
 #include "test_util.h"
@@ -61,13 +63,18 @@ Status IngestFiles(Store* store, const std::vector<std::string>& files,
   return st;
 }
 
-// FTS5 rowids of papers whose title/abstract match `query`.
-std::vector<int64_t> FtsMatch(Store* store, const std::string& query) {
-  Stmt st =
-      store->db().Prepare("SELECT rowid FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rowid");
-  st.Bind(1, query);
+// Papers whose title/abstract the graph's BM25 index matches for `query`,
+// ascending.
+std::vector<int64_t> Bm25Matches(Store* store, const std::string& query) {
+  auto view = store->Current("graph");
+  EXPECT_TRUE(view.ok() && *view);
+  if (!view.ok() || !*view) return {};
+  LexicalIndex index;
+  EXPECT_TRUE(index.Open(**view).ok());
   std::vector<int64_t> out;
-  while (st.Step()) out.push_back(st.Int(0));
+  for (const LexicalHit& h : index.Search(LexicalIndex::QueryTerms(query), 100))
+    out.push_back(h.doc);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -159,6 +166,38 @@ TEST(StoreTest, MigratesVersionOneStoreOnWriteOpen) {
   EXPECT_TRUE(reader2->PaperByExtId("OLD-1"));
 }
 
+// A version-5 store (as litgraph wrote them until paper_fts went) is read as
+// it is; the first writer drops its FTS5 table.
+TEST(StoreTest, ReadsAVersionFiveStoreAndDropsItsFtsTableOnWriteOpen) {
+  ScopedTempDir tmp;
+  const std::string dir = tmp.path();
+  {
+    Db db;
+    ASSERT_TRUE(db.Open(dir + "/litgraph.sqlite", true, true).ok());
+    for (int v = 0; v < 5; ++v) db.Exec(SchemaMigrations()[v]);
+    db.Exec(
+        "CREATE VIRTUAL TABLE paper_fts USING fts5(title, abstract, content='paper',"
+        " content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');"
+        "INSERT INTO paper(ext_id, title, title_key) VALUES('V5-1', 'Walrus', 'walrus');"
+        "INSERT INTO paper_fts(rowid, title) VALUES(1, 'Walrus');"
+        "PRAGMA user_version = 5;");
+  }
+  auto fts_tables = [](Store* s) {
+    return s->db().QueryInt("SELECT count(*) FROM sqlite_master WHERE name = 'paper_fts'");
+  };
+  {
+    auto reader = OpenStore(dir, Store::Mode::kRead);
+    ASSERT_TRUE(reader);
+    EXPECT_TRUE(reader->PaperByExtId("V5-1"));
+    EXPECT_EQ(fts_tables(reader.get()), 1);
+  }
+  auto writer = OpenStore(dir, Store::Mode::kWrite);
+  ASSERT_TRUE(writer);
+  EXPECT_EQ(writer->db().QueryInt("PRAGMA user_version"), kSchemaVersion);
+  EXPECT_EQ(fts_tables(writer.get()), 0);
+  EXPECT_TRUE(writer->PaperByExtId("V5-1"));
+}
+
 TEST(StoreTest, RefusesNewerSchema) {
   ScopedTempDir tmp;
   { auto store = OpenStore(tmp.path(), Store::Mode::kWrite); }
@@ -198,7 +237,7 @@ TEST(IngestTest, NativeReingestUpdatesInPlace) {
   EXPECT_EQ(s1.works_updated, 0);
   auto id = store->PaperByExtId("N1");
   ASSERT_TRUE(id);
-  EXPECT_EQ(FtsMatch(store.get(), "walrus"), std::vector<int64_t>{*id});
+  EXPECT_EQ(Bm25Matches(store.get(), "walrus"), std::vector<int64_t>{*id});
 
   IngestStats s2;
   ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("v2.jsonl")}, &s2).ok());
@@ -214,12 +253,37 @@ TEST(IngestTest, NativeReingestUpdatesInPlace) {
   EXPECT_EQ(store->PapersByTitleKey("penguincoloniesrevisited"), std::vector<int64_t>{*id});
   EXPECT_TRUE(store->PapersByTitleKey("quantumwalrusmigration").empty());
   // Full-text search sees the new title only; the unchanged abstract once.
-  EXPECT_EQ(FtsMatch(store.get(), "penguin"), std::vector<int64_t>{*id});
-  EXPECT_TRUE(FtsMatch(store.get(), "walrus").empty());
-  EXPECT_EQ(FtsMatch(store.get(), "seals"), std::vector<int64_t>{*id});
-  EXPECT_EQ(store->db().QueryInt("SELECT count(*) FROM paper_fts"), 2);
-  // Integrity of the external-content FTS index after the delete + insert.
-  EXPECT_NO_THROW(store->db().Exec("INSERT INTO paper_fts(paper_fts) VALUES('integrity-check')"));
+  EXPECT_EQ(Bm25Matches(store.get(), "penguin"), std::vector<int64_t>{*id});
+  EXPECT_TRUE(Bm25Matches(store.get(), "walrus").empty());
+  EXPECT_EQ(Bm25Matches(store.get(), "seals"), std::vector<int64_t>{*id});
+}
+
+// A store loaded with --no-graph has no text index yet: a text query says
+// so (not found), instead of answering nothing.
+TEST(IngestTest, TextQueriesOfAStoreWithoutAGraphSayThereIsNoIndex) {
+  ScopedTempDir tmp;
+  WriteFile(tmp.File("w.jsonl"), R"({"id": "N1", "title": "Quantum walrus migration"})"
+                                 "\n");
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestOptions o;
+  o.build_graph = false;
+  IngestStats stats;
+  ASSERT_TRUE(Ingest(store.get(), {tmp.File("w.jsonl")}, o, &stats).ok());
+  PaperFinder finder(store.get());
+  FindQuery q;
+  q.text = "walrus";
+  auto hits = finder.Find(q);
+  ASSERT_FALSE(hits.ok());
+  EXPECT_EQ(hits.status().code(), Code::kNotFound);
+  EXPECT_NE(hits.status().message().find("no full-text index"), std::string::npos)
+      << hits.status().message();
+  PaperFinder again(store.get());
+  FindQuery by_title;  // an exact title needs no index
+  by_title.title = "Quantum walrus migration";
+  auto exact = again.Find(by_title);
+  ASSERT_TRUE(exact.ok()) << exact.status().message();
+  ASSERT_EQ(exact->size(), 1u);
 }
 
 TEST(IngestTest, OpenAlexStaleVersionIsSkipped) {
@@ -248,7 +312,7 @@ TEST(IngestTest, OpenAlexStaleVersionIsSkipped) {
   EXPECT_EQ(stale.works, 0);
   EXPECT_EQ(store->GetPaperSummary(*id)->title, "Fresh title");
   EXPECT_EQ(store->GetPaperSummary(*id)->cited_by_count, 5);
-  EXPECT_TRUE(FtsMatch(store.get(), "stale").empty());
+  EXPECT_TRUE(Bm25Matches(store.get(), "stale").empty());
 
   IngestStats newer;
   ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("newer.jsonl")}, &newer).ok());
@@ -401,17 +465,7 @@ TEST(IngestTest, BulkLoadRestoresEverySecondaryIndex) {
     EXPECT_NE(plan("SELECT id FROM paper WHERE doi = 'x'").find("paper_doi"), std::string::npos);
     EXPECT_NE(plan("SELECT paper_id FROM authorship WHERE author_id = 1").find("authorship_author"),
               std::string::npos);
-    // FTS5's merge settings, widened for the load, are its defaults again, and
-    // the index it built is sound.
-    EXPECT_EQ(
-        store->db().QueryInt("SELECT v FROM paper_fts_config WHERE k = 'automerge'").value_or(4),
-        4);
-    EXPECT_EQ(
-        store->db().QueryInt("SELECT v FROM paper_fts_config WHERE k = 'crisismerge'").value_or(16),
-        16);
-    store->db().Exec("INSERT INTO paper_fts(paper_fts) VALUES('integrity-check')");
-    EXPECT_EQ(store->db().QueryInt("SELECT rowid FROM paper_fts WHERE paper_fts MATCH 'neural'"),
-              store->PaperByExtId("P1"));
+    EXPECT_EQ(Bm25Matches(store.get(), "neural"), std::vector<int64_t>{*store->PaperByExtId("P1")});
   }
   auto reader = OpenStore(dir, Store::Mode::kRead);
   ASSERT_TRUE(reader);

@@ -155,10 +155,9 @@ class PaperFinder {
 
  private:
   void Latch(const Status& st);
-  // BM25 top-k of `terms` (the analysed `text`); FTS5 over the text's words
+  // BM25 top-k of `terms` (an analysed text); none, and status() says why,
   // when the store has no lexical index.
-  std::vector<FindHit> TextSearch(const std::string& text, const std::vector<QueryTerm>& terms,
-                                  size_t k, size_t budget,
+  std::vector<FindHit> TextSearch(const std::vector<QueryTerm>& terms, size_t k, size_t budget,
                                   const std::function<bool(uint32_t)>& accept);
   std::vector<int64_t> AuthorIds(const std::string& name, bool* exact);
   struct Filter;

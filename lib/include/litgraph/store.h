@@ -49,12 +49,13 @@
 
 namespace litgraph {
 
-class FtsTokens;
 class GenerationView;
 
 // The schema version this build writes; older stores are migrated on the
-// first write-mode open (read-mode refuses newer or unmigrated stores).
-inline constexpr int kSchemaVersion = 5;
+// first write-mode open (read-mode refuses newer stores, and stores older
+// than kOldestReadableSchema: v6 only dropped a table readers never used).
+inline constexpr int kSchemaVersion = 6;
+inline constexpr int kOldestReadableSchema = 5;
 
 // The derived artifacts, each a series of generations (generation.h).
 inline constexpr const char* kArtifacts[] = {"graph", "keywords", "vectors", "metrics"};
@@ -184,9 +185,6 @@ class Store {
   // A statement prepared once per store and reused, for the store's modules:
   // `sql` must be a string literal (its address is the key).
   Stmt& CachedStmt(const char* sql);
-  // The FTS5 token replay of a writer's connection (fts_tokens.h); null for
-  // readers.
-  FtsTokens* fts_tokens() { return fts_tokens_; }
   const std::string& dir() const { return dir_; }
   Mode mode() const { return mode_; }
 
@@ -250,10 +248,6 @@ class Store {
   // Authors whose name has every word of `name_key` (FTS5), at most `limit`.
   std::vector<int64_t> AuthorsWithNameWords(const std::string& name_key, size_t limit);
   std::vector<int64_t> PapersOfAuthor(int64_t author);
-  // FTS5 BM25 over title + abstract for an FTS5 query, best first: the
-  // fallback of stores without a lexical index.
-  void FullTextSearch(const std::string& fts_query, size_t limit,
-                      const std::function<void(int64_t paper, double score)>& fn);
   // Answers cached from network backends (llm.h), keyed by content hash.
   std::optional<std::string> CacheGet(const std::string& key);
   void CachePut(const std::string& key, const std::string& value);
@@ -339,7 +333,6 @@ class Store {
   std::string dir_;
   Mode mode_ = Mode::kRead;
   Db db_;
-  FtsTokens* fts_tokens_ = nullptr;  // owned by db_'s connection
   int lock_fd_ = -1;
   bool read_txn_ = false;
   StoreId id_{};

@@ -20,9 +20,6 @@ namespace litgraph {
 // thread (ingest's reader thread): the SQLite writer is a load's bottleneck.
 struct WorkKeys {
   std::string title_key, refs, related;  // NormalizeTitleKey, PackIdList x 2
-  // FTS5 tokens of title and abstract (fts_tokens.h), when recorded.
-  bool fts_recorded = false;
-  std::string fts_title, fts_abstract;
 };
 
 // What a RecordWriter did.
