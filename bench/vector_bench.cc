@@ -4,6 +4,7 @@
 //   litgraph-vector-bench --db STORE [--queries 200] [--seed 1]
 //                         [--efs 16,32,64,100,200] [--k 10] [--top 60]
 //                         [--top-ef 120] [--repeats 3] [--sets NAME,...]
+//                         [--from-delta]
 //   litgraph-vector-bench --db STORE --open-only
 //
 // Query sets (each --queries queries, random papers, deterministic for --seed;
@@ -17,6 +18,9 @@
 //                  searched in the title index ...
 //   title_text_abs ... and the same vectors in the abstract index (tri-search
 //                  searches both fields with one query vector)
+// With --from-delta the papers are drawn from each field's delta (the papers
+// `embed --missing` embedded since the base: vectors.h), whose own index
+// answers for them.
 //
 // Workloads per query set:
 //   brute          BruteForceSearch top-k: the exact answer and the peer
@@ -156,7 +160,7 @@ int main(int argc, char** argv) {
   size_t queries = 200, k = 10, top = 60;
   int repeats = 3;
   uint64_t seed = 1;
-  bool open_only = false, with_hnswlib = false;
+  bool open_only = false, with_hnswlib = false, from_delta = false;
   app.add_option("--db", db, "Store directory")->required();
   app.add_option("--queries", queries, "Queries per query set (default 200)");
   app.add_option("--seed", seed, "Random seed (default 1)");
@@ -167,6 +171,7 @@ int main(int argc, char** argv) {
   app.add_option("--sets", sets_arg, "Only these query sets (comma-separated names)");
   app.add_option("--repeats", repeats, "Runs per query, median kept (default 3)");
   app.add_flag("--open-only", open_only, "Time one open + first search and exit");
+  app.add_flag("--from-delta", from_delta, "Draw the query papers from the fields' deltas");
   app.add_flag("--hnswlib", with_hnswlib,
                "Also search the same graph with hnswlib (<field>.hnswlib, loaded into RAM)");
   try {
@@ -204,7 +209,17 @@ int main(int argc, char** argv) {
     const FieldVectors& av = sem.vectors(VecField::kAbstract);
     uint64_t rows = std::min(tv.rows(), av.rows());
     std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<uint64_t> pick(1, rows - 1);
+    std::uniform_int_distribution<uint64_t> any(1, rows - 1);
+    const std::vector<uint32_t> title_delta = tv.DeltaIds(), abstract_delta = av.DeltaIds();
+    if (from_delta && (title_delta.empty() || abstract_delta.empty())) {
+      fmt::print(stderr, "{}: --from-delta: a field has no delta\n", db);
+      return 2;
+    }
+    // A random paper: of the field's delta with --from-delta.
+    auto pick_in = [&](const std::vector<uint32_t>& delta) -> uint64_t {
+      if (!from_delta) return any(rng);
+      return delta[std::uniform_int_distribution<size_t>(0, delta.size() - 1)(rng)];
+    };
     auto copy = [&](const float* p) { return std::vector<float>(p, p + dim); };
     QuerySet abs_vec{"abstract_vec", VecField::kAbstract, {}},
         title_vec{"title_vec", VecField::kTitle, {}},
@@ -212,14 +227,15 @@ int main(int argc, char** argv) {
         title_text_abs{"title_text_abs", VecField::kAbstract, {}};
     size_t tries = 0;
     while (abs_vec.q.size() < queries && ++tries < queries * 100)
-      if (const float* p = av.Row(pick(rng))) abs_vec.q.push_back(copy(p));
+      if (const float* p = av.Row(pick_in(abstract_delta))) abs_vec.q.push_back(copy(p));
     tries = 0;
     while (title_vec.q.size() < queries && ++tries < queries * 100)
-      if (const float* p = tv.Row(pick(rng))) title_vec.q.push_back(copy(p));
+      if (const float* p = tv.Row(pick_in(title_delta))) title_vec.q.push_back(copy(p));
     tries = 0;
     size_t unembeddable = 0;
     while (title_text.q.size() < queries && ++tries < queries * 100) {
-      std::string t = store.GetText(TextColumn::kPaperTitle, static_cast<int64_t>(pick(rng)));
+      std::string t =
+          store.GetText(TextColumn::kPaperTitle, static_cast<int64_t>(pick_in(title_delta)));
       if (t.empty()) continue;
       auto v = sem.EmbedText(t);
       if (!v.ok() || v->empty()) {  // empty: no term the model knows

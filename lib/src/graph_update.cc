@@ -104,20 +104,6 @@ void TopK(std::vector<Cooc>* row, size_t k) {
   row->resize(keep);
 }
 
-// |a ∩ b| of two ascending lists: each of the shorter one searched in the
-// longer one.
-size_t IntersectionSize(std::span<const uint32_t> a, std::span<const uint32_t> b) {
-  if (a.size() > b.size()) std::swap(a, b);
-  size_t n = 0;
-  auto lo = b.begin();
-  for (uint32_t x : a) {
-    lo = std::lower_bound(lo, b.end(), x);
-    if (lo == b.end()) break;
-    if (*lo == x) ++n, ++lo;
-  }
-  return n;
-}
-
 class Updater {
  public:
   Updater(Store* store, const GenerationView& old, GenerationBuilder* out,
@@ -215,11 +201,15 @@ class Updater {
   std::vector<uint32_t> citations_changed_;  // papers whose count changed, ascending
   int64_t dangling_references_ = 0;
   // How the new own COOCCUR lists were found (CooccurPatch): from the known
-  // counts, pairs counted by intersection, lists counted afresh.
-  int64_t certified_ = 0, intersected_ = 0, recounted_ = 0;
+  // counts, or counted afresh.
+  int64_t certified_ = 0, recounted_ = 0;
   nlohmann::json CooccurCounts() const {
-    return {{"certified", certified_}, {"intersected", intersected_}, {"recounted", recounted_}};
+    return {{"certified", certified_}, {"recounted", recounted_}};
   }
+  // CountRow's: a counter per keyword, and every paper's new keywords (CSR).
+  std::vector<uint32_t> tally_;
+  std::vector<uint64_t> keyword_offsets_;
+  std::vector<uint32_t> keyword_ids_;
 };
 
 // U, new papers' dangling referrers, their rows.
@@ -803,20 +793,24 @@ Status Updater::UpdateKeywords() {
 //  - a file list shorter than K holds every co-occurrence of j, so the new
 //    counts are the old ones plus the deltas;
 //  - else every pair missing from the file list was weaker than the old K-th
-//    entry e. The new counts of the listed pairs are known, those of missing
-//    pairs with a positive delta are counted (the two keywords' papers
-//    intersected) unless a bound shows they cannot enter, and missing pairs
-//    without a gain stay weaker than e: when the K-th known count is at least
-//    as strong as e, the known counts give the new own list. Otherwise (j
-//    lost pairs near its threshold) its co-occurrences are counted afresh
-//    from its papers' keywords.
+//    entry e. The new counts of the listed pairs are known; missing pairs
+//    without a gain stay weaker than e, and a bound (e's count plus the
+//    gain, and either keyword's paper count) caps those with one. When the
+//    K-th known count is at least as strong as e and stronger than every
+//    cap, the known counts give the new own list. Otherwise (j lost pairs
+//    near its threshold, or gained new ones) its co-occurrences are counted
+//    afresh from its papers' keywords (CountRow).
 // The file lists rewritten are those of T and of the keywords that entered or
 // left an own list of T.
 ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_papers,
                                 const std::vector<CountDelta>& deltas) {
   const size_t k_top = options_.cooccur_top_k;
-  // The new papers of a keyword with a delta (each is in the patch).
-  auto papers_of = [&](uint32_t k) { return keyword_papers.Ids(keyword_papers.Find(k)); };
+  // The new papers of a keyword with a delta (each is in the patch: it is in
+  // an old or new list of a changed paper).
+  auto papers_of = [&](uint32_t k) -> std::span<const uint32_t> {
+    const int64_t i = keyword_papers.Find(k);
+    return i >= 0 ? keyword_papers.Ids(static_cast<size_t>(i)) : std::span<const uint32_t>();
+  };
   std::vector<uint32_t> touched;               // T, ascending
   std::vector<std::vector<Cooc>> own_new;      // per keyword of T
   std::vector<std::vector<uint32_t>> own_old;  // per keyword of T, ids ascending
@@ -855,22 +849,20 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
     for (; d < end; ++d) missing(deltas[d]);
     if (!complete) {
       std::sort(known.begin(), known.end(), Stronger);
+      bool certain = known.size() >= k_top && !Stronger(e, known[k_top - 1]);
       const size_t deg_j = papers_of(j).size();
-      for (const Cooc& m : pending) {
+      for (size_t x = 0; certain && x < pending.size(); ++x) {
         // At most e's count plus the gain, and no more than either has papers.
+        const Cooc& m = pending[x];
         const uint32_t bound = static_cast<uint32_t>(
             std::min<uint64_t>({uint64_t{e.count} + m.count, deg_j, papers_of(m.id).size()}));
-        if (known.size() >= k_top && !Stronger({m.id, bound}, known[k_top - 1])) continue;
-        const uint32_t c = static_cast<uint32_t>(IntersectionSize(papers_of(j), papers_of(m.id)));
-        ++intersected_;
-        if (c > 0) known.push_back({m.id, c});
+        certain = !Stronger({m.id, bound}, known[k_top - 1]);
       }
-      std::sort(known.begin(), known.end(), Stronger);
-      if (known.size() < k_top || Stronger(e, known[k_top - 1])) {
+      if (certain) {
+        ++certified_;
+      } else {
         CountRow(j, has, papers_of(j), &known);
         ++recounted_;
-      } else {
-        ++certified_;
       }
     }
     TopK(&known, k_top);
@@ -935,22 +927,45 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
 }
 
 // Keyword j's co-occurrences counted from its papers' keywords (new lists).
+// Keywords are read from every paper's new HAS_KEYWORD list held in memory
+// (loaded on the first call: 8 bytes per paper and 4 per edge) when that fits
+// in half the memory budget, else list by list from the old file.
 void Updater::CountRow(uint32_t j, const ListPatch& has, std::span<const uint32_t> papers,
                        std::vector<Cooc>* row) {
-  std::vector<uint32_t> all;
-  for (uint32_t q : papers) {
-    const int64_t i = has.Find(q);
-    std::span<const uint32_t> kws = i >= 0 ? has.Ids(i) : Old(Rel::kKeywords).Neighbours(q).ids;
-    for (uint32_t k : kws)
-      if (k != j) all.push_back(k);
+  if (tally_.empty()) {
+    tally_.assign(space_[NodeType::kKeyword], 0);
+    Adjacency& old = Old(Rel::kKeywords);
+    const uint64_t n = space_[NodeType::kPaper];
+    if (8 * (n + 1) + 4 * (old.num_edges() + has.ids.size()) <= options_.memory_budget / 2) {
+      keyword_offsets_.reserve(n + 1);
+      keyword_ids_.reserve(old.num_edges() + has.ids.size());
+      keyword_offsets_.push_back(0);
+      for (uint64_t p = 0; p < n; ++p) {
+        const int64_t i = has.Find(static_cast<uint32_t>(p));
+        std::span<const uint32_t> kws =
+            i >= 0 ? has.Ids(static_cast<size_t>(i)) : Scan(Rel::kKeywords).Get(p).ids;
+        keyword_ids_.insert(keyword_ids_.end(), kws.begin(), kws.end());
+        keyword_offsets_.push_back(keyword_ids_.size());
+      }
+    }
   }
-  std::sort(all.begin(), all.end());
+  std::vector<uint32_t> seen;
+  for (uint32_t q : papers) {
+    std::span<const uint32_t> kws;
+    if (!keyword_offsets_.empty()) {
+      kws = {keyword_ids_.data() + keyword_offsets_[q],
+             keyword_offsets_[q + 1] - keyword_offsets_[q]};
+    } else {
+      const int64_t i = has.Find(q);
+      kws = i >= 0 ? has.Ids(static_cast<size_t>(i)) : Old(Rel::kKeywords).Neighbours(q).ids;
+    }
+    for (uint32_t k : kws)
+      if (k != j && k < tally_.size() && tally_[k]++ == 0) seen.push_back(k);
+  }
   row->clear();
-  for (size_t i = 0; i < all.size();) {
-    size_t e = i;
-    while (e < all.size() && all[e] == all[i]) ++e;
-    row->push_back({all[i], static_cast<uint32_t>(e - i)});
-    i = e;
+  for (uint32_t k : seen) {
+    row->push_back({k, tally_[k]});
+    tally_[k] = 0;
   }
 }
 
