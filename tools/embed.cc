@@ -123,6 +123,11 @@ void AddOptions(Tool& tool, Options* opt) {
                  "HNSW build beam width (default 200)")
       ->type_name("N")
       ->check(NumberIn(10, 2000));
+  app.add_option("--delta-ef-construction", o->hnsw.delta_ef_construction,
+                 "HNSW build beam width of a delta's index, at most --ef-construction (default "
+                 "64)")
+      ->type_name("N")
+      ->check(NumberIn(10, 2000));
   tool.AddStatsFlag();
 }
 

@@ -25,4 +25,5 @@ complete -c litgraph-embed -l train-docs -r -d 'Papers sampled for training (def
 complete -c litgraph-embed -l max-terms -r -d 'Vocabulary size (default 100000)'
 complete -c litgraph-embed -l hnsw-m -r -d 'HNSW links per node (default 16)'
 complete -c litgraph-embed -l ef-construction -r -d 'HNSW build beam width (default 200)'
+complete -c litgraph-embed -l delta-ef-construction -r -d 'HNSW build beam width of a delta'\''s index, at most --ef-construction (default 64)'
 complete -c litgraph-embed -l stats -d 'Print the summary as JSON on standard output'

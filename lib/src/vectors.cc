@@ -644,6 +644,7 @@ Status FieldVectors::WriteDelta(GenerationBuilder* out, const std::string& name,
   LITGRAPH_RETURN_IF_ERROR(vf.Open(out->Path(vec_name), *id));
   HnswBuildOptions o = options;
   o.save_hnswlib = false;  // rebuilt with the delta each time
+  o.ef_construction = std::min(o.ef_construction, o.delta_ef_construction);
   return BuildHnsw(vf, out, name + ".delta", o);
 }
 
