@@ -512,10 +512,7 @@ Status RebuildKeywordLayer(Store* store, const GraphBuildOptions& options) {
     LITGRAPH_RETURN_IF_ERROR(BuildKeywordRelations(store, plan, &w, options.cooccur_top_k));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     nlohmann::json info = view.info();
-    for (const auto& [name, count] : w.counts().items()) info["relations"][name] = count;
-    int64_t edges = 0;  // the total over every relation, the new keyword layer included
-    for (const auto& [name, count] : info["relations"].items()) edges += count.get<int64_t>();
-    info["edges"] = edges;
+    SetRelationCounts(w.counts(), &info);
     info["generation"] = out->number();
     out->info() = info;
     return Status::Ok();

@@ -112,6 +112,17 @@ Status ForEachList(EdgeSorter& sorter, Merge merge, bool with_attrs, Fn&& fn) {
 // than `length`, its first `length` entries by attribute rank, citations
 // (lists of papers; `citations` as stored in paper.citations), id. Empty
 // for shorter lists.
+// A generation's info with the edge counts of the relations rewritten
+// (`counts`: file name -> edges) set over the old ones; returns the total
+// over every relation, which it records as "edges".
+inline int64_t SetRelationCounts(const nlohmann::json& counts, nlohmann::json* info) {
+  for (const auto& [name, count] : counts.items()) (*info)["relations"][name] = count;
+  int64_t edges = 0;
+  for (const auto& [name, count] : (*info)["relations"].items()) edges += count.get<int64_t>();
+  (*info)["edges"] = edges;
+  return edges;
+}
+
 void RankList(Rel rel, std::span<const uint32_t> ids, std::span<const uint32_t> attrs,
               std::span<const uint32_t> citations, uint32_t length, std::vector<uint32_t>* out_ids,
               std::vector<uint32_t>* out_attrs);

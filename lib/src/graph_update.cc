@@ -111,7 +111,7 @@ class Updater {
       : store_(store), old_(old), out_(out), options_(options), space_(store) {}
 
   Status Run(const GraphChanges& changes, GraphBuildStats* stats);
-  Status RunKeywords(const std::vector<uint32_t>& papers, GraphBuildStats* stats);
+  Status RunKeywords(const std::vector<uint32_t>& papers);
 
  private:
   Adjacency& Old(Rel r) {
@@ -145,6 +145,7 @@ class Updater {
     attrs->assign(pa.begin(), pa.end());
   }
 
+  Status Begin(const std::vector<uint32_t>& papers, std::vector<uint32_t>* citations);
   Status ReadPaperRows(const std::vector<uint32_t>& links);
   ListPatch ReversePatch(Rel fwd_rel, const ListPatch& fwd, const IdSet& changed);
   // Writes relation `r` from its patch; `rerank`: nodes whose ranked list is
@@ -212,23 +213,29 @@ class Updater {
   std::vector<uint32_t> keyword_ids_;
 };
 
+// U (the changed papers within the store's id space, ascending) and the
+// current generation's paper.citations into *citations.
+Status Updater::Begin(const std::vector<uint32_t>& papers, std::vector<uint32_t>* citations) {
+  const uint64_t n_papers = space_[NodeType::kPaper];
+  CheckedFile f;
+  LITGRAPH_RETURN_IF_ERROR(old_.OpenFile("paper.citations", &f));
+  const uint8_t* p = f.Read(0, f.size());
+  if (!p) return f.status();
+  citations->resize(f.size() / 4);
+  std::memcpy(citations->data(), p, citations->size() * 4);
+  for (uint32_t id : papers)
+    if (id < n_papers) papers_.push_back(id);
+  SortUnique(&papers_);
+  in_papers_ = std::make_unique<IdSet>(n_papers);
+  for (uint32_t id : papers_) in_papers_->Insert(id);
+  return Status::Ok();
+}
+
 // U, new papers' dangling referrers, their rows.
 Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   const uint64_t n_papers = space_[NodeType::kPaper];
-  {
-    CheckedFile f;
-    LITGRAPH_RETURN_IF_ERROR(old_.OpenFile("paper.citations", &f));
-    const uint8_t* p = f.Read(0, f.size());
-    if (!p) return f.status();
-    old_citations_.resize(f.size() / 4);
-    std::memcpy(old_citations_.data(), p, old_citations_.size() * 4);
-  }
+  LITGRAPH_RETURN_IF_ERROR(Begin(changes.papers, &old_citations_));
   const uint64_t n_old = old_citations_.size();
-  for (uint32_t p : changes.papers)
-    if (p < n_papers) papers_.push_back(p);
-  SortUnique(&papers_);
-  in_papers_ = std::make_unique<IdSet>(n_papers);
-  for (uint32_t p : papers_) in_papers_->Insert(p);
   // Papers whose unresolved references or related works a new paper resolves.
   links_ = papers_;
   {
@@ -297,10 +304,7 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
       LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
 
   nlohmann::json info = old_.info();
-  for (const auto& [name, count] : counts_.items()) info["relations"][name] = count;
-  int64_t edges = 0;
-  for (const auto& [name, count] : info["relations"].items()) edges += count.get<int64_t>();
-  stats->edges = edges;
+  stats->edges = SetRelationCounts(counts_, &info);
   stats->cites_edges = info["relations"].value("cites.in", int64_t{0});
   stats->dangling_references = dangling_references_;
   if (compacted) {
@@ -320,7 +324,6 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
     stats->bytes += size;
   }
   info["generation"] = out_->number();
-  info["edges"] = stats->edges;
   info["cites_edges"] = stats->cites_edges;
   info["dangling_references"] = stats->dangling_references;
   info["bytes"] = stats->bytes;
@@ -980,30 +983,15 @@ bool Updater::OwnListHolds(uint32_t j, uint32_t k) {
 
 // The keyword layer only (extract-keywords): HAS_KEYWORD and COOCCUR patched
 // for `papers`, every other file carried over.
-Status Updater::RunKeywords(const std::vector<uint32_t>& papers, GraphBuildStats* stats) {
-  const uint64_t n_papers = space_[NodeType::kPaper];
-  {
-    CheckedFile f;
-    LITGRAPH_RETURN_IF_ERROR(old_.OpenFile("paper.citations", &f));
-    const uint8_t* p = f.Read(0, f.size());
-    if (!p) return f.status();
-    citations_.resize(f.size() / 4);
-    std::memcpy(citations_.data(), p, citations_.size() * 4);
-  }
-  for (uint32_t p : papers)
-    if (p < n_papers) papers_.push_back(p);
-  SortUnique(&papers_);
-  in_papers_ = std::make_unique<IdSet>(n_papers);
-  for (uint32_t p : papers_) in_papers_->Insert(p);
+Status Updater::RunKeywords(const std::vector<uint32_t>& papers) {
+  // The citation counts do not change: ranked lists order by the stored ones.
+  LITGRAPH_RETURN_IF_ERROR(Begin(papers, &citations_));
   LITGRAPH_RETURN_IF_ERROR(UpdateKeywords());
   Lap("cooccur");
   for (const auto& [name, build] : old_.files())
     if (!out_->Identity(name).ok()) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
   nlohmann::json info = old_.info();
-  for (const auto& [name, count] : counts_.items()) info["relations"][name] = count;
-  int64_t edges = 0;  // the total over every relation, the new keyword layer included
-  for (const auto& [name, count] : info["relations"].items()) edges += count.get<int64_t>();
-  info["edges"] = stats->edges = edges;
+  SetRelationCounts(counts_, &info);
   info["generation"] = out_->number();
   info["keyword_update"] = CooccurCounts();
   info["keyword_update"]["papers"] = papers_.size();
@@ -1057,10 +1045,9 @@ Status UpdateKeywordLayer(Store* store, const std::vector<uint32_t>& papers,
       static_cast<double>(papers.size()) > options.full_build_fraction * static_cast<double>(n))
     return RebuildKeywordLayer(store, options);
   const GenerationView& old = **current;
-  GraphBuildStats stats;
   return InNewGeneration(store, [&](GenerationBuilder* out) -> Status {
     Updater u(store, old, out, options);
-    return u.RunKeywords(papers, &stats);
+    return u.RunKeywords(papers);
   });
 }
 
