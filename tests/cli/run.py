@@ -3446,13 +3446,16 @@ def case_merge_killed_keeps_the_store_and_reruns(c):
             r.update(id=f"https://openalex.org/W{9000000000 + i}", title=f"Synthetic {i}")
             f.write(json.dumps(r) + "\n")
     c.run("ingest", "--db", shard, "-q", big, timeout=600)
+    # Killed while it builds the new graph generation: after the records are written, before
+    # anything commits. (The WAL's size was the cue until the load wrote less to it: it
+    # could pass the mark only at the commit.)
+    existing = set(os.listdir(out))
     p = subprocess.Popen([c.tool("merge"), "--db", out, "-q", shard], stderr=subprocess.PIPE)
-    wal = os.path.join(out, "litgraph.sqlite-wal")
     deadline = time.time() + 120
     while time.time() < deadline and p.poll() is None:
-        if os.path.exists(wal) and os.path.getsize(wal) > 8 << 20:
+        if any(n.startswith("graph.") for n in set(os.listdir(out)) - existing):
             break
-        time.sleep(0.05)
+        time.sleep(0.02)
     assert p.poll() is None, "merge finished before it could be killed; make the shard bigger"
     os.kill(p.pid, signal.SIGKILL)
     p.wait()
