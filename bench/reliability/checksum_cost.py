@@ -9,7 +9,9 @@ alternating on/off query by query so both see the same machine load. Every
 query is a fresh process, so each pays its first-touch verification in full
 (the worst case: a long-lived process verifies a page once). Reports per kind
 of query the p50 and p90 wall time of each mode and the p50 change, the median
-of the paired on/off ratios, and the change of the median CPU time.
+of the paired on/off ratios, the change of the median CPU time, and a 95%
+bootstrap interval of the p50 change (the pairs resampled); the JSON keeps
+every wall time. --kinds picks some kinds of query only.
 
 Queries, from papers spread over the store's id range: find-paper with the
 whole abstract (lexical), paper --cited-by, rwr-rank from 60 seeds (a
@@ -19,6 +21,7 @@ store has keywords and vectors.
 import argparse
 import json
 import os
+import random
 import sqlite3
 import statistics
 import subprocess
@@ -35,6 +38,7 @@ def main():
     ap.add_argument("--queries", type=int, default=40)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out")
+    ap.add_argument("--kinds", help="only these kinds of query (comma-separated)")
     a = ap.parse_args()
     tool = lambda name: os.path.join(a.bin, "litgraph-" + name)
     con = sqlite3.connect(f"file:{a.db}/litgraph.sqlite?mode=ro", uri=True)
@@ -59,6 +63,8 @@ def main():
                                          ext], None))
         if semantic:
             queries.append(("tri_search", [tool("tri-search"), "--format", "jsonl", title], None))
+    if a.kinds:
+        queries = [q for q in queries if q[0] in a.kinds.split(",")]
     times, cpus = {}, {}
     for r in range(a.repeat):
         for kind, cmd, stdin in queries:
@@ -75,7 +81,7 @@ def main():
     # query's on/off runs ran back to back) and the change of the median CPU
     # time (user + system), which other jobs on the machine disturb less.
     print(f"{'query':16} {'n':>4} {'p50 on':>9} {'p50 off':>9} {'change':>8} {'p90 on':>9} "
-          f"{'p90 off':>9} {'paired':>8} {'cpu':>8}")
+          f"{'p90 off':>9} {'paired':>8} {'cpu':>8}  p50 change 95% CI")
     for kind, m in times.items():
         p50 = {k: statistics.median(v) for k, v in m.items()}
         p90 = {k: statistics.quantiles(v, n=10)[-1] for k, v in m.items()}
@@ -83,6 +89,14 @@ def main():
         paired = (statistics.median(x / y for x, y in zip(m["on"], m["off"])) - 1) * 100
         c = {k: statistics.median(v) for k, v in cpus[kind].items()}
         cpu_change = (c["on"] / c["off"] - 1) * 100
+        # 95% bootstrap interval of the p50 change, resampling the on/off pairs.
+        rng, pairs, boot = random.Random(1), list(zip(m["on"], m["off"])), []
+        for _ in range(1000):
+            sample = [rng.choice(pairs) for _ in pairs]
+            boot.append((statistics.median(x for x, _ in sample) /
+                         statistics.median(y for _, y in sample) - 1) * 100)
+        boot.sort()
+        ci = (boot[25], boot[974])
         report["kinds"][kind] = {"n": len(m["on"]), "p50_on_ms": round(p50["on"], 2),
                                  "p50_off_ms": round(p50["off"], 2),
                                  "p50_change_pct": round(change, 2),
@@ -90,9 +104,12 @@ def main():
                                  "paired_median_change_pct": round(paired, 2),
                                  "cpu_p50_on_ms": round(c["on"], 2),
                                  "cpu_p50_off_ms": round(c["off"], 2),
-                                 "cpu_p50_change_pct": round(cpu_change, 2)}
+                                 "cpu_p50_change_pct": round(cpu_change, 2),
+                                 "p50_change_ci95_pct": [round(ci[0], 2), round(ci[1], 2)],
+                                 "wall_ms": {k: [round(x, 3) for x in v] for k, v in m.items()}}
         print(f"{kind:16} {len(m['on']):>4} {p50['on']:>9.2f} {p50['off']:>9.2f} {change:>+7.1f}% "
-              f"{p90['on']:>9.2f} {p90['off']:>9.2f} {paired:>+7.1f}% {cpu_change:>+7.1f}%")
+              f"{p90['on']:>9.2f} {p90['off']:>9.2f} {paired:>+7.1f}% {cpu_change:>+7.1f}% "
+              f"[{ci[0]:+.1f}, {ci[1]:+.1f}]")
     if a.out:
         with open(a.out, "w") as f:
             json.dump(report, f, indent=1)
