@@ -56,9 +56,10 @@ def main():
     for ext, title, abstract in rows:
         queries.append(("find_abstract", [tool("find-paper"), "--format", "jsonl", abstract[:3000]], None))
         queries.append(("cited_by", [tool("paper"), "--format", "jsonl", "--cited-by", ext], None))
-        seeds = subprocess.run([tool("find-paper"), "--format", "jsonl", "--limit", "60", title],
-                               capture_output=True, env=base).stdout
-        queries.append(("rwr_60_seeds", [tool("rwr-rank"), "--format", "jsonl"], seeds))
+        if not a.kinds or "rwr_60_seeds" in a.kinds.split(","):
+            seeds = subprocess.run([tool("find-paper"), "--format", "jsonl", "--limit", "60",
+                                    title], capture_output=True, env=base).stdout
+            queries.append(("rwr_60_seeds", [tool("rwr-rank"), "--format", "jsonl"], seeds))
         queries.append(("lineage_tree", [tool("lineage"), "--format", "jsonl", "--descendants",
                                          ext], None))
         if semantic:

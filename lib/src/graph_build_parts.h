@@ -108,10 +108,6 @@ Status ForEachList(EdgeSorter& sorter, Merge merge, bool with_attrs, Fn&& fn) {
   return flush();
 }
 
-// The ranked list of a hub relation's list (graph.h): for a list longer
-// than `length`, its first `length` entries by attribute rank, citations
-// (lists of papers; `citations` as stored in paper.citations), id. Empty
-// for shorter lists.
 // A generation's info with the edge counts of the relations rewritten
 // (`counts`: file name -> edges) set over the old ones; returns the total
 // over every relation, which it records as "edges".
@@ -123,6 +119,10 @@ inline int64_t SetRelationCounts(const nlohmann::json& counts, nlohmann::json* i
   return edges;
 }
 
+// The ranked list of a hub relation's list (graph.h): for a list longer
+// than `length`, its first `length` entries by attribute rank, citations
+// (lists of papers; `citations` as stored in paper.citations), id. Empty
+// for shorter lists.
 void RankList(Rel rel, std::span<const uint32_t> ids, std::span<const uint32_t> attrs,
               std::span<const uint32_t> citations, uint32_t length, std::vector<uint32_t>* out_ids,
               std::vector<uint32_t>* out_attrs);

@@ -109,8 +109,8 @@ struct HnswBuildOptions {
   // The delta's index (FieldVectors::WriteDelta) is built with the smaller
   // of the two: it is rebuilt by every `embed --missing` and replaced by the
   // base's at compaction. On a 100k-paper delta of the 1M store, 64 instead
-  // of 200 built it in 58% of the time for recall@10 0.981-0.983 instead of
-  // 0.983-0.985 (bench/results/2026-11-26-cron).
+  // of 200 built it in 58% of the time for recall@10 at ef 120 of 0.981-0.985
+  // instead of 0.983-0.988 (bench/results/2026-11-26-cron).
   int delta_ef_construction = 64;
   int threads = 2;
   uint64_t seed = 100;
