@@ -35,9 +35,11 @@ Manual ToolManual() {
       "over features of the phrase in the paper (title, position, occurrences whole or inside "
       "longer phrases) and smoothed corpus statistics of the store (specificity; phrases other "
       "papers share are preferred, phrases of one paper are not dropped); the weights are "
-      "fitted on Inspec (doc/keywords.md). A full run recounts those statistics, within "
-      "--memory-budget whatever the corpus (sorted runs of phrase counts spill to "
-      "DIR/keywords.tmp, removed afterwards); --missing (what a cron job runs after ingest) "
+      "fitted on Inspec (doc/keywords.md). It extracts on --threads threads (all cores by "
+      "default), with the same keywords whatever their number. A full run recounts those "
+      "statistics, within --memory-budget whatever the corpus (sorted runs of phrase counts "
+      "spill to DIR/keywords.tmp, removed afterwards); --missing (what a cron job runs after "
+      "ingest) "
       "reuses them and says when a full run is due. --stats-from DIR copies the statistics of "
       "another store instead (the shards of a sharded build, litgraph-merge(1), extracting "
       "with the statistics of one sample).\n\n"
@@ -204,8 +206,10 @@ Status Run(Tool& tool, Options& o) {
   LITGRAPH_RETURN_IF_ERROR(RunKeywordExtraction(
       s, opt,
       [&](const PhraseStats* stats) {
-        return o.backend == "llm" ? MakeLlmKeywordBackend(o.llm, s)
-                                  : MakeBuiltinKeywordBackend(stats, o.extract);
+        return o.backend == "llm"
+                   ? MakeLlmKeywordBackend(o.llm, s)
+                   : MakeBuiltinKeywordBackend(stats, o.extract, nullptr,
+                                               ResolveThreads(tool.common().threads));
       },
       &st));
   Summarize(tool, st);

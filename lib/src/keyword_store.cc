@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <unordered_map>
 
 #include "litgraph/generation.h"
@@ -19,19 +22,35 @@ using Clock = std::chrono::steady_clock;
 
 class BuiltinBackend : public KeywordBackend {
  public:
-  BuiltinBackend(const PhraseStats* stats, ExtractOptions options, Store* known)
+  BuiltinBackend(const PhraseStats* stats, ExtractOptions options, Store* known, int threads)
       : extractor_(
             stats,
             known ? std::function<bool(const std::string&)>([known](const std::string& phrase) {
               return known->NodeByExtId(NodeType::kKeyword, KeywordExtId(phrase)).has_value();
             })
                   : nullptr),
-        options_(options) {}
+        options_(options),
+        // `known` asks the store's one SQLite connection: one thread then.
+        threads_(known ? 1 : std::max(1, threads)) {}
+  // Papers are handed out in chunks of 16 to threads_ threads (the caller's
+  // among them); each paper's result depends on that paper alone, so the
+  // output does not depend on the number of threads.
   Status Extract(const std::vector<PaperText>& papers, std::vector<std::vector<Keyword>>* out,
                  std::vector<std::string>*) override {
-    out->clear();
-    for (const PaperText& p : papers)
-      out->push_back(extractor_.Extract(p.title, p.abstract, options_));
+    out->assign(papers.size(), {});
+    constexpr size_t kChunk = 16;
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t at; (at = next.fetch_add(kChunk)) < papers.size();)
+        for (size_t i = at; i < std::min(at + kChunk, papers.size()); ++i)
+          (*out)[i] = extractor_.Extract(papers[i].title, papers[i].abstract, options_);
+    };
+    const size_t helpers =
+        std::min<size_t>(static_cast<size_t>(threads_) - 1, papers.size() / kChunk);
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
     return Status::Ok();
   }
   std::string name() const override { return "builtin"; }
@@ -39,13 +58,15 @@ class BuiltinBackend : public KeywordBackend {
  private:
   KeywordExtractor extractor_;
   ExtractOptions options_;
+  int threads_;
 };
 
 }  // namespace
 
 std::unique_ptr<KeywordBackend> MakeBuiltinKeywordBackend(const PhraseStats* stats,
-                                                          ExtractOptions options, Store* known) {
-  return std::make_unique<BuiltinBackend>(stats, options, known);
+                                                          ExtractOptions options, Store* known,
+                                                          int threads) {
+  return std::make_unique<BuiltinBackend>(stats, options, known, threads);
 }
 
 Result<PaperText> PaperTextOf(const Json& rec, const std::string& where) {

@@ -20,6 +20,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "litgraph/keyword_store.h"
 #include "litgraph/lexical.h"
 #include "litgraph/llm.h"
 #include "litgraph/text.h"
@@ -464,6 +465,36 @@ TEST(KeywordExtractorTest, ContractWithoutStatistics) {
     ExpectContract(kws);
     EXPECT_GE(kws.size(), 3u);
   }
+}
+
+// The built-in backend extracts a batch on several threads: the same keywords,
+// in the same order, as on one.
+TEST(KeywordExtractorTest, BackendThreadsGiveTheSameKeywords) {
+  std::vector<PaperText> batch;
+  for (int copy = 0; copy < 40; ++copy)
+    for (const Paper& p : Abstracts())
+      batch.push_back({static_cast<int64_t>(batch.size()), p.title,
+                       std::string(p.abstract) + " Variant " + std::to_string(copy) +
+                           " studies sample " + std::to_string(copy * 7) + " carefully.",
+                       ""});
+  std::vector<std::vector<Keyword>> one, many;
+  std::vector<std::string> failures;
+  ASSERT_TRUE(
+      MakeBuiltinKeywordBackend(nullptr, {}, nullptr, 1)->Extract(batch, &one, &failures).ok());
+  ASSERT_TRUE(
+      MakeBuiltinKeywordBackend(nullptr, {}, nullptr, 4)->Extract(batch, &many, &failures).ok());
+  ASSERT_EQ(one.size(), batch.size());
+  ASSERT_EQ(many.size(), batch.size());
+  for (size_t i = 0; i < batch.size(); ++i) {
+    ASSERT_FALSE(one[i].empty());
+    ASSERT_EQ(one[i].size(), many[i].size()) << i;
+    for (size_t k = 0; k < one[i].size(); ++k) {
+      EXPECT_EQ(one[i][k].text, many[i][k].text);
+      EXPECT_EQ(one[i][k].score, many[i][k].score);
+      EXPECT_EQ(one[i][k].surface, many[i][k].surface);
+    }
+  }
+  EXPECT_TRUE(failures.empty());
 }
 
 // Keywords keep a display form as written (issue: "Moses" showed as its

@@ -45,9 +45,10 @@ class KeywordBackend {
 // The built-in statistical extractor over the given corpus statistics; with
 // `known`, phrases that are already Keyword nodes of that store are
 // preferred (query mode: filter-mode records, tri-search queries).
+// `threads` extract a batch's papers concurrently (without `known` only).
 std::unique_ptr<KeywordBackend> MakeBuiltinKeywordBackend(const PhraseStats* stats,
                                                           ExtractOptions options = {},
-                                                          Store* known = nullptr);
+                                                          Store* known = nullptr, int threads = 1);
 
 // The text of a record given on standard input (extract-keywords --filter):
 // "title" and "abstract", or "text" for the abstract. MalformedInput naming
