@@ -30,6 +30,10 @@
 //    the count changes of the pairs of U's old and new keywords
 //    (CooccurPatch). extract-keywords patches the keyword layer alone the
 //    same way (UpdateKeywordLayer, RunKeywords).
+// Files are written behind: Write() queues a relation's patch for one writer
+// thread (WriteBehind) and the update goes on computing the next patch; the
+// writer reads the old files through its own readers, and Run waits for it
+// before the manifest is made.
 // The result is byte for byte the generation a full build of the same rows
 // writes, but for the lexical delta, which ranks as the documented frame
 // says (tests/unit/graph_update_test.cc builds both and compares).
@@ -39,10 +43,14 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "graph_build_parts.h"
+#include "litgraph/bounded_queue.h"
 #include "litgraph/coding.h"
 #include "litgraph/graph_build.h"
 #include "litgraph/lexical.h"
@@ -104,6 +112,58 @@ void TopK(std::vector<Cooc>* row, size_t k) {
   row->resize(keep);
 }
 
+// One writer thread for the files of an update: jobs run in the order
+// queued, at most two wait (each holds its patch), and the first failure
+// skips the rest. Finish() waits for every job.
+class WriteBehind {
+ public:
+  WriteBehind() : queue_(2), thread_([this] { Work(); }) {}
+  ~WriteBehind() {
+    queue_.Done();
+    if (thread_.joinable()) thread_.join();
+  }
+  // Ok, or the first job's failure (fail fast: the caller stops queueing).
+  Status Queue(std::function<Status()> job) {
+    LITGRAPH_RETURN_IF_ERROR(Failed());
+    queue_.Push(std::move(job));
+    return Status::Ok();
+  }
+  Status Finish() {
+    queue_.Done();
+    if (thread_.joinable()) thread_.join();
+    return Failed();
+  }
+
+ private:
+  Status Failed() {
+    std::lock_guard<std::mutex> l(mu_);
+    return first_error_;
+  }
+  void Work() {
+    std::function<Status()> job;
+    while (queue_.Pop(&job)) {
+      if (!Failed().ok()) continue;
+      Status st;
+      try {
+        st = job();
+      } catch (const StatusError& e) {
+        st = e.status();
+      } catch (const std::bad_alloc&) {
+        st = Status::IoError("out of memory writing the graph update");
+      }
+      job = nullptr;  // its patch freed here, on this thread
+      if (!st.ok()) {
+        std::lock_guard<std::mutex> l(mu_);
+        if (first_error_.ok()) first_error_ = st;
+      }
+    }
+  }
+  BoundedQueue<std::function<Status()>> queue_;
+  std::mutex mu_;
+  Status first_error_;
+  std::thread thread_;
+};
+
 class Updater {
  public:
   Updater(Store* store, const GenerationView& old, GenerationBuilder* out,
@@ -148,9 +208,12 @@ class Updater {
   Status Begin(const std::vector<uint32_t>& papers, std::vector<uint32_t>* citations);
   Status ReadPaperRows(const std::vector<uint32_t>& links);
   ListPatch ReversePatch(Rel fwd_rel, const ListPatch& fwd, const IdSet& changed);
-  // Writes relation `r` from its patch; `rerank`: nodes whose ranked list is
+  // Writes relation `r` from its patch (queued for the writer thread, or
+  // inherited when nothing changed); `rerank`: nodes whose ranked list is
   // ranked again although their list did not change (ascending or not).
-  Status Write(Rel r, const ListPatch& patch, std::vector<uint32_t> rerank = {});
+  Status Write(Rel r, ListPatch patch, std::vector<uint32_t> rerank = {});
+  // Waits for the queued writes; their edge counts go to counts_.
+  Status FinishWrites();
   // Targets (in relation `fwd`, new lists) of the papers whose citation
   // count changed: the nodes whose ranked lists in fwd's reverse rank them.
   std::vector<uint32_t> RerankedBy(Rel fwd, const ListPatch& fwd_patch);
@@ -185,6 +248,8 @@ class Updater {
   std::unique_ptr<Adjacency> old_adj_[kRelCount];
   std::unique_ptr<AdjacencyScan> scans_[kRelCount];
   nlohmann::json counts_ = nlohmann::json::object();
+  std::mutex written_mu_;
+  std::map<std::string, int64_t> written_edges_;  // by the writer thread, per relation
   nlohmann::json seconds_ = nlohmann::json::object();
   std::chrono::steady_clock::time_point lap_ = std::chrono::steady_clock::now();
 
@@ -211,6 +276,7 @@ class Updater {
   std::vector<uint32_t> tally_;
   std::vector<uint64_t> keyword_offsets_;
   std::vector<uint32_t> keyword_ids_;
+  WriteBehind writes_;  // last: its thread stops before the rest is destroyed
 };
 
 // U (the changed papers within the store's id space, ascending) and the
@@ -258,15 +324,17 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   // CITES and the counts that depend on it.
   cites_in_ = ReversePatch(Rel::kCitesOut, cites_, *in_links_);
   LITGRAPH_RETURN_IF_ERROR(UpdateCitations());
-  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCitesOut, cites_));
-  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCitesIn, cites_in_, RerankedBy(Rel::kCitesOut, cites_)));
+  std::vector<uint32_t> cited_rerank = RerankedBy(Rel::kCitesOut, cites_);
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCitesOut, std::move(cites_)));
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCitesIn, std::move(cites_in_), std::move(cited_rerank)));
   Lap("cites");
   LITGRAPH_RETURN_IF_ERROR(UpdateRelated());
   Lap("related");
-  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kPublishedIn, published_));
-  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kSourcePapers,
-                                 ReversePatch(Rel::kPublishedIn, published_, *in_links_),
-                                 RerankedBy(Rel::kPublishedIn, published_)));
+  ListPatch source_papers = ReversePatch(Rel::kPublishedIn, published_, *in_links_);
+  std::vector<uint32_t> source_rerank = RerankedBy(Rel::kPublishedIn, published_);
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kPublishedIn, std::move(published_)));
+  LITGRAPH_RETURN_IF_ERROR(
+      Write(Rel::kSourcePapers, std::move(source_papers), std::move(source_rerank)));
   Lap("published");
   LITGRAPH_RETURN_IF_ERROR(UpdateAuthorships(changes));
   LITGRAPH_RETURN_IF_ERROR(UpdateTopics());
@@ -294,6 +362,8 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
                                                   options_.lexical_delta_fraction, out_,
                                                   options_.memory_budget, &ls, &compacted));
   Lap("lexical");
+  LITGRAPH_RETURN_IF_ERROR(FinishWrites());
+  Lap("writes");  // waiting for the writer thread
   // Everything else is carried over (a compacted index's old delta goes).
   auto is_delta = [](const std::string& name) {
     return name.rfind(kDeltaPrefix, 0) == 0 ||
@@ -452,7 +522,7 @@ std::vector<uint32_t> Updater::RerankedBy(Rel fwd, const ListPatch& fwd_patch) {
   return out;
 }
 
-Status Updater::Write(Rel r, const ListPatch& patch, std::vector<uint32_t> rerank) {
+Status Updater::Write(Rel r, ListPatch patch, std::vector<uint32_t> rerank) {
   const RelInfo& info = GetRelInfo(r);
   const std::string adj_name = std::string(info.file) + ".adj";
   const std::string ranked_name = std::string(info.file) + ".ranked";
@@ -464,29 +534,56 @@ Status Updater::Write(Rel r, const ListPatch& patch, std::vector<uint32_t> reran
     counts_[info.file] = old.num_edges();
     return Status::Ok();
   }
-  FileIdentity id = out_->NewFile(adj_name);
-  LITGRAPH_RETURN_IF_ERROR(PatchAdjacency(old, patch, space, out_->Path(adj_name), id,
-                                          options_.nodes_per_block, options_.zstd_level));
-  {
-    Adjacency written;  // its edge count, for the manifest
-    LITGRAPH_RETURN_IF_ERROR(written.Open(out_->Path(adj_name), id));
-    counts_[info.file] = written.num_edges();
-  }
-  if (!info.ranked) return Status::Ok();
-  std::vector<uint32_t> renew = std::move(rerank);
-  renew.insert(renew.end(), patch.nodes.begin(), patch.nodes.end());
-  SortUnique(&renew);
-  ListPatch fresh;
-  std::vector<uint32_t> ids, attrs, top_ids, top_attrs;
-  for (uint32_t n : renew) {
-    NewList(r, patch, n, &ids, &attrs);
-    RankList(r, ids, attrs, citations_, options_.ranked_length, &top_ids, &top_attrs);
-    if (!top_ids.empty()) fresh.Add(n, top_ids, top_attrs);
-  }
-  RankedLists old_ranked;
-  LITGRAPH_RETURN_IF_ERROR(old_ranked.Open(old_, ranked_name));
-  return PatchRankedLists(old_ranked, renew, fresh, out_->Path(ranked_name),
-                          out_->NewFile(ranked_name), options_.ranked_length);
+  const FileIdentity adj_id = out_->NewFile(adj_name);
+  const FileIdentity ranked_id = info.ranked ? out_->NewFile(ranked_name) : FileIdentity{};
+  // The job reads the old files through readers of its own (an Adjacency and
+  // its scans are one thread's); citations_ no longer changes.
+  return writes_.Queue([this, r, adj_name, ranked_name, adj_id, ranked_id, space,
+                        patch = std::move(patch), rerank = std::move(rerank)]() -> Status {
+    const RelInfo& info = GetRelInfo(r);
+    Adjacency old;
+    LITGRAPH_RETURN_IF_ERROR(old.Open(old_, adj_name));
+    LITGRAPH_RETURN_IF_ERROR(PatchAdjacency(old, patch, space, out_->Path(adj_name), adj_id,
+                                            options_.nodes_per_block, options_.zstd_level));
+    {
+      Adjacency written;  // its edge count, for the manifest
+      LITGRAPH_RETURN_IF_ERROR(written.Open(out_->Path(adj_name), adj_id));
+      std::lock_guard<std::mutex> l(written_mu_);
+      written_edges_[info.file] = static_cast<int64_t>(written.num_edges());
+    }
+    if (!info.ranked) return Status::Ok();
+    std::vector<uint32_t> renew = rerank;
+    renew.insert(renew.end(), patch.nodes.begin(), patch.nodes.end());
+    SortUnique(&renew);
+    AdjacencyScan scan(old);
+    ListPatch fresh;
+    std::vector<uint32_t> top_ids, top_attrs;
+    for (uint32_t n : renew) {
+      const int64_t i = patch.Find(n);
+      std::span<const uint32_t> ids, attrs;
+      if (i >= 0) {
+        ids = patch.Ids(static_cast<size_t>(i));
+        attrs = patch.Attrs(static_cast<size_t>(i));
+      } else {
+        Adjacency::List l = scan.Get(n);
+        ids = l.ids;
+        attrs = l.attrs;
+      }
+      RankList(r, ids, attrs, citations_, options_.ranked_length, &top_ids, &top_attrs);
+      if (!top_ids.empty()) fresh.Add(n, top_ids, top_attrs);
+    }
+    LITGRAPH_RETURN_IF_ERROR(old.status());
+    RankedLists old_ranked;
+    LITGRAPH_RETURN_IF_ERROR(old_ranked.Open(old_, ranked_name));
+    return PatchRankedLists(old_ranked, renew, fresh, out_->Path(ranked_name), ranked_id,
+                            options_.ranked_length);
+  });
+}
+
+Status Updater::FinishWrites() {
+  LITGRAPH_RETURN_IF_ERROR(writes_.Finish());
+  for (const auto& [file, edges] : written_edges_) counts_[file] = edges;
+  return Status::Ok();
 }
 
 ListPatch Updater::SumPatch(Rel r, std::vector<Triple>* deltas) {
@@ -585,7 +682,7 @@ Status Updater::UpdateRelated() {
     for (auto [q, bits] : entries) ids.push_back(q), attrs.push_back(bits);
     patch.Add(x, ids, attrs);
   }
-  return Write(Rel::kRelated, patch);
+  return Write(Rel::kRelated, std::move(patch));
 }
 
 // AUTHORED both ways, COAUTHOR and AFFILIATED_WITH.
@@ -639,14 +736,15 @@ Status Updater::UpdateAuthorships(const GraphChanges& changes) {
   });
   flush();
   while (next < papers_.size()) authors.Add(papers_[next++], {}, {});
-  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAuthors, authors));
-  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAuthoredPapers,
-                                 ReversePatch(Rel::kAuthors, authors, *in_papers_),
-                                 RerankedBy(Rel::kAuthors, authors)));
+  ListPatch authored = ReversePatch(Rel::kAuthors, authors, *in_papers_);
+  std::vector<uint32_t> authored_rerank = RerankedBy(Rel::kAuthors, authors);
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAuthors, std::move(authors)));
+  LITGRAPH_RETURN_IF_ERROR(
+      Write(Rel::kAuthoredPapers, std::move(authored), std::move(authored_rerank)));
 
   // COAUTHOR: old counts minus the old teams' pairs plus the new ones.
   ListPatch coauthor = SumPatch(Rel::kCoauthor, &pairs);
-  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCoauthor, coauthor));
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kCoauthor, std::move(coauthor)));
   Lap("authors_coauthor");
 
   // AFFILIATED_WITH: old counts minus what the ingest replaced plus the new
@@ -660,10 +758,10 @@ Status Updater::UpdateAuthorships(const GraphChanges& changes) {
   ListPatch affiliations = SumPatch(Rel::kAffiliations, &affil);
   IdSet in_affected(space_[NodeType::kAuthor]);
   for (uint32_t a : affiliations.nodes) in_affected.Insert(a);
-  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAffiliations, affiliations));
+  ListPatch institution_authors = ReversePatch(Rel::kAffiliations, affiliations, in_affected);
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kAffiliations, std::move(affiliations)));
   Lap("affiliations");
-  return Write(Rel::kInstitutionAuthors,
-               ReversePatch(Rel::kAffiliations, affiliations, in_affected));
+  return Write(Rel::kInstitutionAuthors, std::move(institution_authors));
 }
 
 // HAS_TOPIC both ways, from the topic rows of U.
@@ -698,9 +796,10 @@ Status Updater::UpdateTopics() {
     ++next;
   }
   while (next < papers_.size()) topics.Add(papers_[next++], {}, {});
-  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kTopics, topics));
-  return Write(Rel::kTopicPapers, ReversePatch(Rel::kTopics, topics, *in_papers_),
-               RerankedBy(Rel::kTopics, topics));
+  ListPatch topic_papers = ReversePatch(Rel::kTopics, topics, *in_papers_);
+  std::vector<uint32_t> topic_rerank = RerankedBy(Rel::kTopics, topics);
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kTopics, std::move(topics)));
+  return Write(Rel::kTopicPapers, std::move(topic_papers), std::move(topic_rerank));
 }
 
 // cites.dangling: the old entries of papers outside L, and L's new ones.
@@ -779,7 +878,7 @@ Status Updater::UpdateKeywords() {
     if (d.delta != 0) deltas.push_back(d);
   }
   pairs = {};
-  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kKeywords, has));
+  LITGRAPH_RETURN_IF_ERROR(Write(Rel::kKeywords, has));  // copies: CooccurPatch reads them
   ListPatch keyword_papers = ReversePatch(Rel::kKeywords, has, *in_papers_);
   LITGRAPH_RETURN_IF_ERROR(
       Write(Rel::kKeywordPapers, keyword_papers, RerankedBy(Rel::kKeywords, has)));
@@ -988,6 +1087,8 @@ Status Updater::RunKeywords(const std::vector<uint32_t>& papers) {
   LITGRAPH_RETURN_IF_ERROR(Begin(papers, &citations_));
   LITGRAPH_RETURN_IF_ERROR(UpdateKeywords());
   Lap("cooccur");
+  LITGRAPH_RETURN_IF_ERROR(FinishWrites());
+  Lap("writes");  // waiting for the writer thread
   for (const auto& [name, build] : old_.files())
     if (!out_->Identity(name).ok()) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
   nlohmann::json info = old_.info();
