@@ -201,6 +201,7 @@ Status Run(Tool& tool, Options& o) {
     }
   }
   opt.batch = o.batch ? o.batch : (o.backend == "llm" ? 64 : 2000);
+  opt.threads = ResolveThreads(tool.common().threads);
   opt.commit_batches = o.backend == "llm";
   KeywordRunStats st;
   LITGRAPH_RETURN_IF_ERROR(RunKeywordExtraction(

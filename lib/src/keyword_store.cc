@@ -20,6 +20,24 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Calls fn(i) for i in [0, n) on `threads` threads (the caller's among
+// them), handing out chunks of 16.
+template <typename Fn>
+void OnThreads(size_t n, int threads, Fn&& fn) {
+  constexpr size_t kChunk = 16;
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t at; (at = next.fetch_add(kChunk)) < n;)
+      for (size_t i = at; i < std::min(at + kChunk, n); ++i) fn(i);
+  };
+  const size_t helpers =
+      std::min<size_t>(static_cast<size_t>(std::max(threads, 1)) - 1, n / kChunk);
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+}
+
 class BuiltinBackend : public KeywordBackend {
  public:
   BuiltinBackend(const PhraseStats* stats, ExtractOptions options, Store* known, int threads)
@@ -32,25 +50,14 @@ class BuiltinBackend : public KeywordBackend {
         options_(options),
         // `known` asks the store's one SQLite connection: one thread then.
         threads_(known ? 1 : std::max(1, threads)) {}
-  // Papers are handed out in chunks of 16 to threads_ threads (the caller's
-  // among them); each paper's result depends on that paper alone, so the
-  // output does not depend on the number of threads.
+  // Each paper's result depends on that paper alone, so the output does not
+  // depend on the number of threads.
   Status Extract(const std::vector<PaperText>& papers, std::vector<std::vector<Keyword>>* out,
                  std::vector<std::string>*) override {
     out->assign(papers.size(), {});
-    constexpr size_t kChunk = 16;
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t at; (at = next.fetch_add(kChunk)) < papers.size();)
-        for (size_t i = at; i < std::min(at + kChunk, papers.size()); ++i)
-          (*out)[i] = extractor_.Extract(papers[i].title, papers[i].abstract, options_);
-    };
-    const size_t helpers =
-        std::min<size_t>(static_cast<size_t>(threads_) - 1, papers.size() / kChunk);
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
+    OnThreads(papers.size(), threads_, [&](size_t i) {
+      (*out)[i] = extractor_.Extract(papers[i].title, papers[i].abstract, options_);
+    });
     return Status::Ok();
   }
   std::string name() const override { return "builtin"; }
@@ -83,13 +90,27 @@ Result<PaperText> PaperTextOf(const Json& rec, const std::string& where) {
   return PaperText{0, field[0], field[1].empty() ? field[2] : field[1], where};
 }
 
-Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t memory) {
+Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t memory,
+                                                            int threads) {
   // The runs go beside the generations (keywords.tmp: removed by the
   // counter, or with the generations' leftovers when killed).
   PhraseCounter counter(store->dir() + "/keywords.tmp", memory);
+  // Texts in batches, each document's keys found on `threads` threads and
+  // counted in document order.
+  constexpr size_t kBatch = 2000;
+  std::vector<std::pair<std::string, std::string>> texts;
+  std::vector<std::vector<uint64_t>> keys(kBatch);
+  auto count = [&] {
+    OnThreads(texts.size(), threads,
+              [&](size_t i) { PhraseKeysOf(texts[i].first, texts[i].second, &keys[i]); });
+    for (size_t i = 0; i < texts.size(); ++i) counter.AddKeys(keys[i]);
+    texts.clear();
+  };
   store->ForEachPaperText([&](int64_t, std::string_view title, std::string_view abstract) {
-    counter.AddDocument(title, abstract);
+    texts.emplace_back(title, abstract);
+    if (texts.size() == kBatch) count();
   });
+  count();
   auto out = GenerationBuilder::Start(store, "keywords");
   if (!out.ok()) return out.status();
   const std::string path = (*out)->Path("phrase_df");
@@ -204,7 +225,7 @@ Status RunKeywordExtraction(
       LITGRAPH_RETURN_IF_ERROR(recounted.Open(new_stats->Path("phrase_df"), *id));
       phrase_stats = &recounted;
     } else if (recount) {
-      auto out = CountPhraseStats(store, options.memory_budget / 2);
+      auto out = CountPhraseStats(store, options.memory_budget / 2, options.threads);
       if (!out.ok()) return out.status();
       new_stats = std::move(out.value());
       auto id = new_stats->Identity("phrase_df");

@@ -368,7 +368,7 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     }
     if (!backend.empty()) {
       options.reporter->Progress("counting phrase statistics");
-      auto ps = CountPhraseStats(out, options.memory_budget / 2);
+      auto ps = CountPhraseStats(out, options.memory_budget / 2, options.hnsw.threads);
       if (!ps.ok()) return ps.status();
       phrase_stats = std::move(ps.value());
       out->SetMeta("keyword_backend", backend);

@@ -349,5 +349,22 @@ TEST_F(GraphUpdateTest, KeywordUpdatesWriteTheFilesOfAFullBuild) {
   EXPECT_GT(recounted, 0);
 }
 
+// Phrase statistics counted on several threads are those counted on one,
+// with runs spilled (a small budget) or not.
+TEST_F(GraphUpdateTest, PhraseStatisticsDoNotDependOnThreads) {
+  Upsert(ReadWorks(), /*build_graph=*/false);
+  auto count = [&](size_t memory, int threads) {
+    auto out = CountPhraseStats(store_.get(), memory, threads);
+    EXPECT_TRUE(out.ok()) << out.status().message();
+    if (!out.ok()) return std::string();
+    return testing::Payload((*out)->Path("phrase_df"));
+  };
+  const std::string one = count(size_t{1} << 30, 1);
+  ASSERT_FALSE(one.empty());
+  EXPECT_EQ(count(size_t{1} << 30, 3), one);
+  const std::string spilled = count(size_t{1} << 16, 1);
+  EXPECT_EQ(count(size_t{1} << 16, 3), spilled);
+}
+
 }  // namespace
 }  // namespace litgraph

@@ -64,6 +64,7 @@ struct KeywordRunOptions {
   // with one set of statistics (litgraph-merge).
   std::string stats_from;
   size_t batch = 2000;                  // papers per backend call / commit unit for remote backends
+  int threads = 1;                      // for counting phrase statistics (the backend has its own)
   Reporter* reporter = NullReporter();  // progress, and the papers a backend failed on
   // Commit after every batch (remote backends: an interrupted run keeps its
   // finished batches; --missing resumes). Built-in: one transaction.
@@ -95,8 +96,10 @@ Status RunKeywordExtraction(
 
 // Counts the phrase statistics of every paper of the store (writer, inside
 // the caller's transaction) within `memory` bytes into a new keywords
-// generation, to be committed by the caller.
-Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t memory);
+// generation, to be committed by the caller; the documents' phrases are found
+// on `threads` threads (the counts do not depend on their number).
+Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t memory,
+                                                            int threads = 1);
 
 // Opens the store's phrase statistics (NotFound when never counted).
 Status OpenPhraseStats(Store* store, PhraseStats* stats);

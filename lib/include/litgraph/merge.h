@@ -51,7 +51,7 @@ struct MergeOptions {
   // (new papers get theirs from `embed --missing`).
   bool vectors = true;
   size_t memory_budget = size_t{1} << 30;
-  HnswBuildOptions hnsw;  // the indexes over the merged vectors
+  HnswBuildOptions hnsw;  // the indexes over the merged vectors; its threads count phrases too
   Reporter* reporter = NullReporter();
 };
 
