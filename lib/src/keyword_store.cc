@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <thread>
 #include <unordered_map>
 
@@ -49,7 +50,8 @@ class BuiltinBackend : public KeywordBackend {
                   : nullptr),
         options_(options),
         // `known` asks the store's one SQLite connection: one thread then.
-        threads_(known ? 1 : std::max(1, threads)) {}
+        threads_(known ? 1 : std::max(1, threads)),
+        uses_store_(known != nullptr) {}
   // Each paper's result depends on that paper alone, so the output does not
   // depend on the number of threads.
   Status Extract(const std::vector<PaperText>& papers, std::vector<std::vector<Keyword>>* out,
@@ -61,11 +63,13 @@ class BuiltinBackend : public KeywordBackend {
     return Status::Ok();
   }
   std::string name() const override { return "builtin"; }
+  bool UsesStore() const override { return uses_store_; }
 
  private:
   KeywordExtractor extractor_;
   ExtractOptions options_;
   int threads_;
+  bool uses_store_;
 };
 
 }  // namespace
@@ -151,16 +155,15 @@ Status ExtractAll(Store* store, const KeywordRunOptions& options,
                   const std::vector<int64_t>& targets, KeywordBackend* backend,
                   std::unique_ptr<Transaction>* txn, KeywordRunStats* stats) {
   KeywordWriter writer(store, backend->name(), options.memory_budget / 8);
-  std::vector<PaperText> batch;
-  std::vector<std::vector<Keyword>> results;
-  std::vector<std::string> failures;
-  auto last_progress = Clock::now();
-  for (size_t i = 0; i < targets.size(); i += options.batch) {
-    batch.clear();
+  auto read = [&](size_t i, std::vector<PaperText>* batch) {
+    batch->clear();
     for (size_t j = i; j < targets.size() && j < i + options.batch; ++j)
-      if (auto t = store->GetPaperText(targets[j])) batch.push_back(std::move(*t));
-    failures.clear();
-    LITGRAPH_RETURN_IF_ERROR(backend->Extract(batch, &results, &failures));
+      if (auto t = store->GetPaperText(targets[j])) batch->push_back(std::move(*t));
+  };
+  auto last_progress = Clock::now();
+  auto write = [&](const std::vector<PaperText>& batch,
+                   const std::vector<std::vector<Keyword>>& results,
+                   const std::vector<std::string>& failures) {
     for (const auto& f : failures) {
       ++stats->failures;
       options.reporter->Warn(f);
@@ -177,6 +180,39 @@ Status ExtractAll(Store* store, const KeywordRunOptions& options,
     if (std::chrono::duration<double>(Clock::now() - last_progress).count() > 0.5) {
       last_progress = Clock::now();
       options.reporter->Progress(fmt::format("{} / {} papers", stats->papers, targets.size()));
+    }
+  };
+  std::vector<PaperText> batch[2];
+  std::vector<std::vector<Keyword>> results[2];
+  std::vector<std::string> failures[2];
+  if (backend->UsesStore()) {  // the store's connection is this thread's: one step at a time
+    for (size_t i = 0; i < targets.size(); i += options.batch) {
+      read(i, &batch[0]);
+      failures[0].clear();
+      LITGRAPH_RETURN_IF_ERROR(backend->Extract(batch[0], &results[0], &failures[0]));
+      write(batch[0], results[0], failures[0]);
+    }
+  } else {
+    // Batch k is extracted on other threads while this one writes batch
+    // k - 1's keywords and reads batch k + 1: SQLite's work overlaps the
+    // extraction's, and the rows are written in the same order.
+    read(0, &batch[0]);
+    for (size_t i = 0, k = 0; i < targets.size(); i += options.batch, k ^= 1) {
+      Status extracted;
+      failures[k].clear();
+      std::thread worker(
+          [&] { extracted = backend->Extract(batch[k], &results[k], &failures[k]); });
+      std::exception_ptr failed;
+      try {
+        if (i > 0) write(batch[k ^ 1], results[k ^ 1], failures[k ^ 1]);
+        read(i + options.batch, &batch[k ^ 1]);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      worker.join();
+      if (failed) std::rethrow_exception(failed);
+      LITGRAPH_RETURN_IF_ERROR(extracted);
+      if (i + options.batch >= targets.size()) write(batch[k], results[k], failures[k]);
     }
   }
   options.reporter->Progress("");

@@ -84,8 +84,11 @@ class GraphUpdateTest : public ::testing::Test {
     if (missing) ko.select = KeywordRunOptions::Select::kMissing;
     ko.ranked_length = 4;
     ko.cooccur_top_k = kTopK;
+    ko.batch = 37;  // many batches: read and written while the next is extracted
     KeywordRunStats ks;
-    auto builtin = [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); };
+    auto builtin = [](const PhraseStats* ps) {
+      return MakeBuiltinKeywordBackend(ps, {}, nullptr, 2);
+    };
     Status st = RunKeywordExtraction(store_.get(), ko, builtin, &ks);
     ASSERT_TRUE(st.ok()) << st.message();
   }

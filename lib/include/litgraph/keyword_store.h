@@ -29,8 +29,10 @@ namespace litgraph {
 
 class GenerationBuilder;
 
-// Where keywords come from. Extract() may be called with batches from one
-// thread; implementations may work concurrently inside a batch.
+// Where keywords come from. Extract() is called with one batch at a time,
+// not always on the thread that made the backend (one that does not use the
+// store runs beside the thread reading and writing it); implementations may
+// work concurrently inside a batch.
 class KeywordBackend {
  public:
   virtual ~KeywordBackend() = default;
@@ -40,6 +42,9 @@ class KeywordBackend {
                          std::vector<std::vector<Keyword>>* out,
                          std::vector<std::string>* failures) = 0;
   virtual std::string name() const = 0;  // recorded in meta.keyword_backend
+  // Whether Extract() uses the store (its SQLite connection): when not, the
+  // next batch is read while one is extracted.
+  virtual bool UsesStore() const { return true; }
 };
 
 // The built-in statistical extractor over the given corpus statistics; with
