@@ -27,6 +27,7 @@
 #include "litgraph/store.h"
 #include "litgraph/store_write.h"
 #include "litgraph/text.h"
+#include "text_feeder.h"
 
 namespace litgraph {
 
@@ -254,69 +255,6 @@ void Produce(const std::vector<std::string>& inputs, const IngestOptions& option
   flush();
   queue->Done();
 }
-
-// Feeds stored papers' text to a LexicalBuilder on its own thread, so the
-// lexical index of a bulk load is tokenized while SQLite works.
-class TextFeeder {
- public:
-  explicit TextFeeder(LexicalBuilders* builder) : builder_(builder), thread_([this] { Run(); }) {}
-  ~TextFeeder() { Finish(); }
-
-  void Add(int64_t id, std::string title, std::string abstract) {
-    batch_.push_back({static_cast<uint32_t>(id), std::move(title), std::move(abstract)});
-    if (batch_.size() >= 256) Flush();
-  }
-  // Waits until every document was added to the builder.
-  void Finish() {
-    if (!thread_.joinable()) return;
-    Flush();
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  struct Doc {
-    uint32_t id;
-    std::string title, abstract;
-  };
-  void Flush() {
-    if (batch_.empty()) return;
-    std::unique_lock<std::mutex> l(mu_);
-    cv_.wait(l, [&] { return queue_.size() < 64; });
-    queue_.push_back(std::move(batch_));
-    batch_.clear();
-    cv_.notify_all();
-  }
-  void Run() {
-    for (;;) {
-      std::vector<Doc> docs;
-      {
-        std::unique_lock<std::mutex> l(mu_);
-        cv_.wait(l, [&] { return !queue_.empty() || done_; });
-        if (queue_.empty()) return;
-        docs = std::move(queue_.front());
-        queue_.pop_front();
-        cv_.notify_all();
-      }
-      for (const Doc& d : docs) builder_->Add(d.id, d.title, d.abstract);
-    }
-  }
-  LexicalBuilders* builder_;
-  std::vector<Doc> batch_;
-  std::deque<std::vector<Doc>> queue_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
-
-}  // namespace
-
-namespace {
 
 // Applies the reader thread's batches in the caller's transaction.
 Status ApplyBatches(BatchQueue* queue, RecordWriter* writer, const IngestOptions& options,

@@ -15,10 +15,12 @@
 #include "litgraph/generation.h"
 #include "litgraph/graph_build.h"
 #include "litgraph/keyword_store.h"
+#include "litgraph/lexical.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
 #include "litgraph/store_merge.h"
 #include "litgraph/store_write.h"
+#include "text_feeder.h"
 
 namespace litgraph {
 
@@ -176,7 +178,7 @@ void ReadShards(std::vector<Shard>* shards, BatchQueue* queue) {
 // Applies every shard's entity records, then its works with their
 // keywords, in order; records where each written row's vectors are.
 Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const MergeOptions& options,
-                   WriteCounts* counts, RowSources* papers, MergeStats* stats) {
+                   WriteCounts* counts, RowSources* papers, TextFeeder* feeder, MergeStats* stats) {
   BatchQueue queue(8);
   std::thread reader([&] { ReadShards(&shards, &queue); });
   struct JoinOnExit {
@@ -187,7 +189,9 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
       if (t.joinable()) t.join();
     }
   } joiner{reader, queue};
-  RecordWriter writer(out, counts);
+  RecordWriter writer(out, counts, [&](int64_t id, std::string&& title, std::string&& abstract) {
+    if (feeder) feeder->Add(id, std::move(title), std::move(abstract));
+  });
   std::map<std::string, std::unique_ptr<KeywordWriter>> keyword_writers;
   const auto t0 = Clock::now();
   auto last_progress = t0;
@@ -348,12 +352,26 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
                     options.memory_budget / 2 / 1024, options.memory_budget / 4));
     Transaction txn(&out->db(), "IMMEDIATE");
     if (bulk) bulk->DropSecondaryIndexes();
+    // Into an empty store, as ingest: the lexical indexes are tokenized on a
+    // thread of their own during the load and built while the phrase
+    // statistics are counted (a quarter of the budget: the counting has half).
+    std::unique_ptr<LexicalBuilders> lexical;
+    std::unique_ptr<TextFeeder> feeder;
+    if (bulk) {
+      lexical = std::make_unique<LexicalBuilders>(out->dir() + "/graph.lexical.tmp",
+                                                  options.memory_budget / 4);
+      feeder = std::make_unique<TextFeeder>(lexical.get());
+    }
     RowSources papers, keywords;
     uint64_t rows = static_cast<uint64_t>(out->MaxId(NodeType::kPaper)) + 1;
     for (const Shard& s : shards) rows += static_cast<uint64_t>(s.store->MaxId(NodeType::kPaper));
     if (options.vectors) papers.Reserve(rows);
     LITGRAPH_RETURN_IF_ERROR(
-        ApplyShards(out, shards, bulk != nullptr, options, &counts, &papers, stats));
+        ApplyShards(out, shards, bulk != nullptr, options, &counts, &papers, feeder.get(), stats));
+    if (feeder) {
+      feeder->Finish();
+      lexical->StartBuild(static_cast<uint64_t>(out->MaxId(NodeType::kPaper)) + 1);
+    }
     if (bulk) bulk->RestoreSecondaryIndexes();
     stats->load_seconds = Since(t0);
 
@@ -381,6 +399,7 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     GraphBuildOptions go;
     go.reporter = options.reporter;
     go.memory_budget = options.memory_budget;
+    go.lexical = lexical.get();
     GraphBuildStats gs;
     LITGRAPH_RETURN_IF_ERROR(BuildGraph(out, go, &gs));
     stats->graph_edges = gs.edges;
