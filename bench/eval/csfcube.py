@@ -90,6 +90,8 @@ def main():
     ap.add_argument("--embed-args", default="")
     ap.add_argument("--tri-args", default="")
     ap.add_argument("--faceted", action="store_true")
+    ap.add_argument("--facet-boost", action="store_true",
+                    help="the whole abstract, then the facet's sentences once more")
     ap.add_argument("--rebuild", action="store_true")
     ap.add_argument("--per-query", action="store_true")
     a = ap.parse_args()
@@ -125,7 +127,11 @@ def main():
         n = 0
         for q in queries:
             qp = papers[q["query_paper_id"]]
-            if a.faceted:
+            if a.facet_boost:
+                text = (qp["title"] + ". " + " ".join(s["text"] for s in qp["abstract_sentences"])
+                        + " " + " ".join(s["text"] for s in qp["abstract_sentences"]
+                                         if s["facet"] == q["facet"]))
+            elif a.faceted:
                 text = qp["title"] + ". " + " ".join(s["text"] for s in qp["abstract_sentences"]
                                                      if s["facet"] == q["facet"])
             else:
