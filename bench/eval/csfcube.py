@@ -9,7 +9,9 @@ candidates are that query's judged pool; a run orders the whole pool; metrics pe
   map      average precision with relevance >= 2 as relevant
   rprec    the official script's r_precision: precision up to the last relevant item
 averaged over the 24 queries of the development fold ("all" facets). The query text is the
-query paper's title and abstract; with --faceted, its title and the sentences of the facet.
+query paper's title and abstract; with --faceted, its title and the sentences of the facet;
+with --facet-boost, title and abstract followed by the facet's sentences once more
+(bench/results/2026-11-27-faceted: neither helps).
 
 Runs (each a litgraph tool over the same store, ranking only the pool):
   bm25        litgraph-find-paper --candidates POOL QUERY               (lexical)

@@ -150,6 +150,8 @@ class WriteBehind {
         st = e.status();
       } catch (const std::bad_alloc&) {
         st = Status::IoError("out of memory writing the graph update");
+      } catch (const std::exception& e) {
+        st = Status::Internal(std::string("writing the graph update: ") + e.what());
       }
       job = nullptr;  // its patch freed here, on this thread
       if (!st.ok()) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <mutex>
 #include <thread>
 #include <unordered_map>
 
@@ -22,14 +23,23 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Calls fn(i) for i in [0, n) on `threads` threads (the caller's among
-// them), handing out chunks of 16.
+// them), handing out chunks of 16. An exception stops the handing out and is
+// rethrown on the caller's thread once all have stopped.
 template <typename Fn>
 void OnThreads(size_t n, int threads, Fn&& fn) {
   constexpr size_t kChunk = 16;
   std::atomic<size_t> next{0};
+  std::mutex mu;
+  std::exception_ptr failed;
   auto work = [&] {
-    for (size_t at; (at = next.fetch_add(kChunk)) < n;)
-      for (size_t i = at; i < std::min(at + kChunk, n); ++i) fn(i);
+    try {
+      for (size_t at; (at = next.fetch_add(kChunk)) < n;)
+        for (size_t i = at; i < std::min(at + kChunk, n); ++i) fn(i);
+    } catch (...) {
+      next = n;
+      std::lock_guard<std::mutex> l(mu);
+      if (!failed) failed = std::current_exception();
+    }
   };
   const size_t helpers =
       std::min<size_t>(static_cast<size_t>(std::max(threads, 1)) - 1, n / kChunk);
@@ -37,6 +47,7 @@ void OnThreads(size_t n, int threads, Fn&& fn) {
   for (size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
+  if (failed) std::rethrow_exception(failed);
 }
 
 class BuiltinBackend : public KeywordBackend {
@@ -99,20 +110,23 @@ Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t
   // The runs go beside the generations (keywords.tmp: removed by the
   // counter, or with the generations' leftovers when killed).
   PhraseCounter counter(store->dir() + "/keywords.tmp", memory);
-  // Texts in batches, each document's keys found on `threads` threads and
-  // counted in document order.
-  constexpr size_t kBatch = 2000;
+  // Texts in batches (2,000 documents or 64 MiB), each document's keys found
+  // on `threads` threads and counted in document order.
+  constexpr size_t kBatch = 2000, kBatchBytes = size_t{64} << 20;
   std::vector<std::pair<std::string, std::string>> texts;
   std::vector<std::vector<uint64_t>> keys(kBatch);
+  size_t bytes = 0;
   auto count = [&] {
     OnThreads(texts.size(), threads,
               [&](size_t i) { PhraseKeysOf(texts[i].first, texts[i].second, &keys[i]); });
     for (size_t i = 0; i < texts.size(); ++i) counter.AddKeys(keys[i]);
     texts.clear();
+    bytes = 0;
   };
   store->ForEachPaperText([&](int64_t, std::string_view title, std::string_view abstract) {
     texts.emplace_back(title, abstract);
-    if (texts.size() == kBatch) count();
+    bytes += title.size() + abstract.size();
+    if (texts.size() == kBatch || bytes >= kBatchBytes) count();
   });
   count();
   auto out = GenerationBuilder::Start(store, "keywords");
@@ -200,9 +214,14 @@ Status ExtractAll(Store* store, const KeywordRunOptions& options,
     for (size_t i = 0, k = 0; i < targets.size(); i += options.batch, k ^= 1) {
       Status extracted;
       failures[k].clear();
-      std::thread worker(
-          [&] { extracted = backend->Extract(batch[k], &results[k], &failures[k]); });
-      std::exception_ptr failed;
+      std::exception_ptr failed, failed_extracting;
+      std::thread worker([&] {
+        try {
+          extracted = backend->Extract(batch[k], &results[k], &failures[k]);
+        } catch (...) {
+          failed_extracting = std::current_exception();
+        }
+      });
       try {
         if (i > 0) write(batch[k ^ 1], results[k ^ 1], failures[k ^ 1]);
         read(i + options.batch, &batch[k ^ 1]);
@@ -211,6 +230,7 @@ Status ExtractAll(Store* store, const KeywordRunOptions& options,
       }
       worker.join();
       if (failed) std::rethrow_exception(failed);
+      if (failed_extracting) std::rethrow_exception(failed_extracting);
       LITGRAPH_RETURN_IF_ERROR(extracted);
       if (i + options.batch >= targets.size()) write(batch[k], results[k], failures[k]);
     }
