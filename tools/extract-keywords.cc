@@ -209,8 +209,7 @@ Status Run(Tool& tool, Options& o) {
       [&](const PhraseStats* stats) {
         return o.backend == "llm"
                    ? MakeLlmKeywordBackend(o.llm, s)
-                   : MakeBuiltinKeywordBackend(stats, o.extract, nullptr,
-                                               ResolveThreads(tool.common().threads));
+                   : MakeBuiltinKeywordBackend(stats, o.extract, nullptr, opt.threads);
       },
       &st));
   Summarize(tool, st);

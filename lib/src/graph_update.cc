@@ -112,6 +112,14 @@ void TopK(std::vector<Cooc>* row, size_t k) {
   row->resize(keep);
 }
 
+// The new list of `node`: the patch's when it has one, else its old list
+// from `old` (valid until the scan moves to another block).
+Adjacency::List NewList(const ListPatch& patch, AdjacencyScan& old, uint32_t node) {
+  const int64_t i = patch.Find(node);
+  if (i < 0) return old.Get(node);
+  return {patch.Ids(static_cast<size_t>(i)), patch.Attrs(static_cast<size_t>(i))};
+}
+
 // One writer thread for the files of an update: jobs run in the order
 // queued, at most two wait (each holds its patch), and the first failure
 // skips the rest. Finish() waits for every job.
@@ -197,16 +205,6 @@ class Updater {
     ids->assign(l.ids.begin(), l.ids.end());
     attrs->assign(l.attrs.begin(), l.attrs.end());
   }
-  // The new list of `node`: the patch's when it has one, else the old one.
-  void NewList(Rel r, const ListPatch& patch, uint32_t node, std::vector<uint32_t>* ids,
-               std::vector<uint32_t>* attrs) {
-    int64_t i = patch.Find(node);
-    if (i < 0) return OldList(r, node, ids, attrs);
-    auto pi = patch.Ids(i), pa = patch.Attrs(i);
-    ids->assign(pi.begin(), pi.end());
-    attrs->assign(pa.begin(), pa.end());
-  }
-
   Status Begin(const std::vector<uint32_t>& papers, std::vector<uint32_t>* citations);
   Status ReadPaperRows(const std::vector<uint32_t>& links);
   ListPatch ReversePatch(Rel fwd_rel, const ListPatch& fwd, const IdSet& changed);
@@ -515,10 +513,10 @@ ListPatch Updater::ReversePatch(Rel fwd_rel, const ListPatch& fwd, const IdSet& 
 }
 
 std::vector<uint32_t> Updater::RerankedBy(Rel fwd, const ListPatch& fwd_patch) {
-  std::vector<uint32_t> out, ids, attrs;
+  std::vector<uint32_t> out;
   for (uint32_t p : citations_changed_) {
-    NewList(fwd, fwd_patch, p, &ids, &attrs);
-    out.insert(out.end(), ids.begin(), ids.end());
+    const Adjacency::List l = NewList(fwd_patch, Scan(fwd), p);
+    out.insert(out.end(), l.ids.begin(), l.ids.end());
   }
   SortUnique(&out);
   return out;
@@ -561,17 +559,8 @@ Status Updater::Write(Rel r, ListPatch patch, std::vector<uint32_t> rerank) {
     ListPatch fresh;
     std::vector<uint32_t> top_ids, top_attrs;
     for (uint32_t n : renew) {
-      const int64_t i = patch.Find(n);
-      std::span<const uint32_t> ids, attrs;
-      if (i >= 0) {
-        ids = patch.Ids(static_cast<size_t>(i));
-        attrs = patch.Attrs(static_cast<size_t>(i));
-      } else {
-        Adjacency::List l = scan.Get(n);
-        ids = l.ids;
-        attrs = l.attrs;
-      }
-      RankList(r, ids, attrs, citations_, options_.ranked_length, &top_ids, &top_attrs);
+      const Adjacency::List l = NewList(patch, scan, n);
+      RankList(r, l.ids, l.attrs, citations_, options_.ranked_length, &top_ids, &top_attrs);
       if (!top_ids.empty()) fresh.Add(n, top_ids, top_attrs);
     }
     LITGRAPH_RETURN_IF_ERROR(old.status());

@@ -3,10 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <exception>
-#include <mutex>
 #include <thread>
 #include <unordered_map>
 
@@ -15,40 +13,13 @@
 #include "litgraph/phrase_count.h"
 #include "litgraph/store.h"
 #include "litgraph/store_write.h"
+#include "parallel_chunks.h"
 
 namespace litgraph {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Calls fn(i) for i in [0, n) on `threads` threads (the caller's among
-// them), handing out chunks of 16. An exception stops the handing out and is
-// rethrown on the caller's thread once all have stopped.
-template <typename Fn>
-void OnThreads(size_t n, int threads, Fn&& fn) {
-  constexpr size_t kChunk = 16;
-  std::atomic<size_t> next{0};
-  std::mutex mu;
-  std::exception_ptr failed;
-  auto work = [&] {
-    try {
-      for (size_t at; (at = next.fetch_add(kChunk)) < n;)
-        for (size_t i = at; i < std::min(at + kChunk, n); ++i) fn(i);
-    } catch (...) {
-      next = n;
-      std::lock_guard<std::mutex> l(mu);
-      if (!failed) failed = std::current_exception();
-    }
-  };
-  const size_t helpers =
-      std::min<size_t>(static_cast<size_t>(std::max(threads, 1)) - 1, n / kChunk);
-  std::vector<std::thread> pool;
-  for (size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  if (failed) std::rethrow_exception(failed);
-}
 
 class BuiltinBackend : public KeywordBackend {
  public:
@@ -68,8 +39,9 @@ class BuiltinBackend : public KeywordBackend {
   Status Extract(const std::vector<PaperText>& papers, std::vector<std::vector<Keyword>>* out,
                  std::vector<std::string>*) override {
     out->assign(papers.size(), {});
-    OnThreads(papers.size(), threads_, [&](size_t i) {
-      (*out)[i] = extractor_.Extract(papers[i].title, papers[i].abstract, options_);
+    ParallelChunks(papers.size(), threads_, 16, [&](uint64_t b, uint64_t e, int) {
+      for (uint64_t i = b; i < e; ++i)
+        (*out)[i] = extractor_.Extract(papers[i].title, papers[i].abstract, options_);
     });
     return Status::Ok();
   }
@@ -117,8 +89,9 @@ Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t
   std::vector<std::vector<uint64_t>> keys(kBatch);
   size_t bytes = 0;
   auto count = [&] {
-    OnThreads(texts.size(), threads,
-              [&](size_t i) { PhraseKeysOf(texts[i].first, texts[i].second, &keys[i]); });
+    ParallelChunks(texts.size(), threads, 16, [&](uint64_t b, uint64_t e, int) {
+      for (uint64_t i = b; i < e; ++i) PhraseKeysOf(texts[i].first, texts[i].second, &keys[i]);
+    });
     for (size_t i = 0; i < texts.size(); ++i) counter.AddKeys(keys[i]);
     texts.clear();
     bytes = 0;
@@ -199,41 +172,44 @@ Status ExtractAll(Store* store, const KeywordRunOptions& options,
   std::vector<PaperText> batch[2];
   std::vector<std::vector<Keyword>> results[2];
   std::vector<std::string> failures[2];
-  if (backend->UsesStore()) {  // the store's connection is this thread's: one step at a time
+  if (backend->UsesStore()) {
+    // The store's connection is this thread's: one step at a time, and a
+    // remote backend's finished batch is written (and committed) at once.
     for (size_t i = 0; i < targets.size(); i += options.batch) {
       read(i, &batch[0]);
       failures[0].clear();
       LITGRAPH_RETURN_IF_ERROR(backend->Extract(batch[0], &results[0], &failures[0]));
       write(batch[0], results[0], failures[0]);
     }
-  } else {
-    // Batch k is extracted on other threads while this one writes batch
-    // k - 1's keywords and reads batch k + 1: SQLite's work overlaps the
-    // extraction's, and the rows are written in the same order.
-    read(0, &batch[0]);
-    for (size_t i = 0, k = 0; i < targets.size(); i += options.batch, k ^= 1) {
-      Status extracted;
-      failures[k].clear();
-      std::exception_ptr failed, failed_extracting;
-      std::thread worker([&] {
-        try {
-          extracted = backend->Extract(batch[k], &results[k], &failures[k]);
-        } catch (...) {
-          failed_extracting = std::current_exception();
-        }
-      });
+    options.reporter->Progress("");
+    return Status::Ok();
+  }
+  // Batch k is extracted on other threads while this one writes batch k - 1's
+  // keywords and reads batch k + 1: SQLite's work overlaps the extraction's,
+  // and the rows are written in the same order.
+  read(0, &batch[0]);
+  for (size_t i = 0, k = 0; i < targets.size(); i += options.batch, k ^= 1) {
+    Status extracted;
+    std::exception_ptr failed, failed_extracting;
+    failures[k].clear();
+    std::thread worker([&] {
       try {
-        if (i > 0) write(batch[k ^ 1], results[k ^ 1], failures[k ^ 1]);
-        read(i + options.batch, &batch[k ^ 1]);
+        extracted = backend->Extract(batch[k], &results[k], &failures[k]);
       } catch (...) {
-        failed = std::current_exception();
+        failed_extracting = std::current_exception();
       }
-      worker.join();
-      if (failed) std::rethrow_exception(failed);
-      if (failed_extracting) std::rethrow_exception(failed_extracting);
-      LITGRAPH_RETURN_IF_ERROR(extracted);
-      if (i + options.batch >= targets.size()) write(batch[k], results[k], failures[k]);
+    });
+    try {
+      if (i > 0) write(batch[k ^ 1], results[k ^ 1], failures[k ^ 1]);
+      read(i + options.batch, &batch[k ^ 1]);
+    } catch (...) {
+      failed = std::current_exception();
     }
+    worker.join();
+    if (failed) std::rethrow_exception(failed);
+    if (failed_extracting) std::rethrow_exception(failed_extracting);
+    LITGRAPH_RETURN_IF_ERROR(extracted);
+    if (i + options.batch >= targets.size()) write(batch[k], results[k], failures[k]);
   }
   options.reporter->Progress("");
   return Status::Ok();

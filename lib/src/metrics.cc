@@ -16,6 +16,7 @@
 #include "litgraph/flat_map.h"
 #include "litgraph/generation.h"
 #include "litgraph/sqlite.h"
+#include "parallel_chunks.h"
 
 namespace litgraph {
 
@@ -24,29 +25,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double Since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-// Runs fn(begin, end, worker) over [0, n) in chunks handed out dynamically:
-// hubs make per-paper costs uneven, so static halves would leave a core idle.
-template <typename Fn>
-void ParallelChunks(uint64_t n, int threads, uint64_t chunk, Fn&& fn) {
-  threads = std::max(1, threads);
-  std::atomic<uint64_t> next{0};
-  auto work = [&](int worker) {
-    for (;;) {
-      const uint64_t b = next.fetch_add(chunk);
-      if (b >= n) return;
-      fn(b, std::min(n, b + chunk), worker);
-    }
-  };
-  if (threads == 1) {
-    work(0);
-    return;
-  }
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (auto& t : pool) t.join();
 }
 
 int Workers(int threads) {
