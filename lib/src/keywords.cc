@@ -839,6 +839,13 @@ struct HeadWord {
   double idf = 0;   // normalized idf, once df is known
 };
 
+// Sets h's corpus document frequency (the paper itself counts: at least 1)
+// and normalized idf, of n documents (log_n: log(n + 1)).
+void SetHeadDf(HeadWord* h, uint32_t df, double n, double log_n) {
+  h->df = std::max<uint32_t>(1, df);
+  h->idf = std::log((n + 1) / (static_cast<double>(h->df) + 0.5)) / log_n;
+}
+
 // A candidate phrase with what is known about its occurrences.
 struct Candidate {
   ArenaText text;                        // normalized
@@ -880,6 +887,8 @@ struct PaperCandidates {
   Field fields[2];
   size_t tokens = 0;
   std::string singular_buf;
+  std::vector<uint64_t> df_keys;  // ScoreCandidates' lookups
+  std::vector<uint32_t> dfs;
 
   void Clear(size_t text_bytes) {
     arena.clear();
@@ -1344,10 +1353,7 @@ void Features(const Candidate& c, PaperCandidates* paper, const PhraseStats* sta
     double sum = 0, lo = 1e9, hi = 0;
     for (size_t k = 0; k < words; ++k) {
       HeadWord& h = paper->head_of(c.words[k]);
-      if (h.df < 0) {
-        h.df = std::max<uint32_t>(1, stats->DocFreq(h.hash));
-        h.idf = std::log((n + 1) / (static_cast<double>(h.df) + 0.5)) / log_n;
-      }
+      if (h.df < 0) SetHeadDf(&h, stats->DocFreq(h.hash), n, log_n);
       double v = h.idf;
       sum += v;
       lo = std::min(lo, v);
@@ -1501,64 +1507,128 @@ void PhraseStats::AddDocument(std::string_view title, std::string_view abstract)
 size_t PhraseStats::size() const { return mapped_ ? sorted_size_ : used_; }
 
 namespace {
-// The interpolation search's first probe: where h falls in [0, 2^64) scaled
-// to n keys.
-int64_t FirstProbe(uint64_t h, size_t n) {
-  const long double frac = static_cast<long double>(h) / 18446744073709551616.0L;
-  return std::min<int64_t>(static_cast<int64_t>(frac * n), static_cast<int64_t>(n) - 1);
-}
+
+// One lookup in an opened file's sorted hashes, a probe at a time. Hashes are
+// uniform: interpolation search, ~4 probes of which the last ones fall on the
+// page of the key, where bisection made ~22 scattered ones at 3M phrases.
+// The keys of [lo, hi] lie strictly between key_lo and key_hi, and so does h;
+// beyond kInterpolations probes (keys that are not uniform: a damaged file)
+// it bisects, so a lookup stays O(log n).
+class KeySearch {
+ public:
+  KeySearch(uint64_t h, size_t n) : h_(h), hi_(static_cast<int64_t>(n) - 1) {
+    // The first probe: where h falls in [0, 2^64) scaled to n keys.
+    const double frac = static_cast<double>(h) / kKeySpace;
+    guess_ = std::clamp<int64_t>(static_cast<int64_t>(frac * static_cast<double>(n)), 0, hi_);
+  }
+  bool done() const { return lo_ > hi_; }  // absent
+  uint64_t guess() const { return static_cast<uint64_t>(guess_); }
+  // Takes the key at guess(); true when it is h (found at guess()).
+  bool Step(uint64_t k) {
+    if (k == h_) return true;
+    if (k < h_) {
+      lo_ = guess_ + 1;
+      key_lo_ = static_cast<double>(k);
+    } else {
+      hi_ = guess_ - 1;
+      key_hi_ = static_cast<double>(k);
+    }
+    if (lo_ > hi_) return false;
+    guess_ = lo_ + (hi_ - lo_) / 2;
+    if (++probe_ < kInterpolations) {
+      // Doubles round: a guess is a guess, clamped into [lo, hi].
+      const double frac = (static_cast<double>(h_) - key_lo_) / std::max(key_hi_ - key_lo_, 1.0);
+      const double at = frac * static_cast<double>(hi_ - lo_ + 1);
+      guess_ = lo_ + static_cast<int64_t>(std::clamp(at, 0.0, static_cast<double>(hi_ - lo_)));
+    }
+    return false;
+  }
+
+ private:
+  static constexpr double kKeySpace = 18446744073709551616.0;
+  static constexpr int kInterpolations = 8;
+  uint64_t h_;
+  int64_t lo_ = 0, hi_;
+  double key_lo_ = 0, key_hi_ = kKeySpace;
+  int64_t guess_;
+  int probe_ = 0;
+};
+
 }  // namespace
 
-void PhraseStats::Prefetch(uint64_t h) const {
-  if (!mapped_ || sorted_size_ == 0) return;
-  const auto at = static_cast<uint64_t>(FirstProbe(h, sorted_size_));
-  if (const uint8_t* p = file_.Read(keys_at_ + at * 8, 8)) __builtin_prefetch(p);
+uint32_t PhraseStats::DocFreq(uint64_t h) const {
+  uint32_t df = 0;
+  DocFreqs({&h, 1}, {&df, 1});
+  return df;
 }
 
-uint32_t PhraseStats::DocFreq(uint64_t h) const {
-  if (mapped_) {
-    // Hashes are uniform: interpolation search, ~4 probes of which the last
-    // ones fall on the page of the key, where bisection made ~22 scattered
-    // ones at 3M phrases (a full run's scoring looks up every candidate
-    // here). The keys of [lo, hi] lie strictly between key_lo and key_hi,
-    // and so does h; beyond kInterpolations probes (keys that are not
-    // uniform: a damaged file) it bisects, so a lookup stays O(log n).
-    constexpr int kInterpolations = 8;
-    int64_t lo = 0, hi = static_cast<int64_t>(sorted_size_) - 1;
-    long double key_lo = 0, key_hi = 18446744073709551616.0L;
-    for (int probe = 0; lo <= hi; ++probe) {
-      int64_t guess = lo + (hi - lo) / 2;
-      if (probe == 0) {
-        guess = FirstProbe(h, sorted_size_);
-      } else if (probe < kInterpolations) {
-        const long double frac = (static_cast<long double>(h) - key_lo) / (key_hi - key_lo);
-        guess = std::clamp<int64_t>(lo + static_cast<int64_t>(frac * (hi - lo + 1)), lo, hi);
+void PhraseStats::DocFreqs(std::span<const uint64_t> hashes, std::span<uint32_t> out) const {
+  if (!mapped_) {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = 0; i < hashes.size(); ++i) {
+      out[i] = 0;
+      if (slots_.empty()) continue;
+      for (size_t j = hashes[i] & mask; slots_[j].key; j = (j + 1) & mask)
+        if (slots_[j].key == hashes[i]) {
+          out[i] = slots_[j].count;
+          break;
+        }
+    }
+    return;
+  }
+  std::fill(out.begin(), out.end(), 0u);
+  if (sorted_size_ == 0) return;
+  // Up to kWindow searches in flight; a finished one's place goes to the
+  // next hash. A found key's count is prefetched and read at the end.
+  constexpr size_t kWindow = 16;
+  struct Slot {
+    size_t i;
+    KeySearch search;
+  };
+  std::vector<Slot> window;
+  window.reserve(kWindow);
+  std::vector<uint64_t> found;  // (index in hashes, position) of found keys
+  std::vector<size_t> found_at;
+  size_t next = 0;
+  auto start = [&] {
+    while (window.size() < kWindow && next < hashes.size()) {
+      window.push_back({next, KeySearch(hashes[next], sorted_size_)});
+      file_.Prefetch(keys_at_ + window.back().search.guess() * 8);
+      ++next;
+    }
+  };
+  start();
+  while (!window.empty()) {
+    for (size_t w = 0; w < window.size();) {
+      Slot& s = window[w];
+      const uint8_t* kp = file_.Read(keys_at_ + s.search.guess() * 8, 8);
+      bool finished = !kp;  // damaged: status() says so
+      if (kp) {
+        uint64_t k;
+        std::memcpy(&k, kp, 8);
+        if (s.search.Step(k)) {
+          found_at.push_back(s.i);
+          found.push_back(s.search.guess());
+          file_.Prefetch(counts_at_ + s.search.guess() * 4);
+          finished = true;
+        } else if (s.search.done()) {
+          finished = true;
+        } else {
+          file_.Prefetch(keys_at_ + s.search.guess() * 8);
+        }
       }
-      uint64_t k;
-      const uint8_t* kp = file_.Read(keys_at_ + static_cast<uint64_t>(guess) * 8, 8);
-      if (!kp) return 0;  // damaged: status() says so
-      std::memcpy(&k, kp, 8);
-      if (k == h) {
-        uint32_t count = 0;
-        if (const uint8_t* cp = file_.Read(counts_at_ + static_cast<uint64_t>(guess) * 4, 4))
-          std::memcpy(&count, cp, 4);
-        return count;
-      }
-      if (k < h) {
-        lo = guess + 1;
-        key_lo = static_cast<long double>(k);
+      if (finished) {
+        window[w] = window.back();
+        window.pop_back();
       } else {
-        hi = guess - 1;
-        key_hi = static_cast<long double>(k);
+        ++w;
       }
     }
-    return 0;
+    start();
   }
-  if (slots_.empty()) return 0;
-  size_t mask = slots_.size() - 1;
-  for (size_t j = h & mask; slots_[j].key; j = (j + 1) & mask)
-    if (slots_[j].key == h) return slots_[j].count;
-  return 0;
+  for (size_t j = 0; j < found.size(); ++j)
+    if (const uint8_t* cp = file_.Read(counts_at_ + found[j] * 4, 4))
+      std::memcpy(&out[found_at[j]], cp, 4);
 }
 
 Status PhraseStats::Write(const std::string& path, const FileIdentity& id) const {
@@ -1632,17 +1702,26 @@ std::vector<Scored> ScoreCandidates(PaperCandidates& paper, const PhraseStats* s
   if (out_features) out_features->assign(paper.cands.size() * kNumFeatures, 0.0f);
   std::vector<Scored> scored;
   scored.reserve(paper.cands.size());
+  // Every document frequency the features need, looked up at once (their
+  // cache misses overlap): the candidates', then their words'.
+  std::vector<uint64_t>& keys = paper.df_keys;
+  std::vector<uint32_t>& dfs = paper.dfs;
+  keys.clear();
+  dfs.clear();
   if (use_stats) {
-    // Every lookup's first read is started before any is needed: their
-    // cache misses overlap.
-    for (const Candidate& c : paper.cands) stats->Prefetch(PhraseHash(paper.text(c)));
-    for (const HeadWord& h : paper.heads) stats->Prefetch(h.hash);
+    for (const Candidate& c : paper.cands) keys.push_back(PhraseHash(paper.text(c)));
+    for (const HeadWord& h : paper.heads) keys.push_back(h.hash);
+    dfs.resize(keys.size());
+    stats->DocFreqs(keys, dfs);
+    const double log_n = std::log(n + 1);
+    for (size_t j = 0; j < paper.heads.size(); ++j)
+      SetHeadDf(&paper.heads[j], dfs[paper.cands.size() + j], n, log_n);
   }
   for (uint32_t i = 0; i < paper.cands.size(); ++i) {
     const Candidate& c = paper.cands[i];
     // The paper itself counts when it is not part of the counted corpus.
     const std::string_view text = paper.text(c);
-    uint32_t df = use_stats ? std::max<uint32_t>(1, stats->DocFreq(PhraseHash(text))) : 0;
+    uint32_t df = use_stats ? std::max<uint32_t>(1, dfs[i]) : 0;
     float* f =
         out_features ? out_features->data() + static_cast<size_t>(i) * kNumFeatures : local.data();
     Features(c, &paper, use_stats ? stats : nullptr, n, df, f);

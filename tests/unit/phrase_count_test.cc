@@ -136,11 +136,53 @@ TEST(PhraseCounterTest, LookupsFindKeysThatAreNotUniform) {
   PhraseStats stats;
   ASSERT_TRUE(stats.Open(path, TestId(path)).ok());
   for (uint64_t k : keys) EXPECT_EQ(stats.DocFreq(k), 2u) << k;
-  for (uint64_t k : {uint64_t{3001}, uint64_t{1} << 63, ~uint64_t{0} - 3000}) {
-    stats.Prefetch(k);
-    EXPECT_EQ(stats.DocFreq(k), 0u) << k;
+  const std::vector<uint64_t> absent = {3001, uint64_t{1} << 63, ~uint64_t{0} - 3000};
+  for (uint64_t k : absent) EXPECT_EQ(stats.DocFreq(k), 0u) << k;
+  // Looked up all at once, present and absent keys interleaved (more than
+  // the lookups in flight), each gets what DocFreq says.
+  std::vector<uint64_t> mixed;
+  for (size_t i = 0; i < keys.size(); i += 97) {
+    mixed.push_back(keys[i]);
+    mixed.push_back(absent[i % absent.size()]);
   }
+  std::vector<uint32_t> got(mixed.size(), 7);
+  stats.DocFreqs(mixed, got);
+  for (size_t i = 0; i < mixed.size(); ++i) EXPECT_EQ(got[i], i % 2 ? 0u : 2u) << mixed[i];
   EXPECT_TRUE(stats.status().ok());
+}
+
+// Batched lookups, in counting mode and on the written file, give every
+// key of a text corpus its document frequency (counted here apart).
+TEST(PhraseCounterTest, BatchedLookupsGiveEachKeyItsCount) {
+  ScopedTempDir dir;
+  PhraseStats in_memory;
+  std::map<uint64_t, uint32_t> df;
+  std::vector<uint64_t> asked;
+  for (const Doc& d : TextCorpus(300)) {
+    in_memory.AddDocument(d.title, d.abstract);
+    std::vector<uint64_t> keys;
+    PhraseKeysOf(d.title, d.abstract, &keys);
+    for (uint64_t k : keys) ++df[k];
+    asked.insert(asked.end(), keys.begin(), keys.end());
+  }
+  asked.push_back(12345);  // in no document
+  ASSERT_TRUE(in_memory.Write(dir.File("df"), TestId("phrase_df")).ok());
+  PhraseStats opened;
+  ASSERT_TRUE(opened.Open(dir.File("df"), TestId("phrase_df")).ok());
+  size_t shared = 0, once = 0;
+  for (const PhraseStats* stats : {&in_memory, &opened}) {
+    std::vector<uint32_t> got(asked.size(), 7);
+    stats->DocFreqs(asked, got);
+    for (size_t i = 0; i < asked.size(); ++i) {
+      const uint32_t n = df.count(asked[i]) ? df[asked[i]] : 0;
+      EXPECT_EQ(got[i], stats == &opened && n < 2 ? 0u : n) << i;  // the file keeps df >= 2
+      shared += n >= 2;
+      once += n == 1;
+    }
+  }
+  EXPECT_GT(shared, 1000u);
+  EXPECT_GT(once, 100u);
+  EXPECT_TRUE(opened.status().ok());
 }
 
 TEST(PhraseCounterTest, EmptyCorpus) {

@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -107,9 +108,11 @@ class PhraseStats {
   Status status() const { return file_.status(); }
 
   uint32_t DocFreq(uint64_t phrase_hash) const;
-  // Starts loading the part of the file DocFreq(phrase_hash) reads first:
-  // lookups of many keys prefetched first overlap their cache misses.
-  void Prefetch(uint64_t phrase_hash) const;
+  // DocFreq of each of `hashes`, into `out` (of the same size). The lookups
+  // of an opened file advance side by side, each one's next probe
+  // prefetched while the others read theirs, so that their cache misses
+  // overlap: a paper's scoring looks up hundreds of keys at once.
+  void DocFreqs(std::span<const uint64_t> hashes, std::span<uint32_t> out) const;
   uint64_t num_docs() const { return num_docs_; }
   size_t size() const;
 
