@@ -81,7 +81,7 @@ Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t
                                                             int threads) {
   // The runs go beside the generations (keywords.tmp: removed by the
   // counter, or with the generations' leftovers when killed).
-  PhraseCounter counter(store->dir() + "/keywords.tmp", memory);
+  PhraseCounter counter(store->dir() + "/keywords.tmp", memory, threads);
   // Texts in batches (2,000 documents or 64 MiB), each document's keys found
   // on `threads` threads and counted in document order.
   constexpr size_t kBatch = 2000, kBatchBytes = size_t{64} << 20;

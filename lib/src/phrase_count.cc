@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <utility>
 
 #include "litgraph/keywords.h"
+#include "parallel_chunks.h"
 #include "phrase_stats_format.h"
 #include "spill_file.h"
 
@@ -62,10 +64,46 @@ class RunReader {
   Status status_;
 };
 
+// Partitions v[0, n) in place by byte `shift / 8` of its keys, into parts
+// [start[b], start[b + 1]) (American flag sort's pass).
+void PartitionByByte(uint64_t* v, size_t n, int shift, std::array<size_t, 257>* start) {
+  std::array<size_t, 257>& s = *start;
+  s.fill(0);
+  for (size_t i = 0; i < n; ++i) ++s[((v[i] >> shift) & 255) + 1];
+  for (size_t b = 0; b < 256; ++b) s[b + 1] += s[b];
+  std::array<size_t, 256> next;
+  std::copy(s.begin(), s.end() - 1, next.begin());
+  for (size_t b = 0; b < 256; ++b)
+    while (next[b] < s[b + 1]) {  // each key swapped into its part
+      uint64_t x = v[next[b]];
+      for (size_t d = (x >> shift) & 255; d != b; d = (x >> shift) & 255)
+        std::swap(x, v[next[d]++]);
+      v[next[b]++] = x;
+    }
+}
+
+// Sorts hash keys (spread evenly over their top bytes): partitioned by the
+// top byte, then each part, on `threads` threads, by the second byte, and
+// the small parts sorted in cache. 64M random keys on this machine: 7.7 s
+// with std::sort, 6.1-6.4 s so on one thread, 4.2-4.3 s on two.
+void SortKeys(std::vector<uint64_t>* keys, int threads) {
+  std::array<size_t, 257> start;
+  PartitionByByte(keys->data(), keys->size(), 56, &start);
+  ParallelChunks(256, threads, 1, [&](uint64_t b, uint64_t e, int) {
+    std::array<size_t, 257> inner;
+    for (; b < e; ++b) {
+      uint64_t* part = keys->data() + start[b];
+      PartitionByByte(part, start[b + 1] - start[b], 48, &inner);
+      for (size_t c = 0; c < 256; ++c) std::sort(part + inner[c], part + inner[c + 1]);
+    }
+  });
+}
+
 }  // namespace
 
-PhraseCounter::PhraseCounter(std::string dir, size_t budget)
+PhraseCounter::PhraseCounter(std::string dir, size_t budget, int threads)
     : dir_(std::move(dir)),
+      threads_(threads),
       capacity_(std::max<size_t>(budget / sizeof(uint64_t), 1)),
       read_buffer_(std::clamp<size_t>(budget / (2 * kMaxMergeWidth), 16 << 10, 1 << 20)) {
   std::error_code ec;
@@ -97,7 +135,7 @@ std::string PhraseCounter::RunPath() { return fmt::format("{}/{}.run", dir_, nex
 
 void PhraseCounter::Spill() {
   if (!buffer_.empty() && status_.ok()) {
-    std::sort(buffer_.begin(), buffer_.end());
+    SortKeys(&buffer_, threads_);
     std::string path = RunPath();
     OutFile out;
     status_ = out.Open(path);

@@ -97,7 +97,7 @@ TEST(PhraseCounterTest, ManyRunsCountAsInMemory) {
   EXPECT_TRUE(stats.status().ok());
 }
 
-TEST(PhraseCounterTest, SameFileAsPhraseStatsWhateverTheBudget) {
+TEST(PhraseCounterTest, SameFileAsPhraseStatsWhateverTheBudgetAndThreads) {
   ScopedTempDir dir;
   const auto docs = TextCorpus(300);
   PhraseStats in_memory;
@@ -107,9 +107,12 @@ TEST(PhraseCounterTest, SameFileAsPhraseStatsWhateverTheBudget) {
   const std::string want = ReadFile(want_path);
   ASSERT_GT(in_memory.size(), 100u);
 
-  for (size_t budget : {size_t{64} << 20, size_t{1024}}) {
-    SCOPED_TRACE(budget);
-    PhraseCounter counter(dir.File("runs"), budget);
+  // Full buffers are sorted on `threads` threads.
+  const std::pair<size_t, int> cases[] = {
+      {size_t{64} << 20, 1}, {1024, 1}, {1024, 3}, {64 << 10, 2}};
+  for (const auto& [budget, threads] : cases) {
+    SCOPED_TRACE(::testing::Message() << budget << " bytes, " << threads << " threads");
+    PhraseCounter counter(dir.File("runs"), budget, threads);
     for (const Doc& d : docs) counter.AddDocument(d.title, d.abstract);
     EXPECT_EQ(counter.runs() > PhraseCounter::kMaxMergeWidth, budget == 1024);
     const std::string path = dir.File("got");

@@ -15,7 +15,7 @@
 // 128, between 16 KiB and 1 MiB). Disk: 12 bytes per distinct key of each
 // run, and 4 per key written, in `dir`. The counter creates `dir` and
 // removes it when it goes; a killed process leaves it to its next owner.
-// Not thread-safe.
+// Not thread-safe (it sorts a full buffer on `threads` threads of its own).
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,8 @@ class PhraseCounter {
  public:
   static constexpr size_t kMaxMergeWidth = 64;  // runs open at once
 
-  PhraseCounter(std::string dir, size_t budget);
+  // `threads`: for sorting a full buffer.
+  PhraseCounter(std::string dir, size_t budget, int threads = 1);
   ~PhraseCounter();
   PhraseCounter(const PhraseCounter&) = delete;
   PhraseCounter& operator=(const PhraseCounter&) = delete;
@@ -59,6 +60,7 @@ class PhraseCounter {
   Status Merge(size_t n, Fn&& fn);
   std::string RunPath();
   std::string dir_;
+  int threads_;
   size_t capacity_;     // keys in the buffer
   size_t read_buffer_;  // bytes per run while merging
   std::vector<uint64_t> buffer_;
