@@ -74,6 +74,43 @@ TEST(JsonLinesTest, StreamReaderNamesItsInput) {
   EXPECT_EQ(st.message(), "<stdin>:2: expected a JSON object");
 }
 
+// Input is read in blocks of 64 KiB: lines straddle them (the first line's
+// CRLF is split between the first two), and line numbers run on.
+TEST(JsonLinesTest, LinesAcrossReadBlocks) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("long.jsonl");
+  const size_t block = size_t{1} << 16;
+  std::vector<std::string> want = {std::string(block - 10, 'a')};  // {"id":"…"}\r: 64 KiB
+  std::string text = "{\"id\":\"" + want[0] + "\"}\r\n";
+  ASSERT_EQ(text.substr(block - 1, 2), "\r\n");
+  for (int i = 1; text.size() < 5 * block; ++i) {
+    want.push_back(std::string(static_cast<size_t>(1000 + (i * 997) % 8000), 'x') +
+                   std::to_string(i));
+    text += "{\"id\":\"" + want.back() + "\"}";
+    text += i % 3 == 0 ? "\n" : i % 3 == 1 ? "\r\n" : "\r";
+  }
+  text += "{\"id\":\"last\"}";  // no line end
+  want.push_back("last");
+  WriteFile(path, text);
+  Status st;
+  auto got = Ids(path, &st);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].first, want[i]);
+    EXPECT_EQ(got[i].second, path + ":" + std::to_string(i + 1));
+  }
+  std::istringstream in(text);
+  size_t lines = 0;
+  st = ForEachJsonLine(in, "<stdin>", [&](Json& j, const std::string& where) {
+    EXPECT_EQ(where, "<stdin>:" + std::to_string(++lines));
+    EXPECT_EQ(j["id"], want[lines - 1]);
+    return Status::Ok();
+  });
+  EXPECT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(lines, want.size());
+}
+
 TEST(JsonLinesTest, DirectoriesAndMissingFilesAreIoErrorsNamingThem) {
   ScopedTempDir tmp;
   Status st;
