@@ -4,7 +4,7 @@ and query latency idle against during the update.
 
     /usr/bin/python3 bench/cron_bench.py --bin BIN --src STORE --work DIR
         [--works 50000,100000] [--seed 1] [--gen-seed 2] [--recent 0.2]
-        [--latency separate|same|none] [--idle-rounds 5] [--gap-ms 100]
+        [--latency separate|same|none] [--idle-rounds 5] [--gap-ms 100] [--nice N]
         [--out FILE.json] [--keep]
 
 STORE is a store built from `litgraph-gen-works --works C` (default profile, seed 1, C = the
@@ -38,6 +38,8 @@ exit, /usr/bin/time -f '%e %M %U %S' for peak RSS and CPU):
                  new / updated / stale, load_seconds, graph_seconds, seconds)
   keywords       litgraph-extract-keywords --db COPY --missing --stats -q: wall, RSS, its JSON
   embed          litgraph-embed --db COPY --missing --stats -q: wall, RSS, its JSON
+  (each of the three under `nice -n N` with --nice N, as README's cron recipe runs them;
+  the queries at the default priority)
   cron_total     the sum of the three walls (issue 13: <= 60 s at N = 100k)
   files          while each command runs, the store directory is listed every 0.2 s and the
                  time each new file or directory first appears is kept (the commands print no
@@ -430,7 +432,8 @@ def run_cmd(a, name, argv, db, t0, logdir, phase_box):
         watch.start()
         start = time.perf_counter()
         with open(ef, "w") as err, open(of, "w") as out:
-            p = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", "-o", tf, *argv],
+            nice = ["nice", "-n", str(a.nice)] if a.nice else []
+            p = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", "-o", tf, *nice, *argv],
                                stdout=out, stderr=err)
         wall = time.perf_counter() - start
         watch.stop.set()
@@ -588,6 +591,8 @@ def main():
     ap.add_argument("--latency", choices=["separate", "same", "none"], default="separate")
     ap.add_argument("--idle-rounds", type=int, default=5)
     ap.add_argument("--gap-ms", type=float, default=100, help="pause between background queries")
+    ap.add_argument("--nice", type=int, default=0,
+                    help="run the cron steps under nice -n N (README's cron recipe), queries at 0")
     ap.add_argument("--out", help="JSON with every measurement")
     ap.add_argument("--keep", action="store_true", help="keep the store copies")
     ap.add_argument("--retries", type=int, default=5, help="retries of a failed cron step")
