@@ -330,14 +330,18 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
     Transaction txn(&store->db(), "IMMEDIATE");
     // Into an empty store the lexical indexes are tokenized on a thread of
     // their own during the load, and built while SQLite builds its indexes.
+    // An update tokenizes the texts it writes likewise, for the lexical
+    // delta of the graph update.
+    const bool update = counts.track && !options.compact;
     std::unique_ptr<LexicalBuilders> lexical;
     std::unique_ptr<TextFeeder> feeder;
-    if (bulk && options.build_graph) {
+    if ((bulk && options.build_graph) || update) {
       // Its runs go beside the generations (a killed load's are removed with
-      // the next graph generation's leftovers); half the budget, the other
-      // half being SQLite's while it loads.
+      // the next graph generation's leftovers); half the budget for a bulk
+      // load, the other half being SQLite's while it loads, a quarter for
+      // an update (whose graph update needs memory beside it).
       lexical = std::make_unique<LexicalBuilders>(store->dir() + "/graph.lexical.tmp",
-                                                  options.memory_budget / 2);
+                                                  options.memory_budget / (bulk ? 2 : 4));
       feeder = std::make_unique<TextFeeder>(lexical.get());
     }
     if (bulk) bulk->DropSecondaryIndexes();
@@ -348,7 +352,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
     LITGRAPH_RETURN_IF_ERROR(ApplyBatches(&queue, &writer, options, stats, t0, counts));
     if (feeder) {
       feeder->Finish();
-      lexical->StartBuild(static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1);
+      if (bulk) lexical->StartBuild(static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1);
     }
     if (bulk) bulk->RestoreSecondaryIndexes();
     stats->load_seconds = Since(t0);
@@ -360,13 +364,14 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
       GraphBuildStats gs;
       GraphBuildOptions go;
       go.reporter = options.reporter;
-      go.lexical = lexical.get();
+      go.lexical = bulk ? lexical.get() : nullptr;
+      go.changed_texts = bulk ? nullptr : lexical.get();
       go.memory_budget = options.memory_budget;
       go.ranked_length = options.ranked_length;
       go.cooccur_top_k = options.cooccur_top_k;
       go.full_build_fraction = options.full_build_fraction;
       go.lexical_delta_fraction = options.lexical_delta_fraction;
-      if (counts.track && !options.compact) {
+      if (update) {
         GraphChanges changes;
         changes.papers = std::move(counts.papers);
         changes.authors = std::move(counts.authors);

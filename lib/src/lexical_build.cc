@@ -22,6 +22,7 @@
 #include <cstring>
 #include <filesystem>
 #include <numeric>
+#include <optional>
 
 #include "lexical_format.h"
 #include "litgraph/coding.h"
@@ -530,7 +531,7 @@ Status WriteMask(GenerationBuilder* out, const std::string& name, const std::vec
 Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
                             const std::vector<uint32_t>& changed, double compact_fraction,
                             GenerationBuilder* out, size_t budget, LexicalBuildStats* stats,
-                            bool* compacted) {
+                            bool* compacted, LexicalBuilders* changed_texts) {
   *compacted = true;
   const uint64_t id_space = static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1;
   LexicalIndex text, title;
@@ -550,9 +551,12 @@ Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
       compact_fraction * static_cast<double>(text_frame.base_docs))
     return BuildLexicalIndexes(store, out, budget, stats);
   *compacted = false;
-  LexicalBuilders b(out->Path("lexical.tmp"), budget);
+  std::optional<LexicalBuilders> own;
+  LexicalBuilders& b =
+      changed_texts ? *changed_texts : own.emplace(out->Path("lexical.tmp"), budget);
   for (uint32_t d : docs)
-    if (std::optional<PaperText> t = store->GetPaperText(d)) b.Add(d, t->title, t->abstract);
+    if (!changed_texts || !std::binary_search(changed.begin(), changed.end(), d))
+      if (std::optional<PaperText> t = store->GetPaperText(d)) b.Add(d, t->title, t->abstract);
   LITGRAPH_RETURN_IF_ERROR(b.text.Build(id_space, Bm25Params(), &text_frame));
   LITGRAPH_RETURN_IF_ERROR(b.title.Build(id_space, Bm25Params(), &title_frame));
   LexicalBuildStats title_stats;

@@ -253,6 +253,28 @@ TEST_F(GraphUpdateTest, ManySmallUpsertsWriteTheFilesOfAFullBuild) {
   }
   Upsert(changed);
   ExpectSameAsFullBuild(true);
+  // One work three times in one ingest, each with other words: the second
+  // version is the newest, the third is stale. The lexical delta, tokenized
+  // while the records are written, holds what the store holds.
+  {
+    json w = works[3];
+    std::vector<json> versions;
+    for (const auto& [title, date] : {std::pair{"quasar lensing survey", "2032-01-01"},
+                                      std::pair{"coral reef acoustics", "2032-02-01"},
+                                      std::pair{"glacier calving dynamics", "2031-12-01"}}) {
+      w["title"] = w["display_name"] = title;
+      w["updated_date"] = date;
+      versions.push_back(w);
+    }
+    Upsert(versions);
+    const std::string url = works[3]["id"];
+    const auto id = store_->PaperByExtId(url.substr(url.rfind('/') + 1));
+    ASSERT_TRUE(id);
+    auto stored = store_->GetPaperText(*id);
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(stored->title, "coral reef acoustics");
+    ExpectSameAsFullBuild(true);
+  }
   // And back to the originals, later still.
   std::vector<json> back;
   for (size_t i = 0; i < works.size(); i += 9) {

@@ -57,6 +57,11 @@ struct GraphBuildOptions {
   // while loading); finished on a second thread while relations are built.
   // Null: the lexical index is built by scanning the paper table.
   LexicalBuilders* lexical = nullptr;
+  // Already holds the texts of the papers an update changed (ingest feeds
+  // one while loading, on a thread of its own): UpdateGraph's lexical delta
+  // then reads only the older delta's papers from the paper table. Full
+  // builds ignore it.
+  LexicalBuilders* changed_texts = nullptr;
   // Length of the ranked lists of hub relations (graph.h; tests use short ones).
   uint32_t ranked_length = kRankedLength;
   // Bytes the edge sorters may hold in memory (edge_sort.h); beyond it they

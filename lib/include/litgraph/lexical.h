@@ -274,10 +274,12 @@ class LexicalIndex {
 // the base is carried over; when they exceed `compact_fraction` of the
 // base's papers, both indexes are rebuilt in full instead (compaction),
 // `*compacted` set. Without a lexical index in `old` it builds in full too.
+// `changed_texts`, when not null, already holds the texts of `changed`
+// (sorted): the delta adds only the older delta's other papers to it.
 Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
                             const std::vector<uint32_t>& changed, double compact_fraction,
                             GenerationBuilder* out, size_t budget, LexicalBuildStats* stats,
-                            bool* compacted);
+                            bool* compacted, LexicalBuilders* changed_texts = nullptr);
 inline constexpr char kDeltaPrefix[] = "delta.";
 
 }  // namespace litgraph
