@@ -1590,8 +1590,8 @@ void PhraseStats::DocFreqs(std::span<const uint64_t> hashes, std::span<uint32_t>
   };
   std::vector<Slot> window;
   window.reserve(kWindow);
-  std::vector<uint64_t> found;  // (index in hashes, position) of found keys
-  std::vector<size_t> found_at;
+  std::vector<uint64_t> found;  // positions of the keys found
+  std::vector<size_t> found_at;  // and their indexes in hashes
   size_t next = 0;
   auto start = [&] {
     while (window.size() < kWindow && next < hashes.size()) {
