@@ -1590,7 +1590,7 @@ void PhraseStats::DocFreqs(std::span<const uint64_t> hashes, std::span<uint32_t>
   };
   std::vector<Slot> window;
   window.reserve(kWindow);
-  std::vector<uint64_t> found;  // positions of the keys found
+  std::vector<uint64_t> found;   // positions of the keys found
   std::vector<size_t> found_at;  // and their indexes in hashes
   size_t next = 0;
   auto start = [&] {
