@@ -77,7 +77,8 @@ class IdSet {
   std::vector<uint64_t> bits_;
 };
 
-void SortUnique(std::vector<uint32_t>* v) {
+template <typename T>
+void SortUnique(std::vector<T>* v) {
   std::sort(v->begin(), v->end());
   v->erase(std::unique(v->begin(), v->end()), v->end());
 }
@@ -207,6 +208,9 @@ class Updater {
   }
   Status Begin(const std::vector<uint32_t>& papers, std::vector<uint32_t>* citations);
   Status ReadPaperRows(const std::vector<uint32_t>& links);
+  // The dense ids of the works (by number) the rows of `links` reference
+  // (0: not in the store).
+  std::unordered_map<uint64_t, uint32_t> ResolveWorkNumbers(const std::vector<uint32_t>& links);
   ListPatch ReversePatch(Rel fwd_rel, const ListPatch& fwd, const IdSet& changed);
   // Writes relation `r` from its patch (queued for the writer thread, or
   // inherited when nothing changed); `rerank`: nodes whose ranked list is
@@ -408,16 +412,47 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
 
 // CITES, RELATED_TO and PUBLISHED_IN lists, counts and years from the rows
 // of `links`, references resolved against the store.
+std::unordered_map<uint64_t, uint32_t> Updater::ResolveWorkNumbers(
+    const std::vector<uint32_t>& links) {
+  std::vector<uint64_t> wanted;
+  store_->ForEachPaperLinksOf(links, [&](const PaperLinksRow& row) {
+    auto add = [&](const PackedId& ref) {
+      if (ref.is_work_number) wanted.push_back(ref.work_number);
+    };
+    ForEachPackedId(row.refs, add);  // a corrupt list: ReadPaperRows says so
+    ForEachPackedId(row.related, add);
+  });
+  SortUnique(&wanted);
+  std::unordered_map<uint64_t, uint32_t> works;
+  works.reserve(wanted.size());
+  for (uint64_t n : wanted) works.emplace(n, 0);
+  if (wanted.size() > space_[NodeType::kPaper] / 8) {
+    // Many: one scan of the ext_id index (a work number is the canonical
+    // "W<n>": PackedWorkNumber is 0 for any other id).
+    store_->ForEachPaperExtId([&](int64_t id, std::string_view ext) {
+      if (auto it = works.find(PackedWorkNumber(ext)); it != works.end())
+        it->second = static_cast<uint32_t>(id);
+    });
+  } else {
+    // Few: looked up in the index's order, whose pages then come in turn.
+    std::vector<std::pair<std::string, uint64_t>> names;
+    names.reserve(wanted.size());
+    for (uint64_t n : wanted) names.emplace_back(fmt::format("W{}", n), n);
+    std::sort(names.begin(), names.end());
+    for (const auto& [name, n] : names)
+      works[n] = static_cast<uint32_t>(store_->PaperByExtId(name).value_or(0));
+  }
+  return works;
+}
+
 Status Updater::ReadPaperRows(const std::vector<uint32_t>& links) {
-  std::unordered_map<uint64_t, uint32_t> works;  // work number -> id (0: none)
+  // work number -> id (0: none), for every work number of the rows
+  const std::unordered_map<uint64_t, uint32_t> works = ResolveWorkNumbers(links);
   std::unordered_map<std::string, uint32_t> others;
   auto find = [&](const PackedId& ref) -> uint32_t {
     if (ref.is_work_number) {
-      auto [it, fresh] = works.try_emplace(ref.work_number, 0);
-      if (fresh)
-        it->second = static_cast<uint32_t>(
-            store_->PaperByExtId(fmt::format("W{}", ref.work_number)).value_or(0));
-      return it->second;
+      auto it = works.find(ref.work_number);
+      return it == works.end() ? 0 : it->second;
     }
     auto [it, fresh] = others.try_emplace(std::string(ref.text), 0);
     if (fresh) it->second = static_cast<uint32_t>(store_->PaperByExtId(it->first).value_or(0));

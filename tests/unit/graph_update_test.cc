@@ -253,6 +253,17 @@ TEST_F(GraphUpdateTest, ManySmallUpsertsWriteTheFilesOfAFullBuild) {
   }
   Upsert(changed);
   ExpectSameAsFullBuild(true);
+  // A work that references a stored work and an unknown one: few
+  // references are looked up one by one, many found by a scan (the slices
+  // above); both resolve alike.
+  {
+    json w = works[5];
+    w["referenced_works"] = json::array({works[7]["id"], "https://openalex.org/W1"});
+    w["related_works"] = json::array({works[8]["id"]});
+    w["updated_date"] = "2030-06-01";
+    Upsert({w});
+    ExpectSameAsFullBuild(true);
+  }
   // One work three times in one ingest, each with other words: the second
   // version is the newest, the third is stale. The lexical delta, tokenized
   // while the records are written, holds what the store holds.
