@@ -410,8 +410,6 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   return Status::Ok();
 }
 
-// CITES, RELATED_TO and PUBLISHED_IN lists, counts and years from the rows
-// of `links`, references resolved against the store.
 std::unordered_map<uint64_t, uint32_t> Updater::ResolveWorkNumbers(
     const std::vector<uint32_t>& links) {
   std::vector<uint64_t> wanted;
@@ -445,6 +443,8 @@ std::unordered_map<uint64_t, uint32_t> Updater::ResolveWorkNumbers(
   return works;
 }
 
+// CITES, RELATED_TO and PUBLISHED_IN lists, counts and years from the rows
+// of `links`, references resolved against the store.
 Status Updater::ReadPaperRows(const std::vector<uint32_t>& links) {
   // work number -> id (0: none), for every work number of the rows
   const std::unordered_map<uint64_t, uint32_t> works = ResolveWorkNumbers(links);
