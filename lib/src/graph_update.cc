@@ -55,6 +55,7 @@
 #include "litgraph/graph_build.h"
 #include "litgraph/lexical.h"
 #include "litgraph/store.h"
+#include "parallel_chunks.h"
 
 namespace litgraph {
 
@@ -233,8 +234,14 @@ class Updater {
   Status UpdateKeywords();
   ListPatch CooccurPatch(const ListPatch& has, const ListPatch& keyword_papers,
                          const std::vector<CountDelta>& deltas);
+  // Every paper's new keywords in memory (keyword_offsets_, keyword_ids_)
+  // when they fit in half the budget; once.
+  void LoadKeywordLists(const ListPatch& has);
+  // Keyword j's co-occurrences counted from its papers' keywords, with
+  // `tally` (a zeroed counter per keyword, left zeroed). Thread-safe once the
+  // lists are loaded.
   void CountRow(uint32_t j, const ListPatch& has, std::span<const uint32_t> papers,
-                std::vector<Cooc>* row);
+                std::vector<uint32_t>* tally, std::vector<Cooc>* row);
   bool OwnListHolds(uint32_t j, uint32_t k);
 
   // Seconds since the last lap, recorded under `name` (update_seconds).
@@ -276,8 +283,8 @@ class Updater {
   nlohmann::json CooccurCounts() const {
     return {{"certified", certified_}, {"recounted", recounted_}};
   }
-  // CountRow's: a counter per keyword, and every paper's new keywords (CSR).
-  std::vector<uint32_t> tally_;
+  // LoadKeywordLists': every paper's new keywords (CSR).
+  bool lists_loaded_ = false;
   std::vector<uint64_t> keyword_offsets_;
   std::vector<uint32_t> keyword_ids_;
   WriteBehind writes_;  // last: its thread stops before the rest is destroyed
@@ -944,6 +951,7 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
   std::vector<std::vector<uint32_t>> own_old;  // per keyword of T, ids ascending
   std::vector<uint32_t> ids, attrs;
   std::vector<Cooc> known, pending;
+  std::vector<size_t> recount;  // indexes into touched
   for (size_t i = 0; i < deltas.size();) {
     const uint32_t j = deltas[i].a;
     size_t end = i;
@@ -989,7 +997,7 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
       if (certain) {
         ++certified_;
       } else {
-        CountRow(j, has, papers_of(j), &known);
+        recount.push_back(touched.size());  // counted below
         ++recounted_;
       }
     }
@@ -997,6 +1005,25 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
     touched.push_back(j);
     own_new.push_back(known);
     i = end;
+  }
+  // The keywords whose co-occurrences are counted afresh: on `threads`
+  // threads when every paper's keywords are in memory (each row is its own).
+  if (!recount.empty()) {
+    LoadKeywordLists(has);
+    const int threads = keyword_offsets_.empty() ? 1
+                        : options_.threads > 0
+                            ? options_.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::vector<uint32_t>> tallies(static_cast<size_t>(threads));
+    ParallelChunks(recount.size(), threads, 16, [&](uint64_t b, uint64_t e, int worker) {
+      std::vector<uint32_t>& tally = tallies[static_cast<size_t>(worker)];
+      if (tally.empty()) tally.assign(space_[NodeType::kKeyword], 0);
+      for (uint64_t x = b; x < e; ++x) {
+        const size_t t = recount[x];
+        CountRow(touched[t], has, papers_of(touched[t]), &tally, &own_new[t]);
+        TopK(&own_new[t], k_top);
+      }
+    });
   }
   // Who holds whom in the new own lists of T: (held, holder, count).
   std::vector<Triple> held;
@@ -1054,29 +1081,30 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
   return out;
 }
 
-// Keyword j's co-occurrences counted from its papers' keywords (new lists).
-// Keywords are read from every paper's new HAS_KEYWORD list held in memory
-// (loaded on the first call: 8 bytes per paper and 4 per edge) when that fits
-// in half the memory budget, else list by list from the old file.
-void Updater::CountRow(uint32_t j, const ListPatch& has, std::span<const uint32_t> papers,
-                       std::vector<Cooc>* row) {
-  if (tally_.empty()) {
-    tally_.assign(space_[NodeType::kKeyword], 0);
-    Adjacency& old = Old(Rel::kKeywords);
-    const uint64_t n = space_[NodeType::kPaper];
-    if (8 * (n + 1) + 4 * (old.num_edges() + has.ids.size()) <= options_.memory_budget / 2) {
-      keyword_offsets_.reserve(n + 1);
-      keyword_ids_.reserve(old.num_edges() + has.ids.size());
-      keyword_offsets_.push_back(0);
-      for (uint64_t p = 0; p < n; ++p) {
-        const int64_t i = has.Find(static_cast<uint32_t>(p));
-        std::span<const uint32_t> kws =
-            i >= 0 ? has.Ids(static_cast<size_t>(i)) : Scan(Rel::kKeywords).Get(p).ids;
-        keyword_ids_.insert(keyword_ids_.end(), kws.begin(), kws.end());
-        keyword_offsets_.push_back(keyword_ids_.size());
-      }
-    }
+// Every paper's new HAS_KEYWORD list (8 bytes per paper and 4 per edge),
+// when that fits in half the memory budget; else CountRow reads them list by
+// list from the old file, slower.
+void Updater::LoadKeywordLists(const ListPatch& has) {
+  if (lists_loaded_) return;
+  lists_loaded_ = true;
+  Adjacency& old = Old(Rel::kKeywords);
+  const uint64_t n = space_[NodeType::kPaper];
+  if (8 * (n + 1) + 4 * (old.num_edges() + has.ids.size()) > options_.memory_budget / 2) return;
+  keyword_offsets_.reserve(n + 1);
+  keyword_ids_.reserve(old.num_edges() + has.ids.size());
+  keyword_offsets_.push_back(0);
+  for (uint64_t p = 0; p < n; ++p) {
+    const int64_t i = has.Find(static_cast<uint32_t>(p));
+    std::span<const uint32_t> kws =
+        i >= 0 ? has.Ids(static_cast<size_t>(i)) : Scan(Rel::kKeywords).Get(p).ids;
+    keyword_ids_.insert(keyword_ids_.end(), kws.begin(), kws.end());
+    keyword_offsets_.push_back(keyword_ids_.size());
   }
+}
+
+void Updater::CountRow(uint32_t j, const ListPatch& has, std::span<const uint32_t> papers,
+                       std::vector<uint32_t>* tally, std::vector<Cooc>* row) {
+  std::vector<uint32_t>& count = *tally;
   std::vector<uint32_t> seen;
   for (uint32_t q : papers) {
     std::span<const uint32_t> kws;
@@ -1088,12 +1116,12 @@ void Updater::CountRow(uint32_t j, const ListPatch& has, std::span<const uint32_
       kws = i >= 0 ? has.Ids(static_cast<size_t>(i)) : Old(Rel::kKeywords).Neighbours(q).ids;
     }
     for (uint32_t k : kws)
-      if (k != j && k < tally_.size() && tally_[k]++ == 0) seen.push_back(k);
+      if (k != j && k < count.size() && count[k]++ == 0) seen.push_back(k);
   }
   row->clear();
   for (uint32_t k : seen) {
-    row->push_back({k, tally_[k]});
-    tally_[k] = 0;
+    row->push_back({k, count[k]});
+    count[k] = 0;
   }
 }
 

@@ -367,6 +367,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
       go.lexical = bulk ? lexical.get() : nullptr;
       go.changed_texts = bulk ? nullptr : lexical.get();
       go.memory_budget = options.memory_budget;
+      go.threads = options.threads;
       go.ranked_length = options.ranked_length;
       go.cooccur_top_k = options.cooccur_top_k;
       go.full_build_fraction = options.full_build_fraction;

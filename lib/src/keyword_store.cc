@@ -282,6 +282,7 @@ Status RunKeywordExtraction(
     if (store->Generation("graph") > 0) {
       GraphBuildOptions go;
       go.memory_budget = options.memory_budget;
+      go.threads = options.threads;
       go.ranked_length = options.ranked_length;
       go.cooccur_top_k = options.cooccur_top_k;
       // Patched for the papers processed (a full run rebuilds it).

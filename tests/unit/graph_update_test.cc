@@ -84,7 +84,8 @@ class GraphUpdateTest : public ::testing::Test {
     if (missing) ko.select = KeywordRunOptions::Select::kMissing;
     ko.ranked_length = 4;
     ko.cooccur_top_k = kTopK;
-    ko.batch = 37;  // many batches: read and written while the next is extracted
+    ko.batch = 37;   // many batches: read and written while the next is extracted
+    ko.threads = 2;  // COOCCUR recounts on two threads (ingest: one per core)
     KeywordRunStats ks;
     auto builtin = [](const PhraseStats* ps) {
       return MakeBuiltinKeywordBackend(ps, {}, nullptr, 2);

@@ -62,6 +62,8 @@ struct GraphBuildOptions {
   // then reads only the older delta's papers from the paper table. Full
   // builds ignore it.
   LexicalBuilders* changed_texts = nullptr;
+  // Threads for an update's COOCCUR recounts (0: one per core).
+  int threads = 0;
   // Length of the ranked lists of hub relations (graph.h; tests use short ones).
   uint32_t ranked_length = kRankedLength;
   // Bytes the edge sorters may hold in memory (edge_sort.h); beyond it they

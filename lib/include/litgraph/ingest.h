@@ -57,6 +57,8 @@ struct IngestOptions {
   // records and graph committed and the metrics stale (litgraph-status
   // says so). false leaves them stale.
   bool update_metrics = true;
+  // Workers of the metrics rebuild and of a graph update's COOCCUR recounts
+  // (0: one per core).
   int threads = 0;
 };
 

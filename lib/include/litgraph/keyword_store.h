@@ -68,8 +68,8 @@ struct KeywordRunOptions {
   // generation), copied instead of counted: shards of one corpus extracting
   // with one set of statistics (litgraph-merge).
   std::string stats_from;
-  size_t batch = 2000;                  // papers per backend call / commit unit for remote backends
-  int threads = 1;                      // for counting phrase statistics (the backend has its own)
+  size_t batch = 2000;  // papers per backend call / commit unit for remote backends
+  int threads = 1;  // for counting phrase statistics and COOCCUR recounts (the backend has its own)
   Reporter* reporter = NullReporter();  // progress, and the papers a backend failed on
   // Commit after every batch (remote backends: an interrupted run keeps its
   // finished batches; --missing resumes). Built-in: one transaction.
