@@ -46,6 +46,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -209,9 +210,8 @@ class Updater {
   }
   Status Begin(const std::vector<uint32_t>& papers, std::vector<uint32_t>* citations);
   Status ReadPaperRows(const std::vector<uint32_t>& links);
-  // The dense ids of the works (by number) the rows of `links` reference
-  // (0: not in the store).
-  std::unordered_map<uint64_t, uint32_t> ResolveWorkNumbers(const std::vector<uint32_t>& links);
+  // The dense ids of works by number (0: not in the store).
+  std::unordered_map<uint64_t, uint32_t> ResolveWorkNumbers(std::vector<uint64_t> numbers);
   ListPatch ReversePatch(Rel fwd_rel, const ListPatch& fwd, const IdSet& changed);
   // Writes relation `r` from its patch (queued for the writer thread, or
   // inherited when nothing changed); `rerank`: nodes whose ranked list is
@@ -417,16 +417,7 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   return Status::Ok();
 }
 
-std::unordered_map<uint64_t, uint32_t> Updater::ResolveWorkNumbers(
-    const std::vector<uint32_t>& links) {
-  std::vector<uint64_t> wanted;
-  store_->ForEachPaperLinksOf(links, [&](const PaperLinksRow& row) {
-    auto add = [&](const PackedId& ref) {
-      if (ref.is_work_number) wanted.push_back(ref.work_number);
-    };
-    ForEachPackedId(row.refs, add);  // a corrupt list: ReadPaperRows says so
-    ForEachPackedId(row.related, add);
-  });
+std::unordered_map<uint64_t, uint32_t> Updater::ResolveWorkNumbers(std::vector<uint64_t> wanted) {
   SortUnique(&wanted);
   std::unordered_map<uint64_t, uint32_t> works;
   works.reserve(wanted.size());
@@ -453,8 +444,25 @@ std::unordered_map<uint64_t, uint32_t> Updater::ResolveWorkNumbers(
 // CITES, RELATED_TO and PUBLISHED_IN lists, counts and years from the rows
 // of `links`, references resolved against the store.
 Status Updater::ReadPaperRows(const std::vector<uint32_t>& links) {
-  // work number -> id (0: none), for every work number of the rows
-  const std::unordered_map<uint64_t, uint32_t> works = ResolveWorkNumbers(links);
+  // The rows, read once and held (their packed lists: a few bytes per
+  // reference), so that the work numbers they reference resolve all at once.
+  struct HeldRow {
+    int64_t id;
+    std::string refs, related;
+    std::optional<int64_t> source_id, cited_by_count, year;
+  };
+  std::vector<HeldRow> rows;
+  std::vector<uint64_t> numbers;
+  store_->ForEachPaperLinksOf(links, [&](const PaperLinksRow& row) {
+    rows.push_back({row.id, std::string(row.refs), std::string(row.related), row.source_id,
+                    row.cited_by_count, row.year});
+    auto add = [&](const PackedId& ref) {
+      if (ref.is_work_number) numbers.push_back(ref.work_number);
+    };
+    ForEachPackedId(row.refs, add);  // a corrupt list: said below
+    ForEachPackedId(row.related, add);
+  });
+  const std::unordered_map<uint64_t, uint32_t> works = ResolveWorkNumbers(std::move(numbers));
   std::unordered_map<std::string, uint32_t> others;
   auto find = [&](const PackedId& ref) -> uint32_t {
     if (ref.is_work_number) {
@@ -468,7 +476,7 @@ Status Updater::ReadPaperRows(const std::vector<uint32_t>& links) {
   bool corrupt = false;
   int64_t corrupt_paper = 0;
   std::vector<uint32_t> ids;
-  store_->ForEachPaperLinksOf(links, [&](const PaperLinksRow& row) {
+  for (const HeldRow& row : rows) {
     const uint32_t p = static_cast<uint32_t>(row.id);
     ids.clear();
     bool ok = ForEachPackedId(row.refs, [&](const PackedId& ref) {
@@ -502,7 +510,7 @@ Status Updater::ReadPaperRows(const std::vector<uint32_t>& links) {
     years_.emplace_back(p, row.year
                                ? static_cast<uint16_t>(std::clamp<int64_t>(*row.year, 0, 65535))
                                : uint16_t{0});
-  });
+  }
   if (corrupt)
     return Status::Corruption(fmt::format("paper {}: corrupt reference list", corrupt_paper));
   std::sort(dangling_.begin(), dangling_.end());
@@ -1010,10 +1018,7 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
   // threads when every paper's keywords are in memory (each row is its own).
   if (!recount.empty()) {
     LoadKeywordLists(has);
-    const int threads = keyword_offsets_.empty() ? 1
-                        : options_.threads > 0
-                            ? options_.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = keyword_offsets_.empty() ? 1 : Workers(options_.threads);
     std::vector<std::vector<uint32_t>> tallies(static_cast<size_t>(threads));
     ParallelChunks(recount.size(), threads, 16, [&](uint64_t b, uint64_t e, int worker) {
       std::vector<uint32_t>& tally = tallies[static_cast<size_t>(worker)];

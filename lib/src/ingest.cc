@@ -1,10 +1,6 @@
 #include "litgraph/ingest.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include <atomic>
 #include <chrono>
@@ -16,6 +12,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "line_reader.h"
 #include "litgraph/bounded_queue.h"
 #include "litgraph/coding.h"
 #include "litgraph/flat_map.h"
@@ -38,116 +35,6 @@ using Clock = std::chrono::steady_clock;
 double Since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
-
-// Reads lines from a file or stdin, gzip or plain (zlib reads plain files
-// transparently). Lines end at LF, CRLF or a lone CR, and a UTF-8 byte order
-// mark at the start is skipped: what editors and spreadsheet exports write.
-// Lines keep RecordParser::kPadding spare bytes after them.
-class LineReader {
- public:
-  ~LineReader() {
-    if (gz_) gzclose(gz_);
-  }
-
-  Status Open(const std::string& path) {
-    name_ = path == "-" ? "<stdin>" : path;
-    if (path == "-") NoticeTerminalInput();
-    int fd = path == "-" ? dup(STDIN_FILENO) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return Status::IoError(fmt::format("{}: {}", name_, std::strerror(errno)));
-    struct stat sb;
-    if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-      close(fd);
-      return Status::IoError(fmt::format("{}: is a directory", name_));
-    }
-    gz_ = gzdopen(fd, "rb");
-    if (!gz_) {
-      close(fd);
-      return Status::IoError(fmt::format("{}: cannot open", name_));
-    }
-    gzbuffer(gz_, 1 << 20);
-    buf_.resize(1 << 20);
-    return Status::Ok();
-  }
-
-  const std::string& name() const { return name_; }
-  int64_t line_no() const { return line_no_; }
-  int64_t bytes() const { return bytes_; }
-
-  // Next line without its newline; false at end of input or on error (*st).
-  bool Next(std::string* line, size_t max_bytes, Status* st) {
-    line->clear();
-    for (;;) {
-      if (pos_ == len_) {
-        if (eof_) {
-          if (line->empty()) return false;
-          ++line_no_;
-          return true;
-        }
-        int n = gzread(gz_, buf_.data(), static_cast<unsigned>(buf_.size()));
-        if (n < 0) {
-          int err;
-          const char* msg = gzerror(gz_, &err);
-          *st = err == Z_DATA_ERROR || err == Z_BUF_ERROR
-                    ? Status::MalformedInput(
-                          fmt::format("{}:{}: corrupt gzip data: {}", name_, line_no_ + 1, msg))
-                    : Status::IoError(fmt::format("{}: read error: {}", name_, msg));
-          return false;
-        }
-        if (n == 0) {
-          int err;
-          const char* msg = gzerror(gz_, &err);
-          if (err == Z_BUF_ERROR) {  // input ended inside a gzip stream
-            *st = Status::MalformedInput(
-                fmt::format("{}:{}: truncated gzip stream ({})", name_, line_no_ + 1, msg));
-            return false;
-          }
-          eof_ = true;
-          continue;
-        }
-        pos_ = 0;
-        len_ = static_cast<size_t>(n);
-        if (bytes_ == 0 && len_ >= 3 && std::memcmp(buf_.data(), "\xEF\xBB\xBF", 3) == 0)
-          pos_ = 3;  // byte order mark
-        bytes_ += n;
-        if (pos_ == len_) continue;
-      }
-      if (after_cr_) {  // the LF of a CRLF whose CR ended the last line
-        after_cr_ = false;
-        if (buf_[pos_] == '\n' && ++pos_ == len_) continue;
-      }
-      const char* start = buf_.data() + pos_;
-      const char* nl = static_cast<const char*>(std::memchr(start, '\n', len_ - pos_));
-      size_t take = nl ? nl - start : len_ - pos_;
-      // A CR ends a line too (CRLF, or a lone CR): a second, short search,
-      // bounded by the LF found.
-      if (const void* cr = std::memchr(start, '\r', take)) {
-        nl = static_cast<const char*>(cr);
-        take = nl - start;
-        after_cr_ = true;
-      }
-      if (line->size() + take > max_bytes) {
-        *st = Status::MalformedInput(
-            fmt::format("{}:{}: line longer than {} bytes", name_, line_no_ + 1, max_bytes));
-        return false;
-      }
-      line->append(start, take);
-      pos_ += take;
-      if (nl) {
-        ++pos_;
-        ++line_no_;
-        return true;
-      }
-    }
-  }
-
- private:
-  gzFile gz_ = nullptr;
-  std::string name_;
-  std::vector<char> buf_;
-  size_t pos_ = 0, len_ = 0;
-  bool eof_ = false, after_cr_ = false;
-  int64_t line_no_ = 0, bytes_ = 0;
-};
 
 bool IsBlank(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
@@ -193,8 +80,8 @@ void Produce(const std::vector<std::string>& inputs, const IngestOptions& option
   };
   std::string line;
   for (const std::string& path : inputs) {
-    LineReader reader;
-    Status st = reader.Open(path);
+    LineReader reader;  // gzip or plain
+    Status st = reader.Open(path, /*gzip=*/true);
     if (!st.ok()) {
       batch.fatal = st;
       flush();

@@ -1590,8 +1590,7 @@ void PhraseStats::DocFreqs(std::span<const uint64_t> hashes, std::span<uint32_t>
   };
   std::vector<Slot> window;
   window.reserve(kWindow);
-  std::vector<uint64_t> found;   // positions of the keys found
-  std::vector<size_t> found_at;  // and their indexes in hashes
+  std::vector<std::pair<size_t, uint64_t>> found;  // (index in hashes, position)
   size_t next = 0;
   auto start = [&] {
     while (window.size() < kWindow && next < hashes.size()) {
@@ -1610,8 +1609,7 @@ void PhraseStats::DocFreqs(std::span<const uint64_t> hashes, std::span<uint32_t>
         uint64_t k;
         std::memcpy(&k, kp, 8);
         if (s.search.Step(k)) {
-          found_at.push_back(s.i);
-          found.push_back(s.search.guess());
+          found.emplace_back(s.i, s.search.guess());
           file_.Prefetch(counts_at_ + s.search.guess() * 4);
           finished = true;
         } else if (s.search.done()) {
@@ -1629,9 +1627,8 @@ void PhraseStats::DocFreqs(std::span<const uint64_t> hashes, std::span<uint32_t>
     }
     start();
   }
-  for (size_t j = 0; j < found.size(); ++j)
-    if (const uint8_t* cp = file_.Read(counts_at_ + found[j] * 4, 4))
-      std::memcpy(&out[found_at[j]], cp, 4);
+  for (const auto& [i, at] : found)
+    if (const uint8_t* cp = file_.Read(counts_at_ + at * 4, 4)) std::memcpy(&out[i], cp, 4);
 }
 
 Status PhraseStats::Write(const std::string& path, const FileIdentity& id) const {

@@ -27,11 +27,6 @@ double Since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-int Workers(int threads) {
-  if (threads > 0) return threads;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
 // Reads one dense adjacency file of the graph into CSR arrays over
 // [0, papers); ids outside the space are dropped.
 Status ReadCsr(const GenerationView& view, const std::string& file, uint64_t papers,

@@ -13,6 +13,13 @@
 
 namespace litgraph {
 
+// Worker threads for a `threads` option: itself when positive, else one per
+// core.
+inline int Workers(int threads) {
+  if (threads > 0) return threads;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 // Runs fn(begin, end, worker) over [0, n) in chunks handed out dynamically
 // (hubs and long texts make per-item costs uneven, so static halves would
 // leave a core idle), on `threads` threads, the caller's among them as
