@@ -4,7 +4,7 @@
 //   litgraph-vector-bench --db STORE [--queries 200] [--seed 1]
 //                         [--efs 16,32,64,100,200] [--k 10] [--top 60]
 //                         [--top-ef 120] [--repeats 3] [--sets NAME,...]
-//                         [--from-delta]
+//                         [--from-delta | --papers FILE]
 //   litgraph-vector-bench --db STORE --open-only
 //
 // Query sets (each --queries queries, random papers, deterministic for --seed;
@@ -20,7 +20,8 @@
 //                  searches both fields with one query vector)
 // With --from-delta the papers are drawn from each field's delta (the papers
 // `embed --missing` embedded since the base: vectors.h), whose own index
-// answers for them.
+// answers for them. With --papers, from the dense ids in FILE (one per line),
+// e.g. the papers whose vectors a compaction moved.
 //
 // Workloads per query set:
 //   brute          BruteForceSearch top-k: the exact answer and the peer
@@ -58,6 +59,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
@@ -161,6 +163,7 @@ int main(int argc, char** argv) {
   int repeats = 3;
   uint64_t seed = 1;
   bool open_only = false, with_hnswlib = false, from_delta = false;
+  std::string papers_file;
   app.add_option("--db", db, "Store directory")->required();
   app.add_option("--queries", queries, "Queries per query set (default 200)");
   app.add_option("--seed", seed, "Random seed (default 1)");
@@ -172,6 +175,7 @@ int main(int argc, char** argv) {
   app.add_option("--repeats", repeats, "Runs per query, median kept (default 3)");
   app.add_flag("--open-only", open_only, "Time one open + first search and exit");
   app.add_flag("--from-delta", from_delta, "Draw the query papers from the fields' deltas");
+  app.add_option("--papers", papers_file, "Draw the query papers from the dense ids in FILE");
   app.add_flag("--hnswlib", with_hnswlib,
                "Also search the same graph with hnswlib (<field>.hnswlib, loaded into RAM)");
   try {
@@ -210,10 +214,21 @@ int main(int argc, char** argv) {
     uint64_t rows = std::min(tv.rows(), av.rows());
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<uint64_t> any(1, rows - 1);
-    const std::vector<uint32_t> title_delta = tv.DeltaIds(), abstract_delta = av.DeltaIds();
+    std::vector<uint32_t> title_delta = tv.DeltaIds(), abstract_delta = av.DeltaIds();
     if (from_delta && (title_delta.empty() || abstract_delta.empty())) {
       fmt::print(stderr, "{}: --from-delta: a field has no delta\n", db);
       return 2;
+    }
+    if (!papers_file.empty()) {
+      std::ifstream in(papers_file);
+      title_delta.clear();
+      for (uint32_t id; in >> id;) title_delta.push_back(id);
+      if (title_delta.empty()) {
+        fmt::print(stderr, "{}: no paper ids\n", papers_file);
+        return 2;
+      }
+      abstract_delta = title_delta;
+      from_delta = true;
     }
     // A random paper: of the field's delta with --from-delta.
     auto pick_in = [&](const std::vector<uint32_t>& delta) -> uint64_t {

@@ -317,19 +317,26 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   if (r->info.contains("vector_delta") && r->info["vector_delta"].is_object())
     r->info["vector_delta"].erase(name);
   // A new base: every row, and the index extended by the rows the base's
-  // index lacks and re-linked where a vector changed (hnswlib's update,
-  // about 20 times the cost of an insertion: past a twentieth of the base,
-  // building afresh is cheaper), or built afresh when a vector went.
+  // index lacks, with the nodes whose vector changed moved (about an
+  // insertion's work each, vectors.cc: Relink), or built afresh when a vector
+  // went. A moved node leaves a link to it in its old neighbours' lists, so
+  // once the nodes moved since the index was built reach half of it, it is
+  // built afresh.
   std::vector<uint64_t> changed;
   bool rebuild = !reuse;
+  json& moved = r->info["hnsw_moved"];
+  if (!moved.is_object()) moved = json::object();
   if (reuse) {
     for (uint32_t id : delta)
       if (old.BaseRow(id)) {
         changed.push_back(id);
         if (!vector_of(id)) rebuild = true;
       }
-    if (changed.size() * 20 > old.present()) rebuild = true;
+    const double since = moved.value(name, 0.0) + static_cast<double>(changed.size());
+    if (since * 2 > static_cast<double>(old.present())) rebuild = true;
   }
+  moved[name] =
+      rebuild || !r->o.index ? 0 : moved.value(name, 0) + static_cast<int64_t>(changed.size());
   LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, vector_of));
   LITGRAPH_RETURN_IF_ERROR(old.status());
   data = decltype(data)();  // frees (`= {}` keeps the capacity)

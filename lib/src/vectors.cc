@@ -101,6 +101,24 @@ std::unique_ptr<HnswLib> LoadBase(const GenerationView& base, const std::string&
   return index;
 }
 
+// Moves a node whose vector changed: the node's own links are found as an
+// insertion finds them, and the nodes it links to link back (hnswlib's
+// updatePoint with neighbour probability 0). hnswlib's addPoint of a known
+// label also rebuilds the list of every old neighbour from its two-hop
+// candidates (probability 1), about 20 times an insertion's work; those
+// lists keep their link to the moved node instead, one slot each until the
+// next rebuild.
+void Relink(HnswLib* index, const float* v, hnswlib::labeltype label) {
+  hnswlib::tableint id;
+  {
+    std::unique_lock<std::mutex> l(index->cur_element_count_guard_);
+    id = index->label_lookup_.at(label);
+  }
+  std::unique_lock<std::mutex> l(
+      index->link_list_update_locks_[id & (HnswLib::max_update_element_locks - 1)]);
+  index->updatePoint(v, id, 0.0f);
+}
+
 // Saves an hnswlib index as a checked file of `out`.
 Status SaveHnswLib(HnswLib* index, GenerationBuilder* out, const std::string& name) {
   const std::string scratch = out->Path(name + ".scratch");
@@ -301,8 +319,13 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     std::vector<std::thread> ts;
     for (int t = 0; t < threads; ++t)
       ts.emplace_back([&, t] {
-        for (size_t i = t; i < todo.size(); i += threads)
-          index->addPoint(vectors.Row(todo[i]), static_cast<hnswlib::labeltype>(todo[i]));
+        for (size_t i = t; i < todo.size(); i += threads) {
+          const auto label = static_cast<hnswlib::labeltype>(todo[i]);
+          if (i < added || o.relink_neighbours)
+            index->addPoint(vectors.Row(todo[i]), label);
+          else
+            Relink(index.get(), vectors.Row(todo[i]), label);
+        }
       });
     for (auto& th : ts) th.join();
     if (o.save_hnswlib) LITGRAPH_RETURN_IF_ERROR(SaveHnswLib(index.get(), out, name + ".hnswlib"));

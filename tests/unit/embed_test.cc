@@ -592,10 +592,21 @@ TEST(EmbedMissingTest, ADeltaAndItsCompactionGiveTheVectorsOfAFullReembedding) {
     ASSERT_TRUE(view.ok() && *view);
     for (const auto& [name, size] : (*view)->files())
       EXPECT_EQ(name.find("delta"), std::string::npos) << name;
+    // The changed paper's nodes were moved in the extended indexes, and are
+    // counted towards their rebuild.
+    const auto& moved = (*view)->info().at("hnsw_moved");
+    EXPECT_EQ(moved.value("title", -1), 1);
+    EXPECT_EQ(moved.value("abstract", -1), 1);
+    EXPECT_EQ(moved.value("keyword", -1), 0);
   }
   EmbedRunStats fs;
   ASSERT_TRUE(RunEmbed(store, eo, &fs).ok());  // every row again, same model
   EXPECT_FALSE(fs.trained);
+  {
+    auto view = store->Current("vectors");
+    ASSERT_TRUE(view.ok() && *view);
+    EXPECT_EQ((*view)->info().at("hnsw_moved").value("abstract", -1), 0) << "built afresh";
+  }
   const auto full = VectorPayloads(store);
   EXPECT_TRUE(rows() == delta_rows) << "the delta read otherwise than a full re-embedding";
   for (const auto& [name, bytes] : full) {
