@@ -66,6 +66,13 @@ struct EmbedRun {
   std::vector<uint64_t> stale;  // papers whose text changed since their vectors
 };
 
+// A count the manifest's info keeps per field (e.g. info["hnsw_moved"][name]);
+// 0 when absent or not a count.
+uint64_t InfoCount(const json& counts, const std::string& name) {
+  auto it = counts.find(name);
+  return it != counts.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
+}
+
 // Opens the built-in model the new generation holds (written or inherited).
 Status OpenModel(EmbedRun* r) {
   auto id = r->out->Identity("model");
@@ -237,12 +244,19 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   std::vector<uint32_t> delta;  // rows whose vector differs from the base's
   FieldVectors old;
   const bool reuse = !r->full && r->cur->Has(name + ".vec");
+  // The rows an earlier run of this model looked at: a row among them without
+  // a vector had no text it could embed, and gets one only when its text
+  // changes (stale, below).
+  json& seen = r->info["embedded_rows"];
+  if (!seen.is_object()) seen = json::object();
+  const uint64_t looked_at = reuse ? InfoCount(seen, name) : 0;
   if (reuse) {
     LITGRAPH_RETURN_IF_ERROR(old.Open(*r->cur, name));
     if (old.dim() != dim)
       return Status::Corruption(r->cur->Path(name + ".vec") +
                                 ": dimension differs from the model's");
-    for (uint64_t i = 0; i < rows && i < old.rows(); ++i)
+    std::fill(need.begin(), need.begin() + static_cast<int64_t>(std::min(rows, looked_at)), 0);
+    for (uint64_t i = looked_at; i < rows && i < old.rows(); ++i)
       if (old.Row(i)) need[i] = 0;
     delta = old.DeltaIds();
     LITGRAPH_RETURN_IF_ERROR(old.status());
@@ -254,21 +268,35 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
           delta.push_back(static_cast<uint32_t>(i));
         }
   }
-  // The texts of the rows to embed, and every step-th old one (drift).
+  // The texts of the rows to embed, and about 1,000 old ones, evenly spaced
+  // (drift): looked up by id when they are few, else in one scan.
   const uint64_t kept = static_cast<uint64_t>(std::count(need.begin(), need.end(), 0));
   const uint64_t step = std::max<uint64_t>(1, kept / 1000);
   std::vector<std::pair<uint64_t, std::string>> todo;
   std::vector<std::string> old_sample;
-  uint64_t ordinal = 0;
-  r->store->ForEachText(ColumnOf(f), [&](int64_t id, std::string_view text) {
-    const auto row = static_cast<uint64_t>(id);
-    if (row >= rows || text.empty()) return;
-    if (need[row])
-      todo.emplace_back(row, std::string(text));
-    else if (ordinal++ % step == 0)
-      old_sample.emplace_back(text);
-  });
-  std::sort(todo.begin(), todo.end());
+  if ((rows - kept) * 8 < rows) {
+    uint64_t ordinal = 0;
+    for (uint64_t row = 1; row < rows; ++row) {
+      if (!need[row] && ordinal++ % step != 0) continue;
+      std::string text = r->store->GetText(ColumnOf(f), static_cast<int64_t>(row));
+      if (text.empty()) continue;
+      if (need[row])
+        todo.emplace_back(row, std::move(text));
+      else
+        old_sample.push_back(std::move(text));
+    }
+  } else {
+    uint64_t ordinal = 0;
+    r->store->ForEachText(ColumnOf(f), [&](int64_t id, std::string_view text) {
+      const auto row = static_cast<uint64_t>(id);
+      if (row >= rows || text.empty()) return;
+      if (need[row])
+        todo.emplace_back(row, std::string(text));
+      else if (ordinal++ % step == 0)
+        old_sample.emplace_back(text);
+    });
+    std::sort(todo.begin(), todo.end());
+  }
   std::vector<std::string> texts;
   texts.reserve(todo.size());
   for (auto& [row, text] : todo) texts.push_back(std::move(text));
@@ -277,17 +305,22 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   std::vector<float> data;
   LITGRAPH_RETURN_IF_ERROR(EmbedRows(r, name, texts, &data));
   texts = decltype(texts)();
+  seen[name] = rows;
   (f == VecField::kTitle      ? r->stats->titles
    : f == VecField::kAbstract ? r->stats->abstracts
                               : r->stats->keywords) = static_cast<int64_t>(todo.size());
   for (const auto& t : todo) delta.push_back(static_cast<uint32_t>(t.first));
   std::sort(delta.begin(), delta.end());
   delta.erase(std::unique(delta.begin(), delta.end()), delta.end());
-  // A row's vector: a new one, else the old one kept, else none.
+  // A row's vector: a new one, else the old one kept, else none (a text with
+  // no word the model knows embeds to zeros: none).
   auto vector_of = [&](uint64_t row) -> const float* {
     auto it = std::lower_bound(todo.begin(), todo.end(), row,
                                [](const auto& t, uint64_t r) { return t.first < r; });
-    if (it != todo.end() && it->first == row) return data.data() + (it - todo.begin()) * dim;
+    if (it != todo.end() && it->first == row) {
+      const float* v = data.data() + (it - todo.begin()) * dim;
+      return std::all_of(v, v + dim, [](float x) { return x == 0.0f; }) ? nullptr : v;
+    }
     return reuse && !need[row] ? old.Row(row) : nullptr;
   };
   HnswBuildOptions ho = r->o.hnsw;
@@ -332,11 +365,9 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
         changed.push_back(id);
         if (!vector_of(id)) rebuild = true;
       }
-    const double since = moved.value(name, 0.0) + static_cast<double>(changed.size());
-    if (since * 2 > static_cast<double>(old.present())) rebuild = true;
+    if ((InfoCount(moved, name) + changed.size()) * 2 > old.present()) rebuild = true;
   }
-  moved[name] =
-      rebuild || !r->o.index ? 0 : moved.value(name, 0) + static_cast<int64_t>(changed.size());
+  moved[name] = rebuild || !r->o.index ? 0 : InfoCount(moved, name) + changed.size();
   LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, vector_of));
   LITGRAPH_RETURN_IF_ERROR(old.status());
   data = decltype(data)();  // frees (`= {}` keeps the capacity)
@@ -377,6 +408,11 @@ Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
     EmbedRun r{store, o, stats, InfoOf(*cur), *cur, out->get(), true, nullptr, {}};
     r.full = !o.missing || r.cur == nullptr;
     LITGRAPH_RETURN_IF_ERROR(ChooseModel(&r));
+    // A run that keeps the current vectors keeps their bookkeeping.
+    const json kept = InfoOf(*cur);
+    if (!r.full)
+      for (const char* key : {"vector_delta", "hnsw_moved", "embedded_rows"})
+        if (!r.info.contains(key) && kept.contains(key)) r.info[key] = kept[key];
     if (!r.full)
       for (int64_t id : store->PaperIdsWithStaleVectors()) r.stale.push_back(id);
     stats->changed = static_cast<int64_t>(r.stale.size());
