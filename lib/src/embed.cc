@@ -463,14 +463,42 @@ std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view t
   return out;  // known terms: ascending ids (terms and vocabulary are both sorted bytewise)
 }
 
+std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view text,
+                                                              WordCache* cache) const {
+  // The words AnalyzeTerms keeps, as term ids; the vocabulary is sorted
+  // bytewise like the terms, so ascending ids are TermWeights' order and the
+  // sums over them the same.
+  std::vector<uint32_t>& ids = cache->ids_;
+  ids.clear();
+  if (cache->terms_.size() > (1u << 20)) cache->terms_.clear();  // bounded
+  ForEachWord(text, [&](std::string_view w) {
+    auto it = cache->terms_.find(w);
+    if (it == cache->terms_.end()) {
+      const int64_t t = w.size() < 2 || IsStopword(w) ? -2 : Find(Stem(w));
+      it = cache->terms_.emplace(std::string(w), t).first;
+    }
+    if (it->second >= 0) ids.push_back(static_cast<uint32_t>(it->second));
+  });
+  std::sort(ids.begin(), ids.end());
+  std::vector<std::pair<uint32_t, float>> out;
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j < ids.size() && ids[j] == ids[i]) ++j;
+    const double tf = 1 + std::log(static_cast<double>(j - i));
+    out.emplace_back(ids[i], static_cast<float>(tf * Idf(ids[i])));
+    i = j;
+  }
+  return out;
+}
+
 uint32_t LsaModel::UnknownTermId(std::string_view term) const {
   // Above every vocabulary id; 2^31 slots make collisions negligible.
   return terms_ + static_cast<uint32_t>(XXH3_64bits(term.data(), term.size()) & 0x7fffffffu);
 }
 
-bool LsaModel::EmbedOne(std::string_view text, float* out) const {
+bool LsaModel::EmbedOne(std::string_view text, float* out, WordCache* cache) const {
   std::fill(out, out + dim_, 0.0f);
-  std::vector<std::pair<uint32_t, float>> tw = TermWeights(text);
+  std::vector<std::pair<uint32_t, float>> tw = cache ? TermWeights(text, cache) : TermWeights(text);
   for (const auto& [t, w] : tw) {
     const float* v = TermVector(t);
     if (!v) return false;  // damaged: status() says so

@@ -208,8 +208,9 @@ Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::st
     std::vector<std::thread> ts;
     for (int t = 0; t < threads; ++t)
       ts.emplace_back([&, t] {
+        LsaModel::WordCache cache;
         for (size_t i = t; i < texts.size(); i += threads)
-          lsa->EmbedOne(texts[i], data->data() + i * dim);
+          lsa->EmbedOne(texts[i], data->data() + i * dim, &cache);
       });
     for (auto& th : ts) th.join();
     return Status::Ok();

@@ -271,6 +271,34 @@ TEST(LsaModelTest, SameTopicIsCloserThanCrossTopicOnHeldOutTexts) {
   EXPECT_GT(Dot(f1.data(), f2.data(), 8), Dot(f2.data(), p2.data(), 8));
 }
 
+// A word cache (embed's bulk path) gives every text the same vector, to the
+// bit, as embedding it alone: repeated and inflected words, stopwords,
+// one-letter words, words the model does not know, other scripts.
+TEST(LsaModelTest, AWordCacheGivesTheSameVectors) {
+  ScopedTempDir tmp;
+  LsaModel m;
+  ASSERT_NO_FATAL_FAILURE(TrainAndOpen(tmp.File("model"), &m));
+  std::mt19937_64 rng(5);
+  std::vector<std::string> texts = {
+      "Protein folding of amino acids, proteins FOLD; a b c protein protein",
+      "acid amino FOLDS proteins with xylophones and the of a",
+      "Überraschung: Proteinfaltung und Aminosäuren, 蛋白质 折叠 protein",
+      "",
+      "x",
+      "the of and"};
+  for (int i = 0; i < 40; ++i) texts.push_back(RandomDoc(i % 2 ? kProtein : kFinance, rng, 30));
+  LsaModel::WordCache cache;
+  for (int pass = 0; pass < 2; ++pass)  // the second with every word cached
+    for (const std::string& t : texts) {
+      std::vector<float> alone(m.dim()), cached(m.dim(), 7.0f);
+      const bool a = m.EmbedOne(t, alone.data());
+      const bool c = m.EmbedOne(t, cached.data(), &cache);
+      EXPECT_EQ(a, c) << t;
+      EXPECT_EQ(0, std::memcmp(alone.data(), cached.data(), alone.size() * sizeof(float))) << t;
+    }
+  EXPECT_GT(cache.size(), 10u);
+}
+
 TEST(LsaModelTest, TextWithoutKnownTermsGivesZeros) {
   ScopedTempDir tmp;
   const std::string path = tmp.File("model");

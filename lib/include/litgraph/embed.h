@@ -41,6 +41,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -112,8 +113,26 @@ class LsaModel : public Embedder {
   int dim() const override { return dim_; }
   std::string model_id() const override { return id_; }
   Status Embed(const std::vector<std::string>& texts, std::vector<float>* out) override;
+  // Each distinct word's term, for embedding many texts on one thread: a
+  // word is stemmed and looked up in the vocabulary once, not at each use.
+  class WordCache {
+   public:
+    size_t size() const { return terms_.size(); }
+
+   private:
+    friend class LsaModel;
+    struct Hash {
+      using is_transparent = void;
+      size_t operator()(std::string_view w) const { return std::hash<std::string_view>()(w); }
+    };
+    // word -> term id; -1: a word the model does not know; -2: not a term
+    // (a stopword or a one-letter word).
+    std::unordered_map<std::string, int64_t, Hash, std::equal_to<>> terms_;
+    std::vector<uint32_t> ids_;  // scratch
+  };
   // Embeds one text into out[0..dim); returns false when no term is known.
-  bool EmbedOne(std::string_view text, float* out) const;
+  // With a cache, the same vector, sooner.
+  bool EmbedOne(std::string_view text, float* out, WordCache* cache = nullptr) const;
   uint64_t train_docs() const { return train_docs_; }
   uint32_t terms() const { return terms_; }
   // A term's id in the vocabulary (an analyzed term, lexical.h); -1 when the
@@ -127,6 +146,9 @@ class LsaModel : public Embedder {
   // with `unknown`, the unknown ones after them (UnknownTermId, unsorted).
   std::vector<std::pair<uint32_t, float>> TermWeights(std::string_view text,
                                                       bool unknown = false) const;
+  // The known terms' weights as TermWeights gives them, through a cache.
+  std::vector<std::pair<uint32_t, float>> TermWeights(std::string_view text,
+                                                      WordCache* cache) const;
   uint32_t UnknownTermId(std::string_view term) const;
   CheckedFile file_;
   int dim_ = 0;
