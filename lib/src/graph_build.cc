@@ -25,6 +25,7 @@
 #include "litgraph/graph.h"
 #include "litgraph/lexical.h"
 #include "litgraph/store.h"
+#include "parallel_chunks.h"
 
 namespace litgraph {
 
@@ -468,7 +469,8 @@ Status BuildGraph(Store* store, const GraphBuildOptions& options, GraphBuildStat
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
     LITGRAPH_RETURN_IF_ERROR(lexical_done.valid()
                                  ? lexical_done.get()
-                                 : BuildLexicalIndexes(store, out, options.memory_budget, &ls));
+                                 : BuildLexicalIndexes(store, out, options.memory_budget, &ls,
+                                                       Workers(options.threads)));
     stats->edges = w.edges();
     stats->lexical_terms = ls.terms;
     stats->lexical_postings = ls.postings;

@@ -369,9 +369,9 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   LexicalBuildStats ls;
   bool compacted = false;
   if (!papers_.empty())
-    LITGRAPH_RETURN_IF_ERROR(
-        UpdateLexicalIndexes(store_, old_, papers_, options_.lexical_delta_fraction, out_,
-                             options_.memory_budget, &ls, &compacted, options_.changed_texts));
+    LITGRAPH_RETURN_IF_ERROR(UpdateLexicalIndexes(
+        store_, old_, papers_, options_.lexical_delta_fraction, out_, options_.memory_budget, &ls,
+        &compacted, options_.changed_texts, Workers(options_.threads)));
   Lap("lexical");
   LITGRAPH_RETURN_IF_ERROR(FinishWrites());
   Lap("writes");  // waiting for the writer thread

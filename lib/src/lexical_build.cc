@@ -30,6 +30,7 @@
 #include "litgraph/store.h"
 #include "litgraph/text.h"
 #include "spill_file.h"
+#include "text_feeder.h"
 
 namespace litgraph {
 
@@ -486,11 +487,18 @@ LexicalBuilders::~LexicalBuilders() {
   fs::remove_all(dir, ec);
 }
 
-void LexicalBuilders::StartBuild(uint64_t id_space) {
+void LexicalBuilders::StartBuild(uint64_t id_space, int threads) {
   id_space_ = id_space;
-  build_ = std::async(std::launch::async, [this, id_space] {
-    LITGRAPH_RETURN_IF_ERROR(text.Build(id_space, Bm25Params()));
-    return title.Build(id_space, Bm25Params());
+  build_ = std::async(std::launch::async, [this, id_space, threads] {
+    if (threads < 2) {
+      LITGRAPH_RETURN_IF_ERROR(text.Build(id_space, Bm25Params()));
+      return title.Build(id_space, Bm25Params());
+    }
+    auto titles = std::async(std::launch::async,
+                             [this, id_space] { return title.Build(id_space, Bm25Params()); });
+    Status st = text.Build(id_space, Bm25Params());
+    Status title_st = titles.get();
+    return st.ok() ? title_st : st;
   });
 }
 
@@ -506,12 +514,62 @@ Status LexicalBuilders::Write(GenerationBuilder* out, uint64_t id_space, Lexical
 }
 
 Status BuildLexicalIndexes(Store* store, GenerationBuilder* out, size_t budget,
-                           LexicalBuildStats* stats) {
-  LexicalBuilders b(out->Path("lexical.tmp"), budget);
-  store->ForEachPaperText([&](int64_t id, std::string_view title, std::string_view abstract) {
-    b.Add(static_cast<uint32_t>(id), title, abstract);
-  });
-  return b.Write(out, static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1, stats);
+                           LexicalBuildStats* stats, int threads) {
+  const uint64_t id_space = static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1;
+  if (threads < 2) {
+    LexicalBuilders b(out->Path("lexical.tmp"), budget);
+    store->ForEachPaperText([&](int64_t id, std::string_view title, std::string_view abstract) {
+      b.Add(static_cast<uint32_t>(id), title, abstract);
+    });
+    return b.Write(out, id_space, stats);
+  }
+  // Budget: 3/8 to each title + abstract builder, 1/8 to the titles'.
+  LexicalBuilders b(out->Path("lexical.tmp"), budget / 2);
+  LexicalBuilder second(b.dir, "text2", false, budget / 8 * 3);
+  {
+    TextFeeder first(
+        [&](uint32_t d, std::string_view t, std::string_view a) { b.text.Add(d, t, a); });
+    TextFeeder other(
+        [&](uint32_t d, std::string_view t, std::string_view a) { second.Add(d, t, a); });
+    uint64_t n = 0;
+    store->ForEachPaperText([&](int64_t id, std::string_view title, std::string_view abstract) {
+      b.title.Add(static_cast<uint32_t>(id), title, {});
+      (n++ / 256 % 2 ? other : first).Add(id, std::string(title), std::string(abstract));
+    });
+  }  // both fed
+  LITGRAPH_RETURN_IF_ERROR(b.text.Absorb(&second));
+  b.StartBuild(id_space, threads);
+  return b.Write(out, id_space, stats);
+}
+
+Status LexicalBuilder::Absorb(LexicalBuilder* other) {
+  Spill();
+  other->Spill();
+  LITGRAPH_RETURN_IF_ERROR(status_);
+  LITGRAPH_RETURN_IF_ERROR(other->status_);
+  const uint32_t shift = serial_;
+  for (Run r : other->runs_) {
+    r.first_serial += shift;
+    r.end_serial += shift;
+    runs_.push_back(std::move(r));
+  }
+  other->runs_.clear();  // now ours to remove
+  if (other->latest_.size() > latest_.size()) {
+    latest_.resize(other->latest_.size(), 0);
+    length_.resize(other->latest_.size(), 0);
+  }
+  for (size_t d = 0; d < other->latest_.size(); ++d)
+    if (other->latest_[d] != 0) {
+      latest_[d] = other->latest_[d] + shift;
+      length_[d] = other->length_[d];
+    }
+  serial_ += other->serial_;
+  run_first_serial_ = serial_ + 1;
+  other->latest_ = decltype(other->latest_)();
+  other->length_ = decltype(other->length_)();
+  other->serial_ = 0;
+  other->run_first_serial_ = 1;
+  return Status::Ok();
 }
 
 namespace {
@@ -531,12 +589,12 @@ Status WriteMask(GenerationBuilder* out, const std::string& name, const std::vec
 Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
                             const std::vector<uint32_t>& changed, double compact_fraction,
                             GenerationBuilder* out, size_t budget, LexicalBuildStats* stats,
-                            bool* compacted, LexicalBuilders* changed_texts) {
+                            bool* compacted, LexicalBuilders* changed_texts, int threads) {
   *compacted = true;
   const uint64_t id_space = static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1;
   LexicalIndex text, title;
   if (!old.Has("lexicon") || !old.Has(std::string(kTitleIndexPrefix) + "lexicon"))
-    return BuildLexicalIndexes(store, out, budget, stats);
+    return BuildLexicalIndexes(store, out, budget, stats, threads);
   LITGRAPH_RETURN_IF_ERROR(text.Open(old));
   LITGRAPH_RETURN_IF_ERROR(title.Open(old, kTitleIndexPrefix));
   // The papers of the delta: the current delta's and the changed ones.
@@ -549,7 +607,7 @@ Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
   const LexicalFrame text_frame = text.Frame(), title_frame = title.Frame();
   if (static_cast<double>(docs.size()) >
       compact_fraction * static_cast<double>(text_frame.base_docs))
-    return BuildLexicalIndexes(store, out, budget, stats);
+    return BuildLexicalIndexes(store, out, budget, stats, threads);
   *compacted = false;
   std::optional<LexicalBuilders> own;
   LexicalBuilders& b =

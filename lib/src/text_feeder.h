@@ -7,8 +7,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -16,11 +18,17 @@
 
 namespace litgraph {
 
-// Feeds documents to `builder` on its own thread, 256 at a time, at most 64
-// batches waiting.
+// Feeds documents to `builder` (or to `add`) on its own thread, 256 at a
+// time, at most 64 batches waiting.
 class TextFeeder {
  public:
-  explicit TextFeeder(LexicalBuilders* builder) : builder_(builder), thread_([this] { Run(); }) {}
+  using AddFn =
+      std::function<void(uint32_t doc, std::string_view title, std::string_view abstract)>;
+  explicit TextFeeder(LexicalBuilders* builder)
+      : TextFeeder([builder](uint32_t d, std::string_view t, std::string_view a) {
+          builder->Add(d, t, a);
+        }) {}
+  explicit TextFeeder(AddFn add) : add_(std::move(add)), thread_([this] { Run(); }) {}
   ~TextFeeder() { Finish(); }
 
   void Add(int64_t id, std::string title, std::string abstract) {
@@ -63,10 +71,10 @@ class TextFeeder {
         queue_.pop_front();
         cv_.notify_all();
       }
-      for (const Doc& d : docs) builder_->Add(d.id, d.title, d.abstract);
+      for (const Doc& d : docs) add_(d.id, d.title, d.abstract);
     }
   }
-  LexicalBuilders* builder_;
+  AddFn add_;
   std::vector<Doc> batch_;
   std::deque<std::vector<Doc>> queue_;
   std::mutex mu_;

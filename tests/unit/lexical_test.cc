@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "litgraph/generation.h"
 #include "litgraph/graph.h"
 #include "litgraph/ingest.h"
 #include "litgraph/store.h"
@@ -424,6 +425,32 @@ class LexicalDeltaTest : public ::testing::Test {
   std::unique_ptr<Store> store_;
   std::map<std::string, std::string> text_;  // ext id -> current title + abstract
 };
+
+// A full build on two threads (two title + abstract builders fed alternate
+// batches, one absorbing the other's runs) writes the same files as on one,
+// and as ingest's bulk load: with a budget that spills each builder into
+// dozens of runs (past the 64 merged at once) and with one that does not.
+TEST_F(LexicalDeltaTest, ABuildOnTwoThreadsWritesTheSameFiles) {
+  std::mt19937 rng(77);
+  Upsert(Records(MakeCorpus(rng, 20000), "P", 0, 1));
+  const GenerationView* loaded = View();
+  ASSERT_NE(loaded, nullptr);
+  const std::vector<std::string> files = {"lexicon", "postings", "title.lexicon", "title.postings"};
+  std::map<std::string, std::string> bulk;
+  for (const std::string& f : files) bulk[f] = testing::Payload(loaded->Path(f));
+  for (size_t budget : {size_t{1} << 16, size_t{64} << 20})
+    for (int threads : {1, 2}) {
+      auto out = GenerationBuilder::Start(store_.get(), "graph");
+      ASSERT_TRUE(out.ok()) << out.status().message();
+      LexicalBuildStats stats;
+      Status st = BuildLexicalIndexes(store_.get(), out->get(), budget, &stats, threads);
+      ASSERT_TRUE(st.ok()) << st.message();
+      EXPECT_GT(stats.postings, 200000);
+      for (const std::string& f : files)
+        EXPECT_TRUE(testing::Payload((*out)->Path(f)) == bulk[f])
+            << f << " differs: budget " << budget << ", " << threads << " threads";
+    }
+}
 
 TEST_F(LexicalDeltaTest, UpdatesSearchBaseAndDeltaWithTheBaseStatistics) {
   std::mt19937 rng(2027);

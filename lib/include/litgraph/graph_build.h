@@ -62,7 +62,8 @@ struct GraphBuildOptions {
   // then reads only the older delta's papers from the paper table. Full
   // builds ignore it.
   LexicalBuilders* changed_texts = nullptr;
-  // Threads for an update's COOCCUR recounts (0: one per core).
+  // Threads for an update's COOCCUR recounts and a full build of the lexical
+  // indexes (0: one per core).
   int threads = 0;
   // Length of the ranked lists of hub relations (graph.h; tests use short ones).
   uint32_t ranked_length = kRankedLength;

@@ -105,6 +105,12 @@ class LexicalBuilder {
   Status Build(uint64_t id_space, const Bm25Params& params, const LexicalFrame* frame = nullptr);
   Status Write(GenerationBuilder* out, const std::string& prefix, LexicalBuildStats* stats);
   size_t runs() const { return runs_.size(); }
+  // Takes over the documents of `other` (a builder of the same kind that
+  // another thread fed other documents) as if they had been added here after
+  // this builder's own: its runs, and its documents' serials and lengths
+  // shifted past this builder's. Both must be done adding; `other` is left
+  // empty.
+  Status Absorb(LexicalBuilder* other);
 
  private:
   static constexpr uint32_t kNoTerm = 0xFFFFFFFFu;
@@ -148,8 +154,9 @@ struct LexicalBuilders {
     title.Add(doc, t, {});
   }
   // Builds both on a background thread: ingest starts it once the last
-  // document is in, so it overlaps SQLite's index building.
-  void StartBuild(uint64_t id_space);
+  // document is in, so it overlaps SQLite's index building. With threads >=
+  // 2, the two builds run side by side.
+  void StartBuild(uint64_t id_space, int threads = 1);
   // Waits for the build (starting it if needed) and writes both into the
   // generation being built; stats are the title + abstract index's.
   Status Write(GenerationBuilder* out, uint64_t id_space, LexicalBuildStats* stats);
@@ -164,9 +171,11 @@ struct LexicalBuilders {
 inline constexpr char kTitleIndexPrefix[] = "title.";
 
 // Builds both lexical indexes for every paper of the store into `out`,
-// within `budget` bytes.
+// within `budget` bytes. With threads >= 2, two threads tokenize the title +
+// abstract index (alternate batches of papers) while this one reads the texts
+// and tokenizes the titles; the files are the same.
 Status BuildLexicalIndexes(Store* store, GenerationBuilder* out, size_t budget,
-                           LexicalBuildStats* stats);
+                           LexicalBuildStats* stats, int threads = 1);
 
 struct QueryTerm {
   std::string term;     // analysed form (a stem)
@@ -279,7 +288,8 @@ class LexicalIndex {
 Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
                             const std::vector<uint32_t>& changed, double compact_fraction,
                             GenerationBuilder* out, size_t budget, LexicalBuildStats* stats,
-                            bool* compacted, LexicalBuilders* changed_texts = nullptr);
+                            bool* compacted, LexicalBuilders* changed_texts = nullptr,
+                            int threads = 1);
 inline constexpr char kDeltaPrefix[] = "delta.";
 
 }  // namespace litgraph
