@@ -352,9 +352,10 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     r->info["vector_delta"].erase(name);
   // A new base: every row, and the index extended by the rows the base's
   // index lacks, with the nodes whose vector changed moved (about an
-  // insertion's work each, vectors.cc: Relink), or built afresh when a vector
-  // went. A moved node leaves a link to it in its old neighbours' lists, so
-  // once the nodes moved since the index was built reach half of it, it is
+  // insertion's work each, vectors.cc: Relink). A node whose vector went
+  // stays as a waypoint searches never return (HnswIndex::Search), and a
+  // moved node leaves a link to it in its old neighbours' lists; so once the
+  // nodes moved or gone since the index was built reach half of it, it is
   // built afresh.
   std::vector<uint64_t> changed;
   bool rebuild = !reuse;
@@ -362,10 +363,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   if (!moved.is_object()) moved = json::object();
   if (reuse) {
     for (uint32_t id : delta)
-      if (old.BaseRow(id)) {
-        changed.push_back(id);
-        if (!vector_of(id)) rebuild = true;
-      }
+      if (old.BaseRow(id)) changed.push_back(id);
     if ((InfoCount(moved, name) + changed.size()) * 2 > old.present()) rebuild = true;
   }
   moved[name] = rebuild || !r->o.index ? 0 : InfoCount(moved, name) + changed.size();

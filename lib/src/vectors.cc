@@ -498,9 +498,12 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
       }
     }
   }
+  // A node whose vector went since the index was built (embed's fold keeps
+  // it as a waypoint) is passed through, never returned.
   while (!results.empty()) {
     uint32_t label;
-    if (Label(results.top().second, &label)) out.push_back({label, results.top().first});
+    if (Label(results.top().second, &label) && vectors_->Row(label))
+      out.push_back({label, results.top().first});
     results.pop();
   }
   std::sort(out.begin(), out.end(), ByScore);

@@ -417,6 +417,37 @@ TEST(HnswTest, ExtendingAnIndexRelinksChangedRows) {
   EXPECT_GE(found[0] + wanted / 50, found[1]) << "moving the node alone loses recall";
 }
 
+// Rows whose vector went (a changed text with no word the model knows) stay
+// in an extended index as waypoints: a search passes through them and never
+// returns them, even when queried with their old vectors.
+TEST(HnswTest, RowsWhoseVectorWentAreNeverReturned) {
+  ScopedTempDir tmp;
+  const int dim = 16;
+  const uint64_t rows = 1001;
+  std::vector<float> data = RandomUnitRows(rows, dim, 81);
+  TestStore store(tmp.File("s"));
+  Indexed a;
+  BuildIndex(&store, "title", data, rows, dim, &a);
+  ASSERT_FALSE(HasFatalFailure());
+  std::vector<uint64_t> gone;
+  std::vector<std::vector<float>> old;
+  for (uint64_t id = 7; id < rows; id += 50) {
+    old.emplace_back(data.begin() + id * dim, data.begin() + (id + 1) * dim);
+    std::fill(data.begin() + id * dim, data.begin() + (id + 1) * dim, 0.0f);
+    gone.push_back(id);
+  }
+  Indexed b;
+  BuildIndex(&store, "title", data, rows, dim, &b, a.view, gone);
+  ASSERT_FALSE(HasFatalFailure());
+  const std::set<uint64_t> went(gone.begin(), gone.end());
+  for (const auto& q : old) {  // every node within reach of the beam
+    const std::vector<VectorHit> hits = b.index.Search(q.data(), rows, rows);
+    EXPECT_GT(hits.size(), 900u);
+    for (const VectorHit& h : hits) EXPECT_EQ(went.count(h.id), 0u) << h.id << " has no vector";
+  }
+  EXPECT_GE(RecallAt10(b, dim, 100, 64, 3), 0.95);
+}
+
 TEST(HnswTest, MissingBaseIndexBuildsFromScratch) {
   ScopedTempDir tmp;
   std::vector<float> data = RandomUnitRows(300, 8, 4);
