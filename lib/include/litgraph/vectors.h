@@ -14,7 +14,9 @@
 // unit vectors) and exported to a flat, mappable layout, because hnswlib's own
 // loadIndex reads the whole index into memory (a store must open in <= 30 ms
 // at any size). Node n is the row (dense id) n of the VectorFile, so a
-// search reads no label; rows without a vector are nodes without links.
+// search reads no label; rows without a vector are nodes without links, but for
+// those whose vector went after the index was built (embed's fold): waypoints
+// a search passes through and never returns.
 //   header 64 bytes: magic "LGHNSW\0\3", u32 dim, u32 M, u32 maxM0, u32 entry,
 //     i32 max level, u32 stride, u64 nodes (rows), u64 upper words,
 //     u64 level0_at, u64 nodes with a vector
