@@ -105,6 +105,17 @@ def input_paths(a, corpus_n, sizes):
             for n in sizes}
 
 
+def renumber(w, i):
+    """Makes generated work w the new work number i (its OpenAlex id and DOI past the store's)."""
+    wid = f"https://openalex.org/W{ID_BASE + ID_STEP * i}"
+    doi = f"https://doi.org/10.5555/synth.{i}"
+    w["id"] = wid
+    w["doi"] = doi
+    w.setdefault("ids", {})
+    w["ids"]["openalex"] = wid
+    w["ids"]["doi"] = doi
+
+
 def make_inputs(a, corpus_n, sizes):
     """Writes the upsert files of every size in one pass of the generator; returns their info."""
     paths = input_paths(a, corpus_n, sizes)
@@ -152,14 +163,7 @@ def make_inputs(a, corpus_n, sizes):
         w = json.loads(line)
         w["updated_date"] = NEW_DATE
         if nr is not None:
-            i = corpus_n + nr
-            wid = f"https://openalex.org/W{ID_BASE + ID_STEP * i}"
-            doi = f"https://doi.org/10.5555/synth.{i}"
-            w["id"] = wid
-            w["doi"] = doi
-            w.setdefault("ids", {})
-            w["ids"]["openalex"] = wid
-            w["ids"]["doi"] = doi
+            renumber(w, corpus_n + nr)
         text = json.dumps(w, separators=(",", ":"), ensure_ascii=False) + "\n"
         for n in todo:
             if cr is not None and cr < n // 2:

@@ -33,7 +33,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import log  # noqa: E402
-from cron_bench import ID_BASE, ID_STEP, NEW_DATE, fresh_copy, run_cmd  # noqa: E402
+from cron_bench import NEW_DATE, fresh_copy, renumber, run_cmd  # noqa: E402
 
 
 def make_rounds(a, corpus_n):
@@ -69,13 +69,7 @@ def make_rounds(a, corpus_n):
         w = json.loads(line)
         w["updated_date"] = NEW_DATE
         if i is not None:
-            wid = f"https://openalex.org/W{ID_BASE + ID_STEP * i}"
-            doi = f"https://doi.org/10.5555/synth.{i}"
-            w["id"] = wid
-            w["doi"] = doi
-            w.setdefault("ids", {})
-            w["ids"]["openalex"] = wid
-            w["ids"]["doi"] = doi
+            renumber(w, i)
         outs[r].write(json.dumps(w, separators=(",", ":"), ensure_ascii=False) + "\n")
     if gen.wait() != 0:
         raise SystemExit("litgraph-gen-works failed")

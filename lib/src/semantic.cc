@@ -404,11 +404,11 @@ Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
     if (!cur.ok()) return cur.status();
     auto out = GenerationBuilder::Start(store, "vectors");
     if (!out.ok()) return out.status();
-    EmbedRun r{store, o, stats, InfoOf(*cur), *cur, out->get(), true, nullptr, {}};
+    const json kept = InfoOf(*cur);
+    EmbedRun r{store, o, stats, kept, *cur, out->get(), true, nullptr, {}};
     r.full = !o.missing || r.cur == nullptr;
     LITGRAPH_RETURN_IF_ERROR(ChooseModel(&r));
     // A run that keeps the current vectors keeps their bookkeeping.
-    const json kept = InfoOf(*cur);
     if (!r.full)
       for (const char* key : {"vector_delta", "hnsw_moved", "embedded_rows"})
         if (!r.info.contains(key) && kept.contains(key)) r.info[key] = kept[key];
