@@ -1,9 +1,12 @@
 """Helpers shared by the benchmark drivers in bench/ (import from a driver run as
 `/usr/bin/python3 bench/NAME.py`: its directory is on sys.path)."""
+import os
+import random
 import re
 import resource
 import sqlite3
 import subprocess
+import statistics
 import sys
 import time
 
@@ -60,3 +63,50 @@ class PaperSampler:
         row = self.con.execute("select title, abstract from paper where id = ?",
                                (rng.randint(1, self.max_id),)).fetchone()
         return row if row and row[0] else None
+
+
+def store_queries(bindir, db, count, kinds=None):
+    """The query set of the reliability benchmarks: for `count` papers spread over
+    the store's id range (with abstracts), find-paper with the whole abstract,
+    paper --cited-by, rwr-rank from 60 seeds (a find-paper --limit 60 result),
+    lineage --descendants, and tri-search when the store has vectors. Returns
+    (rows, [(kind, argv, stdin)]); `kinds` (comma-separated) keeps some only."""
+    tool = lambda name: os.path.join(bindir, "litgraph-" + name)
+    con = sqlite3.connect(f"file:{db}/litgraph.sqlite?mode=ro", uri=True)
+    max_id = con.execute("SELECT max(id) FROM paper").fetchone()[0]
+    step = max(1, max_id // count)
+    rows = con.execute("SELECT ext_id, title, abstract FROM paper WHERE id % ? = ? % ? AND "
+                       "length(abstract) > 50 ORDER BY id LIMIT ?",
+                       (step, 7, step, count)).fetchall()
+    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    con.close()
+    semantic = int(meta.get("vectors_generation", 0) or 0) > 0
+    keep = kinds.split(",") if kinds else None
+    env = dict(os.environ, LITGRAPH_DB=db)
+    queries = []
+    for ext, title, abstract in rows:
+        queries.append(("find_abstract", [tool("find-paper"), "--format", "jsonl", abstract[:3000]], None))
+        queries.append(("cited_by", [tool("paper"), "--format", "jsonl", "--cited-by", ext], None))
+        if not keep or "rwr_60_seeds" in keep:
+            seeds = subprocess.run([tool("find-paper"), "--format", "jsonl", "--limit", "60",
+                                    title], capture_output=True, env=env).stdout
+            queries.append(("rwr_60_seeds", [tool("rwr-rank"), "--format", "jsonl"], seeds))
+        queries.append(("lineage_tree", [tool("lineage"), "--format", "jsonl", "--descendants",
+                                         ext], None))
+        if semantic:
+            queries.append(("tri_search", [tool("tri-search"), "--format", "jsonl", title], None))
+    if keep:
+        queries = [q for q in queries if q[0] in keep]
+    return rows, queries
+
+
+def p50_change_ci(pairs, rounds=1000):
+    """95% bootstrap interval (percent) of the change of the median of the first
+    values of (a, b) pairs against the median of the second, pairs resampled."""
+    rng, boot = random.Random(1), []
+    for _ in range(rounds):
+        sample = [rng.choice(pairs) for _ in pairs]
+        boot.append((statistics.median(x for x, _ in sample) /
+                     statistics.median(y for _, y in sample) - 1) * 100)
+    boot.sort()
+    return boot[int(rounds * 0.025)], boot[int(rounds * 0.975) - 1]

@@ -21,14 +21,11 @@ store has keywords and vectors.
 import argparse
 import json
 import os
-import random
-import sqlite3
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from benchlib import timed  # noqa: E402
+from benchlib import p50_change_ci, store_queries, timed  # noqa: E402
 
 
 def main():
@@ -40,32 +37,9 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--kinds", help="only these kinds of query (comma-separated)")
     a = ap.parse_args()
-    tool = lambda name: os.path.join(a.bin, "litgraph-" + name)
-    con = sqlite3.connect(f"file:{a.db}/litgraph.sqlite?mode=ro", uri=True)
-    max_id = con.execute("SELECT max(id) FROM paper").fetchone()[0]
-    step = max(1, max_id // a.queries)
-    rows = con.execute("SELECT ext_id, title, abstract FROM paper WHERE id % ? = ? % ? AND "
-                       "length(abstract) > 50 ORDER BY id LIMIT ?",
-                       (step, 7, step, a.queries)).fetchall()
-    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-    con.close()
-    semantic = int(meta.get("vectors_generation", 0) or 0) > 0
     base = dict(os.environ, LITGRAPH_DB=a.db)
     envs = {"on": dict(base, LITGRAPH_VERIFY_PAGES="1"), "off": dict(base, LITGRAPH_VERIFY_PAGES="0")}
-    queries = []
-    for ext, title, abstract in rows:
-        queries.append(("find_abstract", [tool("find-paper"), "--format", "jsonl", abstract[:3000]], None))
-        queries.append(("cited_by", [tool("paper"), "--format", "jsonl", "--cited-by", ext], None))
-        if not a.kinds or "rwr_60_seeds" in a.kinds.split(","):
-            seeds = subprocess.run([tool("find-paper"), "--format", "jsonl", "--limit", "60",
-                                    title], capture_output=True, env=base).stdout
-            queries.append(("rwr_60_seeds", [tool("rwr-rank"), "--format", "jsonl"], seeds))
-        queries.append(("lineage_tree", [tool("lineage"), "--format", "jsonl", "--descendants",
-                                         ext], None))
-        if semantic:
-            queries.append(("tri_search", [tool("tri-search"), "--format", "jsonl", title], None))
-    if a.kinds:
-        queries = [q for q in queries if q[0] in a.kinds.split(",")]
+    rows, queries = store_queries(a.bin, a.db, a.queries, a.kinds)
     times, cpus = {}, {}
     for r in range(a.repeat):
         for kind, cmd, stdin in queries:
@@ -90,14 +64,7 @@ def main():
         paired = (statistics.median(x / y for x, y in zip(m["on"], m["off"])) - 1) * 100
         c = {k: statistics.median(v) for k, v in cpus[kind].items()}
         cpu_change = (c["on"] / c["off"] - 1) * 100
-        # 95% bootstrap interval of the p50 change, resampling the on/off pairs.
-        rng, pairs, boot = random.Random(1), list(zip(m["on"], m["off"])), []
-        for _ in range(1000):
-            sample = [rng.choice(pairs) for _ in pairs]
-            boot.append((statistics.median(x for x, _ in sample) /
-                         statistics.median(y for _, y in sample) - 1) * 100)
-        boot.sort()
-        ci = (boot[25], boot[974])
+        ci = p50_change_ci(list(zip(m["on"], m["off"])))
         report["kinds"][kind] = {"n": len(m["on"]), "p50_on_ms": round(p50["on"], 2),
                                  "p50_off_ms": round(p50["off"], 2),
                                  "p50_change_pct": round(change, 2),

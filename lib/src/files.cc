@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
@@ -28,6 +30,47 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
   return *this;
 }
 
+namespace {
+
+constexpr size_t kHugePage = size_t{2} << 20;
+
+// Maps `size` bytes of `fd` read-only. A file of 2 MiB or more is mapped at
+// a 2 MiB-aligned address with MADV_HUGEPAGE: a fault on it then reads the
+// file into the page cache in 2 MiB folios, where the default read-around
+// leaves 4 KiB ones, and every later reader maps them in fewer, cheaper
+// faults. On a 1M-work store whose page cache queries had filled, tri-search
+// took 129.6 ms p50 against 165.4 ms with 4 KiB folios, and the page checks
+// cost it +2.1% against +4.9%; the first query on a cold cache reads more,
+// 1.9-2.2 s against 1.4-1.8 s (bench/results/2026-11-27-folios).
+// LITGRAPH_HUGE_MAPS=0 maps plainly, for measuring it.
+void* MapReadOnly(int fd, size_t size) {
+  static const bool huge = [] {
+    const char* v = std::getenv("LITGRAPH_HUGE_MAPS");
+    return !(v && std::string_view(v) == "0");
+  }();
+  if (!huge || size < kHugePage) return mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  // Reserve a span with room to align, map the file over its aligned part,
+  // and give the rest back.
+  const size_t span = size + kHugePage;
+  void* raw = mmap(nullptr, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) return mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (start + kHugePage - 1) & ~uintptr_t{kHugePage - 1};
+  void* p = mmap(reinterpret_cast<void*>(aligned), size, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+  if (p == MAP_FAILED) {
+    munmap(raw, span);
+    return mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  }
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t used = (aligned + size + page - 1) & ~(page - 1), end = start + span;
+  if (aligned > start) munmap(raw, aligned - start);
+  if (end > used) munmap(reinterpret_cast<void*>(used), end - used);
+  madvise(p, size, MADV_HUGEPAGE);  // advice: failure is harmless
+  return p;
+}
+
+}  // namespace
+
 Status MappedFile::Open(const std::string& path) {
   *this = MappedFile();  // a file opened before is unmapped, not leaked
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -39,7 +82,7 @@ Status MappedFile::Open(const std::string& path) {
   }
   size_ = static_cast<size_t>(sb.st_size);
   if (size_ > 0) {
-    void* p = mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
+    void* p = MapReadOnly(fd, size_);
     if (p == MAP_FAILED) {
       close(fd);
       size_ = 0;

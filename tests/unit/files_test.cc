@@ -1,6 +1,6 @@
 // Tests for files.h: ZeroedArray, sparse (4 KiB pages) and dense (huge-page
-// advice, 2 MiB-aligned), FindSortedString, and mapped files opened again;
-// and for checked_file.h, a checked file opened again.
+// advice, 2 MiB-aligned), FindSortedString, mapped files opened again and
+// large ones mapped at 2 MiB boundaries; and for checked_file.h, a checked file opened again.
 #include "litgraph/files.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "litgraph/checked_file.h"
@@ -110,6 +111,44 @@ TEST(MappedFileTest, OpeningAgainUnmapsTheFileOpenedBefore) {
   EXPECT_EQ(Mappings(b), 0);
   EXPECT_EQ(f.data(), nullptr);
   EXPECT_EQ(f.size(), 0u);
+}
+
+// Bytes of the process's address space (/proc/self/maps).
+uint64_t MappedBytes() {
+  std::ifstream maps("/proc/self/maps");
+  uint64_t n = 0;
+  for (std::string line; std::getline(maps, line);) {
+    const size_t dash = line.find('-'), space = line.find(' ');
+    n += std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16) -
+         std::stoull(line.substr(0, dash), nullptr, 16);
+  }
+  return n;
+}
+
+// A file of 2 MiB or more is mapped at a 2 MiB boundary (so the page cache
+// can hold and map it in 2 MiB folios) and nothing of the span reserved to
+// align it stays mapped; a smaller file is mapped as it is.
+TEST(MappedFileTest, LargeFilesMapAtHugePageBoundaries) {
+  testing::ScopedTempDir tmp;
+  for (size_t size : {size_t{3} << 20 | 123, size_t{2} << 20, size_t{4} << 20, size_t{5000}}) {
+    const std::string path = tmp.File("f" + std::to_string(size));
+    std::string bytes(size, 0);
+    for (size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(i * 131 % 251);
+    testing::WriteFile(path, bytes);
+    const uint64_t before = MappedBytes();
+    {
+      MappedFile f;
+      ASSERT_TRUE(f.Open(path).ok());
+      ASSERT_EQ(f.size(), size);
+      EXPECT_EQ(std::string_view(reinterpret_cast<const char*>(f.data()), size), bytes) << size;
+      if (size >= (size_t{2} << 20))
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(f.data()) % (uintptr_t{2} << 20), 0u) << size;
+      EXPECT_EQ(Mappings(path), 1);
+      EXPECT_EQ(MappedBytes() - before, (size + 4095) / 4096 * 4096) << size;
+    }
+    EXPECT_EQ(Mappings(path), 0);
+    EXPECT_EQ(MappedBytes(), before) << size;
+  }
 }
 
 TEST(CheckedFileTest, OpeningAgainForgetsTheFileOpenedBefore) {
