@@ -9,11 +9,11 @@ works of the store, half new ones) on one copy of --src, with the cron recipe of
 
     litgraph-ingest FILE; litgraph-extract-keywords --missing; litgraph-embed --missing
 
-Input: one pass of `litgraph-gen-works --works N --seed GEN_SEED` (the generator the source
-store was built with, another seed, so a changed work gets another title, abstract and
-references); round r takes works/2 positions of the store's works not taken by an earlier
-round (changed works) and works/2 positions of its most recent --recent share, written under
-ids after the store's and every earlier round's (new works).
+Input: one pass of `litgraph-gen-works --works N --seed GEN_SEED [--profile P]` (the generator
+and profile the source store was built with, another seed, so a changed work gets another
+title, abstract and references); round r takes works/2 positions of the store's works not
+taken by an earlier round (changed works) and works/2 positions of its most recent --recent
+share, written under ids after the store's and every earlier round's (new works).
 
     /usr/bin/python3 bench/cron_rounds.py --bin BUILD --src STORE --work DIR --rounds 4 \\
         --works 100000 --out rounds.json
@@ -37,7 +37,8 @@ from cron_bench import NEW_DATE, fresh_copy, renumber, run_cmd  # noqa: E402
 
 
 def make_rounds(a, corpus_n):
-    paths = [os.path.join(a.work, f"round-c{corpus_n}-g{a.gen_seed}-s{a.seed}-w{a.works}-{r + 1}.jsonl")
+    tag = f"-{a.profile}" if a.profile else ""
+    paths = [os.path.join(a.work, f"round{tag}-c{corpus_n}-g{a.gen_seed}-s{a.seed}-w{a.works}-{r + 1}.jsonl")
              for r in range(a.rounds)]
     if all(os.path.exists(p) for p in paths):
         return paths
@@ -58,7 +59,7 @@ def make_rounds(a, corpus_n):
             role[p] = (r, corpus_n + r * rest + i)
     outs = [open(p + ".tmp", "w") for p in paths]
     cmd = [f"{a.bin}/litgraph-gen-works", "--works", str(corpus_n), "--seed", str(a.gen_seed),
-           "--out", "-"]
+           "--out", "-"] + (["--profile", a.profile] if a.profile else [])
     log("input: " + " ".join(cmd))
     t0 = time.perf_counter()
     gen = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=1 << 20)
@@ -106,6 +107,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--gen-seed", type=int, default=2)
     ap.add_argument("--recent", type=float, default=0.2)
+    ap.add_argument("--profile", help="litgraph-gen-works --profile the source store was built with")
     ap.add_argument("--nice", type=int, default=0)
     ap.add_argument("--retries", type=int, default=0)
     ap.add_argument("--keep", action="store_true", help="keep the store copy")

@@ -40,8 +40,9 @@ constexpr size_t kHugePage = size_t{2} << 20;
 // leaves 4 KiB ones, and every later reader maps them in fewer, cheaper
 // faults. On a 1M-work store whose page cache queries had filled, tri-search
 // took 129.6 ms p50 against 165.4 ms with 4 KiB folios, and the page checks
-// cost it +2.1% against +4.9%; the first query on a cold cache reads more,
-// 1.9-2.2 s against 1.4-1.8 s (bench/results/2026-11-27-folios).
+// cost it +3.0% (four runs pooled) against +4.7-5.0%. The first query on a
+// cold cache reads more: 1.9-2.2 s against 1.4-1.8 s
+// (bench/results/2026-11-27-folios).
 // LITGRAPH_HUGE_MAPS=0 maps plainly, for measuring it.
 void* MapReadOnly(int fd, size_t size) {
   static const bool huge = [] {

@@ -27,8 +27,9 @@
 // 512-byte pages +8.5%, other queries <= 5%
 // (bench/results/2026-11-25-reliability/checksum-cost-1m.md). A read inside
 // one verified page is an inline bit test, and pages hash with libxxhash's
-// AVX2 dispatch (bench/results/2026-11-26-reliability/README.md). The hash
-// table is 1.6% of the payload.
+// AVX2 dispatch (bench/results/2026-11-26-reliability/README.md). With the
+// page cache in 2 MiB folios (MappedFile) tri-search pays +3.0%
+// (bench/results/2026-11-27-folios). The hash table is 1.6% of the payload.
 //
 // Writers stream the payload; the first page stays in memory until Finish()
 // so a format can fill in its header last (PatchHeader). Files are written to
