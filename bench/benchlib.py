@@ -5,8 +5,8 @@ import random
 import re
 import resource
 import sqlite3
-import subprocess
 import statistics
+import subprocess
 import sys
 import time
 

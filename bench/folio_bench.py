@@ -73,7 +73,7 @@ def main():
     rows, queries = store_queries(a.bin, a.db, a.queries)
     first = "tri_search" if any(k == "tri_search" for k, _, _ in queries) else "find_abstract"
     cold_set = [q for q in queries if q[0] == first][:a.cold]
-    # times[mode][kind][verify] = per-query lists (index: query number * repeat)
+    # times[mode][kind][checks on/off]: wall ms in run order (cycle, repeat, query)
     times = {m: {} for m in MODES}
     cold = {m: [] for m in MODES}
     cache = {m: [] for m in MODES}
@@ -90,7 +90,7 @@ def main():
                 timed(cmd, envs["on"], stdin)
             log(f"cycle {c} {mode}: cold {cold[mode][-1]} ms, warm-up {time.time() - t0:.1f} s")
             for r in range(a.repeat):
-                for i, (kind, cmd, stdin) in enumerate(queries):
+                for kind, cmd, stdin in queries:
                     for v in (("on", "off") if r % 2 == 0 else ("off", "on")):
                         dt = timed(cmd, envs[v], stdin)[0]
                         times[mode].setdefault(kind, {}).setdefault(v, []).append(dt)
