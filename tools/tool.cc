@@ -512,6 +512,10 @@ std::string Tool::ManPage() const {
   if (!manual_.exit_status.empty()) m += ".PP\n" + RoffParagraphs(manual_.exit_status);
   m += ".PP\nA closed output pipe (for example \\fB| head\\fR) ends the tool quietly.\n";
   m += ".SH ENVIRONMENT\n.TP\nLITGRAPH_DB\nStore directory used when \\-\\-db is not given.\n";
+  m += ".TP\nLITGRAPH_HUGE_MAPS\n0 maps store files plainly. By default a file of 2 MiB or more is "
+       "mapped so that Linux reads it into the page cache in 2 MiB folios, which makes later "
+       "queries faster; for a store much larger than memory, queried at random on a cold cache, "
+       "the larger reads can cost more than they save.\n";
   if (!manual_.examples.empty()) {
     m += ".SH EXAMPLES\n";
     for (const auto& [cmd, what] : manual_.examples)

@@ -43,7 +43,8 @@ constexpr size_t kHugePage = size_t{2} << 20;
 // cost it +3.0% (four runs pooled) against +4.7-5.0%. The first query on a
 // cold cache reads more: 1.9-2.2 s against 1.4-1.8 s
 // (bench/results/2026-11-27-folios).
-// LITGRAPH_HUGE_MAPS=0 maps plainly, for measuring it.
+// LITGRAPH_HUGE_MAPS=0 maps plainly (the man pages: a store much larger than
+// memory, read at random on a cold cache, may do better so).
 void* MapReadOnly(int fd, size_t size) {
   static const bool huge = [] {
     const char* v = std::getenv("LITGRAPH_HUGE_MAPS");
