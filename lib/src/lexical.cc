@@ -355,22 +355,29 @@ std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms
 std::vector<float> LexicalIndex::ScoreDocs(const std::vector<QueryTerm>& terms,
                                            std::span<const uint32_t> docs) const {
   std::vector<float> scores(docs.size(), 0);
-  std::unordered_map<uint32_t, std::vector<size_t>> where;
-  for (size_t i = 0; i < docs.size(); ++i) where[docs[i]].push_back(i);
+  // The documents in id order, as a segment's postings are: each segment is
+  // then one merge walk, with no lookup per posting (a hash lookup a posting
+  // was 10% of a 1M-work tri-search).
+  std::vector<uint32_t> order(docs.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return docs[a] != docs[b] ? docs[a] < docs[b] : a < b; });
   MaskReader mask(&mask_);
   for (const Segment& s : Segments(terms)) {
     const uint8_t* p = s.part->postings.Read(s.at, s.bytes);
     const uint8_t* end = p ? p + s.bytes : nullptr;
+    const float add = static_cast<float>(s.impact * s.weight * scale_);
     uint64_t doc = 0, v;
+    size_t k = 0;  // the first of `order` not below doc
     for (uint32_t i = 0; i < s.count; ++i) {
       if (!GetVarint(&p, end, &v)) {
         Damaged(*s.part);
         break;
       }
       doc = i == 0 ? v : doc + v;
-      auto it = where.find(static_cast<uint32_t>(doc));
-      if (it != where.end() && !(s.masked && mask.Masked(doc)))
-        for (size_t j : it->second) scores[j] += static_cast<float>(s.impact * s.weight * scale_);
+      while (k < order.size() && docs[order[k]] < doc) ++k;
+      if (k == order.size() || docs[order[k]] != doc || (s.masked && mask.Masked(doc))) continue;
+      for (size_t j = k; j < order.size() && docs[order[j]] == doc; ++j) scores[order[j]] += add;
     }
   }
   return scores;
