@@ -153,6 +153,7 @@ Status Filter(Tool& tool, const EmbedRunOptions& o, const std::string& key) {
     embedder = &index->embedder();
   }
   const std::string model = embedder->model_id();
+  if (index) LITGRAPH_RETURN_IF_ERROR(index->status());  // a damaged model names its file
   Output out(Format::kJsonl);
   return ForEachJsonLineIn("-", [&](Json& rec, const std::string& where) -> Status {
     if (!rec.contains("text") || !rec["text"].is_string())

@@ -414,13 +414,19 @@ Status LsaModel::Open(const std::string& path, const FileIdentity& id) {
   idf_at_ = offsets_at_ + (uint64_t{terms_} + 1) * 8;
   vectors_at_ = idf_at_ + uint64_t{terms_} * 4;
   strings_at_ = vectors_at_ + uint64_t{terms_} * dim_ * 4;
-  // Identity: a hash over the header and a sample of the vectors.
-  const uint64_t sample = std::min<uint64_t>(size, 1 << 20);
-  const uint8_t* p = file_.Read(0, sample);
-  if (!p) return file_.status();
-  uint64_t hash = StringInterner::Hash(std::string_view(reinterpret_cast<const char*>(p), sample));
-  id_ = fmt::format("lsa:{:016x}", hash);
   return Status::Ok();
+}
+
+std::string LsaModel::model_id() const {
+  std::call_once(id_once_, [this] {
+    // Identity: a hash over the header and a sample of what follows.
+    const uint64_t sample = std::min<uint64_t>(file_.size(), 1 << 20);
+    const uint8_t* p = file_.Read(0, sample);
+    id_ = p ? fmt::format("lsa:{:016x}", StringInterner::Hash(std::string_view(
+                                             reinterpret_cast<const char*>(p), sample)))
+            : "lsa:damaged";
+  });
+  return id_;
 }
 
 int64_t LsaModel::Find(std::string_view term) const {

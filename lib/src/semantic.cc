@@ -79,6 +79,8 @@ Status OpenModel(EmbedRun* r) {
   if (!id.ok()) return id.status();
   auto lsa = std::make_unique<LsaModel>();
   LITGRAPH_RETURN_IF_ERROR(lsa->Open(r->out->Path("model"), *id));
+  lsa->model_id();  // its first MiB read now: damage there ends the run before any work
+  LITGRAPH_RETURN_IF_ERROR(lsa->status());
   r->stats->lexical_weight = lsa->lexical_weight();
   r->embedder = std::move(lsa);
   return Status::Ok();

@@ -39,6 +39,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -111,7 +112,11 @@ class LsaModel : public Embedder {
   // document), so a text of new words still matches texts that use them.
   SparseVector EmbedSparse(std::string_view text) const;
   int dim() const override { return dim_; }
-  std::string model_id() const override { return id_; }
+  // "lsa:" and a hash of the file's first MiB (its header and the start of
+  // its tables), computed at the first call: a query never asks, and hashing
+  // the MiB at open verified its 2,048 pages in every query process. A
+  // damaged MiB latches in status().
+  std::string model_id() const override;
   Status Embed(const std::vector<std::string>& texts, std::vector<float>* out) override;
   // Each distinct word's term, for embedding many texts on one thread: a
   // word is stemmed and looked up in the vocabulary once, not at each use.
@@ -156,7 +161,8 @@ class LsaModel : public Embedder {
   uint64_t train_docs_ = 0;
   double lexical_weight_ = 0;
   uint64_t offsets_at_ = 0, idf_at_ = 0, vectors_at_ = 0, strings_at_ = 0;
-  std::string id_;
+  mutable std::once_flag id_once_;
+  mutable std::string id_;
 };
 
 struct HttpEmbedOptions {
