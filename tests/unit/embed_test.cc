@@ -355,6 +355,25 @@ TEST(LsaModelTest, ModelIdIsStableAndFollowsTheContent) {
   }
 }
 
+// The id is computed at its first use, not at open (queries never ask): a
+// model whose first MiB is damaged past its header opens, and asking for its
+// id reports the damage.
+TEST(LsaModelTest, ModelIdReadsTheFirstMiBWhenAsked) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("model");
+  ASSERT_TRUE(Train(path, 8).ok());
+  std::string bytes = ReadFile(path);
+  ASSERT_GT(bytes.size(), 1100u);
+  bytes[700] ^= 0x40;  // the payload's second 512-byte page
+  WriteFile(tmp.File("damaged"), bytes);
+  LsaModel m;
+  ASSERT_TRUE(m.Open(tmp.File("damaged")).ok());
+  EXPECT_TRUE(m.status().ok()) << "the open read the header's page only";
+  EXPECT_EQ(m.model_id(), "lsa:damaged");
+  EXPECT_FALSE(m.status().ok());
+  EXPECT_EQ(m.model_id(), "lsa:damaged") << "computed once";
+}
+
 // The lexical part (embed.h): the unit TF-IDF vector over the model's
 // vocabulary, sublinear tf and the model's idf, unknown words dropped.
 TEST(LsaModelTest, SparsePartIsTheUnitTfIdfVector) {
