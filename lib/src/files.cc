@@ -143,15 +143,17 @@ void* MapZeroed(size_t bytes, bool dense) {
     if (p == MAP_FAILED) throw std::bad_alloc();
     return p;
   };
-  constexpr size_t kHuge = size_t{2} << 20;
-  if (!dense || bytes < kHuge) return map(bytes);
+  if (!dense || bytes < kHugePage) return map(bytes);
   // Huge pages: aligned to 2 MiB, so that every page of the array can be one.
-  size_t span = bytes + kHuge;
+  size_t span = bytes + kHugePage;
   void* raw = map(span);
   uintptr_t start = reinterpret_cast<uintptr_t>(raw);
-  uintptr_t aligned = (start + kHuge - 1) & ~(kHuge - 1);
+  uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
   if (aligned > start) munmap(raw, aligned - start);
-  uintptr_t end = start + span, used = aligned + bytes;
+  // The tail from the first page boundary past the array (munmap takes a
+  // page-aligned address; an unaligned one failed and kept the tail).
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t end = start + span, used = (aligned + bytes + page - 1) & ~(page - 1);
   if (end > used) munmap(reinterpret_cast<void*>(used), end - used);
   madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);  // advice: failure is harmless
   return reinterpret_cast<void*>(aligned);
