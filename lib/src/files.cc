@@ -34,6 +34,23 @@ namespace {
 
 constexpr size_t kHugePage = size_t{2} << 20;
 
+// `bytes` of fresh anonymous memory (`prot`) at a 2 MiB boundary, or null:
+// a span with room to align is mapped and what lies outside the aligned part
+// given back (from the first page boundary past it: munmap takes a
+// page-aligned address). Unmapped with munmap(p, bytes).
+void* MapAligned(size_t bytes, int prot) {
+  const size_t span = bytes + kHugePage;
+  void* raw = mmap(nullptr, span, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(raw), end = start + span;
+  const uintptr_t aligned = (start + kHugePage - 1) & ~uintptr_t{kHugePage - 1};
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t used = (aligned + bytes + page - 1) & ~(page - 1);
+  if (aligned > start) munmap(raw, aligned - start);
+  if (end > used) munmap(reinterpret_cast<void*>(used), end - used);
+  return reinterpret_cast<void*>(aligned);
+}
+
 // Maps `size` bytes of `fd` read-only. A file of 2 MiB or more is mapped at
 // a 2 MiB-aligned address with MADV_HUGEPAGE: a fault on it then reads the
 // file into the page cache in 2 MiB folios, where the default read-around
@@ -50,23 +67,14 @@ void* MapReadOnly(int fd, size_t size) {
     const char* v = std::getenv("LITGRAPH_HUGE_MAPS");
     return !(v && std::string_view(v) == "0");
   }();
-  if (!huge || size < kHugePage) return mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-  // Reserve a span with room to align, map the file over its aligned part,
-  // and give the rest back.
-  const size_t span = size + kHugePage;
-  void* raw = mmap(nullptr, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (raw == MAP_FAILED) return mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-  const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
-  const uintptr_t aligned = (start + kHugePage - 1) & ~uintptr_t{kHugePage - 1};
-  void* p = mmap(reinterpret_cast<void*>(aligned), size, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+  void* at = huge && size >= kHugePage ? MapAligned(size, PROT_NONE) : nullptr;
+  if (!at) return mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  // The file over the reserved range (MAP_FIXED replaces it).
+  void* p = mmap(at, size, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
   if (p == MAP_FAILED) {
-    munmap(raw, span);
+    munmap(at, size);
     return mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
   }
-  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  const uintptr_t used = (aligned + size + page - 1) & ~(page - 1), end = start + span;
-  if (aligned > start) munmap(raw, aligned - start);
-  if (end > used) munmap(reinterpret_cast<void*>(used), end - used);
   madvise(p, size, MADV_HUGEPAGE);  // advice: failure is harmless
   return p;
 }
@@ -137,26 +145,18 @@ void FsyncDir(const std::string& dir) {
 
 void* MapZeroed(size_t bytes, bool dense) {
   if (bytes == 0) return nullptr;
-  auto map = [](size_t n) {
-    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+  void* p;
+  if (!dense || bytes < kHugePage) {
+    p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+             -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     return p;
-  };
-  if (!dense || bytes < kHugePage) return map(bytes);
+  }
   // Huge pages: aligned to 2 MiB, so that every page of the array can be one.
-  size_t span = bytes + kHugePage;
-  void* raw = map(span);
-  uintptr_t start = reinterpret_cast<uintptr_t>(raw);
-  uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
-  if (aligned > start) munmap(raw, aligned - start);
-  // The tail from the first page boundary past the array (munmap takes a
-  // page-aligned address; an unaligned one failed and kept the tail).
-  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  uintptr_t end = start + span, used = (aligned + bytes + page - 1) & ~(page - 1);
-  if (end > used) munmap(reinterpret_cast<void*>(used), end - used);
-  madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);  // advice: failure is harmless
-  return reinterpret_cast<void*>(aligned);
+  p = MapAligned(bytes, PROT_READ | PROT_WRITE);
+  if (!p) throw std::bad_alloc();
+  madvise(p, bytes, MADV_HUGEPAGE);  // advice: failure is harmless
+  return p;
 }
 
 void UnmapZeroed(void* p, size_t bytes) {
