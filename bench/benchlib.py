@@ -85,7 +85,8 @@ def store_queries(bindir, db, count, kinds=None):
     env = dict(os.environ, LITGRAPH_DB=db)
     queries = []
     for ext, title, abstract in rows:
-        queries.append(("find_abstract", [tool("find-paper"), "--format", "jsonl", abstract[:3000]], None))
+        queries.append(("find_abstract", [tool("find-paper"), "--format", "jsonl", abstract[:3000]],
+                        None))
         queries.append(("cited_by", [tool("paper"), "--format", "jsonl", "--cited-by", ext], None))
         if not keep or "rwr_60_seeds" in keep:
             seeds = subprocess.run([tool("find-paper"), "--format", "jsonl", "--limit", "60",
@@ -100,13 +101,33 @@ def store_queries(bindir, db, count, kinds=None):
     return rows, queries
 
 
-def p50_change_ci(pairs, rounds=1000):
-    """95% bootstrap interval (percent) of the change of the median of the first
-    values of (a, b) pairs against the median of the second, pairs resampled."""
+def p50_change(pairs, rounds=1000):
+    """The change (percent) of the median of the first values of (a, b) pairs against the
+    median of the second, and its 95% bootstrap interval (the pairs resampled)."""
+    change = (statistics.median(x for x, _ in pairs) /
+              statistics.median(y for _, y in pairs) - 1) * 100
     rng, boot = random.Random(1), []
     for _ in range(rounds):
         sample = [rng.choice(pairs) for _ in pairs]
         boot.append((statistics.median(x for x, _ in sample) /
                      statistics.median(y for _, y in sample) - 1) * 100)
     boot.sort()
-    return boot[int(rounds * 0.025)], boot[int(rounds * 0.975) - 1]
+    return change, (boot[int(rounds * 0.025)], boot[int(rounds * 0.975) - 1])
+
+
+def run_checks_on_off(queries, env, repeat):
+    """Each of store_queries' queries `repeat` times with the page checks on and off
+    (LITGRAPH_VERIFY_PAGES) back to back, the order alternating between repeats; the two
+    outputs must agree. Returns wall and CPU ms as {kind: {"on": [...], "off": [...]}}, in
+    run order (repeat, then query)."""
+    envs = {mode: dict(env, LITGRAPH_VERIFY_PAGES=v) for mode, v in (("on", "1"), ("off", "0"))}
+    times, cpus = {}, {}
+    for r in range(repeat):
+        for kind, cmd, stdin in queries:
+            outs = {}
+            for mode in (("on", "off") if r % 2 == 0 else ("off", "on")):
+                dt, cpu, outs[mode] = timed(cmd, envs[mode], stdin)
+                times.setdefault(kind, {}).setdefault(mode, []).append(dt)
+                cpus.setdefault(kind, {}).setdefault(mode, []).append(cpu)
+            assert outs["on"] == outs["off"], f"{kind}: outputs differ with and without checks"
+    return times, cpus

@@ -34,7 +34,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import log, p50_change_ci, store_queries, timed  # noqa: E402
+from benchlib import log, p50_change, run_checks_on_off, store_queries, timed  # noqa: E402
 
 MODES = {"plain": "0", "huge": "1"}
 
@@ -79,21 +79,18 @@ def main():
     cache = {m: [] for m in MODES}
     for c in range(a.cycles):
         for mode in (list(MODES) if c % 2 == 0 else list(MODES)[::-1]):
-            base = dict(os.environ, LITGRAPH_DB=a.db, LITGRAPH_HUGE_MAPS=MODES[mode])
-            envs = {"on": dict(base, LITGRAPH_VERIFY_PAGES="1"),
-                    "off": dict(base, LITGRAPH_VERIFY_PAGES="0")}
+            env = dict(os.environ, LITGRAPH_DB=a.db, LITGRAPH_HUGE_MAPS=MODES[mode],
+                       LITGRAPH_VERIFY_PAGES="1")
             drop_caches(a.db)
-            cold[mode].append([round(timed(cmd, envs["on"], stdin)[0], 2)
-                               for _, cmd, stdin in cold_set])
+            cold[mode].append([round(timed(cmd, env, stdin)[0], 2) for _, cmd, stdin in cold_set])
             t0 = time.time()
             for _, cmd, stdin in queries:
-                timed(cmd, envs["on"], stdin)
+                timed(cmd, env, stdin)
             log(f"cycle {c} {mode}: cold {cold[mode][-1]} ms, warm-up {time.time() - t0:.1f} s")
-            for r in range(a.repeat):
-                for kind, cmd, stdin in queries:
-                    for v in (("on", "off") if r % 2 == 0 else ("off", "on")):
-                        dt = timed(cmd, envs[v], stdin)[0]
-                        times[mode].setdefault(kind, {}).setdefault(v, []).append(dt)
+            wall, _ = run_checks_on_off(queries, env, a.repeat)
+            for kind, m in wall.items():
+                for v, xs in m.items():
+                    times[mode].setdefault(kind, {}).setdefault(v, []).extend(xs)
             cache[mode].append(meminfo())
     report = {"db": a.db, "queries_per_kind": len(rows), "repeat": a.repeat,
               "cycles": a.cycles, "cold_kind": first, "cold_ms": cold, "page_cache": cache,
@@ -105,12 +102,9 @@ def main():
         p, h = times["plain"][kind], times["huge"][kind]
         n = len(p["on"])
         # The same query in the same repeat and cycle of each mode pairs up.
-        change_ci = p50_change_ci(list(zip(h["on"], p["on"])))
-        change = (statistics.median(h["on"]) / statistics.median(p["on"]) - 1) * 100
-        checks = {}
-        for mode, t in (("plain", p), ("huge", h)):
-            ch = (statistics.median(t["on"]) / statistics.median(t["off"]) - 1) * 100
-            checks[mode] = (ch, p50_change_ci(list(zip(t["on"], t["off"]))))
+        change, change_ci = p50_change(list(zip(h["on"], p["on"])))
+        checks = {mode: p50_change(list(zip(t["on"], t["off"])))
+                  for mode, t in (("plain", p), ("huge", h))}
         report["kinds"][kind] = {
             "n": n, "p50_plain_ms": round(statistics.median(p["on"]), 2),
             "p50_huge_ms": round(statistics.median(h["on"]), 2),

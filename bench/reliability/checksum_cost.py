@@ -25,7 +25,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from benchlib import p50_change_ci, store_queries, timed  # noqa: E402
+from benchlib import p50_change, run_checks_on_off, store_queries  # noqa: E402
 
 
 def main():
@@ -37,19 +37,8 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--kinds", help="only these kinds of query (comma-separated)")
     a = ap.parse_args()
-    base = dict(os.environ, LITGRAPH_DB=a.db)
-    envs = {"on": dict(base, LITGRAPH_VERIFY_PAGES="1"), "off": dict(base, LITGRAPH_VERIFY_PAGES="0")}
     rows, queries = store_queries(a.bin, a.db, a.queries, a.kinds)
-    times, cpus = {}, {}
-    for r in range(a.repeat):
-        for kind, cmd, stdin in queries:
-            order = ("on", "off") if r % 2 == 0 else ("off", "on")
-            outs = {}
-            for mode in order:
-                dt, cpu, outs[mode] = timed(cmd, envs[mode], stdin)
-                times.setdefault(kind, {}).setdefault(mode, []).append(dt)
-                cpus.setdefault(kind, {}).setdefault(mode, []).append(cpu)
-            assert outs["on"] == outs["off"], f"{kind}: outputs differ with and without checks"
+    times, cpus = run_checks_on_off(queries, dict(os.environ, LITGRAPH_DB=a.db), a.repeat)
     report = {"db": a.db, "queries_per_kind": len(rows), "repeat": a.repeat,
               "load_average": os.getloadavg(), "kinds": {}}
     # Besides the wall-time medians: the median of the paired ratios (each
@@ -60,11 +49,10 @@ def main():
     for kind, m in times.items():
         p50 = {k: statistics.median(v) for k, v in m.items()}
         p90 = {k: statistics.quantiles(v, n=10)[-1] for k, v in m.items()}
-        change = (p50["on"] / p50["off"] - 1) * 100
         paired = (statistics.median(x / y for x, y in zip(m["on"], m["off"])) - 1) * 100
         c = {k: statistics.median(v) for k, v in cpus[kind].items()}
         cpu_change = (c["on"] / c["off"] - 1) * 100
-        ci = p50_change_ci(list(zip(m["on"], m["off"])))
+        change, ci = p50_change(list(zip(m["on"], m["off"])))
         report["kinds"][kind] = {"n": len(m["on"]), "p50_on_ms": round(p50["on"], 2),
                                  "p50_off_ms": round(p50["off"], 2),
                                  "p50_change_pct": round(change, 2),

@@ -8,11 +8,12 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", ".."))
-from benchlib import p50_change_ci  # noqa: E402
+from benchlib import p50_change  # noqa: E402
 
 runs = {}
 for k, v in json.load(open(os.path.join(here, "folios-1m.json")))["kinds"].items():
-    runs.setdefault(k, []).append(list(zip(v["wall_ms"]["huge"]["on"], v["wall_ms"]["huge"]["off"])))
+    huge = v["wall_ms"]["huge"]
+    runs.setdefault(k, []).append(list(zip(huge["on"], huge["off"])))
 for name in ("checksum-cost-1m.json", "checksum-cost-1m-2.json", "checksum-cost-1m-3.json"):
     for k, v in json.load(open(os.path.join(here, name)))["kinds"].items():
         runs[k].append(list(zip(v["wall_ms"]["on"], v["wall_ms"]["off"])))
@@ -20,6 +21,6 @@ for k, rs in runs.items():
     pairs = [p for r in rs for p in r]
     on, off = statistics.median(x for x, _ in pairs), statistics.median(y for _, y in pairs)
     paired = (statistics.median(x / y for x, y in pairs) - 1) * 100
-    lo, hi = p50_change_ci(pairs)
-    print(f"{k:14} n={len(pairs)} p50 on {on:.2f} off {off:.2f} change {100 * (on / off - 1):+.1f}% "
+    change, (lo, hi) = p50_change(pairs)
+    print(f"{k:14} n={len(pairs)} p50 on {on:.2f} off {off:.2f} change {change:+.1f}% "
           f"[{lo:+.1f}, {hi:+.1f}] paired {paired:+.1f}%")
