@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "lexical_format.h"
