@@ -335,13 +335,30 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     // The base's files unchanged, the delta beside them.
     for (const char* ext : {".vec", ".hnsw", ".hnswlib"})
       if (r->cur->Has(name + ext)) LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, name + ext));
-    uint64_t present = old.present();
-    for (uint32_t id : delta) present += (vector_of(id) ? 1 : 0) - (old.Row(id) ? 1 : 0);
+    uint64_t present = old.present(), delta_present = 0;
+    // The delta's nodes embedded again (or gone): moved in its index.
+    std::vector<uint64_t> redone;
+    for (uint32_t id : delta) {
+      const bool has = vector_of(id) != nullptr;
+      present += (has ? 1 : 0) - (old.Row(id) ? 1 : 0);
+      delta_present += has ? 1 : 0;
+      if (need[id] && old.InDelta(id)) redone.push_back(id);
+    }
+    LITGRAPH_RETURN_IF_ERROR(old.status());
+    // The delta's index is extended, like the base's at a compaction, until
+    // the nodes moved or gone in it since it was built reach half of it.
+    json& delta_moved = r->info["delta_moved"];
+    if (!delta_moved.is_object()) delta_moved = json::object();
+    const uint64_t moved_total = InfoCount(delta_moved, name) + redone.size();
+    const bool extend =
+        r->o.index && r->cur->Has(name + ".delta.hnswlib") && moved_total * 2 <= delta_present;
+    delta_moved[name] = extend ? moved_total : 0;
     auto t_index = Clock::now();
     r->o.reporter->Progress(fmt::format("indexing {} delta vectors", name));
     LITGRAPH_RETURN_IF_ERROR(FieldVectors::WriteDelta(
         r->out, name, dim, delta, [&](uint64_t i) { return vector_of(delta[i]); }, present, ho,
-        r->o.index ? FieldVectors::kDeltaIndexMinRows : UINT64_MAX));
+        r->o.index ? r->o.delta_index_min_rows : UINT64_MAX, extend ? r->cur : nullptr,
+        redone));
     LITGRAPH_RETURN_IF_ERROR(old.status());
     *index_seconds += Since(t_index);
     r->stats->delta_rows += static_cast<int64_t>(delta.size());
@@ -350,8 +367,8 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     return Status::Ok();
   }
   r->stats->compacted = reuse;
-  if (r->info.contains("vector_delta") && r->info["vector_delta"].is_object())
-    r->info["vector_delta"].erase(name);
+  for (const char* key : {"vector_delta", "delta_moved"})
+    if (r->info.contains(key) && r->info[key].is_object()) r->info[key].erase(name);
   // A new base: every row, and the index extended by the rows the base's
   // index lacks, with the nodes whose vector changed moved (about an
   // insertion's work each, vectors.cc: Relink). A node whose vector went
@@ -412,7 +429,7 @@ Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
     LITGRAPH_RETURN_IF_ERROR(ChooseModel(&r));
     // A run that keeps the current vectors keeps their bookkeeping.
     if (!r.full)
-      for (const char* key : {"vector_delta", "hnsw_moved", "embedded_rows"})
+      for (const char* key : {"vector_delta", "hnsw_moved", "delta_moved", "embedded_rows"})
         if (!r.info.contains(key) && kept.contains(key)) r.info[key] = kept[key];
     if (!r.full)
       for (int64_t id : store->PaperIdsWithStaleVectors()) r.stale.push_back(id);

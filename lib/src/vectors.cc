@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <queue>
+#include <span>
 #include <thread>
 #include <unordered_set>
 
@@ -85,6 +86,14 @@ std::string_view Bytes(const std::vector<T>& v) {
 
 using HnswLib = hnswlib::HierarchicalNSW<float>;
 
+// The row of `labels` (ascending) holding `label`: the label itself when
+// there are none, -1 when it is not among them.
+int64_t RowOfLabel(std::span<const uint32_t> labels, uint64_t label) {
+  if (labels.empty()) return label < INT64_MAX ? static_cast<int64_t>(label) : -1;
+  auto it = std::lower_bound(labels.begin(), labels.end(), label);
+  return it != labels.end() && *it == label ? it - labels.begin() : -1;
+}
+
 // The hnswlib index to extend: `base`'s <name>.hnswlib, verified in full,
 // copied out of its checked file and loaded (hnswlib reads a path).
 std::unique_ptr<HnswLib> LoadBase(const GenerationView& base, const std::string& name,
@@ -141,17 +150,21 @@ uint32_t Level0Stride(uint32_t maxM0) {
   return stride;
 }
 
-// Exports an hnswlib index to the flat layout (vectors.h): node n is label n.
-Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const std::string& name) {
+// Exports an hnswlib index to the flat layout (vectors.h): node n is row n,
+// the row whose label is labels[n] (label n when `labels` is empty).
+Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const std::string& name,
+                  std::span<const uint32_t> labels) {
   const uint64_t count = index.cur_element_count;
-  // Internal id -> label, and the label space.
+  // Internal id -> row, and the row space.
   std::vector<uint32_t> label(count);
-  uint64_t n = 0;
+  uint64_t n = labels.size();
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t l = index.getExternalLabel(static_cast<hnswlib::tableint>(i));
-    if (l >= UINT32_MAX) return Status::InvalidArgument(out->Path(name) + ": label out of range");
-    label[i] = static_cast<uint32_t>(l);
-    n = std::max(n, l + 1);
+    const int64_t r = RowOfLabel(labels, l);
+    if (r < 0 || r >= UINT32_MAX)
+      return Status::InvalidArgument(out->Path(name) + ": label out of range");
+    label[i] = static_cast<uint32_t>(r);
+    if (labels.empty()) n = std::max(n, l + 1);
   }
   HnswHeader h{};
   std::memcpy(h.magic, kHnswMagic, 8);
@@ -287,28 +300,43 @@ const float* VectorFile::Row(uint64_t id) const {
 
 Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
                  const HnswBuildOptions& o, const GenerationView* base,
-                 const std::vector<uint64_t>& changed) {
+                 const std::vector<uint64_t>& changed, std::span<const uint32_t> labels) {
   const int dim = vectors.dim();
   hnswlib::InnerProductSpace space(static_cast<size_t>(dim));
   std::unique_ptr<HnswLib> index;
   std::unordered_set<uint64_t> have;
   const size_t present = std::max<size_t>(vectors.present(), 1);
+  auto label_of = [&](uint64_t r) -> uint64_t { return labels.empty() ? r : labels[r]; };
   try {
     if (base && base->Has(name + ".hnswlib")) {
       index = LoadBase(*base, name, out->Path(name + ".base"), &space, present);
-      for (size_t i = 0; i < index->cur_element_count; ++i) have.insert(index->getExternalLabel(i));
-    } else {
+      for (size_t i = 0; i < index->cur_element_count; ++i) {
+        const uint64_t l = index->getExternalLabel(i);
+        // A node that is no row any more (a delta loses rows only when a
+        // compaction folds it into the base): start afresh.
+        const int64_t r = RowOfLabel(labels, l);
+        if (r < 0 || static_cast<uint64_t>(r) >= vectors.rows()) {
+          index.reset();
+          have.clear();
+          break;
+        }
+        have.insert(l);
+      }
+    }
+    if (!index)
       index = std::make_unique<HnswLib>(&space, present, static_cast<size_t>(o.M),
                                         static_cast<size_t>(o.ef_construction),
                                         static_cast<size_t>(o.seed));
-    }
-    std::vector<uint64_t> todo;
+    std::vector<uint64_t> todo;  // rows
     for (uint64_t r = 0; r < vectors.rows(); ++r)
-      if (vectors.Row(r) && !have.count(r)) todo.push_back(r);
+      if (vectors.Row(r) && !have.count(label_of(r))) todo.push_back(r);
     const size_t added = todo.size();
     // addPoint of a label the index has updates its vector and links.
-    for (uint64_t r : changed)
-      if (r < vectors.rows() && vectors.Row(r) && have.count(r)) todo.push_back(r);
+    for (uint64_t l : changed) {
+      const int64_t r = RowOfLabel(labels, l);
+      if (r >= 0 && static_cast<uint64_t>(r) < vectors.rows() && vectors.Row(r) && have.count(l))
+        todo.push_back(static_cast<uint64_t>(r));
+    }
     LITGRAPH_RETURN_IF_ERROR(vectors.status());
     if (index->max_elements_ < index->cur_element_count + added)
       index->resizeIndex(index->cur_element_count + added);
@@ -320,7 +348,7 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     for (int t = 0; t < threads; ++t)
       ts.emplace_back([&, t] {
         for (size_t i = t; i < todo.size(); i += threads) {
-          const auto label = static_cast<hnswlib::labeltype>(todo[i]);
+          const auto label = static_cast<hnswlib::labeltype>(label_of(todo[i]));
           if (i < added || o.relink_neighbours)
             index->addPoint(vectors.Row(todo[i]), label);
           else
@@ -334,7 +362,7 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
   } catch (const std::exception& e) {
     return Status::IoError(fmt::format("{}: hnswlib: {}", out->Path(name), e.what()));
   }
-  return ExportHnsw(*index, dim, out, name + ".hnsw");
+  return ExportHnsw(*index, dim, out, name + ".hnsw", labels);
 }
 
 Status HnswIndex::Open(const GenerationView& generation, const std::string& name,
@@ -649,7 +677,8 @@ Status FieldVectors::WriteDelta(GenerationBuilder* out, const std::string& name,
                                 const std::vector<uint32_t>& ids,
                                 const std::function<const float*(uint64_t i)>& row,
                                 uint64_t present, const HnswBuildOptions& options,
-                                uint64_t index_min_rows) {
+                                uint64_t index_min_rows, const GenerationView* previous,
+                                const std::vector<uint64_t>& changed) {
   if (ids.size() > UINT32_MAX) return Status::InvalidArgument(name + ": delta too large");
   DeltaHeader h{};
   std::memcpy(h.magic, kDeltaMagic, 8);
@@ -669,9 +698,10 @@ Status FieldVectors::WriteDelta(GenerationBuilder* out, const std::string& name,
   if (!id.ok()) return id.status();
   LITGRAPH_RETURN_IF_ERROR(vf.Open(out->Path(vec_name), *id));
   HnswBuildOptions o = options;
-  o.save_hnswlib = false;  // rebuilt with the delta each time
   o.ef_construction = std::min(o.ef_construction, o.delta_ef_construction);
-  return BuildHnsw(vf, out, name + ".delta", o);
+  // Labelled by node id, so that the next run extends it (its rows shift as
+  // ids join the delta; its labels do not).
+  return BuildHnsw(vf, out, name + ".delta", o, previous, changed, ids);
 }
 
 }  // namespace litgraph

@@ -664,6 +664,78 @@ TEST(EmbedMissingTest, ADeltaAndItsCompactionGiveTheVectorsOfAFullReembedding) {
   }
 }
 
+// With deltas indexed from one row, the second --missing run extends the
+// delta's index instead of indexing the delta again: a delta paper whose text
+// changed is moved in it (counted in the manifest's delta_moved), and every
+// delta row is found by its own vector. A compaction drops the count.
+TEST(EmbedMissingTest, TheNextRunExtendsTheDeltaIndex) {
+  ScopedTempDir tmp;
+  auto opened = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  Store* store = opened->get();
+  ASSERT_NO_FATAL_FAILURE(
+      IngestWithKeywords(store, {testing::TestData("snowball.works.jsonl")}, false));
+  EmbedRunOptions eo;
+  eo.lsa.dim = 16;
+  eo.hnsw.threads = 1;
+  EmbedRunStats es;
+  ASSERT_TRUE(RunEmbed(store, eo, &es).ok());
+  EmbedRunOptions missing = eo;
+  missing.missing = true;
+  missing.delta_fraction = 100;
+  missing.delta_index_min_rows = 1;
+  ASSERT_NO_FATAL_FAILURE(IngestWithKeywords(
+      store, {testing::TestData("search-biodiversity-finance.works.jsonl")}, true));
+  auto moved = [&](const char* field) {
+    auto view = store->Current("vectors");
+    EXPECT_TRUE(view.ok() && *view);
+    EXPECT_TRUE((*view)->Has(std::string(field) + ".delta.hnswlib")) << field;
+    return (*view)->info().at("delta_moved").value(field, -1);
+  };
+  EmbedRunStats first;
+  ASSERT_TRUE(RunEmbed(store, missing, &first).ok());
+  EXPECT_EQ(moved("title"), 0);
+  const std::string changed = nlohmann::json({{"id", "W4235089722"},
+                                              {"title", "Open access citations at scale"},
+                                              {"abstract", "Bibliometric impact of open access."},
+                                              {"updated_date", "2099-01-01"}})
+                                  .dump();
+  WriteFile(tmp.File("changed.jsonl"), changed + "\n");
+  ASSERT_NO_FATAL_FAILURE(IngestWithKeywords(store, {tmp.File("changed.jsonl")}, true));
+  EmbedRunStats second;
+  ASSERT_TRUE(RunEmbed(store, missing, &second).ok());
+  EXPECT_FALSE(second.compacted);
+  EXPECT_EQ(second.titles, 1);
+  EXPECT_EQ(moved("title"), 1) << "the changed paper was in the delta's index";
+  {
+    auto sem = SemanticIndex::Open(store);
+    ASSERT_TRUE(sem.ok());
+    const FieldVectors& v = (*sem)->vectors(VecField::kTitle);
+    size_t found = 0;
+    const std::vector<uint32_t> ids = v.DeltaIds();
+    ASSERT_GT(ids.size(), 150u);
+    for (uint32_t id : ids) {
+      const float* row = v.Row(id);
+      if (!row) {
+        ++found;
+        continue;
+      }
+      std::vector<VectorHit> hit = v.Search(row, 1, 64);
+      found += !hit.empty() && (hit[0].id == id || hit[0].score >= 0.9999f);
+    }
+    EXPECT_EQ(found, ids.size());
+    ASSERT_TRUE(v.status().ok());
+  }
+  EmbedRunOptions compact = missing;
+  compact.compact = true;
+  EmbedRunStats cs;
+  ASSERT_TRUE(RunEmbed(store, compact, &cs).ok());
+  auto view = store->Current("vectors");
+  ASSERT_TRUE(view.ok() && *view);
+  EXPECT_FALSE((*view)->info().at("delta_moved").contains("title"));
+  EXPECT_FALSE((*view)->Has("title.delta.hnswlib"));
+}
+
 // A paper stored without an abstract has no abstract vector, and
 // embed --missing does not look at it again while its text stays; once an
 // ingest gives it an abstract, the next --missing run embeds it (by id, not

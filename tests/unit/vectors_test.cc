@@ -586,7 +586,7 @@ void CheckDelta(uint64_t index_min_rows) {
   ASSERT_TRUE(st.ok()) << st.message();
   const GenerationView* g2 = store.Commit();
   EXPECT_EQ(g2->Has("f.delta.hnsw"), ids.size() >= index_min_rows);
-  EXPECT_FALSE(g2->Has("f.delta.hnswlib"));
+  EXPECT_EQ(g2->Has("f.delta.hnswlib"), ids.size() >= index_min_rows);
   FieldVectors fv;
   st = fv.Open(*g2, "f");
   ASSERT_TRUE(st.ok()) << st.message();
@@ -652,6 +652,128 @@ void CheckDelta(uint64_t index_min_rows) {
 TEST(FieldVectorsTest, AScannedDeltaReadsAsTheMergedRows) { CheckDelta(1u << 30); }
 
 TEST(FieldVectorsTest, AnIndexedDeltaReadsAsTheMergedRows) { CheckDelta(100); }
+
+// The labels of a generation's <name>.hnswlib, by hnswlib's internal id
+// (insertion order), read from hnswlib's saved layout (hnswalg.h,
+// saveIndex): six size_t, an int, a u32, three size_t, a double and a
+// size_t, then cur_element_count records of size_data_per_element bytes,
+// each with its label (size_t) at label_offset. (hnswlib's headers define
+// functions outside templates, so a second translation unit cannot include
+// them.)
+std::vector<uint64_t> HnswLibLabels(const GenerationView& g, const std::string& name) {
+  const std::string bytes = Payload(g.Path(name + ".hnswlib"));
+  auto word = [&](size_t at) {
+    uint64_t v = 0;
+    if (at + 8 <= bytes.size()) std::memcpy(&v, bytes.data() + at, 8);
+    return v;
+  };
+  const uint64_t count = word(16), per_element = word(24), label_offset = word(32);
+  const size_t records = 6 * 8 + 4 + 4 + 3 * 8 + 8 + 8;
+  std::vector<uint64_t> labels;
+  for (uint64_t i = 0; i < count; ++i) labels.push_back(word(records + i * per_element + label_offset));
+  return labels;
+}
+
+// A delta's index is labelled by node id, so the next embed --missing
+// extends it: the ids that joined the delta (new rows, and base rows whose
+// vector changed) are inserted after the old ones, and delta rows whose
+// vector changed again are moved. Searches find every delta row by its own
+// vector and the merged rows' top 10 as well as a delta built afresh. A
+// previous index with a node the delta no longer holds is not extended.
+TEST(FieldVectorsTest, ADeltaIndexIsExtendedByTheNextDelta) {
+  ScopedTempDir tmp;
+  TestStore store(tmp.File("s"));
+  const int dim = 16;
+  const uint64_t base_rows = 1000, rows = 2000;
+  std::vector<float> merged = RandomUnitRows(base_rows, dim, 31);
+  merged.resize(rows * dim, 0.0f);
+  std::vector<float> fresh = RandomUnitRows(rows, dim, 32), again = RandomUnitRows(rows, dim, 33);
+  HnswBuildOptions o;
+  o.threads = 1;
+  GenerationBuilder* b = store.Start("vectors");
+  ASSERT_TRUE(VectorFile::Write(b, "f.vec", dim, base_rows, merged.data()).ok());
+  VectorFile bv;
+  ASSERT_TRUE(bv.Open(b->Path("f.vec"), *b->Identity("f.vec")).ok());
+  ASSERT_TRUE(BuildHnsw(bv, b, "f", o).ok());
+  const GenerationView* g1 = store.Commit();
+  auto set_row = [&](uint32_t id, const std::vector<float>& from) {
+    std::copy(from.begin() + id * dim, from.begin() + (id + 1) * dim, merged.begin() + id * dim);
+  };
+  auto write_delta = [&](const std::vector<uint32_t>& ids, const GenerationView* previous,
+                         const std::vector<uint64_t>& changed) {
+    GenerationBuilder* g = store.Start("vectors");
+    for (const char* f : {"f.vec", "f.hnsw", "f.hnswlib"}) EXPECT_TRUE(g->Inherit(*g1, f).ok());
+    Status st = FieldVectors::WriteDelta(
+        g, "f", dim, ids, [&](uint64_t i) { return merged.data() + uint64_t{ids[i]} * dim; }, 0, o,
+        1, previous, changed);
+    EXPECT_TRUE(st.ok()) << st.message();
+    return store.Commit();
+  };
+  // Round 1: rows 1000..1499 new, every 9th base row changed.
+  std::vector<uint32_t> ids;
+  for (uint32_t id = 9; id < base_rows; id += 9) ids.push_back(id);
+  for (uint32_t id = 1000; id < 1500; ++id) ids.push_back(id);
+  for (uint32_t id : ids) set_row(id, fresh);
+  const GenerationView* g2 = write_delta(ids, nullptr, {});
+  const std::vector<uint64_t> first = HnswLibLabels(*g2, "f.delta");
+  ASSERT_EQ(first.size(), ids.size());
+  // Round 2: rows 1500..1999 new, every 7th base row changed, and every 5th
+  // delta row embedded again.
+  std::vector<uint64_t> changed;
+  for (uint32_t id : ids)
+    if (id % 5 == 0) {
+      changed.push_back(id);
+      set_row(id, again);
+    }
+  for (uint32_t id = 7; id < base_rows; id += 7)
+    if (id % 9 != 0) ids.push_back(id);
+  for (uint32_t id = 1500; id < rows; ++id) ids.push_back(id);
+  std::sort(ids.begin(), ids.end());
+  for (uint32_t id : ids)
+    if (id % 7 == 0 && id % 9 != 0 && id < base_rows) set_row(id, fresh);
+  for (uint32_t id = 1500; id < rows; ++id) set_row(id, fresh);
+  const GenerationView* g3 = write_delta(ids, g2, changed);
+  const std::vector<uint64_t> extended = HnswLibLabels(*g3, "f.delta");
+  ASSERT_EQ(extended.size(), ids.size());
+  EXPECT_TRUE(std::equal(first.begin(), first.end(), extended.begin()))
+      << "the old delta's nodes come first: extended, not built again";
+  EXPECT_FALSE(std::is_sorted(extended.begin(), extended.end()));
+  FieldVectors fv;
+  ASSERT_TRUE(fv.Open(*g3, "f").ok());
+  EXPECT_EQ(fv.DeltaIds(), ids);
+  size_t self = 0;
+  for (uint32_t id : ids) {
+    const float* v = merged.data() + uint64_t{id} * dim;
+    ASSERT_TRUE(std::equal(v, v + dim, fv.Row(id))) << id;
+    std::vector<VectorHit> hit = fv.Search(v, 1, 64);
+    self += !hit.empty() && hit[0].id == id;
+  }
+  EXPECT_GE(self, ids.size() * 99 / 100) << "delta rows found by their own vectors";
+  // The merged rows' top 10.
+  ASSERT_TRUE(
+      VectorFile::Write(tmp.File("m.vec"), TestId(tmp.File("m.vec")), dim, rows, merged.data())
+          .ok());
+  VectorFile mv;
+  ASSERT_TRUE(mv.Open(tmp.File("m.vec"), TestId(tmp.File("m.vec"))).ok());
+  std::mt19937_64 rng(8);
+  size_t found = 0, wanted = 0;
+  for (int i = 0; i < 200; ++i) {
+    std::vector<float> q = RandomQuery(dim, rng);
+    std::set<uint32_t> got;
+    for (const VectorHit& h : fv.Search(q.data(), 10, 64)) got.insert(h.id);
+    for (const VectorHit& h : BruteForceSearch(mv, q.data(), 10)) found += got.count(h.id);
+    wanted += 10;
+  }
+  EXPECT_GE(static_cast<double>(found) / wanted, 0.95);
+  ASSERT_TRUE(fv.status().ok());
+  // A delta without one of the old delta's ids (only a compaction shrinks a
+  // delta): the old index is not extended but built afresh, in row order.
+  ids.erase(ids.begin());
+  const GenerationView* g4 = write_delta(ids, g3, {});
+  const std::vector<uint64_t> rebuilt = HnswLibLabels(*g4, "f.delta");
+  EXPECT_EQ(rebuilt.size(), ids.size());
+  EXPECT_TRUE(std::is_sorted(rebuilt.begin(), rebuilt.end()));
+}
 
 TEST(FieldVectorsTest, WithoutADeltaTheBaseAnswers) {
   ScopedTempDir tmp;

@@ -41,6 +41,8 @@ struct EmbedRunOptions {
   bool replace = false;             // allow switching models (re-embeds everything)
   bool compact = false;             // fold the delta into the base (with missing)
   double delta_fraction = 0.2;      // the delta's rows past which a run compacts
+  // Deltas of fewer rows are scanned by queries, not indexed (tests lower it).
+  uint64_t delta_index_min_rows = FieldVectors::kDeltaIndexMinRows;
   std::string backend = "builtin";  // builtin | http
   // The built-in model of another store (its current vectors generation),
   // copied instead of trained: shards of one corpus embedded by one model

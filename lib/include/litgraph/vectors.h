@@ -48,10 +48,13 @@
 //                      ascending
 //   <name>.delta.vec   a VectorFile of count rows: row i is the vector of
 //                      ids[i] (all zero: the node has none now)
-//   <name>.delta.hnsw  an HnswIndex over <name>.delta.vec (labels are rows
+//   <name>.delta.hnsw  an HnswIndex over <name>.delta.vec (its nodes are rows
 //                      of the delta), written when the delta has
 //                      kDeltaIndexMinRows rows or more; smaller deltas are
-//                      scanned.
+//                      scanned. Beside it <name>.delta.hnswlib, the hnswlib
+//                      index labelled by node id, which the next
+//                      `embed --missing` extends with the ids that joined
+//                      the delta instead of indexing the whole delta again.
 // A node in the delta is masked out of the base: its base vector is never
 // returned. Search merges the base index's beam (masked nodes dropped) with
 // the delta's top k.
@@ -59,6 +62,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -129,13 +133,16 @@ struct VectorHit {
 };
 
 // Builds the index over the present rows of `vectors` and writes both
-// <name>.hnswlib and <name>.hnsw into `out`. With `base` (a generation
-// holding <name>.hnswlib over the same vectors' earlier rows) the index is
-// extended rather than rebuilt; rows in `changed` (their vectors differ from
-// the base's) are re-linked in place.
+// <name>.hnswlib and <name>.hnsw into `out`. hnswlib labels row r with
+// labels[r] (ascending; a delta's node ids), or with r when `labels` is
+// empty; the .hnsw's node n is row n either way. With `base` (a generation
+// holding <name>.hnswlib over the labels of earlier rows) the index is
+// extended rather than rebuilt; labels in `changed` (their vectors differ
+// from the base's) are re-linked in place. A base holding a label that is no
+// row of `vectors` is not extended: the index is built afresh.
 Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
                  const HnswBuildOptions& options, const GenerationView* base = nullptr,
-                 const std::vector<uint64_t>& changed = {});
+                 const std::vector<uint64_t>& changed = {}, std::span<const uint32_t> labels = {});
 
 class HnswIndex {
  public:
@@ -205,12 +212,17 @@ class FieldVectors {
   // Writes the delta of `name` into `out`: the node ids (ascending) and a
   // row function as VectorFile::Write's; `present` counts the field's rows
   // with a vector, base and delta together. Builds <name>.delta.hnsw when
-  // the delta has `index_min_rows` rows or more.
+  // the delta has `index_min_rows` rows or more, with <name>.delta.hnswlib
+  // (labels: node ids). With `previous` (a generation whose delta of `name`
+  // had fewer ids, all among `ids`) its delta index is extended: the new ids
+  // inserted, the nodes in `changed` moved (BuildHnsw).
   static Status WriteDelta(GenerationBuilder* out, const std::string& name, int dim,
                            const std::vector<uint32_t>& ids,
                            const std::function<const float*(uint64_t i)>& row, uint64_t present,
                            const HnswBuildOptions& options,
-                           uint64_t index_min_rows = kDeltaIndexMinRows);
+                           uint64_t index_min_rows = kDeltaIndexMinRows,
+                           const GenerationView* previous = nullptr,
+                           const std::vector<uint64_t>& changed = {});
 
  private:
   // The delta row of a node, -1 when it is not in the delta.
