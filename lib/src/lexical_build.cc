@@ -110,6 +110,15 @@ struct DocTf {
   uint32_t doc, tf;
 };
 
+// A delta's saved run (<prefix>delta.run; doc/graph-format.md): this header,
+// u32 (document, length) pairs by document, then the run's bytes.
+constexpr char kSavedRunMagic[8] = {'L', 'G', 'L', 'R', 'U', 'N', 0, 1};
+struct SavedRunHeader {
+  char magic[8];
+  uint64_t docs, run_bytes, reserved;
+};
+static_assert(sizeof(SavedRunHeader) == 32);
+
 // Writes one term block of a run (postings in ascending document order).
 void PutTermBlock(std::string_view term, const std::vector<DocTf>& postings, OutFile* out) {
   out->Varint(term.size());
@@ -405,10 +414,21 @@ Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params,
   LITGRAPH_RETURN_IF_ERROR(dfs.Open(lexicon_path, static_cast<int64_t>(df_at)));
   LITGRAPH_RETURN_IF_ERROR(strings.Open(lexicon_path, static_cast<int64_t>(strings_at)));
   LITGRAPH_RETURN_IF_ERROR(out.Open(postings_path));
+  // A delta's postings as one run, for the next update (AddSaved).
+  OutFile saved;
+  saved_ = frame != nullptr;
+  saved_id_space_ = id_space;
+  if (saved_) LITGRAPH_RETURN_IF_ERROR(saved.Open(PathOf("saved")));
   std::vector<uint64_t> keys;  // (255 - impact) << 32 | doc
   std::string block, segment;
   Merger m = merge();
   while (m.Next(&term, &postings)) {
+    if (saved_) {
+      std::vector<DocTf> by_doc = postings;
+      std::sort(by_doc.begin(), by_doc.end(),
+                [](const DocTf& a, const DocTf& b) { return a.doc < b.doc; });
+      PutTermBlock(term, by_doc, &saved);
+    }
     const double idf = IdfOf(num_docs, df_of(term, postings.size()));
     keys.clear();
     for (const DocTf& p : postings) {
@@ -454,6 +474,7 @@ Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params,
   built_.bytes = static_cast<int64_t>(strings_at + strings.written() + out.written());
   for (OutFile* f : {&term_off, &post_off, &dfs, &strings, &out})
     LITGRAPH_RETURN_IF_ERROR(f->Close());
+  if (saved_) LITGRAPH_RETURN_IF_ERROR(saved.Close());
   return Status::Ok();
 }
 
@@ -469,7 +490,78 @@ Status LexicalBuilder::Write(GenerationBuilder* out, const std::string& prefix,
     std::error_code ec;
     fs::remove(from, ec);
   }
+  if (saved_) {
+    // header, (doc, length) of every document the delta holds, the run.
+    std::string docs;
+    for (uint64_t d = 0; d < std::min<uint64_t>(latest_.size(), saved_id_space_); ++d)
+      if (latest_[d] != 0) {
+        const uint32_t pair[2] = {static_cast<uint32_t>(d), length_[d]};
+        docs.append(reinterpret_cast<const char*>(pair), sizeof pair);
+      }
+    SavedRunHeader h{};
+    std::memcpy(h.magic, kSavedRunMagic, 8);
+    h.docs = docs.size() / 8;
+    h.run_bytes = fs::file_size(PathOf("saved"));
+    const std::string name = prefix + "run";
+    CheckedFileWriter w;
+    LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
+    LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
+    LITGRAPH_RETURN_IF_ERROR(w.Append(docs));
+    LITGRAPH_RETURN_IF_ERROR(AppendFile(PathOf("saved"), &w));
+    LITGRAPH_RETURN_IF_ERROR(w.Finish());
+    std::error_code ec;
+    fs::remove(PathOf("saved"), ec);
+  }
   *stats = built_;
+  return Status::Ok();
+}
+
+Status LexicalBuilder::AddSaved(const GenerationView& old, const std::string& name,
+                                const std::vector<uint32_t>& replaced) {
+  Spill();
+  LITGRAPH_RETURN_IF_ERROR(status_);
+  CheckedFile f;
+  LITGRAPH_RETURN_IF_ERROR(old.OpenFile(name, &f));
+  LITGRAPH_RETURN_IF_ERROR(f.VerifyAll());
+  SavedRunHeader h;
+  const uint8_t* p = f.Read(0, sizeof h);
+  if (!p) return f.status();
+  std::memcpy(&h, p, sizeof h);
+  const uint64_t docs_at = sizeof h;
+  if (std::memcmp(h.magic, kSavedRunMagic, 8) != 0 || h.docs > f.size() / 8 ||
+      f.size() != docs_at + h.docs * 8 + h.run_bytes)
+    return Status::Corruption(old.Path(name) + ": not a saved lexical run");
+  const uint8_t* docs = f.Read(docs_at, h.docs * 8);
+  if (!docs && h.docs > 0) return f.status();
+  // The run is read as a run file of this builder (removed with the others).
+  Run run{PathOf(fmt::format("{}.run", next_run_++)), serial_ + 1, 0};
+  {
+    OutFile copy;
+    LITGRAPH_RETURN_IF_ERROR(copy.Open(run.path));
+    if (h.run_bytes > 0) {
+      const uint8_t* bytes = f.Read(docs_at + h.docs * 8, h.run_bytes);
+      if (!bytes) return f.status();
+      copy.Put({reinterpret_cast<const char*>(bytes), h.run_bytes});
+    }
+    LITGRAPH_RETURN_IF_ERROR(copy.Close());
+  }
+  for (uint64_t i = 0; i < h.docs; ++i) {
+    uint32_t pair[2];
+    std::memcpy(pair, docs + i * 8, 8);
+    const uint32_t doc = pair[0];
+    if (std::binary_search(replaced.begin(), replaced.end(), doc)) continue;
+    if (doc >= latest_.size()) {
+      const size_t n = std::max<size_t>(size_t{doc} + 1, latest_.size() * 2);
+      latest_.resize(n, 0);
+      length_.resize(n, 0);
+    }
+    if (latest_[doc] != 0) continue;  // added here: this version replaces it
+    latest_[doc] = ++serial_;
+    length_[doc] = pair[1];
+  }
+  run.end_serial = serial_ + 1;
+  runs_.push_back(std::move(run));
+  run_first_serial_ = serial_ + 1;
   return Status::Ok();
 }
 
@@ -612,13 +704,24 @@ Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
   std::optional<LexicalBuilders> own;
   LexicalBuilders& b =
       changed_texts ? *changed_texts : own.emplace(out->Path("lexical.tmp"), budget);
-  for (uint32_t d : docs)
-    if (!changed_texts || !std::binary_search(changed.begin(), changed.end(), d))
+  const std::string delta = kDeltaPrefix, title_delta = std::string(kTitleIndexPrefix) + delta;
+  // The current delta's papers that did not change come from its saved runs
+  // (an older delta has none: their texts are read and tokenized again).
+  const bool saved = old.Has(delta + "run") && old.Has(title_delta + "run");
+  std::vector<uint32_t> changed_sorted = changed;
+  std::sort(changed_sorted.begin(), changed_sorted.end());
+  changed_sorted.erase(std::unique(changed_sorted.begin(), changed_sorted.end()),
+                       changed_sorted.end());
+  for (uint32_t d : saved ? changed_sorted : docs)
+    if (!changed_texts || !std::binary_search(changed_sorted.begin(), changed_sorted.end(), d))
       if (std::optional<PaperText> t = store->GetPaperText(d)) b.Add(d, t->title, t->abstract);
+  if (saved) {
+    LITGRAPH_RETURN_IF_ERROR(b.text.AddSaved(old, delta + "run", changed_sorted));
+    LITGRAPH_RETURN_IF_ERROR(b.title.AddSaved(old, title_delta + "run", changed_sorted));
+  }
   LITGRAPH_RETURN_IF_ERROR(b.text.Build(id_space, Bm25Params(), &text_frame));
   LITGRAPH_RETURN_IF_ERROR(b.title.Build(id_space, Bm25Params(), &title_frame));
   LexicalBuildStats title_stats;
-  const std::string delta = kDeltaPrefix, title_delta = std::string(kTitleIndexPrefix) + delta;
   LITGRAPH_RETURN_IF_ERROR(b.text.Write(out, delta, stats));
   LITGRAPH_RETURN_IF_ERROR(b.title.Write(out, title_delta, &title_stats));
   LITGRAPH_RETURN_IF_ERROR(WriteMask(out, delta + "mask", docs, id_space));

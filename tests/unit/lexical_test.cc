@@ -452,6 +452,58 @@ TEST_F(LexicalDeltaTest, ABuildOnTwoThreadsWritesTheSameFiles) {
     }
 }
 
+// An update takes the current delta's unchanged papers from its saved runs
+// (delta.run, title.delta.run) instead of their texts. Two updates, the
+// second changing papers of the first again (one to a text without terms),
+// give the same delta files, runs included, as one update of both.
+TEST_F(LexicalDeltaTest, ADeltaBuiltOverTwoUpdatesEqualsOneBuiltAtOnce) {
+  std::mt19937 rng(31);
+  const auto base = Records(MakeCorpus(rng, 3000), "B", 0, 1);
+  std::mt19937 rng1(32), rng2(33);
+  auto first = Records(MakeCorpus(rng1, 150), "B", 7, 19);  // base papers changed
+  for (auto& r : Records(MakeCorpus(rng1, 60), "N", 0, 1)) first.push_back(r);
+  auto second = Records(MakeCorpus(rng2, 30), "B", 7, 38);  // changed again
+  for (auto& r : Records(MakeCorpus(rng2, 10), "N", 0, 3)) second.push_back(r);
+  for (auto& r : Records(MakeCorpus(rng2, 100), "B", 11, 23)) second.push_back(r);
+  for (auto& r : Records(MakeCorpus(rng2, 50), "N", 60, 1)) second.push_back(r);
+  second.push_back({"B45", "The of and", "with the"});  // no term left
+  Upsert(base);
+  Upsert(first);
+  ASSERT_TRUE(View()->Has("delta.run") && View()->Has("title.delta.run"));
+  Upsert(second);
+  const GenerationView* updated = View();
+  ASSERT_TRUE(updated);
+  auto once = Store::Open(tmp_.File("once"), Store::Mode::kWrite, true);
+  ASSERT_TRUE(once.ok()) << once.status().message();
+  auto ingest = [&](const std::vector<std::array<std::string, 3>>& docs) {
+    std::string lines;
+    for (const auto& [id, title, abstract] : docs)
+      lines += nlohmann::json({{"id", id}, {"title", title}, {"abstract", abstract}}).dump() + "\n";
+    WriteFile(tmp_.File("once.jsonl"), lines);
+    IngestStats stats;
+    Status st = Ingest(once->get(), {tmp_.File("once.jsonl")}, IngestOptions(), &stats);
+    ASSERT_TRUE(st.ok()) << st.message();
+  };
+  ingest(base);
+  std::vector<std::array<std::string, 3>> both = first;
+  both.insert(both.end(), second.begin(), second.end());
+  ingest(both);
+  auto view = (*once)->Current("graph");
+  ASSERT_TRUE(view.ok() && *view);
+  for (const std::string prefix : {"delta.", "title.delta."})
+    for (const char* what : {"lexicon", "postings", "mask", "run"}) {
+      const std::string name = prefix + what;
+      ASSERT_TRUE(updated->Has(name) && (*view)->Has(name)) << name;
+      EXPECT_TRUE(testing::Payload(updated->Path(name)) == testing::Payload((*view)->Path(name)))
+          << name << " differs";
+    }
+  LexicalIndex index;
+  ASSERT_TRUE(index.Open(*updated).ok());
+  std::set<std::string> changed;
+  for (const auto& r : both) changed.insert(r[0]);
+  EXPECT_EQ(index.delta_docs(), changed.size());
+}
+
 TEST_F(LexicalDeltaTest, UpdatesSearchBaseAndDeltaWithTheBaseStatistics) {
   std::mt19937 rng(2027);
   Upsert(Records(MakeCorpus(rng, 200), "L", 0, 1));
