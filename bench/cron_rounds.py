@@ -147,7 +147,7 @@ def main():
             con.execute("SELECT value FROM meta WHERE key = 'vectors_info'").fetchone()[0])
         rr["graph_info_delta"] = {k: v for k, v in json.loads(
             con.execute("SELECT value FROM meta WHERE key = 'graph_info'").fetchone()[0]).items()
-            if "delta" in k or "compact" in k}
+            if "delta" in k or "compact" in k or k == "update_seconds"}
         con.close()
         rr["total_s"] = round(sum(rr[n]["wall_s"] for n in ("ingest", "keywords", "embed")), 2)
         result["rounds"].append(rr)

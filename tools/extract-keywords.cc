@@ -61,7 +61,8 @@ Manual ToolManual() {
   man.exit_status = "Exit 4 when the LLM backend cannot be reached or the store fails.";
   man.examples = {
       {"litgraph-extract-keywords --db lib.db", "Keywords for every paper."},
-      {"litgraph-extract-keywords --db lib.db --missing", "Only papers that have none yet."},
+      {"litgraph-extract-keywords --db lib.db --missing",
+       "Only new papers and papers whose text changed."},
       {"echo '{\"text\": \"graph neural networks for molecule property prediction\"}' | "
        "litgraph-extract-keywords --db lib.db --filter",
        "Keywords of a query."},
@@ -88,7 +89,9 @@ struct Options {
 
 void AddOptions(Tool& tool, Options* o) {
   CLI::App& app = tool.app();
-  app.add_flag("--missing", o->missing, "Only papers without keywords (after an ingest)");
+  app.add_flag("--missing", o->missing,
+               "Only papers without keywords of their current text (after an ingest: new "
+               "papers, and changed ones, whose old keywords stay until then)");
   app.add_option("--id", o->ids, "Only these papers (ids, DOIs or titles; repeat the option)")
       ->type_name("PAPER")
       ->allow_extra_args(false);

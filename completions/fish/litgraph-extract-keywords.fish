@@ -5,7 +5,7 @@ complete -c litgraph-extract-keywords -l db -r -f -a '(__fish_complete_directori
 complete -c litgraph-extract-keywords -l format -r -f -a 'jsonl' -d 'Output format (default: table on a terminal, jsonl otherwise)'
 complete -c litgraph-extract-keywords -s q -l quiet -d 'No progress, notes or warnings on stderr'
 complete -c litgraph-extract-keywords -l threads -r -d 'Worker threads (default: all cores)'
-complete -c litgraph-extract-keywords -l missing -d 'Only papers without keywords (after an ingest)'
+complete -c litgraph-extract-keywords -l missing -d 'Only papers without keywords of their current text (after an ingest: new papers, and changed ones, whose old keywords stay until then)'
 complete -c litgraph-extract-keywords -l id -r -d 'Only these papers (ids, DOIs or titles; repeat the option)'
 complete -c litgraph-extract-keywords -l filter -d 'Filter mode: records on stdin, records with keywords out'
 complete -c litgraph-extract-keywords -l recount -d 'Recount the corpus phrase statistics on a partial run'

@@ -875,6 +875,9 @@ Status Updater::WriteDangling() {
 Status Updater::UpdateKeywords() {
   // HAS_KEYWORD from the rows of U (parallel rows keep the highest score, as
   // a full build merges them).
+  // Only the lists that changed: an ingest keeps the keywords of the papers
+  // it writes (new papers have none yet), so its patch is usually empty and
+  // the keyword layer is carried over.
   std::vector<Triple> rows;  // (paper, keyword, score)
   store_->ForEachPaperKeywordOf(papers_, [&](int64_t paper, int64_t keyword, int64_t score) {
     rows.push_back({static_cast<uint32_t>(paper), static_cast<uint32_t>(keyword),
@@ -882,6 +885,7 @@ Status Updater::UpdateKeywords() {
   });
   std::sort(rows.begin(), rows.end());
   ListPatch has;
+  IdSet in_has(space_[NodeType::kPaper]);
   std::vector<uint32_t> ids, attrs;
   size_t r = 0;
   for (uint32_t p : papers_) {
@@ -892,7 +896,10 @@ Status Updater::UpdateKeywords() {
         ids.push_back(rows[r].b), attrs.push_back(rows[r].attr);
       else
         attrs.back() = std::max(attrs.back(), rows[r].attr);
+    const Adjacency::List old = Scan(Rel::kKeywords).Get(p);
+    if (std::ranges::equal(old.ids, ids) && std::ranges::equal(old.attrs, attrs)) continue;
     has.Add(p, ids, attrs);
+    in_has.Insert(p);
   }
   rows = {};
   // COOCCUR counts change by each paper's keyword pairs before (-1) and
@@ -920,7 +927,7 @@ Status Updater::UpdateKeywords() {
   }
   pairs = {};
   LITGRAPH_RETURN_IF_ERROR(Write(Rel::kKeywords, has));  // copies: CooccurPatch reads them
-  ListPatch keyword_papers = ReversePatch(Rel::kKeywords, has, *in_papers_);
+  ListPatch keyword_papers = ReversePatch(Rel::kKeywords, has, in_has);
   LITGRAPH_RETURN_IF_ERROR(
       Write(Rel::kKeywordPapers, keyword_papers, RerankedBy(Rel::kKeywords, has)));
   Lap("keywords");

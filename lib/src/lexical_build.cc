@@ -214,6 +214,7 @@ LexicalBuilder::~LexicalBuilder() {
   for (const Run& r : runs_) fs::remove(r.path, ec);
   fs::remove(PathOf("lexicon"), ec);
   fs::remove(PathOf("postings"), ec);
+  fs::remove(PathOf("saved"), ec);
 }
 
 size_t LexicalBuilder::BufferBytes() const {
@@ -414,9 +415,9 @@ Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params,
   LITGRAPH_RETURN_IF_ERROR(dfs.Open(lexicon_path, static_cast<int64_t>(df_at)));
   LITGRAPH_RETURN_IF_ERROR(strings.Open(lexicon_path, static_cast<int64_t>(strings_at)));
   LITGRAPH_RETURN_IF_ERROR(out.Open(postings_path));
-  // A delta's postings as one run, for the next update (AddSaved).
+  // The postings as one run, for the next update (AddSaved).
   OutFile saved;
-  saved_ = frame != nullptr;
+  saved_ = true;
   saved_id_space_ = id_space;
   if (saved_) LITGRAPH_RETURN_IF_ERROR(saved.Open(PathOf("saved")));
   std::vector<uint64_t> keys;  // (255 - impact) << 32 | doc
@@ -697,27 +698,41 @@ Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
   docs.erase(std::unique(docs.begin(), docs.end()), docs.end());
   while (!docs.empty() && docs.back() >= id_space) docs.pop_back();
   const LexicalFrame text_frame = text.Frame(), title_frame = title.Frame();
-  if (static_cast<double>(docs.size()) >
-      compact_fraction * static_cast<double>(text_frame.base_docs))
+  const std::string delta = kDeltaPrefix, title_delta = std::string(kTitleIndexPrefix) + delta;
+  // The papers that did not change come from the runs kept beside the
+  // current files, the changed ones from their texts. (A generation of an
+  // older release has no runs: every paper of the delta, or of the store, is
+  // read and tokenized again.)
+  auto has_runs = [&](const std::string& prefix) {
+    return old.Has(prefix + "run") && old.Has(kTitleIndexPrefix + prefix + "run");
+  };
+  const bool delta_runs = !text.has_delta() || has_runs(delta);
+  const bool compact = static_cast<double>(docs.size()) >
+                       compact_fraction * static_cast<double>(text_frame.base_docs);
+  if (compact && !(delta_runs && has_runs("")))
     return BuildLexicalIndexes(store, out, budget, stats, threads);
-  *compacted = false;
+  *compacted = compact;
   std::optional<LexicalBuilders> own;
   LexicalBuilders& b =
       changed_texts ? *changed_texts : own.emplace(out->Path("lexical.tmp"), budget);
-  const std::string delta = kDeltaPrefix, title_delta = std::string(kTitleIndexPrefix) + delta;
-  // The current delta's papers that did not change come from its saved runs
-  // (an older delta has none: their texts are read and tokenized again).
-  const bool saved = old.Has(delta + "run") && old.Has(title_delta + "run");
   std::vector<uint32_t> changed_sorted = changed;
   std::sort(changed_sorted.begin(), changed_sorted.end());
   changed_sorted.erase(std::unique(changed_sorted.begin(), changed_sorted.end()),
                        changed_sorted.end());
-  for (uint32_t d : saved ? changed_sorted : docs)
+  for (uint32_t d : delta_runs ? changed_sorted : docs)
     if (!changed_texts || !std::binary_search(changed_sorted.begin(), changed_sorted.end(), d))
       if (std::optional<PaperText> t = store->GetPaperText(d)) b.Add(d, t->title, t->abstract);
-  if (saved) {
+  if (text.has_delta() && delta_runs) {
     LITGRAPH_RETURN_IF_ERROR(b.text.AddSaved(old, delta + "run", changed_sorted));
     LITGRAPH_RETURN_IF_ERROR(b.title.AddSaved(old, title_delta + "run", changed_sorted));
+  }
+  if (compact) {
+    // The base's papers but the delta's: one index again, with the runs'
+    // postings scored afresh, as a build from every paper's text.
+    LITGRAPH_RETURN_IF_ERROR(b.text.AddSaved(old, "run", docs));
+    LITGRAPH_RETURN_IF_ERROR(b.title.AddSaved(old, std::string(kTitleIndexPrefix) + "run", docs));
+    b.StartBuild(id_space, threads);
+    return b.Write(out, id_space, stats);
   }
   LITGRAPH_RETURN_IF_ERROR(b.text.Build(id_space, Bm25Params(), &text_frame));
   LITGRAPH_RETURN_IF_ERROR(b.title.Build(id_space, Bm25Params(), &title_frame));
@@ -728,8 +743,8 @@ Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
   LITGRAPH_RETURN_IF_ERROR(WriteMask(out, title_delta + "mask", docs, id_space));
   // The base is carried over.
   for (const std::string& prefix : {std::string(), std::string(kTitleIndexPrefix)})
-    for (const char* what : {"lexicon", "postings"})
-      LITGRAPH_RETURN_IF_ERROR(out->Inherit(old, prefix + what));
+    for (const char* what : {"lexicon", "postings", "run"})
+      if (old.Has(prefix + what)) LITGRAPH_RETURN_IF_ERROR(out->Inherit(old, prefix + what));
   stats->delta_docs = static_cast<int64_t>(docs.size());
   return Status::Ok();
 }

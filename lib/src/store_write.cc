@@ -83,7 +83,6 @@ class RecordWriter::Impl {
         " WHERE id=?22");
     delete_authorships_ = db_->Prepare("DELETE FROM authorship WHERE paper_id = ?");
     delete_topics_ = db_->Prepare("DELETE FROM paper_topic WHERE paper_id = ?");
-    delete_keywords_ = db_->Prepare("DELETE FROM paper_keyword WHERE paper_id = ?");
     insert_authorship_ = db_->Prepare(
         "INSERT OR REPLACE INTO authorship(paper_id, position, author_id, raw_name,"
         " author_position, is_corresponding, institutions) VALUES(?,?,?,?,?,?,?)");
@@ -229,8 +228,8 @@ class RecordWriter::Impl {
   }
 
   // The paper row, inserted or replacing the stored one (whose authorships,
-  // topics, full-text row and, when its text changed, keywords go); its id,
-  // or 0 when the stored version is newer.
+  // topics and full-text row go; when its text changed, it waits for new
+  // keywords and vectors); its id, or 0 when the stored version is newer.
   int64_t UpsertPaperRow(const WorkRec& w, const WorkKeys& keys) {
     int64_t source_id = w.has_source ? EnsureSource(w.source) : 0;
     const std::string &refs = keys.refs, &related = keys.related, &title_key = keys.title_key;
@@ -297,8 +296,10 @@ class RecordWriter::Impl {
     }
     delete_authorships_.Bind(1, id).Exec();
     delete_topics_.Bind(1, id).Exec();
+    // A new text: its keywords are extracted again (extract-keywords
+    // --missing) and its vectors computed again (embed --missing); until
+    // then the old ones stay, as the graph and the vectors hold them.
     if (old_title != w.title || old_abstract != w.abstract) {
-      delete_keywords_.Bind(1, id).Exec();
       Prep(&delete_extracted_, "DELETE FROM keyword_extracted WHERE paper_id = ?")
           .Bind(1, id)
           .Exec();
@@ -423,7 +424,7 @@ class RecordWriter::Impl {
   WriteCounts* stats_;
   std::function<void(int64_t, std::string&&, std::string&&)> on_text_;
   Stmt find_paper_, insert_paper_, update_paper_;
-  Stmt delete_authorships_, delete_topics_, delete_keywords_, insert_authorship_, insert_topic_;
+  Stmt delete_authorships_, delete_topics_, insert_authorship_, insert_topic_;
   Stmt find_author_, insert_author_, find_inst_, insert_inst_, find_source_, insert_source_;
   Stmt find_domain_, insert_domain_, find_field_, insert_field_, find_subfield_, insert_subfield_,
       find_topic_, insert_topic_row_;

@@ -130,9 +130,11 @@ TEST(GraphBuildTest, ASmallMemoryBudgetBuildsTheSameFiles) {
     EXPECT_EQ(a[i].first, b[i].first);
     EXPECT_TRUE(a[i].second == b[i].second) << a[i].first << " differs";
   }
+  // (title.run is the title index's kept run, lexical.h.)
   for (const auto& e :
        fs::directory_iterator(tmp.File("db") + "/graph." + std::to_string(first + 1)))
-    EXPECT_NE(e.path().extension(), ".run") << "no sorted run is left behind";
+    if (e.path().filename() != "title.run")
+      EXPECT_NE(e.path().extension(), ".run") << "no sorted run is left behind";
 }
 
 }  // namespace

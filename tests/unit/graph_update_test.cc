@@ -122,7 +122,8 @@ class GraphUpdateTest : public ::testing::Test {
     if (delta) {
       ++deltas_;
       auto lexical = [](const auto& file) {
-        for (const char* name : {"lexicon", "postings", "title.lexicon", "title.postings"})
+        for (const char* name :
+             {"lexicon", "postings", "run", "title.lexicon", "title.postings", "title.run"})
           if (file.first == name) return true;
         return file.first.find("delta.") != std::string::npos;
       };
@@ -324,8 +325,8 @@ TEST_F(GraphUpdateTest, ALargeUpdateBuildsInFull) {
 // The keyword layer of extract-keywords and of ingest, patched: HAS_KEYWORD
 // both ways and COOCCUR (with own lists of 3, so that most keywords have
 // co-occurrences beyond their list) equal a full build's after new papers,
-// papers whose text changed (their keywords go) and extraction of the
-// missing ones.
+// papers whose text changed (their old keywords stay until the extraction)
+// and extraction of the missing ones.
 TEST_F(GraphUpdateTest, KeywordUpdatesWriteTheFilesOfAFullBuild) {
   std::vector<json> works = ReadWorks();
   const size_t first = works.size() / 2;
@@ -360,8 +361,8 @@ TEST_F(GraphUpdateTest, KeywordUpdatesWriteTheFilesOfAFullBuild) {
         upsert({works.begin() + at, works.begin() + std::min(works.size(), at + 40)}));
     ASSERT_NO_FATAL_FAILURE(extract_missing());
   }
-  // Papers with another paper's title and abstract: their keywords go with
-  // the ingest and come back with the extraction.
+  // Papers with another paper's title and abstract: the ingest keeps their
+  // keywords, the extraction replaces them.
   std::vector<json> changed;
   for (size_t i = 0; i < works.size(); i += 7) {
     json w = works[i];
@@ -371,8 +372,22 @@ TEST_F(GraphUpdateTest, KeywordUpdatesWriteTheFilesOfAFullBuild) {
     w["updated_date"] = "2030-01-01";
     changed.push_back(w);
   }
+  auto keywords_of = [&](const json& w) {
+    std::vector<int64_t> out;
+    std::string ext = w["id"].get<std::string>();
+    ext = ext.substr(ext.rfind('/') + 1);  // an OpenAlex URL's W number
+    auto id = store_->PaperByExtId(ext);
+    EXPECT_TRUE(id);
+    store_->ForEachPaperKeywordOf({static_cast<uint32_t>(id.value_or(0))},
+                                  [&](int64_t, int64_t k, int64_t) { out.push_back(k); });
+    return out;
+  };
+  const auto before = keywords_of(changed.front());
+  ASSERT_FALSE(before.empty());
   ASSERT_NO_FATAL_FAILURE(upsert(changed));
+  EXPECT_EQ(keywords_of(changed.front()), before) << "kept until the extraction";
   ASSERT_NO_FATAL_FAILURE(extract_missing());
+  EXPECT_NE(keywords_of(changed.front()), before) << "the new text's keywords";
   std::vector<json> back;
   for (size_t i = 0; i < works.size(); i += 7) {
     json w = works[i];

@@ -504,6 +504,40 @@ TEST_F(LexicalDeltaTest, ADeltaBuiltOverTwoUpdatesEqualsOneBuiltAtOnce) {
   EXPECT_EQ(index.delta_docs(), changed.size());
 }
 
+// An update past the delta fraction folds base and delta into one index
+// from their runs and the changed papers' texts: the same files, runs
+// included, as a build from every paper's text.
+TEST_F(LexicalDeltaTest, ACompactionFromTheRunsEqualsABuildFromTheTexts) {
+  std::mt19937 rng(41);
+  Upsert(Records(MakeCorpus(rng, 1000), "B", 0, 1));
+  ASSERT_TRUE(View()->Has("run") && View()->Has("title.run"));
+  std::mt19937 rng1(42), rng2(43);
+  auto first = Records(MakeCorpus(rng1, 120), "B", 3, 7);
+  for (auto& r : Records(MakeCorpus(rng1, 30), "N", 0, 1)) first.push_back(r);
+  Upsert(first);
+  ASSERT_TRUE(View()->Has("delta.run"));
+  auto second = Records(MakeCorpus(rng2, 40), "B", 3, 14);  // changed again
+  for (auto& r : Records(MakeCorpus(rng2, 60), "B", 5, 11)) second.push_back(r);
+  for (auto& r : Records(MakeCorpus(rng2, 20), "N", 30, 1)) second.push_back(r);
+  second.push_back({"B12", "The of and", "with the"});  // no term left
+  Upsert(second);
+  const GenerationView* compacted = View();
+  ASSERT_TRUE(compacted);
+  EXPECT_FALSE(compacted->Has("delta.lexicon")) << "past 20% of the base: one index again";
+  EXPECT_FALSE(compacted->Has("delta.run"));
+  auto out = GenerationBuilder::Start(store_.get(), "graph");
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  LexicalBuildStats stats;
+  Status st = BuildLexicalIndexes(store_.get(), out->get(), size_t{1} << 16, &stats, 2);
+  ASSERT_TRUE(st.ok()) << st.message();
+  for (const std::string prefix : {"", "title."})
+    for (const char* what : {"lexicon", "postings", "run"}) {
+      const std::string name = prefix + what;
+      EXPECT_TRUE(testing::Payload(compacted->Path(name)) == testing::Payload((*out)->Path(name)))
+          << name << " differs from a build from the texts";
+    }
+}
+
 TEST_F(LexicalDeltaTest, UpdatesSearchBaseAndDeltaWithTheBaseStatistics) {
   std::mt19937 rng(2027);
   Upsert(Records(MakeCorpus(rng, 200), "L", 0, 1));

@@ -15,16 +15,18 @@
 //   lexicon   header, sorted term strings, per-term df and postings offset
 //   postings  per term: varint segment count, then per segment: u8 impact,
 //             varint count, count x varint doc-id delta (ascending in segment)
+//   run       the postings before scoring (term, document, tf) and the
+//             documents' lengths, which queries never read: an update
+//             tokenizes only the papers it changed, the others come from the
+//             runs (LexicalBuilder::AddSaved)
 //   delta.lexicon, delta.postings, delta.mask, delta.run
 //             an update's delta (LSM style): the papers changed since the
 //             base was built, indexed again with the base's statistics; the
 //             mask has a bit per paper id, set for the papers the delta
 //             holds, whose base postings a search skips. Updates rebuild the
 //             delta and carry the base over; past a fraction of the base the
-//             next update rebuilds both in full (UpdateLexicalIndexes). The
-//             run holds the delta's postings before scoring, so an update
-//             tokenizes only the papers it changed: the others come from the
-//             run (LexicalBuilder::AddSaved).
+//             next update rebuilds both in full from the two runs and the
+//             changed papers' texts (UpdateLexicalIndexes).
 // Opening maps the files: O(1). A term lookup is a binary search.
 //
 // Text analysis (shared with keyword extraction and the embedding model):
@@ -103,11 +105,11 @@ class LexicalBuilder {
   // Merges the documents with ids < id_space into the payloads of lexicon
   // and postings (files in dir); Write then puts them into the generation
   // being built as <prefix>lexicon and <prefix>postings.
-  // With a frame, builds a delta scored with the base's statistics, and
-  // keeps its postings as one run (term, document, tf) with the documents'
-  // lengths, which Write puts beside the delta as <prefix>run: the next
-  // update's AddSaved takes the delta's documents from it instead of reading
-  // and tokenizing their texts again.
+  // With a frame, builds a delta scored with the base's statistics. Keeps
+  // the postings as one run (term, document, tf) with the documents'
+  // lengths, which Write puts beside the index as <prefix>run: the next
+  // update's AddSaved takes the unchanged documents from it instead of
+  // reading and tokenizing their texts again.
   Status Build(uint64_t id_space, const Bm25Params& params, const LexicalFrame* frame = nullptr);
   Status Write(GenerationBuilder* out, const std::string& prefix, LexicalBuildStats* stats);
   // Takes the documents of `old`'s saved run `name` (an earlier delta's)
@@ -151,7 +153,7 @@ class LexicalBuilder {
   uint32_t serial_ = 0, run_first_serial_ = 1;
   std::vector<Run> runs_;
   uint32_t next_run_ = 0;  // run files are named by it
-  bool saved_ = false;     // Build kept its postings as PathOf("saved") (a delta)
+  bool saved_ = false;     // Build kept its postings as PathOf("saved")
   uint64_t saved_id_space_ = 0;
   Status status_;
   LexicalBuildStats built_;
