@@ -110,8 +110,8 @@ struct DocTf {
   uint32_t doc, tf;
 };
 
-// A delta's saved run (<prefix>delta.run; doc/graph-format.md): this header,
-// u32 (document, length) pairs by document, then the run's bytes.
+// An index's kept run (<prefix>run; doc/graph-format.md): this header, u32
+// (document, length) pairs by document, then the run's bytes.
 constexpr char kSavedRunMagic[8] = {'L', 'G', 'L', 'R', 'U', 'N', 0, 1};
 struct SavedRunHeader {
   char magic[8];
@@ -417,19 +417,17 @@ Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params,
   LITGRAPH_RETURN_IF_ERROR(out.Open(postings_path));
   // The postings as one run, for the next update (AddSaved).
   OutFile saved;
-  saved_ = true;
-  saved_id_space_ = id_space;
-  if (saved_) LITGRAPH_RETURN_IF_ERROR(saved.Open(PathOf("saved")));
+  LITGRAPH_RETURN_IF_ERROR(saved.Open(PathOf("saved")));
+  built_id_space_ = id_space;
+  std::vector<DocTf> by_doc;
   std::vector<uint64_t> keys;  // (255 - impact) << 32 | doc
   std::string block, segment;
   Merger m = merge();
   while (m.Next(&term, &postings)) {
-    if (saved_) {
-      std::vector<DocTf> by_doc = postings;
-      std::sort(by_doc.begin(), by_doc.end(),
-                [](const DocTf& a, const DocTf& b) { return a.doc < b.doc; });
-      PutTermBlock(term, by_doc, &saved);
-    }
+    by_doc = postings;
+    std::sort(by_doc.begin(), by_doc.end(),
+              [](const DocTf& a, const DocTf& b) { return a.doc < b.doc; });
+    PutTermBlock(term, by_doc, &saved);
     const double idf = IdfOf(num_docs, df_of(term, postings.size()));
     keys.clear();
     for (const DocTf& p : postings) {
@@ -473,9 +471,8 @@ Status LexicalBuilder::Build(uint64_t id_space, const Bm25Params& params,
   built_.terms = static_cast<int64_t>(n_terms);
   built_.postings = static_cast<int64_t>(n_post);
   built_.bytes = static_cast<int64_t>(strings_at + strings.written() + out.written());
-  for (OutFile* f : {&term_off, &post_off, &dfs, &strings, &out})
+  for (OutFile* f : {&term_off, &post_off, &dfs, &strings, &out, &saved})
     LITGRAPH_RETURN_IF_ERROR(f->Close());
-  if (saved_) LITGRAPH_RETURN_IF_ERROR(saved.Close());
   return Status::Ok();
 }
 
@@ -491,18 +488,21 @@ Status LexicalBuilder::Write(GenerationBuilder* out, const std::string& prefix,
     std::error_code ec;
     fs::remove(from, ec);
   }
-  if (saved_) {
-    // header, (doc, length) of every document the delta holds, the run.
+  {
+    // The run: header, (doc, length) of every document indexed, the postings.
     std::string docs;
-    for (uint64_t d = 0; d < std::min<uint64_t>(latest_.size(), saved_id_space_); ++d)
+    for (uint64_t d = 0; d < std::min<uint64_t>(latest_.size(), built_id_space_); ++d)
       if (latest_[d] != 0) {
         const uint32_t pair[2] = {static_cast<uint32_t>(d), length_[d]};
         docs.append(reinterpret_cast<const char*>(pair), sizeof pair);
       }
+    std::error_code ec;
+    const uint64_t run_bytes = fs::file_size(PathOf("saved"), ec);
+    if (ec) return Status::IoError(PathOf("saved") + ": " + ec.message());
     SavedRunHeader h{};
     std::memcpy(h.magic, kSavedRunMagic, 8);
     h.docs = docs.size() / 8;
-    h.run_bytes = fs::file_size(PathOf("saved"));
+    h.run_bytes = run_bytes;
     const std::string name = prefix + "run";
     CheckedFileWriter w;
     LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
@@ -510,7 +510,6 @@ Status LexicalBuilder::Write(GenerationBuilder* out, const std::string& prefix,
     LITGRAPH_RETURN_IF_ERROR(w.Append(docs));
     LITGRAPH_RETURN_IF_ERROR(AppendFile(PathOf("saved"), &w));
     LITGRAPH_RETURN_IF_ERROR(w.Finish());
-    std::error_code ec;
     fs::remove(PathOf("saved"), ec);
   }
   *stats = built_;

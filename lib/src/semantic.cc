@@ -357,8 +357,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     r->o.reporter->Progress(fmt::format("indexing {} delta vectors", name));
     LITGRAPH_RETURN_IF_ERROR(FieldVectors::WriteDelta(
         r->out, name, dim, delta, [&](uint64_t i) { return vector_of(delta[i]); }, present, ho,
-        r->o.index ? r->o.delta_index_min_rows : UINT64_MAX, extend ? r->cur : nullptr,
-        redone));
+        r->o.index ? r->o.delta_index_min_rows : UINT64_MAX, extend ? r->cur : nullptr, redone));
     LITGRAPH_RETURN_IF_ERROR(old.status());
     *index_seconds += Since(t_index);
     r->stats->delta_rows += static_cast<int64_t>(delta.size());

@@ -133,8 +133,9 @@ TEST(GraphBuildTest, ASmallMemoryBudgetBuildsTheSameFiles) {
   // (title.run is the title index's kept run, lexical.h.)
   for (const auto& e :
        fs::directory_iterator(tmp.File("db") + "/graph." + std::to_string(first + 1)))
-    if (e.path().filename() != "title.run")
+    if (e.path().filename() != "title.run") {
       EXPECT_NE(e.path().extension(), ".run") << "no sorted run is left behind";
+    }
 }
 
 }  // namespace

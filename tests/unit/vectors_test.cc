@@ -670,7 +670,8 @@ std::vector<uint64_t> HnswLibLabels(const GenerationView& g, const std::string& 
   const uint64_t count = word(16), per_element = word(24), label_offset = word(32);
   const size_t records = 6 * 8 + 4 + 4 + 3 * 8 + 8 + 8;
   std::vector<uint64_t> labels;
-  for (uint64_t i = 0; i < count; ++i) labels.push_back(word(records + i * per_element + label_offset));
+  for (uint64_t i = 0; i < count; ++i)
+    labels.push_back(word(records + i * per_element + label_offset));
   return labels;
 }
 

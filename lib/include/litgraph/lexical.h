@@ -152,9 +152,8 @@ class LexicalBuilder {
   std::vector<uint32_t> latest_, length_;
   uint32_t serial_ = 0, run_first_serial_ = 1;
   std::vector<Run> runs_;
-  uint32_t next_run_ = 0;  // run files are named by it
-  bool saved_ = false;     // Build kept its postings as PathOf("saved")
-  uint64_t saved_id_space_ = 0;
+  uint32_t next_run_ = 0;        // run files are named by it
+  uint64_t built_id_space_ = 0;  // Build's; its run is PathOf("saved")
   Status status_;
   LexicalBuildStats built_;
 };
