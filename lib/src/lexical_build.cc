@@ -699,11 +699,15 @@ Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
   const LexicalFrame text_frame = text.Frame(), title_frame = title.Frame();
   const std::string delta = kDeltaPrefix, title_delta = std::string(kTitleIndexPrefix) + delta;
   // The papers that did not change come from the runs kept beside the
-  // current files, the changed ones from their texts. (A generation of an
-  // older release has no runs: every paper of the delta, or of the store, is
-  // read and tokenized again.)
+  // current files, the changed ones from their texts. Without intact runs (a
+  // generation of an older release, or a damaged run: they only spare work)
+  // every paper of the delta, or of the store, is read and tokenized again.
   auto has_runs = [&](const std::string& prefix) {
-    return old.Has(prefix + "run") && old.Has(kTitleIndexPrefix + prefix + "run");
+    for (const std::string& name : {prefix + "run", kTitleIndexPrefix + prefix + "run"}) {
+      CheckedFile f;
+      if (!old.Has(name) || !old.OpenFile(name, &f).ok() || !f.VerifyAll().ok()) return false;
+    }
+    return true;
   };
   const bool delta_runs = !text.has_delta() || has_runs(delta);
   const bool compact = static_cast<double>(docs.size()) >

@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -421,9 +422,13 @@ class LexicalDeltaTest : public ::testing::Test {
     return out;
   }
 
+  // Two updates against one (ADeltaBuiltOverTwoUpdatesEqualsOneBuiltAtOnce).
+  void ADeltaBuiltOverTwoUpdates();
+
   ScopedTempDir tmp_;
   std::unique_ptr<Store> store_;
   std::map<std::string, std::string> text_;  // ext id -> current title + abstract
+  bool damage_run_ = false;
 };
 
 // A full build on two threads (two title + abstract builders fed alternate
@@ -452,11 +457,22 @@ TEST_F(LexicalDeltaTest, ABuildOnTwoThreadsWritesTheSameFiles) {
     }
 }
 
-// An update takes the current delta's unchanged papers from its saved runs
+// An update takes the current delta's unchanged papers from its kept runs
 // (delta.run, title.delta.run) instead of their texts. Two updates, the
 // second changing papers of the first again (one to a text without terms),
 // give the same delta files, runs included, as one update of both.
 TEST_F(LexicalDeltaTest, ADeltaBuiltOverTwoUpdatesEqualsOneBuiltAtOnce) {
+  ADeltaBuiltOverTwoUpdates();
+}
+
+// A damaged run only spares work: the update reads the texts instead, and
+// writes the same files.
+TEST_F(LexicalDeltaTest, ADamagedRunIsReadFromTheTextsInstead) {
+  damage_run_ = true;
+  ADeltaBuiltOverTwoUpdates();
+}
+
+void LexicalDeltaTest::ADeltaBuiltOverTwoUpdates() {
   std::mt19937 rng(31);
   const auto base = Records(MakeCorpus(rng, 3000), "B", 0, 1);
   std::mt19937 rng1(32), rng2(33);
@@ -470,6 +486,13 @@ TEST_F(LexicalDeltaTest, ADeltaBuiltOverTwoUpdatesEqualsOneBuiltAtOnce) {
   Upsert(base);
   Upsert(first);
   ASSERT_TRUE(View()->Has("delta.run") && View()->Has("title.delta.run"));
+  if (damage_run_) {
+    const std::string path = View()->Path("title.delta.run");
+    std::string bytes = testing::ReadFile(path);
+    bytes[40] ^= 0x01;
+    std::filesystem::remove(path);
+    WriteFile(path, bytes);
+  }
   Upsert(second);
   const GenerationView* updated = View();
   ASSERT_TRUE(updated);
