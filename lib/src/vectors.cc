@@ -310,6 +310,8 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
   try {
     if (base && base->Has(name + ".hnswlib")) {
       index = LoadBase(*base, name, out->Path(name + ".base"), &space, present);
+      // The rows inserted now are linked with this run's beam, not the saved one.
+      index->ef_construction_ = std::max<size_t>(static_cast<size_t>(o.ef_construction), index->M_);
       for (size_t i = 0; i < index->cur_element_count; ++i) {
         const uint64_t l = index->getExternalLabel(i);
         // A node that is no row any more (a delta loses rows only when a

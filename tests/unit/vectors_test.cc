@@ -219,7 +219,8 @@ struct Indexed {
 // store's vectors, extending the index of `base` when given.
 void BuildIndex(TestStore* store, const std::string& name, const std::vector<float>& data,
                 uint64_t rows, int dim, Indexed* out, const GenerationView* base = nullptr,
-                const std::vector<uint64_t>& changed = {}, bool relink_neighbours = false) {
+                const std::vector<uint64_t>& changed = {}, bool relink_neighbours = false,
+                int ef_construction = 200) {
   GenerationBuilder* b = store->Start("vectors");
   ASSERT_TRUE(VectorFile::Write(b, name + ".vec", dim, rows, data.data()).ok());
   VectorFile vec;
@@ -228,6 +229,7 @@ void BuildIndex(TestStore* store, const std::string& name, const std::vector<flo
   HnswBuildOptions o;
   o.threads = 1;
   o.relink_neighbours = relink_neighbours;
+  o.ef_construction = ef_construction;
   st = BuildHnsw(vec, b, name, o, base, changed);
   ASSERT_TRUE(st.ok()) << st.message();
   out->view = store->Commit();
@@ -354,6 +356,32 @@ TEST(HnswTest, ExtendingAnIndexFindsTheNewRows) {
   EXPECT_GT(new_hits, 100u) << "a quarter of the rows are new: they must show up";
   // The old index is unchanged by the extension.
   EXPECT_EQ(a.index.nodes(), 1500u);
+}
+
+// An extension links the rows it inserts with its own beam (embed
+// --ef-construction), not the one the index was first built with, which
+// hnswlib saves with the index.
+TEST(HnswTest, AnExtensionLinksWithItsOwnBeam) {
+  ScopedTempDir tmp;
+  const int dim = 16;
+  std::vector<float> all = RandomUnitRows(801, dim, 78);
+  std::vector<float> first(all.begin(), all.begin() + 601 * dim);
+  TestStore store(tmp.File("s"));
+  Indexed a, b;
+  BuildIndex(&store, "title", first, 601, dim, &a);
+  ASSERT_FALSE(HasFatalFailure());
+  BuildIndex(&store, "title", all, 801, dim, &b, a.view, {}, false, 40);
+  ASSERT_FALSE(HasFatalFailure());
+  // hnswlib's saved header: ef_construction_ is the size_t at byte 88.
+  auto saved_ef = [](const GenerationView* g) {
+    const std::string bytes = Payload(g->Path("title.hnswlib"));
+    uint64_t ef = 0;
+    if (bytes.size() >= 96) std::memcpy(&ef, bytes.data() + 88, 8);
+    return ef;
+  };
+  EXPECT_EQ(saved_ef(a.view), 200u);
+  EXPECT_EQ(saved_ef(b.view), 40u);
+  EXPECT_EQ(b.index.nodes(), 800u);
 }
 
 // Rows whose vectors changed (a paper's abstract rewritten) are re-linked in
