@@ -66,7 +66,7 @@ class RecordWriter::Impl {
  public:
   Impl(Store* store, WriteCounts* stats,
        std::function<void(int64_t, std::string&&, std::string&&)> on_text)
-      : store_(store), db_(&store->db()), stats_(stats), on_text_(std::move(on_text)) {
+      : db_(&store->db()), stats_(stats), on_text_(std::move(on_text)) {
     find_paper_ =
         db_->Prepare("SELECT id, updated_date, title, abstract FROM paper WHERE ext_id = ?");
     insert_paper_ = db_->Prepare(
@@ -419,7 +419,6 @@ class RecordWriter::Impl {
 
   void ApplyOne(SkippedRec&) { ++stats_->skipped; }
 
-  Store* store_;
   Db* db_;
   WriteCounts* stats_;
   std::function<void(int64_t, std::string&&, std::string&&)> on_text_;
