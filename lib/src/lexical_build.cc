@@ -488,41 +488,35 @@ Status LexicalBuilder::Write(GenerationBuilder* out, const std::string& prefix,
     std::error_code ec;
     fs::remove(from, ec);
   }
-  {
-    // The run: header, (doc, length) of every document indexed, the postings.
-    std::string docs;
-    for (uint64_t d = 0; d < std::min<uint64_t>(latest_.size(), built_id_space_); ++d)
-      if (latest_[d] != 0) {
-        const uint32_t pair[2] = {static_cast<uint32_t>(d), length_[d]};
-        docs.append(reinterpret_cast<const char*>(pair), sizeof pair);
-      }
-    std::error_code ec;
-    const uint64_t run_bytes = fs::file_size(PathOf("saved"), ec);
-    if (ec) return Status::IoError(PathOf("saved") + ": " + ec.message());
-    SavedRunHeader h{};
-    std::memcpy(h.magic, kSavedRunMagic, 8);
-    h.docs = docs.size() / 8;
-    h.run_bytes = run_bytes;
-    const std::string name = prefix + "run";
-    CheckedFileWriter w;
-    LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
-    LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
-    LITGRAPH_RETURN_IF_ERROR(w.Append(docs));
-    LITGRAPH_RETURN_IF_ERROR(AppendFile(PathOf("saved"), &w));
-    LITGRAPH_RETURN_IF_ERROR(w.Finish());
-    fs::remove(PathOf("saved"), ec);
-  }
+  // The run: header, (doc, length) of every document indexed, the postings.
+  std::string docs;
+  for (uint64_t d = 0; d < std::min<uint64_t>(latest_.size(), built_id_space_); ++d)
+    if (latest_[d] != 0) {
+      const uint32_t pair[2] = {static_cast<uint32_t>(d), length_[d]};
+      docs.append(reinterpret_cast<const char*>(pair), sizeof pair);
+    }
+  std::error_code ec;
+  const uint64_t run_bytes = fs::file_size(PathOf("saved"), ec);
+  if (ec) return Status::IoError(PathOf("saved") + ": " + ec.message());
+  SavedRunHeader h{};
+  std::memcpy(h.magic, kSavedRunMagic, 8);
+  h.docs = docs.size() / 8;
+  h.run_bytes = run_bytes;
+  const std::string name = prefix + "run";
+  CheckedFileWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
+  LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
+  LITGRAPH_RETURN_IF_ERROR(w.Append(docs));
+  LITGRAPH_RETURN_IF_ERROR(AppendFile(PathOf("saved"), &w));
+  LITGRAPH_RETURN_IF_ERROR(w.Finish());
+  fs::remove(PathOf("saved"), ec);
   *stats = built_;
   return Status::Ok();
 }
 
-Status LexicalBuilder::AddSaved(const GenerationView& old, const std::string& name,
-                                const std::vector<uint32_t>& replaced) {
+Status LexicalBuilder::AddSaved(const CheckedFile& f, const std::vector<uint32_t>& replaced) {
   Spill();
   LITGRAPH_RETURN_IF_ERROR(status_);
-  CheckedFile f;
-  LITGRAPH_RETURN_IF_ERROR(old.OpenFile(name, &f));
-  LITGRAPH_RETURN_IF_ERROR(f.VerifyAll());
   SavedRunHeader h;
   const uint8_t* p = f.Read(0, sizeof h);
   if (!p) return f.status();
@@ -530,7 +524,7 @@ Status LexicalBuilder::AddSaved(const GenerationView& old, const std::string& na
   const uint64_t docs_at = sizeof h;
   if (std::memcmp(h.magic, kSavedRunMagic, 8) != 0 || h.docs > f.size() / 8 ||
       f.size() != docs_at + h.docs * 8 + h.run_bytes)
-    return Status::Corruption(old.Path(name) + ": not a saved lexical run");
+    return Status::Corruption(f.path() + ": not a kept lexical run");
   const uint8_t* docs = f.Read(docs_at, h.docs * 8);
   if (!docs && h.docs > 0) return f.status();
   // The run is read as a run file of this builder (removed with the others).
@@ -702,38 +696,35 @@ Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
   // current files, the changed ones from their texts. Without intact runs (a
   // generation of an older release, or a damaged run: they only spare work)
   // every paper of the delta, or of the store, is read and tokenized again.
-  auto has_runs = [&](const std::string& prefix) {
-    for (const std::string& name : {prefix + "run", kTitleIndexPrefix + prefix + "run"}) {
-      CheckedFile f;
-      if (!old.Has(name) || !old.OpenFile(name, &f).ok() || !f.VerifyAll().ok()) return false;
-    }
+  // runs[0..1]: the delta's text and title runs; runs[2..3]: the base's.
+  CheckedFile runs[4];
+  auto open_runs = [&](const std::string& prefix, CheckedFile* text_run, CheckedFile* title_run) {
+    for (auto [name, f] : {std::pair{prefix + "run", text_run},
+                           std::pair{kTitleIndexPrefix + prefix + "run", title_run}})
+      if (!old.Has(name) || !old.OpenFile(name, f).ok() || !f->VerifyAll().ok()) return false;
     return true;
   };
-  const bool delta_runs = !text.has_delta() || has_runs(delta);
+  const bool delta_runs = !text.has_delta() || open_runs(delta, &runs[0], &runs[1]);
   const bool compact = static_cast<double>(docs.size()) >
                        compact_fraction * static_cast<double>(text_frame.base_docs);
-  if (compact && !(delta_runs && has_runs("")))
+  if (compact && !(delta_runs && open_runs("", &runs[2], &runs[3])))
     return BuildLexicalIndexes(store, out, budget, stats, threads);
   *compacted = compact;
   std::optional<LexicalBuilders> own;
   LexicalBuilders& b =
       changed_texts ? *changed_texts : own.emplace(out->Path("lexical.tmp"), budget);
-  std::vector<uint32_t> changed_sorted = changed;
-  std::sort(changed_sorted.begin(), changed_sorted.end());
-  changed_sorted.erase(std::unique(changed_sorted.begin(), changed_sorted.end()),
-                       changed_sorted.end());
-  for (uint32_t d : delta_runs ? changed_sorted : docs)
-    if (!changed_texts || !std::binary_search(changed_sorted.begin(), changed_sorted.end(), d))
+  for (uint32_t d : delta_runs ? changed : docs)
+    if (!changed_texts || !std::binary_search(changed.begin(), changed.end(), d))
       if (std::optional<PaperText> t = store->GetPaperText(d)) b.Add(d, t->title, t->abstract);
   if (text.has_delta() && delta_runs) {
-    LITGRAPH_RETURN_IF_ERROR(b.text.AddSaved(old, delta + "run", changed_sorted));
-    LITGRAPH_RETURN_IF_ERROR(b.title.AddSaved(old, title_delta + "run", changed_sorted));
+    LITGRAPH_RETURN_IF_ERROR(b.text.AddSaved(runs[0], changed));
+    LITGRAPH_RETURN_IF_ERROR(b.title.AddSaved(runs[1], changed));
   }
   if (compact) {
     // The base's papers but the delta's: one index again, with the runs'
     // postings scored afresh, as a build from every paper's text.
-    LITGRAPH_RETURN_IF_ERROR(b.text.AddSaved(old, "run", docs));
-    LITGRAPH_RETURN_IF_ERROR(b.title.AddSaved(old, std::string(kTitleIndexPrefix) + "run", docs));
+    LITGRAPH_RETURN_IF_ERROR(b.text.AddSaved(runs[2], docs));
+    LITGRAPH_RETURN_IF_ERROR(b.title.AddSaved(runs[3], docs));
     b.StartBuild(id_space, threads);
     return b.Write(out, id_space, stats);
   }

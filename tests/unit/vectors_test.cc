@@ -563,6 +563,13 @@ namespace {
 
 // ---- FieldVectors: a base and a delta ----------------------------------------
 
+// `data` (rows x dim) as one plain vector file at `path`, opened into *out.
+void WritePlain(const std::string& path, int dim, uint64_t rows, const std::vector<float>& data,
+                VectorFile* out) {
+  ASSERT_TRUE(VectorFile::Write(path, TestId(path), dim, rows, data.data()).ok());
+  ASSERT_TRUE(out->Open(path, TestId(path)).ok());
+}
+
 // A base over rows 1..1499 (every 7th absent), then a delta: 120 changed
 // rows, 30 rows whose vector went (zero), 20 rows that gain one, and rows
 // 1500..1999 new. Read through FieldVectors, every row is the merged one,
@@ -632,11 +639,8 @@ void CheckDelta(uint64_t index_min_rows) {
     }
   }
   // The merged rows as one plain file: the exact answers.
-  ASSERT_TRUE(
-      VectorFile::Write(tmp.File("m.vec"), TestId(tmp.File("m.vec")), dim, rows, merged.data())
-          .ok());
   VectorFile mv;
-  ASSERT_TRUE(mv.Open(tmp.File("m.vec"), TestId(tmp.File("m.vec"))).ok());
+  ASSERT_NO_FATAL_FAILURE(WritePlain(tmp.File("m.vec"), dim, rows, merged, &mv));
   std::mt19937_64 rng(5);
   size_t found = 0, wanted = 0;
   for (int i = 0; i < 200; ++i) {
@@ -779,11 +783,8 @@ TEST(FieldVectorsTest, ADeltaIndexIsExtendedByTheNextDelta) {
   }
   EXPECT_GE(self, ids.size() * 99 / 100) << "delta rows found by their own vectors";
   // The merged rows' top 10.
-  ASSERT_TRUE(
-      VectorFile::Write(tmp.File("m.vec"), TestId(tmp.File("m.vec")), dim, rows, merged.data())
-          .ok());
   VectorFile mv;
-  ASSERT_TRUE(mv.Open(tmp.File("m.vec"), TestId(tmp.File("m.vec"))).ok());
+  ASSERT_NO_FATAL_FAILURE(WritePlain(tmp.File("m.vec"), dim, rows, merged, &mv));
   std::mt19937_64 rng(8);
   size_t found = 0, wanted = 0;
   for (int i = 0; i < 200; ++i) {

@@ -112,12 +112,11 @@ class LexicalBuilder {
   // reading and tokenizing their texts again.
   Status Build(uint64_t id_space, const Bm25Params& params, const LexicalFrame* frame = nullptr);
   Status Write(GenerationBuilder* out, const std::string& prefix, LexicalBuildStats* stats);
-  // Takes the documents of `old`'s saved run `name` (an earlier delta's)
-  // but those in `replaced` (ascending) and those added here: their
+  // Takes the documents of a kept run (an earlier build's <prefix>run,
+  // opened) but those in `replaced` (ascending) and those added here: their
   // postings and lengths as they were indexed. Documents added later
   // replace them too. The files are those of a builder given their texts.
-  Status AddSaved(const GenerationView& old, const std::string& name,
-                  const std::vector<uint32_t>& replaced);
+  Status AddSaved(const CheckedFile& run, const std::vector<uint32_t>& replaced);
   size_t runs() const { return runs_.size(); }
   // Takes over the documents of `other` (a builder of the same kind that
   // another thread fed other documents) as if they had been added here after
@@ -298,8 +297,8 @@ class LexicalIndex {
 // the base is carried over; when they exceed `compact_fraction` of the
 // base's papers, both indexes are rebuilt in full instead (compaction),
 // `*compacted` set. Without a lexical index in `old` it builds in full too.
-// `changed_texts`, when not null, already holds the texts of `changed`
-// (sorted): the delta adds only the older delta's other papers to it.
+// `changed` is ascending. `changed_texts`, when not null, already holds their
+// texts: the delta adds only the older delta's other papers to it.
 Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
                             const std::vector<uint32_t>& changed, double compact_fraction,
                             GenerationBuilder* out, size_t budget, LexicalBuildStats* stats,
