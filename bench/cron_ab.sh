@@ -8,8 +8,10 @@
 # CSV on stdout: label,rep,ingest_s,ingest_kb,keywords_s,keywords_kb,embed_s,embed_kb (wall
 # seconds and peak RSS from GNU time); each step's --stats JSON in WORK. For 1M-work stores
 # use bench/cron_bench.py, which generates its input and measures query latency too.
+# AFTER_SRC=DIR in the environment gives the after build its own copy of SRC (e.g. SRC
+# migrated to a newer schema beforehand, so that the one-time migration is not timed).
 set -euo pipefail
-[ $# -ge 5 ] || { sed -n '2,11p' "$0" >&2; exit 2; }
+[ $# -ge 5 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
 before=$1 after=$2 src=$3 input=$4 work=$5 reps=${6:-2}
 mkdir -p "$work"
 db=$work/run.db
@@ -17,7 +19,8 @@ echo "label,rep,ingest_s,ingest_kb,keywords_s,keywords_kb,embed_s,embed_kb"
 for rep in $(seq "$reps"); do
   for label in before after; do
     if [ $label = before ]; then bin=$before; else bin=$after; fi
-    rm -rf "$db"; cp -a "$src" "$db"; sync
+    from=$src; [ $label = after ] && from=${AFTER_SRC:-$src}
+    rm -rf "$db"; cp -a "$from" "$db"; sync
     line="$label,$rep"
     for step in ingest keywords embed; do
       case $step in

@@ -140,8 +140,8 @@ std::vector<int64_t> Targets(Store* store, const KeywordRunOptions& options) {
 // backends: an interrupted run keeps its finished batches).
 Status ExtractAll(Store* store, const KeywordRunOptions& options,
                   const std::vector<int64_t>& targets, KeywordBackend* backend,
-                  std::unique_ptr<Transaction>* txn, KeywordRunStats* stats) {
-  KeywordWriter writer(store, backend->name(), options.memory_budget / 8);
+                  KeywordWriter* writer, std::unique_ptr<Transaction>* txn,
+                  KeywordRunStats* stats) {
   auto read = [&](size_t i, std::vector<PaperText>* batch) {
     batch->clear();
     for (size_t j = i; j < targets.size() && j < i + options.batch; ++j)
@@ -157,10 +157,11 @@ Status ExtractAll(Store* store, const KeywordRunOptions& options,
     }
     for (size_t k = 0; k < batch.size(); ++k) {
       if (results[k].empty() && !failures.empty()) continue;  // retry on the next --missing
-      stats->paper_keywords += writer.Write(batch[k].id, results[k]);
+      stats->paper_keywords += writer->Write(batch[k].id, results[k]);
       ++stats->papers;
     }
     if (options.commit_batches) {
+      writer->ApplyCounts();
       (*txn)->Commit();
       *txn = std::make_unique<Transaction>(&store->db(), "IMMEDIATE");
     }
@@ -224,7 +225,7 @@ Status RunKeywordExtraction(
   auto t0 = Clock::now();
   try {
     // SQLite within the budget: a quarter as page cache, a quarter mapped,
-    // sorts (RefreshKeywordCounts' GROUP BY) in temporary files.
+    // sorts (a full run's RefreshKeywordCounts GROUP BY) in temporary files.
     store->db().Exec(
         fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=FILE;",
                     options.memory_budget / 4 / 1024, options.memory_budget / 4));
@@ -275,10 +276,17 @@ Status RunKeywordExtraction(
     // own only for remote backends).
     auto txn = std::make_unique<Transaction>(&store->db(), "IMMEDIATE");
     auto t_extract = Clock::now();
-    LITGRAPH_RETURN_IF_ERROR(ExtractAll(store, options, targets, backend.get(), &txn, stats));
+    // A full run recounts the keywords' papers at the end; an update adds
+    // what it changed.
+    const bool full = options.select == KeywordRunOptions::Select::kAll;
+    KeywordWriter writer(store, backend->name(), options.memory_budget / 8, !full);
+    if (options.select == KeywordRunOptions::Select::kMissing) writer.ReadPendingLinks();
+    LITGRAPH_RETURN_IF_ERROR(
+        ExtractAll(store, options, targets, backend.get(), &writer, &txn, stats));
     LITGRAPH_RETURN_IF_ERROR(phrase_stats->status());  // damage a lookup met
     stats->extract_seconds = std::chrono::duration<double>(Clock::now() - t_extract).count();
-    stats->keywords_total = RefreshKeywordCounts(store);
+    writer.ApplyCounts();
+    stats->keywords_total = full ? RefreshKeywordCounts(store) : KeywordsInUse(store);
     if (store->Generation("graph") > 0) {
       GraphBuildOptions go;
       go.memory_budget = options.memory_budget;

@@ -169,6 +169,19 @@ CREATE TABLE vectors_stale(paper_id INTEGER PRIMARY KEY);
     R"sql(
 DROP TABLE IF EXISTS paper_fts;
 )sql",
+    // v7: the papers extract-keywords --missing takes, kept by the writers
+    // (store_write.cc) so that finding them costs what changed rather than a
+    // scan of every paper: new papers, and papers whose text changed since
+    // their keywords were extracted. Keyword counts are kept up to date by
+    // the writers from here on, so they are made exact once.
+    R"sql(
+CREATE TABLE keyword_pending(paper_id INTEGER PRIMARY KEY);
+INSERT INTO keyword_pending(paper_id) SELECT p.id FROM paper p
+  WHERE NOT EXISTS (SELECT 1 FROM keyword_extracted k WHERE k.paper_id = p.id);
+UPDATE keyword SET paper_count = 0;
+UPDATE keyword SET paper_count = c.n FROM (SELECT keyword_id, count(*) AS n
+  FROM paper_keyword GROUP BY keyword_id) AS c WHERE keyword.id = c.keyword_id;
+)sql",
 };
 
 }  // namespace

@@ -391,9 +391,13 @@ std::vector<int64_t> Store::PaperIds() {
 }
 
 std::vector<int64_t> Store::PaperIdsWithoutKeywords() {
-  Stmt s = db_.Prepare(
-      "SELECT p.id FROM paper p WHERE NOT EXISTS"
-      " (SELECT 1 FROM keyword_extracted k WHERE k.paper_id = p.id) ORDER BY p.id");
+  const bool pending =
+      db_.QueryInt("SELECT count(*) FROM sqlite_master WHERE name = 'keyword_pending'")
+          .value_or(0) > 0;
+  Stmt s = db_.Prepare(pending ? "SELECT paper_id FROM keyword_pending ORDER BY paper_id"
+                               : "SELECT p.id FROM paper p WHERE NOT EXISTS"
+                                 " (SELECT 1 FROM keyword_extracted k WHERE k.paper_id = p.id)"
+                                 " ORDER BY p.id");
   return AllInts(s);
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
@@ -259,8 +260,10 @@ class RecordWriter::Impl {
     insert_paper_.Exec();
     if (db_->Changes() == 1) {
       ++stats_->works_new;
-      if (stats_->track) seen_papers_.insert(db_->LastInsertRowid());
-      return db_->LastInsertRowid();
+      const int64_t id = db_->LastInsertRowid();
+      if (stats_->track) seen_papers_.insert(id);
+      MarkKeywordsPending(id);
+      return id;
     }
     int64_t id = 0;
     std::string old_title, old_abstract, old_updated;
@@ -303,12 +306,20 @@ class RecordWriter::Impl {
       Prep(&delete_extracted_, "DELETE FROM keyword_extracted WHERE paper_id = ?")
           .Bind(1, id)
           .Exec();
+      MarkKeywordsPending(id);
       Prep(&mark_vectors_stale_, "INSERT OR IGNORE INTO vectors_stale(paper_id) VALUES(?)")
           .Bind(1, id)
           .Exec();
     }
     ++stats_->works_updated;
     return id;
+  }
+
+  // The paper is one extract-keywords --missing takes (store.cc, v7).
+  void MarkKeywordsPending(int64_t id) {
+    Prep(&mark_keywords_pending_, "INSERT OR IGNORE INTO keyword_pending(paper_id) VALUES(?)")
+        .Bind(1, id)
+        .Exec();
   }
 
   // The work's rows of the citation table (store.h, kCitationTable), when
@@ -432,7 +443,7 @@ class RecordWriter::Impl {
   // their first replacement shows the version the graph holds.
   std::unordered_set<int64_t> seen_papers_, seen_authors_;
   Stmt find_author_name_, author_fts_insert_, author_fts_delete_, delete_extracted_;
-  Stmt mark_vectors_stale_;
+  Stmt mark_vectors_stale_, mark_keywords_pending_;
   Stmt delete_citations_, insert_citation_;
   bool citations_ = false;  // the store has the citation table
   IdCache authors_, institutions_, sources_, topics_, subfields_, fields_, domains_;
@@ -544,28 +555,77 @@ void BulkLoad::RestoreSecondaryIndexes() {
   deferred_.clear();
 }
 
-KeywordWriter::KeywordWriter(Store* store, std::string backend, size_t cache_bytes)
-    : store_(store), backend_(std::move(backend)), cache_limit_(cache_bytes) {}
+KeywordWriter::KeywordWriter(Store* store, std::string backend, size_t cache_bytes,
+                             bool keep_counts)
+    : store_(store),
+      backend_(std::move(backend)),
+      cache_limit_(cache_bytes),
+      keep_counts_(keep_counts) {}
 
 int64_t KeywordWriter::Write(int64_t paper, const std::vector<Keyword>& kws) {
+  static const char* kOld = "SELECT keyword_id FROM paper_keyword WHERE paper_id = ?";
   static const char* kClear = "DELETE FROM paper_keyword WHERE paper_id = ?";
   static const char* kLink =
       "INSERT OR REPLACE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)";
   static const char* kDone =
       "INSERT OR REPLACE INTO keyword_extracted(paper_id, backend) VALUES(?, ?)";
-  store_->CachedStmt(kClear).Bind(1, paper).Exec();
-  int64_t n = 0;
+  // The paper's links go, and with keep_counts their keywords' counts down:
+  // links read apart (DELETE ... RETURNING deletes in two passes, 50%
+  // slower), or in one pass beforehand (ReadPendingLinks).
+  bool linked = true;
+  if (keep_counts_ && read_pending_) {
+    auto it = old_links_.find(paper);
+    linked = it != old_links_.end();
+    if (linked) {
+      for (int64_t id : it->second) --count_changes_[id];
+      old_links_.erase(it);
+    }
+  } else if (keep_counts_) {
+    ScopedStmt old(store_->CachedStmt(kOld).Bind(1, paper));
+    while (old->Step()) --count_changes_[old->Int(0)];
+  }
+  if (linked) store_->CachedStmt(kClear).Bind(1, paper).Exec();
+  ids_.clear();
   for (const Keyword& k : kws) {
     if (k.text.empty()) continue;
+    const int64_t id = KeywordId(k.text, k.surface);
     store_->CachedStmt(kLink)
         .Bind(1, paper)
-        .Bind(2, KeywordId(k.text, k.surface))
+        .Bind(2, id)
         .Bind(3, static_cast<int64_t>(k.score))
         .Exec();
-    ++n;
+    ids_.push_back(id);
   }
   store_->CachedStmt(kDone).Bind(1, paper).Bind(2, backend_).Exec();
-  return n;
+  store_->CachedStmt("DELETE FROM keyword_pending WHERE paper_id = ?").Bind(1, paper).Exec();
+  // Links, not keywords: two texts of one keyword make one row.
+  std::sort(ids_.begin(), ids_.end());
+  ids_.erase(std::unique(ids_.begin(), ids_.end()), ids_.end());
+  if (keep_counts_)
+    for (int64_t id : ids_) ++count_changes_[id];
+  return static_cast<int64_t>(ids_.size());
+}
+
+void KeywordWriter::ReadPendingLinks() {
+  if (!keep_counts_) return;
+  Stmt links = store_->db().Prepare(
+      "SELECT pk.paper_id, pk.keyword_id FROM keyword_pending kp"
+      " CROSS JOIN paper_keyword pk ON pk.paper_id = kp.paper_id");  // CROSS: in this order
+  while (links.Step()) old_links_[links.Int(0)].push_back(links.Int(1));
+  read_pending_ = true;
+}
+
+void KeywordWriter::ApplyCounts() {
+  std::vector<std::pair<int64_t, int64_t>> changes;
+  for (const auto& [id, n] : count_changes_)
+    if (n != 0) changes.emplace_back(id, n);
+  count_changes_.clear();
+  std::sort(changes.begin(), changes.end());  // the table's order
+  for (const auto& [id, n] : changes)
+    store_->CachedStmt("UPDATE keyword SET paper_count = paper_count + ? WHERE id = ?")
+        .Bind(1, n)
+        .Bind(2, id)
+        .Exec();
 }
 
 int64_t KeywordWriter::KeywordId(const std::string& text, const std::string& surface) {
@@ -604,7 +664,11 @@ int64_t RefreshKeywordCounts(Store* store) {
       "UPDATE keyword SET paper_count = 0;"
       "UPDATE keyword SET paper_count = c.n FROM (SELECT keyword_id, count(*) AS n"
       " FROM paper_keyword GROUP BY keyword_id) AS c WHERE keyword.id = c.keyword_id;");
-  return db.QueryInt("SELECT count(*) FROM keyword WHERE paper_count > 0").value_or(0);
+  return KeywordsInUse(store);
+}
+
+int64_t KeywordsInUse(Store* store) {
+  return store->db().QueryInt("SELECT count(*) FROM keyword WHERE paper_count > 0").value_or(0);
 }
 
 void Store::CachePut(const std::string& key, const std::string& value) {

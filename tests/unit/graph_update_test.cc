@@ -94,6 +94,22 @@ class GraphUpdateTest : public ::testing::Test {
     ASSERT_TRUE(st.ok()) << st.message();
   }
 
+  // The papers extract-keywords --missing takes are those without a record
+  // of their extraction, and every keyword's paper_count is its links'.
+  void ExpectKeywordBookkeeping() {
+    Stmt st = store_->db().Prepare(
+        "SELECT p.id FROM paper p WHERE NOT EXISTS"
+        " (SELECT 1 FROM keyword_extracted k WHERE k.paper_id = p.id) ORDER BY p.id");
+    std::vector<int64_t> without;
+    while (st.Step()) without.push_back(st.Int(0));
+    EXPECT_EQ(store_->PaperIdsWithoutKeywords(), without);
+    EXPECT_EQ(store_->db().QueryInt(
+                  "SELECT count(*) FROM keyword k WHERE paper_count !="
+                  " (SELECT count(*) FROM paper_keyword pk WHERE pk.keyword_id = k.id)"),
+              0)
+        << "keyword counts";
+  }
+
   // The generation the last update wrote equals a full build of the store.
   void ExpectSameAsFullBuild(bool patched) {
     auto info = json::parse(store_->GetMeta("graph_info").value_or("{}"));
@@ -346,6 +362,8 @@ TEST_F(GraphUpdateTest, KeywordUpdatesWriteTheFilesOfAFullBuild) {
     Upsert(batch);
     tally("cooccur_update");
     ExpectSameAsFullBuild(true);
+    ExpectKeywordBookkeeping();
+    EXPECT_FALSE(store_->PaperIdsWithoutKeywords().empty());
   };
   // Every other extraction with a budget too small to hold the papers'
   // keyword lists: co-occurrences are then counted from the file.
@@ -355,6 +373,8 @@ TEST_F(GraphUpdateTest, KeywordUpdatesWriteTheFilesOfAFullBuild) {
     small_budget = !small_budget;
     tally("keyword_update");
     ExpectFilesOfAFullBuild();
+    ExpectKeywordBookkeeping();
+    EXPECT_TRUE(store_->PaperIdsWithoutKeywords().empty());
   };
   for (size_t at = first; at < works.size(); at += 40) {
     ASSERT_NO_FATAL_FAILURE(

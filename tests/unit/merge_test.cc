@@ -152,6 +152,7 @@ class MergeTest : public ::testing::Test {
         " JOIN paper p ON p.id = pk.paper_id JOIN keyword k ON k.id = pk.keyword_id"
         " ORDER BY p.id, k.id");
     query("SELECT p.ext_id, e.backend FROM keyword_extracted e JOIN paper p ON p.id = e.paper_id");
+    query("SELECT p.ext_id FROM keyword_pending k JOIN paper p ON p.id = k.paper_id ORDER BY p.id");
     query("SELECT count(*) FROM author");
     query("SELECT count(*) FROM source");
     query("SELECT count(*) FROM keyword");

@@ -21,6 +21,7 @@
 #include "litgraph/ingest.h"
 #include "litgraph/lexical.h"
 #include "litgraph/sqlite.h"
+#include "litgraph/store_write.h"
 #include "litgraph/text.h"
 #include "test_util.h"
 
@@ -196,6 +197,61 @@ TEST(StoreTest, ReadsAVersionFiveStoreAndDropsItsFtsTableOnWriteOpen) {
   EXPECT_EQ(writer->db().QueryInt("PRAGMA user_version"), kSchemaVersion);
   EXPECT_EQ(fts_tables(writer.get()), 0);
   EXPECT_TRUE(writer->PaperByExtId("V5-1"));
+}
+
+// A version-6 store: a reader finds the papers without keywords by a scan;
+// the first writer lists them in keyword_pending and makes the keyword
+// counts exact, which KeywordWriter then keeps.
+TEST(StoreTest, MigratesAVersionSixStoreToKeptKeywordBookkeeping) {
+  ScopedTempDir tmp;
+  const std::string dir = tmp.path();
+  {
+    Db db;
+    ASSERT_TRUE(db.Open(dir + "/litgraph.sqlite", true, true).ok());
+    for (int v = 0; v < 6; ++v) db.Exec(SchemaMigrations()[v]);
+    db.Exec(
+        "INSERT INTO paper(id, ext_id, title, title_key) VALUES(1, 'P1', 'a', 'a'),"
+        " (2, 'P2', 'b', 'b'), (3, 'P3', 'c', 'c');"
+        "INSERT INTO keyword(id, ext_id, text, paper_count) VALUES(1, 'kw:k1', 'k1', 7),"
+        " (2, 'kw:k2', 'k2', 0), (3, 'kw:k3', 'k3', 1);"
+        "INSERT INTO paper_keyword(paper_id, keyword_id, score) VALUES(1, 1, 5), (1, 2, 4),"
+        " (3, 2, 3);"
+        "INSERT INTO keyword_extracted(paper_id, backend) VALUES(1, 'builtin'), (3, 'builtin');"
+        "PRAGMA user_version = 6;");
+  }
+  {
+    auto reader = OpenStore(dir, Store::Mode::kRead);
+    ASSERT_TRUE(reader);
+    EXPECT_EQ(reader->PaperIdsWithoutKeywords(), std::vector<int64_t>({2}));
+  }
+  auto writer = OpenStore(dir, Store::Mode::kWrite);
+  ASSERT_TRUE(writer);
+  Db& db = writer->db();
+  EXPECT_EQ(db.QueryInt("PRAGMA user_version"), kSchemaVersion);
+  EXPECT_EQ(db.QueryInt("SELECT count(*) FROM keyword_pending"), 1);
+  EXPECT_EQ(writer->PaperIdsWithoutKeywords(), std::vector<int64_t>({2}));
+  auto counts = [&] {
+    std::vector<int64_t> out;
+    Stmt st = db.Prepare("SELECT paper_count FROM keyword ORDER BY id");
+    while (st.Step()) out.push_back(st.Int(0));
+    return out;
+  };
+  EXPECT_EQ(counts(), std::vector<int64_t>({1, 2, 0}));
+  // The writer keeps the counts exact: paper 3's keywords go from {k2} to
+  // {k1, k3}, and paper 1's are written again unchanged. Paper 2 is still
+  // pending.
+  KeywordWriter kw(writer.get(), "builtin", 1 << 20, /*keep_counts=*/true);
+  Keyword k1, k3;
+  k1.text = "k1";
+  k3.text = "k3";
+  EXPECT_EQ(kw.Write(3, {k1, k3, k3}), 2);
+  EXPECT_EQ(kw.Write(1, {k1}), 1);
+  kw.ApplyCounts();
+  EXPECT_EQ(counts(), std::vector<int64_t>({2, 0, 1}));
+  EXPECT_EQ(KeywordsInUse(writer.get()), 2);
+  EXPECT_EQ(writer->PaperIdsWithoutKeywords(), std::vector<int64_t>({2}));
+  EXPECT_EQ(kw.Write(2, {}), 0);  // no keywords, but extracted
+  EXPECT_TRUE(writer->PaperIdsWithoutKeywords().empty());
 }
 
 TEST(StoreTest, RefusesNewerSchema) {

@@ -53,8 +53,9 @@ class GenerationView;
 
 // The schema version this build writes; older stores are migrated on the
 // first write-mode open (read-mode refuses newer stores, and stores older
-// than kOldestReadableSchema: v6 only dropped a table readers never used).
-inline constexpr int kSchemaVersion = 6;
+// than kOldestReadableSchema: v6 only dropped a table readers never used, v7
+// only added one they can do without).
+inline constexpr int kSchemaVersion = 7;
 inline constexpr int kOldestReadableSchema = 5;
 
 // The derived artifacts, each a series of generations (generation.h).
@@ -255,7 +256,9 @@ class Store {
   // --- Scans (the derived-file builders' inputs) ---------------------------
   // Papers in id order.
   std::vector<int64_t> PaperIds();
-  std::vector<int64_t> PaperIdsWithoutKeywords();  // never given keywords
+  // Papers never given keywords, or whose text changed since (schema v7's
+  // keyword_pending; a scan of every paper in an older store a reader opens).
+  std::vector<int64_t> PaperIdsWithoutKeywords();
   // Papers whose title or abstract changed since their vectors were made.
   std::vector<int64_t> PaperIdsWithStaleVectors();
   void ForEachPaperExtId(const std::function<void(int64_t id, std::string_view ext_id)>& fn);

@@ -92,11 +92,22 @@ class BulkLoad {
 // record that the paper was processed by `backend`. Keyword ids are cached
 // in about `cache_bytes` (a full cache starts afresh; ids it lacks are looked
 // up in SQLite), so the ids written do not depend on it.
+// With `keep_counts`, the writer also keeps keyword.paper_count exact: the
+// changes its writes make are applied by ApplyCounts (before each commit),
+// so an update costs what it changed rather than a recount of every link
+// (RefreshKeywordCounts, which bulk writers call instead).
 class KeywordWriter {
  public:
-  KeywordWriter(Store* store, std::string backend, size_t cache_bytes);
+  KeywordWriter(Store* store, std::string backend, size_t cache_bytes, bool keep_counts = false);
   // Returns the number of links written.
   int64_t Write(int64_t paper, const std::vector<Keyword>& keywords);
+  // With keep_counts, when every paper this writer will write is in
+  // keyword_pending (extract-keywords --missing): reads those papers' links
+  // in one pass, in place of a lookup per paper written, and a paper
+  // without any is written without deleting.
+  void ReadPendingLinks();
+  // Adds the writes' changes since the last call to keyword.paper_count.
+  void ApplyCounts();
 
  private:
   // The keyword's id, inserted (with its display form `surface`, when that
@@ -106,9 +117,16 @@ class KeywordWriter {
   std::string backend_;
   std::unordered_map<std::string, int64_t> cache_;
   size_t cache_bytes_ = 0, cache_limit_;
+  bool keep_counts_;
+  std::unordered_map<int64_t, int64_t> count_changes_;  // keyword id -> links added
+  bool read_pending_ = false;
+  std::unordered_map<int64_t, std::vector<int64_t>> old_links_;  // ReadPendingLinks'
+  std::vector<int64_t> ids_;                                     // Write's scratch
 };
 
 // Recounts every keyword's paper_count; returns the keywords in use.
 int64_t RefreshKeywordCounts(Store* store);
+// The keywords with at least one paper.
+int64_t KeywordsInUse(Store* store);
 
 }  // namespace litgraph
