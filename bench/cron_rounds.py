@@ -94,6 +94,11 @@ def table(result):
                      f"{e['wall_s']:.1f} s ({e['stats'].get('index_seconds', 0):.1f}) | "
                      f"{r['total_s']:.1f} s | {', '.join(comp) or '-'} |")
     lines.append(f"| all | | | | {total:.1f} s ({total / max(1, len(result['rounds'])):.1f} s a round) | |")
+    if "fold" in result:
+        f = result["fold"]
+        lines.append(f"| fold (ingest --compact, embed --missing --compact) | {f['ingest']['wall_s']:.1f} s | | "
+                     f"{f['embed']['wall_s']:.1f} s ({f['embed']['stats'].get('index_seconds', 0):.1f}) | "
+                     f"{f['ingest']['wall_s'] + f['embed']['wall_s']:.1f} s | all |")
     return "\n".join(lines)
 
 
@@ -111,6 +116,10 @@ def main():
     ap.add_argument("--nice", type=int, default=0)
     ap.add_argument("--retries", type=int, default=0)
     ap.add_argument("--keep", action="store_true", help="keep the store copy")
+    ap.add_argument("--compact-at", help="pass --compact-at F to ingest and embed (100: the "
+                    "updates never fold their deltas)")
+    ap.add_argument("--fold-at-end", action="store_true", help="after the rounds, time the "
+                    "explicit folds: ingest --compact with no input, embed --missing --compact")
     ap.add_argument("--out", help="JSON with every measurement")
     ap.add_argument("--report", help="print the table of an --out file and exit")
     a = ap.parse_args()
@@ -135,10 +144,11 @@ def main():
         os.makedirs(logdir, exist_ok=True)
         b = a.bin
         rr = {"round": r, "input": inp}
+        at = ["--compact-at", a.compact_at] if a.compact_at else []
         for name, argv in [
-                ("ingest", [f"{b}/litgraph-ingest", "--db", db, "--stats", "-q", inp]),
+                ("ingest", [f"{b}/litgraph-ingest", "--db", db, "--stats", "-q", *at, inp]),
                 ("keywords", [f"{b}/litgraph-extract-keywords", "--db", db, "--missing", "--stats", "-q"]),
-                ("embed", [f"{b}/litgraph-embed", "--db", db, "--missing", "--stats", "-q"])]:
+                ("embed", [f"{b}/litgraph-embed", "--db", db, "--missing", "--stats", "-q", *at])]:
             rr[name] = run_cmd(a, name, argv, db, t0, logdir, box)
             rr[name].pop("files", None)
             log(f"round {r} {name}: {rr[name]['wall_s']} s; {json.dumps(rr[name]['stats'])[:400]}")
@@ -151,6 +161,22 @@ def main():
         con.close()
         rr["total_s"] = round(sum(rr[n]["wall_s"] for n in ("ingest", "keywords", "embed")), 2)
         result["rounds"].append(rr)
+        if a.out:
+            with open(a.out, "w") as f:
+                json.dump(result, f, indent=1)
+    if a.fold_at_end:
+        logdir = os.path.join(a.work, "log-fold")
+        os.makedirs(logdir, exist_ok=True)
+        fold = {}
+        for name, argv in [
+                ("ingest", [f"{a.bin}/litgraph-ingest", "--db", db, "--compact", "--stats", "-q",
+                            "/dev/null"]),
+                ("embed", [f"{a.bin}/litgraph-embed", "--db", db, "--missing", "--compact",
+                           "--stats", "-q"])]:
+            fold[name] = run_cmd(a, name, argv, db, t0, logdir, box)
+            fold[name].pop("files", None)
+            log(f"fold {name}: {fold[name]['wall_s']} s")
+        result["fold"] = fold
         if a.out:
             with open(a.out, "w") as f:
                 json.dump(result, f, indent=1)

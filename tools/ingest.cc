@@ -48,8 +48,10 @@ Manual ToolManual() {
       "An update into a store with a graph rewrites only what the changed records reach: "
       "the lists of the nodes they touch, and a delta of the full-text index holding the papers "
       "changed since its base (searched together with the base, scored with the base's "
-      "statistics). When the delta would hold more than 20% of the indexed papers, or with "
-      "--compact, the derived files are rebuilt in full, which folds the delta into a new base. "
+      "statistics). When the delta would hold more than 20% of the indexed papers (--compact-at), "
+      "or with --compact, the derived files are rebuilt in full, which folds the delta into a "
+      "new base. A cron job that updates often can leave the fold to a quieter hour: "
+      "--compact-at 100 on the updates, and ingest --compact with no input when it suits. "
       "Readers keep their snapshot during every update.\n\n"
       "When the store has citation metrics (litgraph-metrics --build) and the update changed "
       "what they are computed from, they are rebuilt with the options they were built with "
@@ -108,6 +110,13 @@ int main(int argc, char** argv) {
       "Rebuild the derived graph files in full instead of updating them: folds the lexical "
       "index's delta into its base (updates do so on their own once the delta holds 20% of "
       "the papers; with no input, only this)");
+  tool.app()
+      .add_option("--compact-at", opt.lexical_delta_fraction,
+                  "Fold the full-text delta into its base once it would hold more than this "
+                  "share of the indexed papers (default 0.2; 0 folds on every update, 100 "
+                  "leaves it to --compact)")
+      ->type_name("FRACTION")
+      ->check(NumberIn(0.0, 1e6));
   tool.app()
       .add_option("--max-line-bytes", opt.max_line_bytes,
                   "Longest accepted input line (default 256 MiB)")

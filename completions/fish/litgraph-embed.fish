@@ -10,6 +10,7 @@ complete -c litgraph-embed -l model-from -r -f -a '(__fish_complete_directories)
 complete -c litgraph-embed -l missing -d 'Only papers and keywords without vectors'
 complete -c litgraph-embed -l replace -d 'Allow switching models (re-embeds everything)'
 complete -c litgraph-embed -l compact -d 'With --missing: fold the vector delta into new base files'
+complete -c litgraph-embed -l compact-at -r -d 'With --missing: fold the delta into new base files once it holds more than this share of the base'\''s rows (default 0.2; 0 folds every run, 100 leaves it to --compact)'
 complete -c litgraph-embed -l no-index -d 'Write the vectors without HNSW indexes (queries scan them): for shard stores, which litgraph-merge indexes once merged; a later run with --compact builds them'
 complete -c litgraph-embed -l filter -d 'Filter mode: {"text"} records on stdin'
 complete -c litgraph-embed -l backend -r -f -a 'builtin http' -d 'Model: builtin (default) or http'

@@ -202,6 +202,48 @@ def case_embed_missing_keeps_a_vector_delta_until_compacted(c):
     assert answers() == got
 
 
+def case_compact_at_moves_the_folds(c):
+    """--compact-at sets when the deltas fold: 0 folds on every update, 100 leaves a delta of
+    more than 20% of the papers (which the default folds) to an explicit --compact run."""
+    db = c.path("cat.db")
+    c.run("ingest", "--db", db, "-q", *c.fixtures())
+    c.run("embed", "--db", db, "-q")
+
+    def latest(kind):
+        gen = sorted((d for d in os.listdir(db) if d.startswith(kind + ".")),
+                     key=lambda d: int(d.split(".")[1]))[-1]
+        return set(os.listdir(os.path.join(db, gen)))
+
+    one = native("CAT0", "Quokka timetables", abstract="quokka timetables for bus routes")
+    c.run("ingest", "--db", db, "-q", "--compact-at", "0", write(c.path("c0.jsonl"), one + "\n"))
+    assert not any("delta" in f for f in latest("graph")), latest("graph")
+    out, _, _ = c.run("embed", "--db", db, "--missing", "--compact-at", "0", "--stats")
+    assert json.loads(out.strip().splitlines()[-1])["compacted"] is True, out
+    # Two updates of 40 new papers: a delta of 80, more than 20% of the store, which the
+    # default would fold (an update of more than a quarter would rebuild the graph anyway).
+    for b in range(2):
+        many = [native(f"CAT{b}-{i}", f"Marsupial survey number {i} of {b}",
+                       abstract=f"quokka wallaby census {i} in western australia")
+                for i in range(40)]
+        batch = write(c.path(f"c{b + 1}.jsonl"), "\n".join(many) + "\n")
+        c.run("ingest", "--db", db, "-q", "--compact-at", "100", batch)
+        assert "delta.lexicon" in latest("graph"), latest("graph")
+    out, _, _ = c.run("status", "--db", db, "--format", "jsonl", expect=None)
+    assert lines(out)[0]["graph"]["lexical_delta_papers"] == 80, out
+    out, _, _ = c.run("embed", "--db", db, "--missing", "--compact-at", "100", "--stats")
+    s = json.loads(out.strip().splitlines()[-1])
+    assert s["compacted"] is False and s["delta_rows"] >= 160, s
+    out, _, _ = c.run("find-paper", "--db", db, "--semantic", "quokka", "wallaby", "census", "-n",
+                      "3")
+    assert all(r["id"].startswith("CAT") for r in lines(out)), out
+    c.run("ingest", "--db", db, "--compact", "-q", stdin="")
+    assert not any("delta" in f for f in latest("graph")), latest("graph")
+    out, _, _ = c.run("embed", "--db", db, "--missing", "--compact", "--stats")
+    assert json.loads(out.strip().splitlines()[-1])["compacted"] is True, out
+    _, err, _ = c.run("embed", "--db", db, "--missing", "--compact-at", "-1", expect=2)
+    assert "--compact-at" in err, err
+
+
 def case_writers_replace_derived_files_of_an_older_release(c):
     """A generation without a MANIFEST (an older release): readers say which tool
     rebuilds it, and that tool does."""
