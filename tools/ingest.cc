@@ -51,7 +51,9 @@ Manual ToolManual() {
       "statistics). When the delta would hold more than 20% of the indexed papers (--compact-at), "
       "or with --compact, the derived files are rebuilt in full, which folds the delta into a "
       "new base. A cron job that updates often can leave the fold to a quieter hour: "
-      "--compact-at 100 on the updates, and ingest --compact with no input when it suits. "
+      "--compact-at 100 on the updates, and ingest --compact-at 0 with no input when it suits "
+      "(which folds the delta from the postings it keeps; --compact rebuilds every graph "
+      "file). "
       "Readers keep their snapshot during every update.\n\n"
       "When the store has citation metrics (litgraph-metrics --build) and the update changed "
       "what they are computed from, they are rebuilt with the options they were built with "
@@ -113,8 +115,8 @@ int main(int argc, char** argv) {
   tool.app()
       .add_option("--compact-at", opt.lexical_delta_fraction,
                   "Fold the full-text delta into its base once it would hold more than this "
-                  "share of the indexed papers (default 0.2; 0 folds on every update, 100 "
-                  "leaves it to --compact)")
+                  "share of the indexed papers (default 0.2; 0 folds it now, also with no "
+                  "input; 100 leaves it to such a run)")
       ->type_name("FRACTION")
       ->check(NumberIn(0.0, 1e6));
   tool.app()

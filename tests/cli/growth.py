@@ -236,8 +236,16 @@ def case_compact_at_moves_the_folds(c):
     out, _, _ = c.run("find-paper", "--db", db, "--semantic", "quokka", "wallaby", "census", "-n",
                       "3")
     assert all(r["id"].startswith("CAT") for r in lines(out)), out
-    c.run("ingest", "--db", db, "--compact", "-q", stdin="")
+    # An update with no input changes nothing, unless a fold is due: --compact-at 0 folds the
+    # delta from its runs (ingest --compact would rebuild every graph file).
+    c.run("ingest", "--db", db, "-q", "--compact-at", "100", stdin="")
+    assert "delta.lexicon" in latest("graph"), latest("graph")
+    c.run("ingest", "--db", db, "-q", "--compact-at", "0", stdin="")
     assert not any("delta" in f for f in latest("graph")), latest("graph")
+    out, _, _ = c.run("status", "--db", db, "--format", "jsonl", expect=None)
+    assert lines(out)[0]["graph"]["lexical_delta_papers"] == 0, out
+    out, _, _ = c.run("find-paper", "--db", db, "quokka", "wallaby", "census", "-n", "3")
+    assert all(r["id"].startswith("CAT") for r in lines(out)), out
     out, _, _ = c.run("embed", "--db", db, "--missing", "--compact", "--stats")
     assert json.loads(out.strip().splitlines()[-1])["compacted"] is True, out
     _, err, _ = c.run("embed", "--db", db, "--missing", "--compact-at", "-1", expect=2)

@@ -298,7 +298,9 @@ class LexicalIndex {
 // base's papers, both indexes are rebuilt in full instead (compaction),
 // `*compacted` set. Without a lexical index in `old` it builds in full too.
 // `changed` is ascending. `changed_texts`, when not null, already holds their
-// texts: the delta adds only the older delta's other papers to it.
+// texts: the delta adds only the older delta's other papers to it. With
+// `changed` empty and no compaction due it writes nothing (`*compacted`
+// false): the caller carries every file over.
 Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
                             const std::vector<uint32_t>& changed, double compact_fraction,
                             GenerationBuilder* out, size_t budget, LexicalBuildStats* stats,
