@@ -49,11 +49,11 @@ Manual ToolManual() {
       "the lists of the nodes they touch, and a delta of the full-text index holding the papers "
       "changed since its base (searched together with the base, scored with the base's "
       "statistics). When the delta would hold more than 20% of the indexed papers (--compact-at), "
-      "or with --compact, the derived files are rebuilt in full, which folds the delta into a "
-      "new base. A cron job that updates often can leave the fold to a quieter hour: "
-      "--compact-at 100 on the updates, and ingest --compact-at 0 with no input when it suits "
-      "(which folds the delta from the postings it keeps; --compact rebuilds every graph "
-      "file). "
+      "the full-text index is built again from the postings it keeps, which folds the delta "
+      "into a new base; --compact rebuilds every derived graph file. A cron job that updates "
+      "often can leave the fold to a quieter hour: "
+      "--compact-at 100 on the updates, and ingest --compact-at 0 with no input when it "
+      "suits. "
       "Readers keep their snapshot during every update.\n\n"
       "When the store has citation metrics (litgraph-metrics --build) and the update changed "
       "what they are computed from, they are rebuilt with the options they were built with "
@@ -81,8 +81,12 @@ Manual ToolManual() {
        "Load one API page from standard input."},
       {"litgraph-ingest --db lib.db --skip-invalid changes/*.jsonl",
        "A cron job's daily update that keeps going past bad records."},
+      {"litgraph-ingest --db lib.db --compact-at 100 changes.jsonl.gz",
+       "An hourly update that leaves the full-text delta's fold to a quieter hour."},
+      {"litgraph-ingest --db lib.db --compact-at 0 </dev/null",
+       "The nightly job: fold the full-text delta into its base."},
       {"litgraph-ingest --db lib.db --compact </dev/null",
-       "A weekly job: rebuild the derived files in full (the lexical delta folded in)."}};
+       "Rebuild every derived graph file in full (the full-text delta folded in)."}};
   return man;
 }
 

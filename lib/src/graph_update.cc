@@ -371,8 +371,8 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   // (Without changed papers too: an update with no input folds a delta past
   // the fraction, `ingest --compact-at 0 </dev/null`.)
   LITGRAPH_RETURN_IF_ERROR(UpdateLexicalIndexes(
-        store_, old_, papers_, options_.lexical_delta_fraction, out_, options_.memory_budget, &ls,
-        &compacted, options_.changed_texts, Workers(options_.threads)));
+      store_, old_, papers_, options_.lexical_delta_fraction, out_, options_.memory_budget, &ls,
+      &compacted, options_.changed_texts, Workers(options_.threads)));
   Lap("lexical");
   LITGRAPH_RETURN_IF_ERROR(FinishWrites());
   Lap("writes");  // waiting for the writer thread
