@@ -204,7 +204,8 @@ def case_embed_missing_keeps_a_vector_delta_until_compacted(c):
 
 def case_compact_at_moves_the_folds(c):
     """--compact-at sets when the deltas fold: 0 folds on every update, 100 leaves a delta of
-    more than 20% of the papers (which the default folds) to an explicit --compact run."""
+    more than 20% of the papers (which the default folds) to a later run: an ingest with no
+    input at --compact-at 0, embed --missing --compact."""
     db = c.path("cat.db")
     c.run("ingest", "--db", db, "-q", *c.fixtures())
     c.run("embed", "--db", db, "-q")
