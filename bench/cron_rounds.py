@@ -81,6 +81,16 @@ def make_rounds(a, corpus_n):
     return paths
 
 
+def run_steps(a, steps, db, t0, logdir, box, label):
+    """Runs (name, argv) steps in order (cron_bench.run_cmd); their measurements by name."""
+    out = {}
+    for name, argv in steps:
+        out[name] = run_cmd(a, name, argv, db, t0, logdir, box)
+        out[name].pop("files", None)
+        log(f"{label} {name}: {out[name]['wall_s']} s; {json.dumps(out[name]['stats'])[:400]}")
+    return out
+
+
 def table(result):
     lines = ["| round | ingest | extract-keywords | embed (index) | total | compacted |",
              "|---|---|---|---|---|---|"]
@@ -96,7 +106,8 @@ def table(result):
     lines.append(f"| all | | | | {total:.1f} s ({total / max(1, len(result['rounds'])):.1f} s a round) | |")
     if "fold" in result:
         f = result["fold"]
-        lines.append(f"| fold (ingest --compact-at 0, embed --missing --compact) | {f['ingest']['wall_s']:.1f} s | | "
+        how = "ingest --compact" if "--compact" in f["ingest"].get("cmd", []) else "ingest --compact-at 0"
+        lines.append(f"| fold ({how}, embed --missing --compact) | {f['ingest']['wall_s']:.1f} s | | "
                      f"{f['embed']['wall_s']:.1f} s ({f['embed']['stats'].get('index_seconds', 0):.1f}) | "
                      f"{f['ingest']['wall_s'] + f['embed']['wall_s']:.1f} s | all |")
     return "\n".join(lines)
@@ -145,13 +156,11 @@ def main():
         b = a.bin
         rr = {"round": r, "input": inp}
         at = ["--compact-at", a.compact_at] if a.compact_at else []
-        for name, argv in [
-                ("ingest", [f"{b}/litgraph-ingest", "--db", db, "--stats", "-q", *at, inp]),
-                ("keywords", [f"{b}/litgraph-extract-keywords", "--db", db, "--missing", "--stats", "-q"]),
-                ("embed", [f"{b}/litgraph-embed", "--db", db, "--missing", "--stats", "-q", *at])]:
-            rr[name] = run_cmd(a, name, argv, db, t0, logdir, box)
-            rr[name].pop("files", None)
-            log(f"round {r} {name}: {rr[name]['wall_s']} s; {json.dumps(rr[name]['stats'])[:400]}")
+        rr.update(run_steps(a, [
+            ("ingest", [f"{b}/litgraph-ingest", "--db", db, "--stats", "-q", *at, inp]),
+            ("keywords", [f"{b}/litgraph-extract-keywords", "--db", db, "--missing", "--stats", "-q"]),
+            ("embed", [f"{b}/litgraph-embed", "--db", db, "--missing", "--stats", "-q", *at])],
+            db, t0, logdir, box, f"round {r}"))
         con = sqlite3.connect(f"file:{db}/litgraph.sqlite?mode=ro", uri=True)
         rr["vectors_info"] = json.loads(
             con.execute("SELECT value FROM meta WHERE key = 'vectors_info'").fetchone()[0])
@@ -167,16 +176,12 @@ def main():
     if a.fold_at_end:
         logdir = os.path.join(a.work, "log-fold")
         os.makedirs(logdir, exist_ok=True)
-        fold = {}
-        for name, argv in [
-                ("ingest", [f"{a.bin}/litgraph-ingest", "--db", db, "--compact-at", "0",
-                            "--stats", "-q", "/dev/null"]),
-                ("embed", [f"{a.bin}/litgraph-embed", "--db", db, "--missing", "--compact",
-                           "--stats", "-q"])]:
-            fold[name] = run_cmd(a, name, argv, db, t0, logdir, box)
-            fold[name].pop("files", None)
-            log(f"fold {name}: {fold[name]['wall_s']} s")
-        result["fold"] = fold
+        result["fold"] = run_steps(a, [
+            ("ingest", [f"{a.bin}/litgraph-ingest", "--db", db, "--compact-at", "0", "--stats",
+                        "-q", "/dev/null"]),
+            ("embed", [f"{a.bin}/litgraph-embed", "--db", db, "--missing", "--compact", "--stats",
+                       "-q"])],
+            db, t0, logdir, box, "fold")
         if a.out:
             with open(a.out, "w") as f:
                 json.dump(result, f, indent=1)

@@ -704,13 +704,13 @@ Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
       if (!old.Has(name) || !old.OpenFile(name, f).ok() || !f->VerifyAll().ok()) return false;
     return true;
   };
-  const bool delta_runs = !text.has_delta() || open_runs(delta, &runs[0], &runs[1]);
   const bool compact = static_cast<double>(docs.size()) >
                        compact_fraction * static_cast<double>(text_frame.base_docs);
   if (changed.empty() && !compact) {  // nothing new: every file is carried over as it is
     *compacted = false;
     return Status::Ok();
   }
+  const bool delta_runs = !text.has_delta() || open_runs(delta, &runs[0], &runs[1]);
   if (compact && !(delta_runs && open_runs("", &runs[2], &runs[3])))
     return BuildLexicalIndexes(store, out, budget, stats, threads);
   *compacted = compact;

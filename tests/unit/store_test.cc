@@ -113,17 +113,24 @@ TEST(StoreTest, OpenForReadFailsWithoutAStore) {
   EXPECT_FALSE(std::filesystem::exists(tmp.File("does-not-exist")));  // read never creates
 }
 
-// A version-1 store as an older litgraph wrote it: only the first migration.
-void MakeV1Store(const std::string& dir) {
+// A store as an older litgraph wrote it at schema `version`: its
+// migrations, then `sql` (its rows).
+void MakeOldStore(const std::string& dir, int version, const std::string& sql) {
   std::filesystem::create_directories(dir);
   Db db;
   ASSERT_TRUE(db.Open(dir + "/litgraph.sqlite", true, true).ok());
-  db.Exec(SchemaMigrations()[0]);
-  db.Exec("PRAGMA user_version = 1");
-  db.Exec("INSERT INTO meta(key, value) VALUES('schema_version', '1')");
-  db.Exec(
-      "INSERT INTO paper(ext_id, title, title_key, year) VALUES('OLD-1', 'An old paper', "
-      "'anoldpaper', 1999)");
+  for (int v = 0; v < version; ++v) db.Exec(SchemaMigrations()[v]);
+  db.Exec(fmt::format("PRAGMA user_version = {};", version));
+  db.Exec(fmt::format("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '{}')",
+                      version));
+  db.Exec(sql);
+}
+
+// A version-1 store: only the first migration.
+void MakeV1Store(const std::string& dir) {
+  MakeOldStore(dir, 1,
+               "INSERT INTO paper(ext_id, title, title_key, year) VALUES('OLD-1', 'An old paper', "
+               "'anoldpaper', 1999)");
 }
 
 TEST(StoreTest, MigratesVersionOneStoreOnWriteOpen) {
@@ -172,17 +179,12 @@ TEST(StoreTest, MigratesVersionOneStoreOnWriteOpen) {
 TEST(StoreTest, ReadsAVersionFiveStoreAndDropsItsFtsTableOnWriteOpen) {
   ScopedTempDir tmp;
   const std::string dir = tmp.path();
-  {
-    Db db;
-    ASSERT_TRUE(db.Open(dir + "/litgraph.sqlite", true, true).ok());
-    for (int v = 0; v < 5; ++v) db.Exec(SchemaMigrations()[v]);
-    db.Exec(
-        "CREATE VIRTUAL TABLE paper_fts USING fts5(title, abstract, content='paper',"
-        " content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');"
-        "INSERT INTO paper(ext_id, title, title_key) VALUES('V5-1', 'Walrus', 'walrus');"
-        "INSERT INTO paper_fts(rowid, title) VALUES(1, 'Walrus');"
-        "PRAGMA user_version = 5;");
-  }
+  MakeOldStore(dir, 5,
+               "CREATE VIRTUAL TABLE paper_fts USING fts5(title, abstract, content='paper',"
+               " content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');"
+               "INSERT INTO paper(ext_id, title, title_key) VALUES('V5-1', 'Walrus', 'walrus');"
+               "INSERT INTO paper_fts(rowid, title) VALUES(1, 'Walrus');");
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
   auto fts_tables = [](Store* s) {
     return s->db().QueryInt("SELECT count(*) FROM sqlite_master WHERE name = 'paper_fts'");
   };
@@ -205,20 +207,16 @@ TEST(StoreTest, ReadsAVersionFiveStoreAndDropsItsFtsTableOnWriteOpen) {
 TEST(StoreTest, MigratesAVersionSixStoreToKeptKeywordBookkeeping) {
   ScopedTempDir tmp;
   const std::string dir = tmp.path();
-  {
-    Db db;
-    ASSERT_TRUE(db.Open(dir + "/litgraph.sqlite", true, true).ok());
-    for (int v = 0; v < 6; ++v) db.Exec(SchemaMigrations()[v]);
-    db.Exec(
-        "INSERT INTO paper(id, ext_id, title, title_key) VALUES(1, 'P1', 'a', 'a'),"
-        " (2, 'P2', 'b', 'b'), (3, 'P3', 'c', 'c');"
-        "INSERT INTO keyword(id, ext_id, text, paper_count) VALUES(1, 'kw:k1', 'k1', 7),"
-        " (2, 'kw:k2', 'k2', 0), (3, 'kw:k3', 'k3', 1);"
-        "INSERT INTO paper_keyword(paper_id, keyword_id, score) VALUES(1, 1, 5), (1, 2, 4),"
-        " (3, 2, 3);"
-        "INSERT INTO keyword_extracted(paper_id, backend) VALUES(1, 'builtin'), (3, 'builtin');"
-        "PRAGMA user_version = 6;");
-  }
+  MakeOldStore(dir, 6,
+               "INSERT INTO paper(id, ext_id, title, title_key) VALUES(1, 'P1', 'a', 'a'),"
+               " (2, 'P2', 'b', 'b'), (3, 'P3', 'c', 'c');"
+               "INSERT INTO keyword(id, ext_id, text, paper_count) VALUES(1, 'kw:k1', 'k1', 7),"
+               " (2, 'kw:k2', 'k2', 0), (3, 'kw:k3', 'k3', 1);"
+               "INSERT INTO paper_keyword(paper_id, keyword_id, score) VALUES(1, 1, 5),"
+               " (1, 2, 4), (3, 2, 3);"
+               "INSERT INTO keyword_extracted(paper_id, backend) VALUES(1, 'builtin'),"
+               " (3, 'builtin');");
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
   {
     auto reader = OpenStore(dir, Store::Mode::kRead);
     ASSERT_TRUE(reader);
