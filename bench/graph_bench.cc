@@ -13,6 +13,17 @@
 //              A fresh-process figure (process start included) comes from
 //              bench/lineage_bench.py, which runs `--benchmarks open
 //              --repeats 1` as a new process many times.
+//   blocks     For every adjacency file of the store's graph: how its blocks
+//              are stored (doc/graph-format.md keeps a block compressed only
+//              when zstd halves it). Rows per file (param = file name):
+//              blocks_zstd (fraction of blocks stored compressed),
+//              stored_bytes_per_edge and raw_bytes_per_edge (the blocks as
+//              stored, and all of them decompressed, per stored edge
+//              direction), any_gain_bytes_per_edge (every block kept
+//              compressed that zstd shrank, the rule before 2026-11-27), and
+//              zstd_decode_us (mean time to decompress one of its compressed
+//              blocks; count = blocks); then the byte rows of all files
+//              together (param "all").
 //   load       Decodes the store's cites.out.adj completely into CSR arrays
 //              (edges/s) and reports that file's own bytes/edge.
 //   encode     For each --npb value: WriteAdjacency (the store's writer, zstd
@@ -121,13 +132,14 @@ void AppendU32(const Csr& g, uint64_t first, uint64_t last, std::string* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string db, tmp_parent = "/tmp", benchmarks = "open,load,encode,random,scan,compare";
+  std::string db, tmp_parent = "/tmp",
+              benchmarks = "open,blocks,load,encode,random,scan,compare";
   std::string npb_list = "16,32,64,128,256";
   uint64_t reads = 200000, seed = 1;
   int repeats = 5;
   CLI::App app{"litgraph-graph-bench: store open time and adjacency format trade-offs"};
   app.add_option("--db", db, "Store directory")->required();
-  app.add_option("--benchmarks", benchmarks, "Workloads: open,load,encode,random,scan,compare");
+  app.add_option("--benchmarks", benchmarks, "Workloads: open,blocks,load,encode,random,scan,compare");
   app.add_option("--reads", reads, "Random neighbour reads per repeat (default 200000)");
   app.add_option("--repeats", repeats, "Repeats per timing; the median is reported (default 5)")
       ->check(CLI::PositiveNumber);
@@ -193,6 +205,66 @@ int main(int argc, char** argv) {
         Row("first_neighbours", "median", Median(t_first), "ms", first_deg);
         Row("open_total", "median", Median(t_total), "ms", t_total.size());
       }
+    }
+
+    // ---- blocks -----------------------------------------------------------
+    if (want("blocks")) {
+      auto store = Store::Open(db, Store::Mode::kRead);
+      Check(store.status());
+      auto graph = Graph::Open(store->get());
+      Check(graph.status());
+      ZSTD_DCtx* dctx = ZSTD_createDCtx();
+      std::string out;
+      uint64_t all_edges = 0, all_stored = 0, all_raw = 0, all_any_gain = 0;
+      for (const RelInfo& r : AllRelations()) {
+        const std::string name = std::string(r.file) + ".adj";
+        if (!(*graph)->view().Has(name)) continue;
+        Adjacency adj;
+        Check(adj.Open((*graph)->view(), name));
+        if (adj.sparse()) continue;  // a delta's lists
+        const uint64_t blocks = (adj.num_nodes() + adj.nodes_per_block() - 1) /
+                                std::max<uint32_t>(1, adj.nodes_per_block());
+        uint64_t zstd = 0, stored = 0, raw = 0, any_gain = 0;
+        double decode_s = 0;
+        for (uint64_t b = 0; b < blocks; ++b) {
+          std::string_view bytes;
+          bool is_raw = false;
+          if (!adj.StoredBlock(b, &bytes, &is_raw)) Die(4, name + ": a damaged block index");
+          stored += bytes.size();
+          if (is_raw) {
+            raw += bytes.size();
+            any_gain += bytes.size();
+            continue;
+          }
+          ++zstd;
+          const unsigned long long n = ZSTD_getFrameContentSize(bytes.data(), bytes.size());
+          if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
+            Die(4, name + ": a damaged block");
+          out.resize(n);
+          auto t0 = Clock::now();
+          size_t got = ZSTD_decompressDCtx(dctx, out.data(), n, bytes.data(), bytes.size());
+          decode_s += Seconds(t0, Clock::now());
+          if (ZSTD_isError(got) || got != n) Die(4, name + ": a damaged block");
+          raw += n;
+          any_gain += std::min<uint64_t>(n, bytes.size());
+        }
+        const double edges = std::max<double>(1, static_cast<double>(adj.num_edges()));
+        Row("blocks_zstd", name, blocks ? static_cast<double>(zstd) / blocks : 0, "fraction",
+            blocks);
+        Row("stored_bytes_per_edge", name, stored / edges, "B", adj.num_edges());
+        Row("raw_bytes_per_edge", name, raw / edges, "B", adj.num_edges());
+        Row("any_gain_bytes_per_edge", name, any_gain / edges, "B", adj.num_edges());
+        if (zstd) Row("zstd_decode_us", name, decode_s * 1e6 / zstd, "us", zstd);
+        all_edges += adj.num_edges();
+        all_stored += stored;
+        all_raw += raw;
+        all_any_gain += any_gain;
+      }
+      const double edges = std::max<double>(1, static_cast<double>(all_edges));
+      Row("stored_bytes_per_edge", "all", all_stored / edges, "B", all_edges);
+      Row("raw_bytes_per_edge", "all", all_raw / edges, "B", all_edges);
+      Row("any_gain_bytes_per_edge", "all", all_any_gain / edges, "B", all_edges);
+      ZSTD_freeDCtx(dctx);
     }
 
     bool need_csr =

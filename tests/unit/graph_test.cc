@@ -171,6 +171,40 @@ TEST(AdjacencyTest, OneNodeOfVeryHighDegree) {
   for (uint64_t n = 0; n < 4; ++n) ExpectSame(adj1, g, n);
 }
 
+// A block is stored compressed only when zstd halves it: every other block
+// is read in place, without a zstd frame to decode.
+TEST(AdjacencyTest, BlocksAreCompressedOnlyWhenZstdHalvesThem) {
+  ScopedTempDir tmp;
+  std::mt19937_64 rng(5);
+  CsrGraph g;
+  // Block 0: the same run of ids in every list, which zstd shrinks many times.
+  for (int n = 0; n < 8; ++n) {
+    std::vector<uint32_t> run(300), attrs(300, 3);
+    for (uint32_t k = 0; k < 300; ++k) run[k] = 1000 + 2 * k;
+    g.AddNode(run, attrs);
+  }
+  // Block 1: random ids with random attributes, which it shrinks by far less.
+  CsrGraph noise = RandomGraph(rng, 8, 300, 1u << 30, true);
+  for (uint64_t n = 0; n < 8; ++n) {
+    std::vector<uint32_t> l = noise.List(n), a = noise.Attrs(n);
+    if (l.empty()) l = {7}, a = {9};
+    g.AddNode(l, a);
+  }
+  std::string path = tmp.File("mixed.adj");
+  ASSERT_TRUE(Write(path, g, 8).ok());
+  Adjacency adj;
+  ASSERT_TRUE(adj.Open(path, TestId(path)).ok());
+  std::string_view bytes;
+  bool raw = true;
+  ASSERT_TRUE(adj.StoredBlock(0, &bytes, &raw));
+  EXPECT_FALSE(raw) << "a block zstd shrinks many times is stored raw";
+  EXPECT_LT(bytes.size(), 8u * 300u / 4);
+  ASSERT_TRUE(adj.StoredBlock(1, &bytes, &raw));
+  EXPECT_TRUE(raw) << "a block zstd does not halve is compressed (" << bytes.size() << " bytes)";
+  for (uint64_t n = 0; n < g.num_nodes; ++n) ExpectSame(adj, g, n);
+  ASSERT_TRUE(adj.status().ok());
+}
+
 TEST(AdjacencyTest, IdsNearTheTopOfThe32BitRange) {
   ScopedTempDir tmp;
   const uint32_t kMax = 0xFFFFFFFFu;

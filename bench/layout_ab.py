@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Query latency on two stores of the same records whose files differ in layout only.
+
+  layout_ab.py --bin BUILD --a STORE_A --b STORE_B [--queries 40] [--repeat 3]
+               [--kinds K1,K2] [--out FILE.json]
+
+The two stores hold the same records and differ in how their derived files are
+written (for example, graph files written by two builds of the writer). The
+queries are benchlib.store_queries' (find-paper with a whole abstract, paper
+--cited-by, rwr-rank from 60 seeds, lineage --descendants, tri-search), chosen
+on store A, with the seed lists of rwr-rank computed once on A and given to
+both stores. Each query runs --repeat times on each store, A and B
+back to back with the order alternating, one fresh process each, after one
+untimed run of every query on both stores to fill the page cache.
+
+Every query must print the same output on both stores: a layout change must
+not change an answer. The driver stops at the first difference.
+
+Reports per kind the p50 wall time on A and on B and the change of B's p50
+against A's with a 95% bootstrap interval (the query's runs paired); the JSON
+keeps every time.
+"""
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import log, p50_change, store_queries, timed  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--a", required=True)
+    ap.add_argument("--b", required=True)
+    ap.add_argument("--queries", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--kinds")
+    ap.add_argument("--out")
+    a = ap.parse_args()
+
+    _, queries = store_queries(a.bin, a.a, a.queries, a.kinds)
+    envs = {s: dict(os.environ, LITGRAPH_DB=db) for s, db in (("a", a.a), ("b", a.b))}
+    log(f"{len(queries)} queries; warming both stores")
+    for kind, cmd, stdin in queries:
+        outs = {s: timed(cmd, envs[s], stdin)[2] for s in ("a", "b")}
+        if outs["a"] != outs["b"]:
+            raise SystemExit(f"{kind}: {' '.join(cmd)[:200]}: the stores answer differently")
+    times = {}
+    for r in range(a.repeat):
+        for i, (kind, cmd, stdin) in enumerate(queries):
+            order = ("a", "b") if (r + i) % 2 == 0 else ("b", "a")
+            got = {}
+            for s in order:
+                wall, _, out = timed(cmd, envs[s], stdin)
+                got[s] = wall
+                got[s + "_out"] = out
+            if got["a_out"] != got["b_out"]:
+                raise SystemExit(f"{kind}: the stores answer differently")
+            times.setdefault(kind, []).append((got["b"], got["a"]))
+        log(f"repeat {r + 1}/{a.repeat} done")
+    report = {"bin": a.bin, "a": a.a, "b": a.b, "queries": a.queries, "repeat": a.repeat,
+              "kinds": {}}
+    print("| query | runs | p50 A | p50 B | B against A [95% CI] |")
+    print("|---|---|---|---|---|")
+    for kind, pairs in times.items():
+        change, (lo, hi) = p50_change(pairs)
+        pa = sorted(y for _, y in pairs)[len(pairs) // 2]
+        pb = sorted(x for x, _ in pairs)[len(pairs) // 2]
+        print(f"| {kind} | {len(pairs)} | {pa:.2f} ms | {pb:.2f} ms | "
+              f"{change:+.1f}% [{lo:+.1f}, {hi:+.1f}] |")
+        report["kinds"][kind] = {"b_a_ms": pairs, "p50_a": pa, "p50_b": pb, "change_pct": change,
+                                 "ci95": [lo, hi]}
+    if a.out:
+        with open(a.out, "w") as f:
+            json.dump(report, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
