@@ -132,14 +132,14 @@ void AppendU32(const Csr& g, uint64_t first, uint64_t last, std::string* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string db, tmp_parent = "/tmp",
-              benchmarks = "open,blocks,load,encode,random,scan,compare";
+  std::string db, tmp_parent = "/tmp", benchmarks = "open,blocks,load,encode,random,scan,compare";
   std::string npb_list = "16,32,64,128,256";
   uint64_t reads = 200000, seed = 1;
   int repeats = 5;
   CLI::App app{"litgraph-graph-bench: store open time and adjacency format trade-offs"};
   app.add_option("--db", db, "Store directory")->required();
-  app.add_option("--benchmarks", benchmarks, "Workloads: open,blocks,load,encode,random,scan,compare");
+  app.add_option("--benchmarks", benchmarks,
+                 "Workloads: open,blocks,load,encode,random,scan,compare");
   app.add_option("--reads", reads, "Random neighbour reads per repeat (default 200000)");
   app.add_option("--repeats", repeats, "Repeats per timing; the median is reported (default 5)")
       ->check(CLI::PositiveNumber);
