@@ -26,11 +26,11 @@
 //              together (param "all").
 //   load       Decodes the store's cites.out.adj completely into CSR arrays
 //              (edges/s) and reports that file's own bytes/edge.
-//   encode     For each --npb value: WriteAdjacency (the store's writer, zstd
-//              level 3, fsync included) to a temporary directory: write time
+//   encode     For each --npb value: WriteAdjacency (the store's writer, with its
+//              zstd level and rule, fsync included) to a temporary directory: write time
 //              and bytes/edge of the whole file (header + index + blocks);
 //              raw_blocks: the fraction of blocks stored without zstd (zstd
-//              did not shrink them).
+//              did not halve them).
 //   random     For each --npb value: a fresh Adjacency (empty block cache; the
 //              file itself is in the page cache, just written), --reads
 //              Neighbours() calls on uniformly random node ids: ns per read
