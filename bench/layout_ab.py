@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""Query latency on two stores of the same records whose files differ in layout only.
+"""Query latency on two stores of the same records whose files differ in layout only, or of
+two builds on one store.
 
-  layout_ab.py --bin BUILD --a STORE_A --b STORE_B [--queries 40] [--repeat 3]
-               [--kinds K1,K2] [--out FILE.json]
+  layout_ab.py --bin BUILD --a STORE_A [--b STORE_B] [--bin-b BUILD_B] [--queries 40]
+               [--repeat 3] [--kinds K1,K2] [--out FILE.json]
+
+With --bin-b, side B runs BUILD_B's tools (on STORE_B, or on STORE_A when --b is not given):
+a change of code measured the way a change of layout is.
 
 The two stores hold the same records and differ in how their derived files are
 written (for example, graph files written by two builds of the writer). The
 queries are benchlib.store_queries' (find-paper with a whole abstract, paper
 --cited-by, rwr-rank from 60 seeds, lineage --descendants, tri-search), chosen
 on store A, with the seed lists of rwr-rank computed once on A and given to
-both stores. Each query runs --repeat times on each store, A and B
+both stores; on a store with vectors, find-paper --semantic and --hybrid with each
+query paper's title too (find_semantic, find_hybrid). Each query runs --repeat times on each store, A and B
 back to back with the order alternating, one fresh process each, after one
 untimed run of every query on both stores to fill the page cache.
 
@@ -33,18 +38,33 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--a", required=True)
-    ap.add_argument("--b", required=True)
+    ap.add_argument("--b")
+    ap.add_argument("--bin-b")
     ap.add_argument("--queries", type=int, default=40)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--kinds")
     ap.add_argument("--out")
     a = ap.parse_args()
 
+    a.b = a.b or a.a
+    a.bin_b = a.bin_b or a.bin
     _, queries = store_queries(a.bin, a.a, a.queries, a.kinds)
+    titles = [cmd[-1] for kind, cmd, _ in queries if kind == "tri_search"]
+    find = os.path.join(a.bin, "litgraph-find-paper")
+    for mode in ("semantic", "hybrid"):
+        if not a.kinds or "find_" + mode in a.kinds.split(","):
+            queries += [("find_" + mode, [find, "--format", "jsonl", "--" + mode, t], None)
+                        for t in titles]
     envs = {s: dict(os.environ, LITGRAPH_DB=db) for s, db in (("a", a.a), ("b", a.b))}
+
+    def argv(side, cmd):
+        if side == "b" and a.bin_b != a.bin:  # the same tool from the other build
+            return [os.path.join(a.bin_b, os.path.basename(cmd[0]))] + cmd[1:]
+        return cmd
+
     log(f"{len(queries)} queries; warming both stores")
     for kind, cmd, stdin in queries:
-        outs = {s: timed(cmd, envs[s], stdin)[2] for s in ("a", "b")}
+        outs = {s: timed(argv(s, cmd), envs[s], stdin)[2] for s in ("a", "b")}
         if outs["a"] != outs["b"]:
             raise SystemExit(f"{kind}: {' '.join(cmd)[:200]}: the stores answer differently")
     times = {}
@@ -53,14 +73,14 @@ def main():
             order = ("a", "b") if (r + i) % 2 == 0 else ("b", "a")
             got = {}
             for s in order:
-                wall, _, out = timed(cmd, envs[s], stdin)
+                wall, _, out = timed(argv(s, cmd), envs[s], stdin)
                 got[s] = wall
                 got[s + "_out"] = out
             if got["a_out"] != got["b_out"]:
                 raise SystemExit(f"{kind}: the stores answer differently")
             times.setdefault(kind, []).append((got["b"], got["a"]))
         log(f"repeat {r + 1}/{a.repeat} done")
-    report = {"bin": a.bin, "a": a.a, "b": a.b, "queries": a.queries, "repeat": a.repeat,
+    report = {"bin": a.bin, "bin_b": a.bin_b, "a": a.a, "b": a.b, "queries": a.queries, "repeat": a.repeat,
               "kinds": {}}
     print("| query | runs | p50 A | p50 B | B against A [95% CI] |")
     print("|---|---|---|---|---|")

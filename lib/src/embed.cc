@@ -478,12 +478,8 @@ std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view t
   ids.clear();
   if (cache->terms_.size() > (1u << 20)) cache->terms_.clear();  // bounded
   ForEachWord(text, [&](std::string_view w) {
-    auto it = cache->terms_.find(w);
-    if (it == cache->terms_.end()) {
-      const int64_t t = w.size() < 2 || IsStopword(w) ? -2 : Find(Stem(w));
-      it = cache->terms_.emplace(std::string(w), t).first;
-    }
-    if (it->second >= 0) ids.push_back(static_cast<uint32_t>(it->second));
+    const int64_t t = CachedTerm(w, cache);
+    if (t >= 0 && t < terms_) ids.push_back(static_cast<uint32_t>(t));
   });
   std::sort(ids.begin(), ids.end());
   std::vector<std::pair<uint32_t, float>> out;
@@ -495,6 +491,19 @@ std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view t
     i = j;
   }
   return out;
+}
+
+int64_t LsaModel::CachedTerm(std::string_view word, WordCache* cache) const {
+  auto it = cache->terms_.find(word);
+  if (it != cache->terms_.end()) return it->second;
+  int64_t t = -2;
+  if (word.size() >= 2 && !IsStopword(word)) {
+    const std::string stem = Stem(word);
+    t = Find(stem);
+    if (t < 0) t = UnknownTermId(stem);
+  }
+  cache->terms_.emplace(std::string(word), t);
+  return t;
 }
 
 uint32_t LsaModel::UnknownTermId(std::string_view term) const {
@@ -528,6 +537,36 @@ SparseVector LsaModel::EmbedSparse(std::string_view text) const {
     out.terms.push_back(t);
     out.weights.push_back(w * inv);
   }
+  return out;
+}
+
+SparseVector LsaModel::EmbedSparse(std::string_view text, WordCache* cache) const {
+  std::vector<uint32_t>& ids = cache->ids_;
+  ids.clear();
+  if (cache->terms_.size() > (1u << 20)) cache->terms_.clear();  // bounded
+  ForEachWord(text, [&](std::string_view w) {
+    const int64_t t = CachedTerm(w, cache);
+    if (t >= 0) ids.push_back(static_cast<uint32_t>(t));
+  });
+  // As EmbedSparse: weights in ascending id order (known terms first), then
+  // scaled to unit length.
+  std::sort(ids.begin(), ids.end());
+  const float unknown_idf =
+      static_cast<float>(std::log((1.0 + static_cast<double>(train_docs_)) / 2.0) + 1);
+  SparseVector out;
+  double norm = 0;
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j < ids.size() && ids[j] == ids[i]) ++j;
+    const double tf = 1 + std::log(static_cast<double>(j - i));
+    const float w = static_cast<float>(tf * (ids[i] < terms_ ? Idf(ids[i]) : unknown_idf));
+    out.terms.push_back(ids[i]);
+    out.weights.push_back(w);
+    norm += static_cast<double>(w) * w;
+    i = j;
+  }
+  const float inv = norm > 0 ? static_cast<float>(1 / std::sqrt(norm)) : 0.0f;
+  for (float& w : out.weights) w *= inv;
   return out;
 }
 

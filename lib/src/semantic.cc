@@ -564,7 +564,8 @@ const SparseVector& SemanticIndex::StoredSparse(VecField f, uint64_t id) {
   auto it = cache.find(id);
   if (it != cache.end()) return it->second;
   if (cache.size() >= 100000) cache.clear();  // a long-lived index stays bounded
-  SparseVector v = lsa_->EmbedSparse(store_->GetText(ColumnOf(f), static_cast<int64_t>(id)));
+  SparseVector v =
+      lsa_->EmbedSparse(store_->GetText(ColumnOf(f), static_cast<int64_t>(id)), &sparse_words_);
   return cache.emplace(id, std::move(v)).first->second;
 }
 

@@ -411,6 +411,39 @@ TEST(LsaModelTest, SparsePartIsTheUnitTfIdfVector) {
   EXPECT_TRUE(m.EmbedSparse("").empty());
 }
 
+// The cached lexical part (SemanticIndex scores stored texts through one
+// cache) is the uncached one, word for word and bit for bit, whatever the
+// cache already holds.
+TEST(LsaModelTest, CachedSparseEmbeddingEqualsTheUncached) {
+  ScopedTempDir tmp;
+  const std::string path = tmp.File("model");
+  LsaModel m;
+  ASSERT_NO_FATAL_FAILURE(TrainAndOpen(path, &m));
+  const std::vector<std::string> texts = {
+      "Protein proteins FOLDING of a xylophone",
+      "xylophone quartet, xylophones and a QUARTET",
+      "",
+      "a of the",
+      "Die Faltung der Proteine \u00fcber Nacht, Faltung und Faltung",
+      "protein folding protein folding protein folding kinetics",
+      "x y z 42 4242 co-operative self-assembly",
+      "Protein proteins FOLDING of a xylophone",
+  };
+  LsaModel::WordCache cache;
+  for (int round = 0; round < 2; ++round)
+    for (const std::string& t : texts) {
+      SparseVector a = m.EmbedSparse(t), b = m.EmbedSparse(t, &cache);
+      EXPECT_EQ(a.terms, b.terms) << t;
+      ASSERT_EQ(a.weights.size(), b.weights.size()) << t;
+      for (size_t i = 0; i < a.weights.size(); ++i) EXPECT_EQ(a.weights[i], b.weights[i]) << t;
+    }
+  EXPECT_GT(cache.size(), 10u);
+  // The dense embedding through the same cache skips the unknown words.
+  std::vector<float> plain(m.dim()), cached(m.dim());
+  ASSERT_EQ(m.EmbedOne(texts[0], plain.data()), m.EmbedOne(texts[0], cached.data(), &cache));
+  EXPECT_EQ(plain, cached);
+}
+
 TEST(LsaModelTest, SparseDotMatchesTheDenseDotProduct) {
   SparseVector a{{1, 4, 9}, {0.5f, -2.0f, 1.0f}}, b{{0, 4, 9, 12}, {3.0f, 0.25f, 2.0f, 7.0f}};
   EXPECT_FLOAT_EQ(SparseDot(a, b), -2.0f * 0.25f + 1.0f * 2.0f);

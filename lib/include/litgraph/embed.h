@@ -130,14 +130,19 @@ class LsaModel : public Embedder {
       using is_transparent = void;
       size_t operator()(std::string_view w) const { return std::hash<std::string_view>()(w); }
     };
-    // word -> term id; -1: a word the model does not know; -2: not a term
-    // (a stopword or a one-letter word).
+    // word -> term id (below terms()); for a word the model does not know,
+    // its hashed id (UnknownTermId, terms() or above); -2: not a term (a
+    // stopword or a one-letter word).
     std::unordered_map<std::string, int64_t, Hash, std::equal_to<>> terms_;
     std::vector<uint32_t> ids_;  // scratch
   };
   // Embeds one text into out[0..dim); returns false when no term is known.
   // With a cache, the same vector, sooner.
   bool EmbedOne(std::string_view text, float* out, WordCache* cache = nullptr) const;
+  // EmbedSparse through a cache: the same vector (two unknown words of one
+  // hash count as one word, where EmbedSparse adds their weights; a 2^-31
+  // chance a pair), for scoring many stored texts.
+  SparseVector EmbedSparse(std::string_view text, WordCache* cache) const;
   uint64_t train_docs() const { return train_docs_; }
   uint32_t terms() const { return terms_; }
   // A term's id in the vocabulary (an analyzed term, lexical.h); -1 when the
@@ -155,6 +160,8 @@ class LsaModel : public Embedder {
   std::vector<std::pair<uint32_t, float>> TermWeights(std::string_view text,
                                                       WordCache* cache) const;
   uint32_t UnknownTermId(std::string_view term) const;
+  // A word's entry in the cache (WordCache::terms_), looked up and added.
+  int64_t CachedTerm(std::string_view word, WordCache* cache) const;
   CheckedFile file_;
   int dim_ = 0;
   uint32_t terms_ = 0;

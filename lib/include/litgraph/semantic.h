@@ -153,6 +153,7 @@ class SemanticIndex {
   double lexical_weight_ = 0;
   Store* store_ = nullptr;
   std::unordered_map<uint64_t, SparseVector> sparse_cache_[3];  // stored texts' lexical parts
+  LsaModel::WordCache sparse_words_;                            // their words' terms
   Field fields_[3];
   Status status_;
 };
