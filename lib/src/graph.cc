@@ -379,9 +379,9 @@ Status AdjacencyWriter::FlushBlock() {
   // A block is kept compressed only when zstd halves it. A zstd frame costs
   // 4-6 us to decode even when it holds 400 bytes, and ~2 us a KiB more,
   // against a raw block used in place; the subgraph of rwr-rank and
-  // tri-search reads thousands of blocks. Holding every block that zstd
-  // shrank made the 1M store's lists 11% smaller and rwr-rank's subgraph
-  // 70% slower (bench/results/2026-11-27-raw-blocks).
+  // tri-search reads thousands of blocks. Keeping every block that zstd
+  // shrank made the 1M store's lists 11% smaller, and rwr-rank's subgraph
+  // took 46-57 ms p50 instead of 27-29 (bench/results/2026-11-27-raw-blocks).
   if (!ZSTD_isError(n) && n <= raw_.size() / 2) {
     st = out_.Append({comp_.data(), n});
   } else {
