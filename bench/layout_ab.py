@@ -48,13 +48,14 @@ def main():
 
     a.b = a.b or a.a
     a.bin_b = a.bin_b or a.bin
-    _, queries = store_queries(a.bin, a.a, a.queries, a.kinds)
+    _, queries = store_queries(a.bin, a.a, a.queries)
     titles = [cmd[-1] for kind, cmd, _ in queries if kind == "tri_search"]
     find = os.path.join(a.bin, "litgraph-find-paper")
     for mode in ("semantic", "hybrid"):
-        if not a.kinds or "find_" + mode in a.kinds.split(","):
-            queries += [("find_" + mode, [find, "--format", "jsonl", "--" + mode, t], None)
-                        for t in titles]
+        queries += [("find_" + mode, [find, "--format", "jsonl", "--" + mode, t], None)
+                    for t in titles]
+    if a.kinds:
+        queries = [q for q in queries if q[0] in a.kinds.split(",")]
     envs = {s: dict(os.environ, LITGRAPH_DB=db) for s, db in (("a", a.a), ("b", a.b))}
 
     def argv(side, cmd):
