@@ -608,17 +608,19 @@ WalkResult RandomWalk(const Subgraph& g, const std::vector<Seed>& seeds, const R
   for (size_t u = 0; u < n; ++u)
     for (uint64_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) out_w[u] += g.weight[k];
   // One step of mass propagation: next = P^T cur (dangling nodes keep theirs).
+  // The subgraph is undirected, each edge stored at both ends with one
+  // weight, so a node gathers what its neighbours send it: sequential
+  // writes, and reads of `share` (a few KiB) where the push form scattered
+  // its writes.
+  std::vector<double> share(n);
   auto step = [&](const std::vector<double>& cur, std::vector<double>* next) {
-    next->assign(n, 0.0);
-    for (size_t u = 0; u < n; ++u) {
-      if (cur[u] == 0) continue;
-      if (out_w[u] <= 0) {
-        (*next)[u] += cur[u];
-        continue;
-      }
-      double f = cur[u] / out_w[u];
-      for (uint64_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
-        (*next)[g.nbr[k]] += f * g.weight[k];
+    next->resize(n);
+    for (size_t u = 0; u < n; ++u) share[u] = out_w[u] > 0 ? cur[u] / out_w[u] : 0.0;
+    for (size_t v = 0; v < n; ++v) {
+      double in = out_w[v] > 0 ? 0.0 : cur[v];
+      for (uint64_t k = g.offsets[v]; k < g.offsets[v + 1]; ++k)
+        in += share[g.nbr[k]] * g.weight[k];
+      (*next)[v] = in;
     }
   };
   if (p.propagation == Propagation::kTwoStep) {
