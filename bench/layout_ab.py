@@ -18,8 +18,9 @@ query paper's title too (find_semantic, find_hybrid). Each query runs --repeat t
 back to back with the order alternating, one fresh process each, after one
 untimed run of every query on both stores to fill the page cache.
 
-Every query must print the same output on both stores: a layout change must
-not change an answer. The driver stops at the first difference.
+Every query must print the same output on both sides: a layout change (or a
+change of code meant to be exact) must not change an answer. The driver stops
+at the first difference.
 
 Reports per kind the p50 wall time on A and on B and the change of B's p50
 against A's with a 95% bootstrap interval (the query's runs paired); the JSON
@@ -28,6 +29,7 @@ keeps every time.
 import argparse
 import json
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -67,7 +69,7 @@ def main():
     for kind, cmd, stdin in queries:
         outs = {s: timed(argv(s, cmd), envs[s], stdin)[2] for s in ("a", "b")}
         if outs["a"] != outs["b"]:
-            raise SystemExit(f"{kind}: {' '.join(cmd)[:200]}: the stores answer differently")
+            raise SystemExit(f"{kind}: {' '.join(cmd)[:200]}: the two sides answer differently")
     times = {}
     for r in range(a.repeat):
         for i, (kind, cmd, stdin) in enumerate(queries):
@@ -78,17 +80,17 @@ def main():
                 got[s] = wall
                 got[s + "_out"] = out
             if got["a_out"] != got["b_out"]:
-                raise SystemExit(f"{kind}: the stores answer differently")
+                raise SystemExit(f"{kind}: {' '.join(cmd)[:200]}: the two sides answer differently")
             times.setdefault(kind, []).append((got["b"], got["a"]))
         log(f"repeat {r + 1}/{a.repeat} done")
-    report = {"bin": a.bin, "bin_b": a.bin_b, "a": a.a, "b": a.b, "queries": a.queries, "repeat": a.repeat,
-              "kinds": {}}
+    report = {"bin": a.bin, "bin_b": a.bin_b, "a": a.a, "b": a.b, "queries": a.queries,
+              "repeat": a.repeat, "kinds": {}}
     print("| query | runs | p50 A | p50 B | B against A [95% CI] |")
     print("|---|---|---|---|---|")
     for kind, pairs in times.items():
         change, (lo, hi) = p50_change(pairs)
-        pa = sorted(y for _, y in pairs)[len(pairs) // 2]
-        pb = sorted(x for x, _ in pairs)[len(pairs) // 2]
+        pa = statistics.median(y for _, y in pairs)
+        pb = statistics.median(x for x, _ in pairs)
         print(f"| {kind} | {len(pairs)} | {pa:.2f} ms | {pb:.2f} ms | "
               f"{change:+.1f}% [{lo:+.1f}, {hi:+.1f}] |")
         report["kinds"][kind] = {"b_a_ms": pairs, "p50_a": pa, "p50_b": pb, "change_pct": change,
