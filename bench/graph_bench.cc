@@ -20,7 +20,7 @@
 //              stored_bytes_per_edge and raw_bytes_per_edge (the blocks as
 //              stored, and all of them decompressed, per stored edge
 //              direction), any_gain_bytes_per_edge (every block as zstd at
-//              level 3 would shrink it, the rule before 2026-11-27: raw
+//              the writer's level would shrink it, the rule before 2026-11-27: raw
 //              blocks are compressed to know), and
 //              zstd_decode_us (mean time to decompress one of its compressed
 //              blocks; count = blocks); then the byte rows of all files
@@ -73,6 +73,7 @@
 
 #include "litgraph/coding.h"
 #include "litgraph/graph.h"
+#include "litgraph/graph_build.h"
 #include "litgraph/store.h"
 
 namespace {
@@ -215,8 +216,8 @@ int main(int argc, char** argv) {
       auto graph = Graph::Open(store->get());
       Check(graph.status());
       ZSTD_DCtx* dctx = ZSTD_createDCtx();
-      ZSTD_CCtx* cctx = ZSTD_createCCtx();  // at the writer's level (graph.h)
-      ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 3);
+      ZSTD_CCtx* cctx = ZSTD_createCCtx();  // at the writer's level
+      ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, GraphBuildOptions().zstd_level);
       ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
       std::string out, packed;
       uint64_t all_edges = 0, all_stored = 0, all_raw = 0, all_any_gain = 0;

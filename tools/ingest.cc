@@ -114,8 +114,8 @@ int main(int argc, char** argv) {
   tool.app().add_flag(
       "--compact", opt.compact,
       "Rebuild the derived graph files in full instead of updating them: folds the lexical "
-      "index's delta into its base (updates do so on their own once the delta holds 20% of "
-      "the papers; with no input, only this)");
+      "index's delta into its base too (updates fold it on their own past --compact-at; "
+      "--compact-at 0 with no input folds it alone)");
   tool.app()
       .add_option("--compact-at", opt.lexical_delta_fraction,
                   "Fold the full-text delta into its base once it would hold more than this "

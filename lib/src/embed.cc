@@ -446,48 +446,29 @@ const float* LsaModel::TermVector(uint32_t term) const {
 }
 
 std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view text,
+                                                              WordCache* cache,
                                                               bool unknown) const {
-  std::vector<std::string> terms = AnalyzeTerms(text);
-  std::sort(terms.begin(), terms.end());
-  std::vector<std::pair<uint32_t, float>> out;
-  // Words the model has not seen are rarer than any it kept: the idf of a
-  // word in one training document.
-  const float unknown_idf =
-      static_cast<float>(std::log((1.0 + static_cast<double>(train_docs_)) / 2.0) + 1);
-  for (size_t i = 0; i < terms.size();) {
-    size_t j = i;
-    while (j < terms.size() && terms[j] == terms[i]) ++j;
-    const double tf = 1 + std::log(static_cast<double>(j - i));
-    int64_t t = Find(terms[i]);
-    if (t >= 0)
-      out.emplace_back(static_cast<uint32_t>(t),
-                       static_cast<float>(tf * Idf(static_cast<uint32_t>(t))));
-    else if (unknown)
-      out.emplace_back(UnknownTermId(terms[i]), static_cast<float>(tf * unknown_idf));
-    i = j;
-  }
-  return out;  // known terms: ascending ids (terms and vocabulary are both sorted bytewise)
-}
-
-std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view text,
-                                                              WordCache* cache) const {
-  // The words AnalyzeTerms keeps, as term ids; the vocabulary is sorted
-  // bytewise like the terms, so ascending ids are TermWeights' order and the
-  // sums over them the same.
+  // The words AnalyzeTerms keeps, as term ids (unknown words hashed above the
+  // vocabulary), each word stemmed and looked up once per cache.
   std::vector<uint32_t>& ids = cache->ids_;
   ids.clear();
   if (cache->terms_.size() > (1u << 20)) cache->terms_.clear();  // bounded
   ForEachWord(text, [&](std::string_view w) {
     const int64_t t = CachedTerm(w, cache);
-    if (t >= 0 && t < terms_) ids.push_back(static_cast<uint32_t>(t));
+    if (t >= 0 && (unknown || t < terms_)) ids.push_back(static_cast<uint32_t>(t));
   });
   std::sort(ids.begin(), ids.end());
+  // Words the model has not seen are rarer than any it kept: the idf of a
+  // word in one training document.
+  const float unknown_idf =
+      static_cast<float>(std::log((1.0 + static_cast<double>(train_docs_)) / 2.0) + 1);
   std::vector<std::pair<uint32_t, float>> out;
   for (size_t i = 0; i < ids.size();) {
     size_t j = i;
     while (j < ids.size() && ids[j] == ids[i]) ++j;
     const double tf = 1 + std::log(static_cast<double>(j - i));
-    out.emplace_back(ids[i], static_cast<float>(tf * Idf(ids[i])));
+    out.emplace_back(ids[i],
+                     static_cast<float>(tf * (ids[i] < terms_ ? Idf(ids[i]) : unknown_idf)));
     i = j;
   }
   return out;
@@ -512,8 +493,9 @@ uint32_t LsaModel::UnknownTermId(std::string_view term) const {
 }
 
 bool LsaModel::EmbedOne(std::string_view text, float* out, WordCache* cache) const {
+  WordCache own;
   std::fill(out, out + dim_, 0.0f);
-  std::vector<std::pair<uint32_t, float>> tw = cache ? TermWeights(text, cache) : TermWeights(text);
+  std::vector<std::pair<uint32_t, float>> tw = TermWeights(text, cache ? cache : &own, false);
   for (const auto& [t, w] : tw) {
     const float* v = TermVector(t);
     if (!v) return false;  // damaged: status() says so
@@ -522,48 +504,14 @@ bool LsaModel::EmbedOne(std::string_view text, float* out, WordCache* cache) con
   return !tw.empty() && Normalize(out, dim_);
 }
 
-SparseVector LsaModel::EmbedSparse(std::string_view text) const {
-  SparseVector out;
-  std::vector<std::pair<uint32_t, float>> tw = TermWeights(text, /*unknown=*/true);
-  std::sort(tw.begin(), tw.end());
-  double norm = 0;
-  for (const auto& [t, w] : tw) norm += static_cast<double>(w) * w;
-  float inv = norm > 0 ? static_cast<float>(1 / std::sqrt(norm)) : 0.0f;
-  for (const auto& [t, w] : tw) {
-    if (!out.terms.empty() && out.terms.back() == t) {  // two unknown words, one hash
-      out.weights.back() += w * inv;
-      continue;
-    }
-    out.terms.push_back(t);
-    out.weights.push_back(w * inv);
-  }
-  return out;
-}
-
 SparseVector LsaModel::EmbedSparse(std::string_view text, WordCache* cache) const {
-  std::vector<uint32_t>& ids = cache->ids_;
-  ids.clear();
-  if (cache->terms_.size() > (1u << 20)) cache->terms_.clear();  // bounded
-  ForEachWord(text, [&](std::string_view w) {
-    const int64_t t = CachedTerm(w, cache);
-    if (t >= 0) ids.push_back(static_cast<uint32_t>(t));
-  });
-  // As EmbedSparse: weights in ascending id order (known terms first), then
-  // scaled to unit length.
-  std::sort(ids.begin(), ids.end());
-  const float unknown_idf =
-      static_cast<float>(std::log((1.0 + static_cast<double>(train_docs_)) / 2.0) + 1);
+  WordCache own;
   SparseVector out;
   double norm = 0;
-  for (size_t i = 0; i < ids.size();) {
-    size_t j = i;
-    while (j < ids.size() && ids[j] == ids[i]) ++j;
-    const double tf = 1 + std::log(static_cast<double>(j - i));
-    const float w = static_cast<float>(tf * (ids[i] < terms_ ? Idf(ids[i]) : unknown_idf));
-    out.terms.push_back(ids[i]);
+  for (const auto& [t, w] : TermWeights(text, cache ? cache : &own, true)) {
+    out.terms.push_back(t);
     out.weights.push_back(w);
     norm += static_cast<double>(w) * w;
-    i = j;
   }
   const float inv = norm > 0 ? static_cast<float>(1 / std::sqrt(norm)) : 0.0f;
   for (float& w : out.weights) w *= inv;
@@ -586,7 +534,8 @@ float SparseDot(const SparseVector& a, const SparseVector& b) {
 
 Status LsaModel::Embed(const std::vector<std::string>& texts, std::vector<float>* out) {
   out->assign(texts.size() * static_cast<size_t>(dim_), 0.0f);
-  for (size_t i = 0; i < texts.size(); ++i) EmbedOne(texts[i], out->data() + i * dim_);
+  WordCache cache;
+  for (size_t i = 0; i < texts.size(); ++i) EmbedOne(texts[i], out->data() + i * dim_, &cache);
   return status();
 }
 

@@ -110,7 +110,10 @@ class LsaModel : public Embedder {
   // vocabulary (sublinear tf, the model's idf) and the words it has not seen
   // (ids above the vocabulary, hashed; the idf of a word in one training
   // document), so a text of new words still matches texts that use them.
-  SparseVector EmbedSparse(std::string_view text) const;
+  // Two unknown words of one hash count as one (a 2^-31 chance a pair).
+  // With a cache (WordCache below), the same vector, sooner: for scoring
+  // many stored texts.
+  SparseVector EmbedSparse(std::string_view text) const { return EmbedSparse(text, nullptr); }
   int dim() const override { return dim_; }
   // "lsa:" and a hash of the file's first MiB (its header and the start of
   // its tables), computed at the first call: a query never asks, and hashing
@@ -139,9 +142,6 @@ class LsaModel : public Embedder {
   // Embeds one text into out[0..dim); returns false when no term is known.
   // With a cache, the same vector, sooner.
   bool EmbedOne(std::string_view text, float* out, WordCache* cache = nullptr) const;
-  // EmbedSparse through a cache: the same vector (two unknown words of one
-  // hash count as one word, where EmbedSparse adds their weights; a 2^-31
-  // chance a pair), for scoring many stored texts.
   SparseVector EmbedSparse(std::string_view text, WordCache* cache) const;
   uint64_t train_docs() const { return train_docs_; }
   uint32_t terms() const { return terms_; }
@@ -153,12 +153,9 @@ class LsaModel : public Embedder {
   float Idf(uint32_t term) const;
   const float* TermVector(uint32_t term) const;  // null when damaged
   // (term id, sublinear tf x idf) of the text's known terms, ascending ids;
-  // with `unknown`, the unknown ones after them (UnknownTermId, unsorted).
-  std::vector<std::pair<uint32_t, float>> TermWeights(std::string_view text,
-                                                      bool unknown = false) const;
-  // The known terms' weights as TermWeights gives them, through a cache.
-  std::vector<std::pair<uint32_t, float>> TermWeights(std::string_view text,
-                                                      WordCache* cache) const;
+  // with `unknown`, the unknown ones too (UnknownTermId: above the known).
+  std::vector<std::pair<uint32_t, float>> TermWeights(std::string_view text, WordCache* cache,
+                                                      bool unknown) const;
   uint32_t UnknownTermId(std::string_view term) const;
   // A word's entry in the cache (WordCache::terms_), looked up and added.
   int64_t CachedTerm(std::string_view word, WordCache* cache) const;
