@@ -17,11 +17,18 @@ consecutive slices):
   sharded_<N>    with --parallel: the whole sharded build's wall clock beside the single
                  build's. Shard 1 is built first (its statistics and model are the others'),
                  shards 2-4 under GNU parallel -j2 with `embed --no-index` (the merge
-                 extends shard 1's indexes), then the merge; needs --layers.
+                 extends shard 1's indexes), then the merge; needs --layers. With
+                 --shard-index shards 2-4 build their HNSW indexes too, which the merge
+                 keeps as segments (vectors.h) instead of inserting their vectors.
+  --merge-modes segments,fold  merges the same shards once per mode (`fold`:
+                 `litgraph-merge --fold-vectors`, one index per field), each with its own
+                 merge_<N>_<mode> rows; --keep-merged leaves the merged stores (and the
+                 shards) in --work, e.g. for litgraph-vector-bench.
 
 CSV on stdout: workload,metric,value. The machine's load average is printed beside the
 timings (this machine is shared).
-Usage: merge_bench.py --bin BUILD --work DIR [--sizes 100000] [--layers [--parallel]]
+Usage: merge_bench.py --bin BUILD --work DIR [--sizes 100000] [--layers [--parallel
+       [--shard-index]]] [--merge-modes segments[,fold]] [--keep-merged] [--no-peer]
 """
 import argparse
 import json
@@ -64,7 +71,15 @@ def main():
                     help="shards 2-4 under GNU parallel -j2 with embed --no-index (with --layers)")
     ap.add_argument("--layers", action="store_true",
                     help="shards and peer with keywords and vectors too")
+    ap.add_argument("--shard-index", action="store_true",
+                    help="with --parallel: shards 2-4 build their HNSW indexes")
+    ap.add_argument("--merge-modes", default="segments",
+                    help="segments (the default merge) and/or fold (--fold-vectors)")
+    ap.add_argument("--keep-merged", action="store_true",
+                    help="keep the merged stores and the shards")
+    ap.add_argument("--no-peer", action="store_true", help="skip the single-process build")
     a = ap.parse_args()
+    modes = a.merge_modes.split(",")
     os.makedirs(a.work, exist_ok=True)
     b = lambda t: os.path.join(a.bin, "litgraph-" + t)
     print("workload,metric,value")
@@ -101,7 +116,8 @@ def main():
                 shutil.rmtree(db, ignore_errors=True)
             job = (f"{b('ingest')} --db {{2}} -q {{1}} && "
                    f"{b('extract-keywords')} --db {{2}} -q --stats-from {first} && "
-                   f"{b('embed')} --db {{2}} -q --model-from {first} --no-index")
+                   f"{b('embed')} --db {{2}} -q --model-from {first}" +
+                   ("" if a.shard_index else " --no-index"))
             subprocess.run(["parallel", "--will-cite", "--halt", "now,fail=1", "-j", "2", job,
                             ":::", *parts[1:], ":::+", *rest], check=True)
             shard_stage = time.perf_counter() - t
@@ -124,26 +140,37 @@ def main():
             os.remove(p)  # disk: a 1M-work corpus is written four times otherwise
             print(f"shards_{n},shard{i + 1}_wall_s,{wall:.1f}")
             print(f"shards_{n},shard{i + 1}_peak_rss_mb,{rss:.0f}", flush=True)
-        out = os.path.join(a.work, f"merged-{n}.db")
-        shutil.rmtree(out, ignore_errors=True)
-        l0 = load()
-        wall, rss, stdout = timed([b("merge"), "--db", out, "-q", "--stats"] + shards)
-        s = json.loads(stdout)
-        w = f"merge_{n}"
-        print(f"{w},works,{s['works']}")
-        print(f"{w},load_works_per_s,{s['works'] / s['load_seconds']:.0f}")
-        print(f"{w},end_to_end_works_per_s,{s['works'] / wall:.0f}")
-        print(f"{w},wall_s,{wall:.1f}")
-        for k in ("load_seconds", "keywords_seconds", "graph_seconds", "vectors_seconds"):
-            print(f"{w},{k},{s[k]:.1f}")
-        print(f"{w},paper_keywords,{s['paper_keywords']}")
-        print(f"{w},vectors,{s['vectors']}")
-        print(f"{w},peak_rss_mb,{rss:.0f}")
-        print(f"{w},loadavg_before,{l0}")
-        print(f"{w},loadavg_after,{load()}", flush=True)
-        gm = json.loads(meta(out, "graph_info"))
-        merge_wall = wall
-        shutil.rmtree(out)  # disk, before the peer's store is written
+        merge_wall = None
+        for mode in modes:
+            out = os.path.join(a.work, f"merged-{n}-{mode}.db")
+            shutil.rmtree(out, ignore_errors=True)
+            l0 = load()
+            extra = ["--fold-vectors"] if mode == "fold" else []
+            wall, rss, stdout = timed([b("merge"), "--db", out, "-q", "--stats"] + extra + shards)
+            s = json.loads(stdout)
+            w = f"merge_{n}" if mode == "segments" else f"merge_{n}_{mode}"
+            print(f"{w},works,{s['works']}")
+            print(f"{w},load_works_per_s,{s['works'] / s['load_seconds']:.0f}")
+            print(f"{w},end_to_end_works_per_s,{s['works'] / wall:.0f}")
+            print(f"{w},wall_s,{wall:.1f}")
+            for k in ("load_seconds", "keywords_seconds", "graph_seconds", "vectors_seconds"):
+                print(f"{w},{k},{s[k]:.1f}")
+            print(f"{w},paper_keywords,{s['paper_keywords']}")
+            for k in ("vectors", "vectors_indexed", "vectors_in_segments", "vector_segments"):
+                print(f"{w},{k},{s.get(k, '')}")
+            print(f"{w},peak_rss_mb,{rss:.0f}")
+            print(f"{w},loadavg_before,{l0}")
+            print(f"{w},loadavg_after,{load()}", flush=True)
+            gm = json.loads(meta(out, "graph_info"))
+            if merge_wall is None:
+                merge_wall = wall
+            if not a.keep_merged:
+                shutil.rmtree(out)  # disk, before the peer's store is written
+        if a.no_peer:
+            if not a.keep_merged:
+                for db in shards:
+                    shutil.rmtree(db)
+            continue
         # The peer: one process over the same works.
         single = os.path.join(a.work, f"single-{n}.db")
         shutil.rmtree(single, ignore_errors=True)
@@ -169,7 +196,7 @@ def main():
         same = (s["works"] == ing["works"] and gm["cites_edges"] == gs["cites_edges"] and
                 gm["dangling_references"] == gs["dangling_references"])
         print(f"check_{n},same_papers_edges_dangling,{int(same)}", flush=True)
-        for db in shards + [single]:
+        for db in ([] if a.keep_merged else shards) + [single]:
             shutil.rmtree(db)
 
 

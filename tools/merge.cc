@@ -36,7 +36,11 @@ Manual ToolManual() {
       "skipped, any other replaces it), and references that point into other shards, dangling "
       "there, resolve in the merged store. Keywords are carried over with their papers and "
       "vectors by external id. The graph, the lexical index, the keyword phrase statistics "
-      "(counted over the merged corpus) and the HNSW indexes are then built once. Shards cut "
+      "(counted over the merged corpus) and the HNSW indexes are then built once. A shard "
+      "whose own HNSW index holds exactly the vectors it brings keeps that index as a segment "
+      "of the merged store's (its links copied, not built again): queries search the base "
+      "index and the segments together, and later compactions of `litgraph-embed` fold them; "
+      "--fold-vectors builds one index per field instead. Shards cut "
       "from consecutive slices of an input and merged in that order give the store a single "
       "ingest of the input gives, and the same query answers.\n\n"
       "For keywords and vectors to agree, every shard must use one set of phrase statistics "
@@ -74,6 +78,10 @@ int main(int argc, char** argv) {
   tool.app().add_option("shards", shards, "Shard stores, merged in this order")->type_name("SHARD");
   tool.app().add_flag("--no-vectors", no_vectors,
                       "Do not carry vectors over (shards of different models; embed after)");
+  bool fold_vectors = false;
+  tool.app().add_flag("--fold-vectors", fold_vectors,
+                      "Insert every shard's vectors into one HNSW index per field, instead of "
+                      "keeping shards' indexes as segments (slower merge)");
   tool.app()
       .add_option("--hnsw-m", opt.hnsw.M, "HNSW links per node (default 16)")
       ->type_name("N")
@@ -89,6 +97,7 @@ int main(int argc, char** argv) {
   return tool.Run(argc, argv, [&]() -> Status {
     if (shards.empty()) return Status::InvalidArgument("give the shard stores to merge");
     opt.vectors = !no_vectors;
+    opt.vector_segments = !fold_vectors;
     opt.reporter = tool.reporter();
     opt.hnsw.threads = ResolveThreads(tool.common().threads);
     MergeStats s;
@@ -98,12 +107,16 @@ int main(int argc, char** argv) {
     const double rate = s.load_seconds > 0 ? static_cast<double>(s.works) / s.load_seconds : 0;
     tool.Summary(
         fmt::format("{} shards: {} works ({} new, {} updated, {} stale), {} other records; {} "
-                    "keyword links, {} keywords; {} vectors{}; {} edges ({} citations, {} "
+                    "keyword links, {} keywords; {} vectors{}{}; {} edges ({} citations, {} "
                     "dangling references); {:.1f} s ({:.0f} works/s loading)",
                     s.shards, s.works, s.works_new, s.works_updated, s.works_stale, s.entities,
                     s.paper_keywords, s.keywords, s.vectors,
-                    s.model_id.empty() ? "" : " (" + s.model_id + ")", s.graph_edges, s.cites_edges,
-                    s.dangling_references, s.seconds, rate),
+                    s.model_id.empty() ? "" : " (" + s.model_id + ")",
+                    s.vector_segments == 0
+                        ? std::string()
+                        : fmt::format(", {} of them in {} shard indexes kept as segments",
+                                      s.vectors_in_segments, s.vector_segments),
+                    s.graph_edges, s.cites_edges, s.dangling_references, s.seconds, rate),
         {{"id", tool.common().db},
          {"type", "merge_summary"},
          {"shards", s.shards},
@@ -116,6 +129,8 @@ int main(int argc, char** argv) {
          {"keywords", s.keywords},
          {"vectors", s.vectors},
          {"vectors_indexed", s.vectors_indexed},
+         {"vectors_in_segments", s.vectors_in_segments},
+         {"vector_segments", s.vector_segments},
          {"model", s.model_id.empty() ? Json() : Json(s.model_id)},
          {"edges", s.graph_edges},
          {"cites_edges", s.cites_edges},

@@ -39,7 +39,8 @@ Manual ToolManual() {
       "citation_table (whether "
       "litgraph-export --sql made one), keywords "
       "{generation, backend, papers_without_keywords}, vectors {generation, model_id, "
-      "backend, method, dim, papers_at_train, retrain_due, delta_rows, indexed (false after "
+      "backend, method, dim, papers_at_train, retrain_due, delta_rows, index_segments (shard "
+      "indexes a merge kept beside the base index, over all fields), indexed (false after "
       "litgraph-embed --no-index), papers_without_vectors}, "
       "metrics {generation, current (computed from the current graph; a stale file is a "
       "problem), cd_window, novelty, keyword_novelty}, bytes {sqlite, graph, keywords, vectors, "
@@ -112,9 +113,12 @@ std::string Readable(const Json& j, bool tsv) {
                         v.value("retrain_due", false) ? "yes" : "no");
   rows.push_back(
       {"vectors",
-       fmt::format("{}; {} papers without vectors{}{}", model, Count(v["papers_without_vectors"]),
+       fmt::format("{}; {} papers without vectors{}{}{}", model, Count(v["papers_without_vectors"]),
                    v.value("delta_rows", 0) > 0
                        ? fmt::format("; {} rows in the vector delta", Count(v["delta_rows"]))
+                       : std::string(),
+                   v.value("index_segments", 0) > 0
+                       ? fmt::format("; {} index segments from a merge", Count(v["index_segments"]))
                        : std::string(),
                    v.value("indexed", true) ? "" : "; no HNSW index (queries scan the vectors)")});
   const Json& m = j["metrics"];

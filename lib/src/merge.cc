@@ -226,6 +226,61 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
   return Status::Ok();
 }
 
+// Keeps as segments of field `name` (vectors.h) the indexes of the shards
+// whose index holds exactly the vectors they give the merged store, none of
+// them a node of the base index (`base_rows`: the store whose index is
+// extended, or null): each shard's rows relabelled with their merged ids.
+// Flags the rows the segments hold in `elsewhere` (one byte per row) and
+// counts the segments written in `*segments`.
+Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>& from,
+                     const RowSources& src, const VectorFile& merged, const FieldVectors& own,
+                     bool keep_own, const FieldVectors* base_rows, const std::string& name,
+                     GenerationBuilder* g, std::vector<uint8_t>* elsewhere, size_t* segments,
+                     MergeStats* stats) {
+  // Each candidate shard's rows -> their merged rows (4 bytes per row).
+  std::vector<std::vector<uint32_t>> merged_row(shards.size());
+  for (size_t i = 0; i < shards.size(); ++i)
+    if (from[i].OneIndex() && base_rows != &from[i]) merged_row[i].assign(from[i].rows(), kNoLabel);
+  const uint64_t rows = merged.rows();
+  for (uint64_t r = 0; r < rows; ++r) {
+    size_t shard;
+    uint64_t shard_row;
+    if (src.Get(r, &shard, &shard_row) && shard_row < merged_row[shard].size())
+      merged_row[shard][shard_row] = static_cast<uint32_t>(r);
+  }
+  elsewhere->assign(rows, 0);
+  for (size_t i = 0; i < shards.size(); ++i) {
+    std::vector<uint32_t>& to = merged_row[i];
+    if (to.empty()) continue;
+    // Every vector of the shard must be the merged row's, and that row no
+    // node of the base index (a row another shard or OUT replaced, or an OUT
+    // row the shard replaced, disqualifies the shard: its rows are inserted).
+    bool whole = true;
+    for (uint64_t r = 0; r < to.size() && whole; ++r) {
+      if (!from[i].Row(r)) {
+        to[r] = kNoLabel;  // no vector here: a node that returns nothing
+        continue;
+      }
+      const uint32_t m = to[r];
+      whole = m != kNoLabel && !(keep_own && own.Row(m)) && !(base_rows && base_rows->BaseRow(m));
+    }
+    LITGRAPH_RETURN_IF_ERROR(from[i].status());
+    LITGRAPH_RETURN_IF_ERROR(own.status());
+    if (!whole) continue;
+    uint64_t labelled = 0;
+    const size_t k = ++*segments;
+    ++stats->vector_segments;
+    LITGRAPH_RETURN_IF_ERROR(WriteHnswSegment(
+        *shards[i].vectors, name + ".hnsw",
+        [&](uint64_t node, uint32_t) { return node < to.size() ? to[node] : kNoLabel; }, g,
+        FieldVectors::SegmentFile(name, k), &labelled));
+    for (uint32_t m : to)
+      if (m != kNoLabel) (*elsewhere)[m] = 1;
+    stats->vectors_in_segments += static_cast<int64_t>(labelled);
+  }
+  return Status::Ok();
+}
+
 // The vectors generation of the merged store: the model (OUT's, else the
 // shards'), each field's rows from the shard that wrote the row last, else
 // OUT's own, and HNSW indexes over them.
@@ -245,6 +300,9 @@ Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& pa
                                            : g->Import(*model, "model"));
   nlohmann::json info = model->info();
   const int dim = info.value("dim", 0);
+  // The merged generation is a base with, maybe, segments; no delta.
+  for (const char* key : {"vector_delta", "delta_moved", "vector_segments", "segment_stale"})
+    info.erase(key);
   for (VecField f : {VecField::kTitle, VecField::kAbstract, VecField::kKeyword}) {
     const std::string name = VecFieldName(f);
     const RowSources& src = f == VecField::kKeyword ? keywords : papers;
@@ -311,17 +369,32 @@ Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& pa
     // A changed row whose vector went stays in an extended index: build afresh.
     for (uint64_t r : changed)
       if (!merged.Row(r)) base = nullptr;
-    info.erase("vector_delta");  // the merged generation is all base
     for (const FieldVectors& v : from) LITGRAPH_RETURN_IF_ERROR(v.status());
     LITGRAPH_RETURN_IF_ERROR(own.status());
     if (!base) changed.clear();
     const FieldVectors* base_rows = !base ? nullptr : base == *cur ? &own : &from[0];
+    std::vector<uint8_t> elsewhere;  // rows a segment holds
+    if (options.vector_segments) {
+      const int64_t before = stats->vectors_in_segments;
+      size_t segments = 0;
+      LITGRAPH_RETURN_IF_ERROR(WriteSegments(shards, from, src, merged, own, keep_own, base_rows,
+                                             name, g, &elsewhere, &segments, stats));
+      if (segments > 0) {
+        if (!info["vector_segments"].is_object())
+          info["vector_segments"] = nlohmann::json::object();
+        info["vector_segments"][name] = segments;
+        options.reporter->Note(fmt::format("{} vectors: {} kept in {} shard indexes (segments)",
+                                           name, stats->vectors_in_segments - before, segments));
+      }
+    }
     int64_t indexed = static_cast<int64_t>(changed.size());
     for (uint64_t r = 0; r < rows; ++r)
-      indexed += merged.Row(r) && !(base_rows && base_rows->BaseRow(r));
+      indexed += merged.Row(r) && !(base_rows && base_rows->BaseRow(r)) &&
+                 !(r < elsewhere.size() && elsewhere[r]);
     stats->vectors_indexed += indexed;
     options.reporter->Progress(fmt::format("indexing {} vectors", name));
-    LITGRAPH_RETURN_IF_ERROR(BuildHnsw(merged, g, name, options.hnsw, base, changed));
+    LITGRAPH_RETURN_IF_ERROR(
+        BuildHnsw(merged, g, name, options.hnsw, base, changed, {}, elsewhere));
   }
   options.reporter->Progress("");
   info["generation"] = g->number();

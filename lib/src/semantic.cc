@@ -232,6 +232,46 @@ Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::st
   return Status::Ok();
 }
 
+// At a compaction, the segments of the current generation that stay: each
+// with the rows of `delta` (ascending; their vectors change now, and the base
+// index takes them) unlabelled, numbered afresh. A segment with fewer than
+// half of its nodes labelled is folded instead: its rows go into the base
+// index. Flags the rows the kept segments hold in `elsewhere`.
+Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& name,
+                    const std::vector<std::vector<uint32_t>>& labels,
+                    const std::vector<uint32_t>& delta, uint64_t rows,
+                    std::vector<uint8_t>* elsewhere) {
+  if (labels.empty()) return Status::Ok();
+  auto changes = [&](uint32_t l) {
+    return l != kNoLabel && std::binary_search(delta.begin(), delta.end(), l);
+  };
+  elsewhere->assign(rows, 0);
+  size_t kept = 0;
+  for (size_t k = 0; k < labels.size(); ++k) {
+    uint64_t live = 0, changed = 0;
+    for (uint32_t l : labels[k]) {
+      changed += changes(l);
+      live += l != kNoLabel && l < rows && !changes(l);
+    }
+    if (live * 2 < old.segment(k).nodes()) continue;  // folded
+    const std::string to = FieldVectors::SegmentFile(name, ++kept);
+    if (changed == 0 && kept == k + 1)
+      LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, to));
+    else
+      LITGRAPH_RETURN_IF_ERROR(WriteHnswSegment(
+          *r->cur, FieldVectors::SegmentFile(name, k + 1),
+          [&](uint64_t, uint32_t l) { return changes(l) || l >= rows ? kNoLabel : l; }, r->out,
+          to));
+    for (uint32_t l : labels[k])
+      if (l < rows && !changes(l)) (*elsewhere)[l] = 1;
+  }
+  if (kept > 0) {
+    if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
+    r->info["vector_segments"][name] = kept;
+  }
+  return Status::Ok();
+}
+
 // One field: its vectors (reusing the current generation's unless a full
 // run), and either a new base (the vector file and its HNSW index, extended
 // when possible) or a delta beside the current base (vectors.h).
@@ -335,6 +375,8 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     // The base's files unchanged, the delta beside them.
     for (const char* ext : {".vec", ".hnsw", ".hnswlib"})
       if (r->cur->Has(name + ext)) LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, name + ext));
+    for (size_t k = 1; k <= old.segments(); ++k)
+      LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, FieldVectors::SegmentFile(name, k)));
     uint64_t present = old.present(), delta_present = 0;
     // The delta's nodes embedded again (or gone): moved in its index.
     std::vector<uint64_t> redone;
@@ -366,7 +408,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     return Status::Ok();
   }
   r->stats->compacted = reuse;
-  for (const char* key : {"vector_delta", "delta_moved"})
+  for (const char* key : {"vector_delta", "delta_moved", "vector_segments"})
     if (r->info.contains(key) && r->info[key].is_object()) r->info[key].erase(name);
   // A new base: every row, and the index extended by the rows the base's
   // index lacks, with the nodes whose vector changed moved (about an
@@ -375,16 +417,33 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   // moved node leaves a link to it in its old neighbours' lists; so once the
   // nodes moved or gone since the index was built reach half of it, it is
   // built afresh.
+  // The rows the segments of a merge hold (vectors.h) are not nodes of the
+  // base index: a changed one is inserted there, not moved.
+  std::vector<std::vector<uint32_t>> segment_labels;
+  std::vector<uint8_t> in_segment;
+  uint64_t base_nodes = reuse ? old.present() : 0;  // about: rows with a vector once
+  if (reuse && old.segments() > 0) {
+    in_segment.assign(rows, 0);
+    for (size_t k = 0; k < old.segments(); ++k) {
+      segment_labels.push_back(old.segment(k).Labels());
+      for (uint32_t l : segment_labels.back())
+        if (l < rows && !in_segment[l]) {
+          in_segment[l] = 1;
+          base_nodes -= std::min<uint64_t>(base_nodes, 1);
+        }
+    }
+  }
   std::vector<uint64_t> changed;
   bool rebuild = !reuse;
   json& moved = r->info["hnsw_moved"];
   if (!moved.is_object()) moved = json::object();
   if (reuse) {
     for (uint32_t id : delta)
-      if (old.BaseRow(id)) changed.push_back(id);
-    if ((InfoCount(moved, name) + changed.size()) * 2 > old.present()) rebuild = true;
+      if (old.BaseRow(id) && !(id < in_segment.size() && in_segment[id])) changed.push_back(id);
+    if ((InfoCount(moved, name) + changed.size()) * 2 > base_nodes) rebuild = true;
   }
   moved[name] = rebuild || !r->o.index ? 0 : InfoCount(moved, name) + changed.size();
+  LITGRAPH_RETURN_IF_ERROR(old.status());
   LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, vector_of));
   LITGRAPH_RETURN_IF_ERROR(old.status());
   data = decltype(data)();  // frees (`= {}` keeps the capacity)
@@ -395,8 +454,12 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   auto id = r->out->Identity(name + ".vec");
   if (!id.ok()) return id.status();
   LITGRAPH_RETURN_IF_ERROR(vf.Open(r->out->Path(name + ".vec"), *id));
+  std::vector<uint8_t> elsewhere;
+  if (!rebuild)
+    LITGRAPH_RETURN_IF_ERROR(KeepSegments(r, old, name, segment_labels, delta, rows, &elsewhere));
   r->o.reporter->Progress(fmt::format("indexing {} vectors", name));
-  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, rebuild ? nullptr : r->cur, changed));
+  LITGRAPH_RETURN_IF_ERROR(
+      BuildHnsw(vf, r->out, name, ho, rebuild ? nullptr : r->cur, changed, {}, elsewhere));
   *index_seconds += Since(t_index);
   return Status::Ok();
 }

@@ -120,6 +120,11 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
       for (const auto& [field, n] : info["vector_delta"].items())
         if (n.is_number_unsigned()) delta_rows += n.get<int64_t>();
     v["delta_rows"] = delta_rows;
+    int64_t segments = 0;  // shard indexes a merge kept (vectors.h)
+    if (info.contains("vector_segments") && info["vector_segments"].is_object())
+      for (const auto& [field, n] : info["vector_segments"].items())
+        if (n.is_number_unsigned()) segments += n.get<int64_t>();
+    v["index_segments"] = segments;
     const double at_train = info.value("papers_at_train", 0.0);
     const bool due = at_train > 0 && papers > 1.5 * at_train;
     v["retrain_due"] = due;

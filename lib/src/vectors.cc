@@ -27,6 +27,7 @@ constexpr char kVecMagicV2[8] = {'L', 'G', 'V', 'E', 'C', 0, 0, 2};  // rows at 
 constexpr uint64_t kVecDataAt = 512;
 constexpr char kHnswMagic[8] = {'L', 'G', 'H', 'N', 'S', 'W', 0, 3};
 constexpr char kHnswMagicV2[8] = {'L', 'G', 'H', 'N', 'S', 'W', 0, 2};  // nodes with labels
+constexpr char kHnswMagicV4[8] = {'L', 'G', 'H', 'N', 'S', 'W', 0, 4};  // v3 with labels
 constexpr uint32_t kNoLink = 0xffffffffu;  // an unused level-0 slot (v3)
 constexpr char kDeltaMagic[8] = {'L', 'G', 'V', 'D', 'E', 'L', 0, 1};
 
@@ -300,7 +301,8 @@ const float* VectorFile::Row(uint64_t id) const {
 
 Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
                  const HnswBuildOptions& o, const GenerationView* base,
-                 const std::vector<uint64_t>& changed, std::span<const uint32_t> labels) {
+                 const std::vector<uint64_t>& changed, std::span<const uint32_t> labels,
+                 std::span<const uint8_t> elsewhere) {
   const int dim = vectors.dim();
   hnswlib::InnerProductSpace space(static_cast<size_t>(dim));
   std::unique_ptr<HnswLib> index;
@@ -331,7 +333,8 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
                                         static_cast<size_t>(o.seed));
     std::vector<uint64_t> todo;  // rows
     for (uint64_t r = 0; r < vectors.rows(); ++r)
-      if (vectors.Row(r) && !have.count(label_of(r))) todo.push_back(r);
+      if (vectors.Row(r) && !have.count(label_of(r)) && !(r < elsewhere.size() && elsewhere[r]))
+        todo.push_back(r);
     const size_t added = todo.size();
     // addPoint of a label the index has updates its vector and links.
     for (uint64_t l : changed) {
@@ -367,6 +370,52 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
   return ExportHnsw(*index, dim, out, name + ".hnsw", labels);
 }
 
+Status WriteHnswSegment(const GenerationView& from, const std::string& from_name,
+                        const std::function<uint32_t(uint64_t node, uint32_t old)>& label,
+                        GenerationBuilder* out, const std::string& name, uint64_t* labelled) {
+  const std::string path = from.Path(from_name);
+  CheckedFile f;
+  LITGRAPH_RETURN_IF_ERROR(from.OpenFile(from_name, &f));
+  HnswHeader h;
+  const uint8_t* p = f.Read(0, sizeof h);
+  if (!p) return Status::Corruption(path + ": truncated index");
+  std::memcpy(&h, p, sizeof h);
+  const bool v4 = std::memcmp(h.magic, kHnswMagicV4, 8) == 0;
+  if (!v4 && std::memcmp(h.magic, kHnswMagic, 8) != 0)
+    return Status::InvalidArgument(path + ": not a flat (v3 or v4) litgraph HNSW index");
+  const uint64_t n = h.nodes, size = f.size();
+  if (n > size / 9 || h.level0_at > size || h.upper_words > size / 4 || h.stride > 1u << 20)
+    return Status::Corruption(path + ": corrupt index");
+  const uint64_t links_end = h.level0_at + n * h.stride + h.upper_words * 4;
+  if (size != links_end + (v4 ? n * 4 : 0)) return Status::Corruption(path + ": corrupt index");
+  std::memcpy(h.magic, kHnswMagicV4, 8);
+  CheckedFileWriter w;
+  LITGRAPH_RETURN_IF_ERROR(w.Open(out->Path(name), out->NewFile(name)));
+  LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
+  constexpr uint64_t kChunk = uint64_t{1} << 20;
+  for (uint64_t at = sizeof h; at < links_end; at += kChunk) {
+    const uint64_t len = std::min(kChunk, links_end - at);
+    const uint8_t* bytes = f.Read(at, len);
+    if (!bytes) return f.status();
+    LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(bytes), len}));
+  }
+  std::vector<uint32_t> labels(n);
+  uint64_t count = 0;
+  for (uint64_t node = 0; node < n; ++node) {
+    uint32_t old = static_cast<uint32_t>(node);
+    if (v4) {
+      const uint8_t* l = f.Read(links_end + node * 4, 4);
+      if (!l) return f.status();
+      std::memcpy(&old, l, 4);
+    }
+    labels[node] = label(node, old);
+    count += labels[node] != kNoLabel;
+  }
+  LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(labels)));
+  if (labelled) *labelled = count;
+  return w.Finish();
+}
+
 Status HnswIndex::Open(const GenerationView& generation, const std::string& name,
                        const VectorFile* vectors) {
   const std::string path = generation.Path(name);
@@ -376,8 +425,10 @@ Status HnswIndex::Open(const GenerationView& generation, const std::string& name
   if (!p) return Status::Corruption(path + ": truncated index");
   std::memcpy(&h, p, sizeof h);
   v2_ = std::memcmp(h.magic, kHnswMagicV2, 8) == 0;
-  if (!v2_ && std::memcmp(h.magic, kHnswMagic, 8) != 0)
+  const bool v4 = std::memcmp(h.magic, kHnswMagicV4, 8) == 0;
+  if (!v2_ && !v4 && std::memcmp(h.magic, kHnswMagic, 8) != 0)
     return Status::Corruption(path + ": not a litgraph HNSW index");
+  labelled_ = v2_ || v4;
   if (static_cast<int>(h.dim) != vectors->dim())
     return Status::Corruption(path + ": index and vectors differ in dimension");
   const uint64_t n = h.nodes, size = file_.size();
@@ -401,8 +452,9 @@ Status HnswIndex::Open(const GenerationView& generation, const std::string& name
       return Status::Corruption(path + ": corrupt index");
   }
   if (n > (size - std::min(size, level0_at_)) / std::max<uint64_t>(stride_, 1) ||
-      size != level0_at_ + n * stride_ + h.upper_words * 4)
+      size != level0_at_ + n * stride_ + h.upper_words * 4 + (v4 ? n * 4 : 0))
     return Status::Corruption(path + ": corrupt index");
+  if (v4) labels_at_ = level0_at_ + n * stride_ + h.upper_words * 4;
   vectors_ = vectors;
   dim_ = static_cast<int>(h.dim);
   M_ = static_cast<int>(h.M);
@@ -445,7 +497,7 @@ const uint32_t* HnswIndex::Upper(uint32_t node, int level) const {
 }
 
 bool HnswIndex::Label(uint32_t node, uint32_t* label) const {
-  if (!v2_) {
+  if (!labelled_) {
     *label = node;
     return true;
   }
@@ -453,6 +505,13 @@ bool HnswIndex::Label(uint32_t node, uint32_t* label) const {
   if (!p) return false;
   std::memcpy(label, p, 4);
   return true;
+}
+
+std::vector<uint32_t> HnswIndex::Labels() const {
+  std::vector<uint32_t> labels(nodes_);
+  for (uint64_t n = 0; n < nodes_; ++n)
+    if (!Label(static_cast<uint32_t>(n), &labels[n])) return {};
+  return labels;
 }
 
 int HnswIndex::Level(uint32_t node) const {
@@ -558,6 +617,10 @@ Status FieldVectors::Open(const GenerationView& generation, const std::string& n
     LITGRAPH_RETURN_IF_ERROR(index_.Open(generation, name + ".hnsw", &base_));
     has_index_ = true;
   }
+  for (size_t k = 1; has_index_ && generation.Has(SegmentFile(name, k)); ++k) {
+    segments_.push_back(std::make_unique<HnswIndex>());
+    LITGRAPH_RETURN_IF_ERROR(segments_.back()->Open(generation, SegmentFile(name, k), &base_));
+  }
   if (!generation.Has(name + ".delta.ids")) return Status::Ok();
   const std::string path = generation.Path(name + ".delta.ids");
   LITGRAPH_RETURN_IF_ERROR(generation.OpenFile(name + ".delta.ids", &ids_));
@@ -626,11 +689,20 @@ const float* FieldVectors::Row(uint64_t id) const {
 
 std::vector<VectorHit> FieldVectors::Search(const float* query, size_t k, size_t ef) const {
   if (!has_index_) return Exact(query, k);
-  if (delta_count_ == 0) return index_.Search(query, k, ef);
-  // The whole beam, so that masked nodes do not leave fewer than k.
+  if (delta_count_ == 0 && segments_.empty()) return index_.Search(query, k, ef);
+  // With a delta, the whole beam, so that masked nodes do not leave fewer
+  // than k.
+  const size_t beam = delta_count_ > 0 ? std::max(k, ef) : k;
   std::vector<VectorHit> hits;
-  for (const VectorHit& h : index_.Search(query, std::max(k, ef), ef))
+  for (const VectorHit& h : index_.Search(query, beam, ef))
     if (!InDelta(h.id)) hits.push_back(h);
+  for (const auto& segment : segments_)
+    for (const VectorHit& h : segment->Search(query, beam, ef))
+      if (!InDelta(h.id)) hits.push_back(h);
+  if (delta_count_ == 0) {
+    TopK(&hits, k);
+    return hits;
+  }
   std::vector<VectorHit> delta =
       has_delta_index_ ? delta_index_.Search(query, k, ef) : BruteForceSearch(delta_, query, k);
   for (const VectorHit& h : delta) {
@@ -667,6 +739,7 @@ std::vector<VectorHit> FieldVectors::Exact(const float* query, size_t k) const {
 Status FieldVectors::status() const {
   LITGRAPH_RETURN_IF_ERROR(base_.status());
   if (has_index_) LITGRAPH_RETURN_IF_ERROR(index_.status());
+  for (const auto& segment : segments_) LITGRAPH_RETURN_IF_ERROR(segment->status());
   if (delta_count_ > 0) {
     LITGRAPH_RETURN_IF_ERROR(ids_.status());
     LITGRAPH_RETURN_IF_ERROR(delta_.status());

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -114,11 +115,12 @@ class MergeTest : public ::testing::Test {
   }
 
   static Status MergeInto(const std::string& out, const std::vector<std::string>& shards,
-                          MergeStats* stats, bool vectors = true) {
+                          MergeStats* stats, bool vectors = true, bool segments = true) {
     auto s = Store::Open(out, Store::Mode::kWrite, true);
     if (!s.ok()) return s.status();
     MergeOptions o;
     o.vectors = vectors;
+    o.vector_segments = segments;
     o.hnsw.threads = 1;
     return Merge(s->get(), shards, o, stats);
   }
@@ -221,9 +223,12 @@ TEST_F(MergeTest, ShardsMergeIntoTheStoreOfASingleIngest) {
   EXPECT_GT(ms.cites_edges, 0);
   EXPECT_GT(ms.paper_keywords, 0);
   EXPECT_GT(ms.vectors, 0);
-  // The first shard's indexes were extended, not rebuilt.
-  EXPECT_GT(ms.vectors_indexed, 0);
+  // The first shard's indexes were extended, not rebuilt, and the other
+  // shards' paper indexes kept as segments.
   EXPECT_LT(ms.vectors_indexed, ms.vectors);
+  EXPECT_GE(ms.vector_segments, 6);  // shards 2-4, titles and abstracts
+  EXPECT_GT(ms.vectors_in_segments, 0);
+  EXPECT_LE(ms.vectors_indexed + ms.vectors_in_segments, ms.vectors);
   ExpectSameStore(single_, tmp_dir_.File("merged"));
   // Negative control: the dump sees rows, vectors and the graph, and a store
   // missing a shard, or merged out of order, is not the single build.
@@ -247,9 +252,11 @@ TEST_F(MergeTest, AShardMergesIntoANonEmptyStore) {
   Status st = MergeInto(main, shards, &ms);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(ms.works_new, 10);
-  // The main store's indexes were extended by the shard's rows only: its 10
-  // papers' title and abstract vectors and the keywords it brought.
-  EXPECT_GE(ms.vectors_indexed, 20);
+  // The main store's indexes were extended by the shard's rows only: the
+  // keywords it brought; its 10 papers' title and abstract vectors are all
+  // new rows, so the shard's own indexes were kept as segments.
+  EXPECT_EQ(ms.vector_segments, 2);
+  EXPECT_EQ(ms.vectors_in_segments, 20);
   EXPECT_LT(ms.vectors_indexed, ms.vectors / 2);
   ExpectSameStore(single_, main);
 }
@@ -301,6 +308,92 @@ TEST_F(MergeTest, StoresWithAVectorDeltaMerge) {
   for (const auto& [name, size] : (*view)->files())
     EXPECT_EQ(name.find("delta"), std::string::npos) << name << ": the merged store is all base";
   EXPECT_FALSE((*view)->info().contains("vector_delta"));
+}
+
+// Shards' indexes kept as segments answer as one index does, before and
+// after the merged store's updates: a compaction that changes nothing keeps
+// them, one that changes every paper of a shard folds that shard's segments
+// into the base index, and the store answers as a single build given the
+// same update. --fold-vectors (vector_segments false) writes no segment.
+TEST_F(MergeTest, ShardIndexesKeptAsSegmentsAnswerAsOneIndex) {
+  auto shards = Shards({0, 6, 12, 18, 24});
+  ASSERT_EQ(shards.size(), 4u);
+  const std::string merged = tmp_dir_.File("merged"), folded = tmp_dir_.File("folded");
+  MergeStats ms, fs;
+  ASSERT_TRUE(MergeInto(merged, shards, &ms).ok());
+  ASSERT_TRUE(MergeInto(folded, shards, &fs, true, false).ok());
+  EXPECT_GE(ms.vector_segments, 6);
+  EXPECT_EQ(fs.vector_segments, 0);
+  EXPECT_EQ(fs.vectors_in_segments, 0);
+  EXPECT_GT(fs.vectors_indexed, ms.vectors_indexed);
+  ExpectSameStore(single_, merged);
+  ExpectSameStore(single_, folded);
+  auto segment_files = [](const std::string& dir) {
+    std::vector<std::string> names;
+    auto s = Store::Open(dir, Store::Mode::kRead);
+    EXPECT_TRUE(s.ok());
+    auto view = (*s)->Current("vectors");
+    EXPECT_TRUE(view.ok() && *view);
+    for (const auto& [name, size] : (*view)->files())
+      if (name.find(".seg") != std::string::npos) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const auto before = segment_files(merged);
+  EXPECT_EQ(before.size(), static_cast<size_t>(ms.vector_segments));
+  EXPECT_TRUE(std::count(before.begin(), before.end(), "abstract.seg3.hnsw")) << before.size();
+  EXPECT_TRUE(segment_files(folded).empty());
+  // Records, keywords and vectors of `jsonl` into `dir`: embed --missing
+  // with a compaction.
+  auto update = [&](const std::string& dir, const std::string& jsonl) {
+    const std::string file = dir + "-update.jsonl";
+    WriteFile(file, jsonl);
+    auto s = Store::Open(dir, Store::Mode::kWrite);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    IngestStats is;
+    if (!jsonl.empty()) {
+      ASSERT_TRUE(Ingest(s->get(), {file}, IngestOptions{}, &is).ok());
+    }
+    KeywordRunOptions ko;
+    ko.select = KeywordRunOptions::Select::kMissing;
+    KeywordRunStats ks;
+    Status st = RunKeywordExtraction(
+        s->get(), ko, [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EmbedRunOptions eo;
+    eo.lsa.dim = 16;
+    eo.threads = 1;
+    eo.hnsw.threads = 1;
+    eo.missing = true;
+    eo.compact = true;
+    EmbedRunStats es;
+    st = RunEmbed(s->get(), eo, &es);
+    ASSERT_TRUE(st.ok()) << st.message();
+  };
+  // A compaction with nothing changed keeps every segment.
+  ASSERT_NO_FATAL_FAILURE(update(merged, ""));
+  EXPECT_EQ(segment_files(merged), before);
+  ExpectSameStore(single_, merged);
+  // New texts for the last shard's papers, in the merged store and in a copy
+  // of the single build: the last shard's segments fold, the others stay.
+  std::string revised;
+  for (int j = 6; j < 8; ++j)
+    for (int t = 0; t < 3; ++t) {
+      json rec = json::parse(Records()[static_cast<size_t>(j * 3 + t)]);
+      rec["abstract"] = rec["abstract"].get<std::string>() + " We revise " +
+                        testing::TopicPhrases()[(t + 1) % 3][j % 6] + " as well.";
+      rec["updated_date"] = "2026-02-01";
+      revised += rec.dump() + "\n";
+    }
+  const std::string single = tmp_dir_.File("single-updated");
+  std::filesystem::copy(single_, single, std::filesystem::copy_options::recursive);
+  ASSERT_NO_FATAL_FAILURE(update(single, revised));
+  ASSERT_NO_FATAL_FAILURE(update(merged, revised));
+  const auto after = segment_files(merged);
+  EXPECT_LT(after.size(), before.size());
+  EXPECT_FALSE(after.empty());
+  EXPECT_FALSE(std::count(after.begin(), after.end(), "abstract.seg3.hnsw"));
+  ExpectSameStore(single, merged);
 }
 
 TEST_F(MergeTest, DuplicatesAreDeduplicatedByExternalIdAndDate) {

@@ -805,6 +805,171 @@ TEST(FieldVectorsTest, ADeltaIndexIsExtendedByTheNextDelta) {
   EXPECT_TRUE(std::is_sorted(rebuilt.begin(), rebuilt.end()));
 }
 
+// Segments (litgraph-merge): the index of a second store kept beside the
+// base index, its nodes relabelled with the merged ids. The base index holds
+// the first store's rows only (the others flagged `elsewhere`); searches over
+// both find every row by its own vector, score each hit by its merged vector,
+// return no row twice and match the exact top 10. A delta on top masks the
+// segment's rows as it masks the base's, and a compaction's copy of a
+// segment with some rows unlabelled leaves them to the base index.
+TEST(FieldVectorsTest, SegmentsAnswerWithTheMergedIds) {
+  ScopedTempDir tmp;
+  const int dim = 16;
+  const uint64_t a_rows = 600, b_rows = 500, rows = a_rows + b_rows - 1;
+  HnswBuildOptions o;
+  o.threads = 1;
+  auto index_store = [&](TestStore* store, const std::vector<float>& data, uint64_t n) {
+    GenerationBuilder* b = store->Start("vectors");
+    EXPECT_TRUE(VectorFile::Write(b, "f.vec", dim, n, data.data()).ok());
+    VectorFile v;
+    EXPECT_TRUE(v.Open(b->Path("f.vec"), *b->Identity("f.vec")).ok());
+    EXPECT_TRUE(BuildHnsw(v, b, "f", o).ok());
+    return store->Commit();
+  };
+  TestStore sa(tmp.File("a")), sb(tmp.File("b")), merged_store(tmp.File("m"));
+  const std::vector<float> a = RandomUnitRows(a_rows, dim, 21, 13);
+  const std::vector<float> bv = RandomUnitRows(b_rows, dim, 22, 17);
+  const GenerationView* ga = index_store(&sa, a, a_rows);
+  const GenerationView* gb = index_store(&sb, bv, b_rows);
+  // Merged ids: A's rows as they are, B's row r at a_rows - 1 + r.
+  std::vector<float> merged(rows * dim, 0.0f);
+  std::copy(a.begin(), a.end(), merged.begin());
+  std::copy(bv.begin() + dim, bv.end(), merged.begin() + a_rows * dim);
+  auto present = [&](const std::vector<float>& d, uint64_t r) {
+    return std::any_of(d.begin() + r * dim, d.begin() + (r + 1) * dim,
+                       [](float x) { return x != 0; });
+  };
+  std::vector<uint8_t> elsewhere(rows, 0);
+  uint64_t b_present = 0;
+  for (uint64_t r = 1; r < b_rows; ++r)
+    if (present(bv, r)) {
+      elsewhere[a_rows - 1 + r] = 1;
+      ++b_present;
+    }
+  GenerationBuilder* g = merged_store.Start("vectors");
+  ASSERT_TRUE(VectorFile::Write(g, "f.vec", dim, rows, merged.data()).ok());
+  VectorFile mv;
+  ASSERT_TRUE(mv.Open(g->Path("f.vec"), *g->Identity("f.vec")).ok());
+  ASSERT_TRUE(BuildHnsw(mv, g, "f", o, ga, {}, {}, elsewhere).ok());
+  uint64_t labelled = 0;
+  Status st = WriteHnswSegment(
+      *gb, "f.hnsw",
+      [&](uint64_t node, uint32_t old) {
+        EXPECT_EQ(old, node);  // an unlabelled index: node n is row n
+        return node >= 1 && present(bv, node) ? static_cast<uint32_t>(a_rows - 1 + node) : kNoLabel;
+      },
+      g, FieldVectors::SegmentFile("f", 1), &labelled);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(labelled, b_present);
+  const GenerationView* gm = merged_store.Commit();
+  FieldVectors fv;
+  st = fv.Open(*gm, "f");
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(fv.segments(), 1u);
+  EXPECT_FALSE(fv.OneIndex());
+  EXPECT_TRUE(fv.segment(0).labelled());
+  // The base index was extended by nothing: A's rows only.
+  EXPECT_EQ(HnswLibLabels(*gm, "f").size(), HnswLibLabels(*ga, "f").size());
+  auto check = [&](const FieldVectors& f, const std::vector<float>& want, const char* what) {
+    std::mt19937_64 rng(8);
+    size_t found = 0, wanted = 0;
+    VectorFile plain;
+    WritePlain(tmp.File(std::string(what) + ".vec"), dim, rows, want, &plain);
+    for (int i = 0; i < 200; ++i) {
+      std::vector<float> q = RandomQuery(dim, rng);
+      std::vector<VectorHit> exact = BruteForceSearch(plain, q.data(), 10);
+      std::vector<VectorHit> got = f.Search(q.data(), 10, 64);
+      ASSERT_EQ(got.size(), 10u) << what;
+      std::set<uint32_t> seen;
+      for (const VectorHit& h : got) {
+        ASSERT_LT(h.id, rows) << what;
+        EXPECT_NEAR(h.score, Dot(q.data(), want.data() + uint64_t{h.id} * dim, dim), 1e-5)
+            << what << " " << h.id;
+        EXPECT_TRUE(seen.insert(h.id).second) << what << ": duplicate " << h.id;
+      }
+      for (const VectorHit& h : exact) found += seen.count(h.id);
+      wanted += exact.size();
+    }
+    EXPECT_GE(static_cast<double>(found) / wanted, 0.95) << what;
+    // Every row is found by its own vector, in the base or the segment.
+    size_t self = 0, rows_with = 0;
+    for (uint64_t r = 1; r < rows; ++r) {
+      if (!present(want, r)) continue;
+      ++rows_with;
+      std::vector<VectorHit> top = f.Search(want.data() + r * dim, 1, 64);
+      self += !top.empty() && top[0].id == r;
+    }
+    EXPECT_GE(static_cast<double>(self) / rows_with, 0.99) << what;
+    EXPECT_TRUE(f.status().ok()) << what;
+  };
+  ASSERT_NO_FATAL_FAILURE(check(fv, merged, "segments"));
+  // A delta over base and segment rows: new vectors for every 5th row.
+  std::vector<uint32_t> ids;
+  std::vector<float> after = merged;
+  const std::vector<float> fresh = RandomUnitRows(rows, dim, 23);
+  for (uint64_t r = 1; r < rows; r += 5) {
+    ids.push_back(static_cast<uint32_t>(r));
+    std::copy(fresh.begin() + r * dim, fresh.begin() + (r + 1) * dim, after.begin() + r * dim);
+  }
+  uint64_t after_present = 0;
+  for (uint64_t r = 0; r < rows; ++r) after_present += present(after, r);
+  g = merged_store.Start("vectors");
+  for (const char* f : {"f.vec", "f.hnsw", "f.hnswlib", "f.seg1.hnsw"})
+    ASSERT_TRUE(g->Inherit(*gm, f).ok()) << f;
+  st = FieldVectors::WriteDelta(
+      g, "f", dim, ids, [&](uint64_t i) { return after.data() + uint64_t{ids[i]} * dim; },
+      after_present, o, 1u << 30);
+  ASSERT_TRUE(st.ok()) << st.message();
+  const GenerationView* gd = merged_store.Commit();
+  FieldVectors with_delta;
+  ASSERT_TRUE(with_delta.Open(*gd, "f").ok());
+  EXPECT_EQ(with_delta.segments(), 1u);
+  ASSERT_NO_FATAL_FAILURE(check(with_delta, after, "delta"));
+  // The compaction's copy: the delta's rows unlabelled in the segment and
+  // inserted into the base index instead.
+  std::vector<uint32_t> labels = with_delta.segment(0).Labels();
+  ASSERT_FALSE(labels.empty());
+  g = merged_store.Start("vectors");
+  ASSERT_TRUE(VectorFile::Write(g, "f.vec", dim, rows, after.data()).ok());
+  std::vector<uint8_t> kept(rows, 0);
+  auto changes = [&](uint32_t l) { return std::binary_search(ids.begin(), ids.end(), l); };
+  for (uint32_t l : labels)
+    if (l != kNoLabel && !changes(l)) kept[l] = 1;
+  st = WriteHnswSegment(
+      *gd, "f.seg1.hnsw",
+      [&](uint64_t, uint32_t old) { return old != kNoLabel && changes(old) ? kNoLabel : old; }, g,
+      "f.seg1.hnsw", &labelled);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(labelled, static_cast<uint64_t>(std::count(kept.begin(), kept.end(), 1)));
+  EXPECT_LT(labelled, b_present);
+  VectorFile cv;
+  ASSERT_TRUE(cv.Open(g->Path("f.vec"), *g->Identity("f.vec")).ok());
+  std::vector<uint64_t> changed;
+  for (uint32_t id : ids)
+    if (id < a_rows) changed.push_back(id);
+  ASSERT_TRUE(BuildHnsw(cv, g, "f", o, gd, changed, {}, kept).ok());
+  const GenerationView* gc = merged_store.Commit();
+  FieldVectors compacted;
+  ASSERT_TRUE(compacted.Open(*gc, "f").ok());
+  EXPECT_EQ(compacted.delta_rows(), 0u);
+  ASSERT_NO_FATAL_FAILURE(check(compacted, after, "compacted"));
+  // A damaged segment is an error, not a silent answer.
+  const std::string seg = gm->Path("f.seg1.hnsw");
+  std::string bytes = ReadFile(seg);
+  bytes[Payload(seg).size() - 3] ^= 0x40;  // the last node's label
+  std::filesystem::remove(seg);
+  WriteFile(seg, bytes);
+  FieldVectors damaged;
+  st = damaged.Open(*gm, "f");
+  if (st.ok()) {
+    for (int i = 0; i < 50 && damaged.status().ok(); ++i)
+      damaged.Search(merged.data() + (a_rows + i) * dim, 10, 64);
+    std::vector<uint32_t> l = damaged.segment(0).Labels();
+    st = damaged.status();
+  }
+  EXPECT_EQ(st.code(), Code::kCorruption);
+}
+
 TEST(FieldVectorsTest, WithoutADeltaTheBaseAnswers) {
   ScopedTempDir tmp;
   TestStore store(tmp.File("s"));

@@ -16,7 +16,8 @@
 // statistics (counted over the merged corpus, as a full extract-keywords
 // run would) and the HNSW indexes over the merged vectors (OUT's own, or
 // the first shard's into an empty OUT, extended when their rows are the
-// merged store's, else built anew). With shards cut
+// merged store's, else built anew), beside which the other shards' indexes
+// are kept as segments when their rows allow it. With shards cut
 // from consecutive slices of an input and merged in that order, dense ids
 // are those of a single ingest of the input, and queries answer the same.
 //
@@ -50,6 +51,12 @@ struct MergeOptions {
   // with OUT's, when it has vectors); false leaves OUT's vectors as they are
   // (new papers get theirs from `embed --missing`).
   bool vectors = true;
+  // A shard whose index holds exactly the vectors it gives the merged store
+  // keeps it as a segment of the merged field (vectors.h) instead of having
+  // its vectors inserted into one index: the merge copies the index, and
+  // embed's compactions fold the segments later (once half of one is stale).
+  // false builds one index per field, as a single-process build has.
+  bool vector_segments = true;
   size_t memory_budget = size_t{1} << 30;
   HnswBuildOptions hnsw;  // the indexes over the merged vectors; its threads count phrases too
   Reporter* reporter = NullReporter();
@@ -68,6 +75,8 @@ struct MergeStats {
   // or, when an index was extended (OUT's own, or the first shard's), the
   // rows it lacked and the rows a shard replaced.
   int64_t vectors_indexed = 0;
+  // Vectors whose shard's index was kept as a segment, and the segments.
+  int64_t vectors_in_segments = 0, vector_segments = 0;
   std::string model_id;  // of the merged vectors ("" when none)
   int64_t graph_edges = 0, cites_edges = 0, dangling_references = 0;
   double load_seconds = 0, keywords_seconds = 0, graph_seconds = 0, vectors_seconds = 0;

@@ -58,10 +58,24 @@
 // A node in the delta is masked out of the base: its base vector is never
 // returned. Search merges the base index's beam (masked nodes dropped) with
 // the delta's top k.
+//
+// Segments (<name>.seg1.hnsw, .seg2, ...): further HNSW graphs over rows of
+// the base's <name>.vec that the base index does not hold, written by
+// litgraph-merge from shards' indexes instead of inserting every shard's
+// vectors again (Lucene's segments). A segment is a flat index whose nodes
+// carry labels (magic "LGHNSW\0\4": the layout of ...\3 followed by
+// u32[nodes], node -> dense id, 0xffffffff for none): the shard's own index,
+// its links copied as they are, node n labelled with the merged store's id
+// of the shard's row n. A row is a live node of at most one index (base or
+// segment); the delta masks segments as it masks the base. A compaction
+// (embed) keeps each segment, its rows the delta changed unlabelled (they
+// stay as waypoints and go into the base index), and folds a segment into
+// the base index once half of its nodes are unlabelled.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -132,7 +146,8 @@ struct VectorHit {
   float score;  // inner product (cosine for unit vectors)
 };
 
-// Builds the index over the present rows of `vectors` and writes both
+// Builds the index over the present rows of `vectors` (those flagged in
+// `elsewhere` aside: a segment holds them) and writes both
 // <name>.hnswlib and <name>.hnsw into `out`. hnswlib labels row r with
 // labels[r] (ascending; a delta's node ids), or with r when `labels` is
 // empty; the .hnsw's node n is row n either way. With `base` (a generation
@@ -142,13 +157,31 @@ struct VectorHit {
 // row of `vectors` is not extended: the index is built afresh.
 Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
                  const HnswBuildOptions& options, const GenerationView* base = nullptr,
-                 const std::vector<uint64_t>& changed = {}, std::span<const uint32_t> labels = {});
+                 const std::vector<uint64_t>& changed = {}, std::span<const uint32_t> labels = {},
+                 std::span<const uint8_t> elsewhere = {});
+
+// Label of a segment node that returns nothing (a waypoint).
+constexpr uint32_t kNoLabel = 0xffffffffu;
+
+// Writes `name` (a segment, above) into `out`: the flat index `from_name` of
+// `from` with its links as they are and node n labelled label(n, old), old
+// being n's label there (n itself in an unlabelled index). Nothing is
+// inserted: the cost is a copy of the file. `*labelled` (when given)
+// receives the count of nodes with a label.
+Status WriteHnswSegment(const GenerationView& from, const std::string& from_name,
+                        const std::function<uint32_t(uint64_t node, uint32_t old)>& label,
+                        GenerationBuilder* out, const std::string& name,
+                        uint64_t* labelled = nullptr);
 
 class HnswIndex {
  public:
   Status Open(const GenerationView& generation, const std::string& name, const VectorFile* vectors);
   // Nodes with a vector (the graph's size).
   uint64_t nodes() const { return indexed_; }
+  // Whether nodes carry labels (a segment); else node n is row n.
+  bool labelled() const { return labelled_; }
+  // Every node's label (kNoLabel: none); empty on damage (status()).
+  std::vector<uint32_t> Labels() const;
   // Top-k by inner product with a beam of width ef (>= k). Stops early on a
   // damaged index (status()).
   std::vector<VectorHit> Search(const float* query, size_t k, size_t ef) const;
@@ -171,7 +204,8 @@ class HnswIndex {
   uint32_t entry_ = 0;
   uint64_t nodes_ = 0, indexed_ = 0, upper_words_ = 0, stride_ = 0;
   uint64_t labels_at_ = 0, levels_at_ = 0, upper_off_at_ = 0, level0_at_ = 0, upper_at_ = 0;
-  bool v2_ = false;  // an older file: nodes carry labels
+  bool v2_ = false;        // an older file: counted level-0 lists
+  bool labelled_ = false;  // v2 or a segment: nodes carry labels
 };
 
 // Exact top-k by scanning every present row (the baseline for recall).
@@ -184,7 +218,13 @@ class FieldVectors {
   // 20k rows of 128 floats reads 10 MB, about the cost of an index search.
   static constexpr uint64_t kDeltaIndexMinRows = 20000;
 
-  // Opens <name>.vec (and .hnsw, and the delta files when present).
+  // The file of segment k (1, 2, ...) of field `name`.
+  static std::string SegmentFile(const std::string& name, size_t k) {
+    return name + ".seg" + std::to_string(k) + ".hnsw";
+  }
+
+  // Opens <name>.vec (and .hnsw, the segments and the delta files when
+  // present).
   Status Open(const GenerationView& generation, const std::string& name);
   int dim() const { return base_.dim(); }
   // The node id space: past the base's rows and the delta's ids.
@@ -192,6 +232,14 @@ class FieldVectors {
   uint64_t present() const { return present_; }
   uint64_t delta_rows() const { return delta_count_; }
   bool has_index() const { return has_index_; }
+  size_t segments() const { return segments_.size(); }
+  // Segment k (0-based) of the field.
+  const HnswIndex& segment(size_t k) const { return *segments_[k]; }
+  // Whether the base index alone holds every vector (no delta, no segment,
+  // node n is row n): a merge can keep it as a segment.
+  bool OneIndex() const {
+    return has_index_ && delta_count_ == 0 && segments_.empty() && !index_.labelled();
+  }
   // The vector of node `id` (the delta's when the node is in it); nullptr
   // when it has none or the file is damaged (status()).
   const float* Row(uint64_t id) const;
@@ -201,9 +249,9 @@ class FieldVectors {
   bool InDelta(uint64_t id) const { return DeltaRow(id) >= 0; }
   // The delta's node ids, ascending.
   std::vector<uint32_t> DeltaIds() const;
-  // Top-k by inner product: the base index's beam of width ef without the
-  // nodes of the delta, merged with the delta's top k (its index, or a
-  // scan). Without a base index, a scan of everything.
+  // Top-k by inner product: the beams of width ef of the base index and of
+  // each segment without the nodes of the delta, merged with the delta's top
+  // k (its index, or a scan). Without a base index, a scan of everything.
   std::vector<VectorHit> Search(const float* query, size_t k, size_t ef) const;
   // Exact top-k over every present row (the baseline for recall).
   std::vector<VectorHit> Exact(const float* query, size_t k) const;
@@ -232,6 +280,7 @@ class FieldVectors {
   VectorFile base_;
   HnswIndex index_;
   bool has_index_ = false;
+  std::vector<std::unique_ptr<HnswIndex>> segments_;
   CheckedFile ids_;
   VectorFile delta_;
   HnswIndex delta_index_;
