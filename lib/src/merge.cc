@@ -233,10 +233,10 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
 // Flags the rows the segments hold in `elsewhere` (one byte per row) and
 // counts the segments written in `*segments`.
 Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>& from,
-                     const RowSources& src, const VectorFile& merged, const FieldVectors& own,
-                     bool keep_own, const FieldVectors* base_rows, const std::string& name,
-                     GenerationBuilder* g, std::vector<uint8_t>* elsewhere, size_t* segments,
-                     MergeStats* stats) {
+                     const RowSources& src, const std::vector<std::vector<uint32_t>>* same_text,
+                     const VectorFile& merged, const FieldVectors& own, bool keep_own,
+                     const FieldVectors* base_rows, const std::string& name, GenerationBuilder* g,
+                     std::vector<uint8_t>* elsewhere, size_t* segments, MergeStats* stats) {
   // Each candidate shard's rows -> their merged rows (4 bytes per row).
   std::vector<std::vector<uint32_t>> merged_row(shards.size());
   for (size_t i = 0; i < shards.size(); ++i)
@@ -253,8 +253,13 @@ Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>
     std::vector<uint32_t>& to = merged_row[i];
     if (to.empty()) continue;
     // Every vector of the shard must be the merged row's, and that row no
-    // node of the base index (a row another shard or OUT replaced, or an OUT
-    // row the shard replaced, disqualifies the shard: its rows are inserted).
+    // node of the base index; else, when the field's vectors are functions of
+    // their text (`same_text`: each shard row's merged row, a keyword's), the
+    // node is a waypoint scored by the merged row's vector, which is the same
+    // and is indexed elsewhere. Any other row another shard or OUT replaced,
+    // or an OUT row the shard replaced, disqualifies the shard: its rows are
+    // inserted.
+    const std::vector<uint32_t>* all = same_text ? &(*same_text)[i] : nullptr;
     bool whole = true;
     for (uint64_t r = 0; r < to.size() && whole; ++r) {
       if (!from[i].Row(r)) {
@@ -262,7 +267,11 @@ Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>
         continue;
       }
       const uint32_t m = to[r];
-      whole = m != kNoLabel && !(keep_own && own.Row(m)) && !(base_rows && base_rows->BaseRow(m));
+      if (m < kWaypoint && !(keep_own && own.Row(m)) && !(base_rows && base_rows->BaseRow(m)))
+        continue;  // live here
+      const uint32_t same = all && r < all->size() ? (*all)[r] : kNoLabel;
+      whole = same < kWaypoint;
+      to[r] = kWaypoint | same;
     }
     LITGRAPH_RETURN_IF_ERROR(from[i].status());
     LITGRAPH_RETURN_IF_ERROR(own.status());
@@ -275,7 +284,7 @@ Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>
         [&](uint64_t node, uint32_t) { return node < to.size() ? to[node] : kNoLabel; }, g,
         FieldVectors::SegmentFile(name, k), &labelled));
     for (uint32_t m : to)
-      if (m != kNoLabel) (*elsewhere)[m] = 1;
+      if (m < kWaypoint) (*elsewhere)[m] = 1;
     stats->vectors_in_segments += static_cast<int64_t>(labelled);
   }
   return Status::Ok();
@@ -285,7 +294,9 @@ Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>
 // shards'), each field's rows from the shard that wrote the row last, else
 // OUT's own, and HNSW indexes over them.
 Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& papers,
-                    const RowSources& keywords, const MergeOptions& options, MergeStats* stats) {
+                    const RowSources& keywords,
+                    const std::vector<std::vector<uint32_t>>& keyword_rows,
+                    const MergeOptions& options, MergeStats* stats) {
   auto cur = out->Current("vectors");
   if (!cur.ok()) return cur.status();
   const GenerationView* first = nullptr;
@@ -377,8 +388,9 @@ Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& pa
     if (options.vector_segments) {
       const int64_t before = stats->vectors_in_segments;
       size_t segments = 0;
-      LITGRAPH_RETURN_IF_ERROR(WriteSegments(shards, from, src, merged, own, keep_own, base_rows,
-                                             name, g, &elsewhere, &segments, stats));
+      LITGRAPH_RETURN_IF_ERROR(WriteSegments(shards, from, src, keep_own ? &keyword_rows : nullptr,
+                                             merged, own, keep_own, base_rows, name, g, &elsewhere,
+                                             &segments, stats));
       if (segments > 0) {
         if (!info["vector_segments"].is_object())
           info["vector_segments"] = nlohmann::json::object();
@@ -488,15 +500,26 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
       // Keyword rows by external id (their ids in OUT are known now). A
       // keyword's vector depends on its text only: the first shard's is
       // taken, and OUT's own is kept (WriteVectors).
+      // Each shard's keyword rows -> OUT's (4 bytes per row): where a shard's
+      // keyword index, kept as a segment, finds the vectors of its keywords
+      // that other stores gave (the same vectors).
       keywords.Reserve(static_cast<uint64_t>(out->MaxId(NodeType::kKeyword)) + 1);
+      std::vector<std::vector<uint32_t>> keyword_rows(shards.size());
       for (size_t i = 0; i < shards.size(); ++i) {
         if (!shards[i].vectors) continue;
         ForEachKeywordExtId(shards[i].store.get(), [&](int64_t id, std::string_view ext) {
-          if (auto mine = out->NodeByExtId(NodeType::kKeyword, std::string(ext)))
-            keywords.SetIfUnset(*mine, i, id);
+          auto mine = out->NodeByExtId(NodeType::kKeyword, std::string(ext));
+          if (!mine) return;
+          keywords.SetIfUnset(*mine, i, id);
+          auto& rows = keyword_rows[i];
+          if (static_cast<uint64_t>(id) >= rows.size())
+            rows.resize(std::max<size_t>(static_cast<size_t>(id) + 1, rows.size() * 2), kNoLabel);
+          rows[static_cast<size_t>(id)] =
+              *mine < kWaypoint ? static_cast<uint32_t>(*mine) : kNoLabel;
         });
       }
-      LITGRAPH_RETURN_IF_ERROR(WriteVectors(out, shards, papers, keywords, options, stats));
+      LITGRAPH_RETURN_IF_ERROR(
+          WriteVectors(out, shards, papers, keywords, keyword_rows, options, stats));
     }
     stats->vectors_seconds = Since(tv);
     txn.Commit();

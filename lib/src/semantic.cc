@@ -234,8 +234,8 @@ Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::st
 
 // At a compaction, the segments of the current generation that stay: each
 // with the rows of `delta` (ascending; their vectors change now, and the base
-// index takes them) unlabelled, numbered afresh. A segment with fewer than
-// half of its nodes labelled is folded instead: its rows go into the base
+// index takes them) made waypoints, numbered afresh. A segment with fewer
+// than half of its nodes live is folded instead: its rows go into the base
 // index. Flags the rows the kept segments hold in `elsewhere`.
 Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& name,
                     const std::vector<std::vector<uint32_t>>& labels,
@@ -260,8 +260,7 @@ Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& nam
     else
       LITGRAPH_RETURN_IF_ERROR(WriteHnswSegment(
           *r->cur, FieldVectors::SegmentFile(name, k + 1),
-          [&](uint64_t, uint32_t l) { return changes(l) || l >= rows ? kNoLabel : l; }, r->out,
-          to));
+          [&](uint64_t, uint32_t l) { return changes(l) ? kWaypoint | l : l; }, r->out, to));
     for (uint32_t l : labels[k])
       if (l < rows && !changes(l)) (*elsewhere)[l] = 1;
   }

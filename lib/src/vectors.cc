@@ -4,6 +4,7 @@
 #include <hnswlib/hnswlib.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <queue>
@@ -409,9 +410,16 @@ Status WriteHnswSegment(const GenerationView& from, const std::string& from_name
       std::memcpy(&old, l, 4);
     }
     labels[node] = label(node, old);
-    count += labels[node] != kNoLabel;
+    count += (labels[node] & kWaypoint) == 0;
   }
   LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(labels)));
+  // A new segment counts its live nodes; a rewritten one keeps the count it
+  // was made with (embed folds a segment once fewer than half are left).
+  if (!v4) {
+    h.indexed = count;
+    LITGRAPH_RETURN_IF_ERROR(w.PatchHeader(offsetof(HnswHeader, indexed),
+                                           {reinterpret_cast<const char*>(&h.indexed), 8}));
+  }
   if (labelled) *labelled = count;
   return w.Finish();
 }
@@ -521,7 +529,7 @@ int HnswIndex::Level(uint32_t node) const {
 
 float HnswIndex::Score(const float* q, uint32_t node) const {
   uint32_t label;
-  const float* v = Label(node, &label) ? vectors_->RawRow(label) : nullptr;
+  const float* v = Label(node, &label) ? vectors_->RawRow(label & ~kWaypoint) : nullptr;
   return v ? Dot(q, v, dim_) : -2.0f;
 }
 
@@ -588,10 +596,11 @@ std::vector<VectorHit> HnswIndex::Search(const float* query, size_t k, size_t ef
     }
   }
   // A node whose vector went since the index was built (embed's fold keeps
-  // it as a waypoint) is passed through, never returned.
+  // it as a waypoint), or a segment's waypoint, is passed through, never
+  // returned.
   while (!results.empty()) {
     uint32_t label;
-    if (Label(results.top().second, &label) && vectors_->Row(label))
+    if (Label(results.top().second, &label) && !(label & kWaypoint) && vectors_->Row(label))
       out.push_back({label, results.top().first});
     results.pop();
   }

@@ -811,7 +811,7 @@ TEST(FieldVectorsTest, ADeltaIndexIsExtendedByTheNextDelta) {
 // both find every row by its own vector, score each hit by its merged vector,
 // return no row twice and match the exact top 10. A delta on top masks the
 // segment's rows as it masks the base's, and a compaction's copy of a
-// segment with some rows unlabelled leaves them to the base index.
+// segment with some rows made waypoints leaves them to the base index.
 TEST(FieldVectorsTest, SegmentsAnswerWithTheMergedIds) {
   ScopedTempDir tmp;
   const int dim = 16;
@@ -925,8 +925,8 @@ TEST(FieldVectorsTest, SegmentsAnswerWithTheMergedIds) {
   ASSERT_TRUE(with_delta.Open(*gd, "f").ok());
   EXPECT_EQ(with_delta.segments(), 1u);
   ASSERT_NO_FATAL_FAILURE(check(with_delta, after, "delta"));
-  // The compaction's copy: the delta's rows unlabelled in the segment and
-  // inserted into the base index instead.
+  // The compaction's copy: the delta's rows made waypoints of the segment
+  // (scored, never returned) and inserted into the base index instead.
   std::vector<uint32_t> labels = with_delta.segment(0).Labels();
   ASSERT_FALSE(labels.empty());
   g = merged_store.Start("vectors");
@@ -937,8 +937,10 @@ TEST(FieldVectorsTest, SegmentsAnswerWithTheMergedIds) {
     if (l != kNoLabel && !changes(l)) kept[l] = 1;
   st = WriteHnswSegment(
       *gd, "f.seg1.hnsw",
-      [&](uint64_t, uint32_t old) { return old != kNoLabel && changes(old) ? kNoLabel : old; }, g,
-      "f.seg1.hnsw", &labelled);
+      [&](uint64_t, uint32_t old) {
+        return old != kNoLabel && changes(old) ? kWaypoint | old : old;
+      },
+      g, "f.seg1.hnsw", &labelled);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(labelled, static_cast<uint64_t>(std::count(kept.begin(), kept.end(), 1)));
   EXPECT_LT(labelled, b_present);

@@ -30,8 +30,10 @@
 //
 // Memory (doc/memory.md): SQLite's page cache and the graph build within
 // `memory_budget`, plus 8 bytes per work and per keyword of OUT (where each
-// row's vector comes from), plus HNSW's build (dim x 4 + 128 bytes per
-// vector at M = 16).
+// row's vector comes from), plus 5 bytes per row of a field while its
+// segments are chosen (each shard row's merged row, and which rows a segment
+// holds), plus HNSW's build (dim x 4 + 128 bytes per vector inserted at
+// M = 16).
 #pragma once
 
 #include <cstdint>

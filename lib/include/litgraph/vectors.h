@@ -64,13 +64,14 @@
 // litgraph-merge from shards' indexes instead of inserting every shard's
 // vectors again (Lucene's segments). A segment is a flat index whose nodes
 // carry labels (magic "LGHNSW\0\4": the layout of ...\3 followed by
-// u32[nodes], node -> dense id, 0xffffffff for none): the shard's own index,
+// u32[nodes], node -> dense id; with the top bit set, a waypoint scored by
+// that id's vector and never returned; 0xffffffff: none): the shard's own index,
 // its links copied as they are, node n labelled with the merged store's id
 // of the shard's row n. A row is a live node of at most one index (base or
 // segment); the delta masks segments as it masks the base. A compaction
-// (embed) keeps each segment, its rows the delta changed unlabelled (they
-// stay as waypoints and go into the base index), and folds a segment into
-// the base index once half of its nodes are unlabelled.
+// (embed) keeps each segment, its rows the delta changed made waypoints
+// (their new vectors go into the base index), and folds a segment into the
+// base index once fewer than half of its nodes are live.
 #pragma once
 
 #include <cstdint>
@@ -160,14 +161,17 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
                  const std::vector<uint64_t>& changed = {}, std::span<const uint32_t> labels = {},
                  std::span<const uint8_t> elsewhere = {});
 
-// Label of a segment node that returns nothing (a waypoint).
+// A segment node labelled kWaypoint | id is scored by row id's vector but
+// never returned (the row is live in another index: the base, or another
+// segment); one labelled kNoLabel has no vector at all.
+constexpr uint32_t kWaypoint = 0x80000000u;
 constexpr uint32_t kNoLabel = 0xffffffffu;
 
 // Writes `name` (a segment, above) into `out`: the flat index `from_name` of
 // `from` with its links as they are and node n labelled label(n, old), old
 // being n's label there (n itself in an unlabelled index). Nothing is
 // inserted: the cost is a copy of the file. `*labelled` (when given)
-// receives the count of nodes with a label.
+// receives the count of nodes with a label that is no waypoint's.
 Status WriteHnswSegment(const GenerationView& from, const std::string& from_name,
                         const std::function<uint32_t(uint64_t node, uint32_t old)>& label,
                         GenerationBuilder* out, const std::string& name,
@@ -176,7 +180,8 @@ Status WriteHnswSegment(const GenerationView& from, const std::string& from_name
 class HnswIndex {
  public:
   Status Open(const GenerationView& generation, const std::string& name, const VectorFile* vectors);
-  // Nodes with a vector (the graph's size).
+  // Nodes with a vector (the graph's size); a segment's live nodes when it
+  // was made.
   uint64_t nodes() const { return indexed_; }
   // Whether nodes carry labels (a segment); else node n is row n.
   bool labelled() const { return labelled_; }
