@@ -239,6 +239,19 @@ void Vectors(Store* store) {
   auto cv = store->Current("vectors");
   Check(cv.ok() && *cv, "vectors current");
   SeedFile("manifest", "vectors-MANIFEST", Rewrap((*cv)->Path("MANIFEST"), "MANIFEST"));
+  // A segment (labelled nodes, vectors.h): live, waypoint and unlabelled nodes.
+  auto b2 = GenerationBuilder::Start(store, "vectors");
+  Check(b2.ok(), "segment generation");
+  Check(WriteHnswSegment(
+            **cv, "m16.hnsw",
+            [](uint64_t node, uint32_t) -> uint32_t {
+              const auto n = static_cast<uint32_t>(node);
+              return n % 7 == 0 ? kNoLabel : n % 2 ? kWaypoint | n : n;
+            },
+            b2->get(), "seg.hnsw")
+            .ok(),
+        "segment");
+  SeedFile("hnsw", "segment-M16", Rewrap((*b2)->Path("seg.hnsw"), "title.hnsw"));
 }
 
 void Texts(const std::vector<std::string>& lines, const std::vector<std::string>& titles) {

@@ -36,7 +36,11 @@ Manual ToolManual() {
       "work is in proportion to what changed since the base; a run whose delta passes 20% of "
       "the base's rows (--compact-at), or --compact, folds it into new base files, which "
       "costs about an HNSW insertion per row of the delta (at 1M papers, 300k rows: ~5 min); "
-      "--compact-at 100 leaves the fold to a scheduled --missing --compact run. The summary "
+      "--compact-at 100 leaves the fold to a scheduled --missing --compact run. A store "
+      "litgraph-merge wrote may hold shards' HNSW indexes as segments beside the base index; "
+      "compactions keep them (folding one once half its rows changed), and --missing "
+      "--fold-segments inserts their vectors into one index per field (as slow as indexing "
+      "them: at 1M works ~9 min), which makes semantic queries cheaper. The summary "
       "says when a retrain is due (the store has grown by half since training, or new text has "
       "many words "
       "the model does not know).\n\n"
@@ -95,6 +99,9 @@ void AddOptions(Tool& tool, Options* opt) {
   app.add_flag("--replace", o->replace, "Allow switching models (re-embeds everything)");
   app.add_flag("--compact", o->compact,
                "With --missing: fold the vector delta into new base files");
+  app.add_flag("--fold-segments", o->fold_segments,
+               "With --missing: compact, and insert the vectors of the shard indexes "
+               "litgraph-merge kept (segments) into one index per field");
   app.add_option("--compact-at", o->delta_fraction,
                  "With --missing: fold the delta into new base files once it holds more than "
                  "this share of the base's rows (default 0.2; 0 folds every run, 100 leaves it "
@@ -103,8 +110,9 @@ void AddOptions(Tool& tool, Options* opt) {
       ->check(NumberIn(0.0, 1e6));
   app.add_flag(
       "--no-index", [o](int64_t) { o->index = false; },
-      "Write the vectors without HNSW indexes (queries scan them): for shard stores, "
-      "which litgraph-merge indexes once merged; a later run with --compact builds them");
+      "Write the vectors without HNSW indexes (queries scan them); litgraph-merge inserts "
+      "such a shard's vectors instead of keeping its index; a later run with --compact "
+      "builds them");
   app.add_flag("--filter", opt->filter, "Filter mode: {\"text\"} records on stdin");
   app.add_option("--backend", o->backend, "Model: builtin (default) or http")
       ->check(CLI::IsMember({"builtin", "http"}));

@@ -39,8 +39,10 @@ Manual ToolManual() {
       "(counted over the merged corpus) and the HNSW indexes are then built once. A shard "
       "whose own HNSW index holds exactly the vectors it brings keeps that index as a segment "
       "of the merged store's (its links copied, not built again): queries search the base "
-      "index and the segments together, and later compactions of `litgraph-embed` fold them; "
-      "--fold-vectors builds one index per field instead. Shards cut "
+      "index and the segments together (each segment adds an HNSW search, ~0.2-0.4 ms), and "
+      "later compactions of `litgraph-embed` fold them once half stale; at most "
+      "--max-segments per field are kept, the largest first. --fold-vectors builds one index "
+      "per field instead. Shards cut "
       "from consecutive slices of an input and merged in that order give the store a single "
       "ingest of the input gives, and the same query answers.\n\n"
       "For keywords and vectors to agree, every shard must use one set of phrase statistics "
@@ -82,6 +84,12 @@ int main(int argc, char** argv) {
   tool.app().add_flag("--fold-vectors", fold_vectors,
                       "Insert every shard's vectors into one HNSW index per field, instead of "
                       "keeping shards' indexes as segments (slower merge)");
+  tool.app()
+      .add_option("--max-segments", opt.max_segments,
+                  "Shard indexes kept per field at most, the largest first (default 8; each "
+                  "adds an HNSW search to a semantic query)")
+      ->type_name("N")
+      ->check(NumberIn(0, 1024));
   tool.app()
       .add_option("--hnsw-m", opt.hnsw.M, "HNSW links per node (default 16)")
       ->type_name("N")

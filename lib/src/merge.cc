@@ -229,14 +229,16 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
 // Keeps as segments of field `name` (vectors.h) the indexes of the shards
 // whose index holds exactly the vectors they give the merged store, none of
 // them a node of the base index (`base_rows`: the store whose index is
-// extended, or null): each shard's rows relabelled with their merged ids.
+// extended, or null): each shard's rows relabelled with their merged ids;
+// the `max_segments` of them with the most rows when more qualify.
 // Flags the rows the segments hold in `elsewhere` (one byte per row) and
 // counts the segments written in `*segments`.
 Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>& from,
                      const RowSources& src, const std::vector<std::vector<uint32_t>>* same_text,
                      const VectorFile& merged, const FieldVectors& own, bool keep_own,
                      const FieldVectors* base_rows, const std::string& name, GenerationBuilder* g,
-                     std::vector<uint8_t>* elsewhere, size_t* segments, MergeStats* stats) {
+                     size_t max_segments, std::vector<uint8_t>* elsewhere, size_t* segments,
+                     MergeStats* stats) {
   // Each candidate shard's rows -> their merged rows (4 bytes per row).
   std::vector<std::vector<uint32_t>> merged_row(shards.size());
   for (size_t i = 0; i < shards.size(); ++i)
@@ -249,6 +251,7 @@ Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>
       merged_row[shard][shard_row] = static_cast<uint32_t>(r);
   }
   elsewhere->assign(rows, 0);
+  std::vector<uint64_t> live(shards.size(), 0);
   for (size_t i = 0; i < shards.size(); ++i) {
     std::vector<uint32_t>& to = merged_row[i];
     if (to.empty()) continue;
@@ -267,15 +270,28 @@ Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>
         continue;
       }
       const uint32_t m = to[r];
-      if (m < kWaypoint && !(keep_own && own.Row(m)) && !(base_rows && base_rows->BaseRow(m)))
-        continue;  // live here
+      if (m < kWaypoint && !(keep_own && own.Row(m)) && !(base_rows && base_rows->BaseRow(m))) {
+        ++live[i];
+        continue;
+      }
       const uint32_t same = all && r < all->size() ? (*all)[r] : kNoLabel;
       whole = same < kWaypoint;
       to[r] = kWaypoint | same;
     }
     LITGRAPH_RETURN_IF_ERROR(from[i].status());
     LITGRAPH_RETURN_IF_ERROR(own.status());
-    if (!whole) continue;
+    if (!whole) to.clear();
+  }
+  // The shards with the most live rows keep their indexes, up to the cap;
+  // segments are numbered in shard order.
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < shards.size(); ++i)
+    if (!merged_row[i].empty() && live[i] > 0) kept.push_back(i);
+  std::stable_sort(kept.begin(), kept.end(), [&](size_t a, size_t b) { return live[a] > live[b]; });
+  if (kept.size() > max_segments) kept.resize(max_segments);
+  std::sort(kept.begin(), kept.end());
+  for (size_t i : kept) {
+    const std::vector<uint32_t>& to = merged_row[i];
     uint64_t labelled = 0;
     const size_t k = ++*segments;
     ++stats->vector_segments;
@@ -389,8 +405,8 @@ Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& pa
       const int64_t before = stats->vectors_in_segments;
       size_t segments = 0;
       LITGRAPH_RETURN_IF_ERROR(WriteSegments(shards, from, src, keep_own ? &keyword_rows : nullptr,
-                                             merged, own, keep_own, base_rows, name, g, &elsewhere,
-                                             &segments, stats));
+                                             merged, own, keep_own, base_rows, name, g,
+                                             options.max_segments, &elsewhere, &segments, stats));
       if (segments > 0) {
         if (!info["vector_segments"].is_object())
           info["vector_segments"] = nlohmann::json::object();

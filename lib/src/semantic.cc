@@ -241,7 +241,7 @@ Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& nam
                     const std::vector<std::vector<uint32_t>>& labels,
                     const std::vector<uint32_t>& delta, uint64_t rows,
                     std::vector<uint8_t>* elsewhere) {
-  if (labels.empty()) return Status::Ok();
+  if (labels.empty() || r->o.fold_segments) return Status::Ok();
   auto changes = [&](uint32_t l) {
     return l != kNoLabel && std::binary_search(delta.begin(), delta.end(), l);
   };
@@ -368,7 +368,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   HnswBuildOptions ho = r->o.hnsw;
   ho.threads = std::max(1, r->o.threads);
   const bool compact =
-      !reuse || r->o.compact ||
+      !reuse || r->o.compact || r->o.fold_segments ||
       static_cast<double>(delta.size()) > r->o.delta_fraction * static_cast<double>(old.present());
   if (!compact) {
     // The base's files unchanged, the delta beside them.

@@ -115,12 +115,14 @@ class MergeTest : public ::testing::Test {
   }
 
   static Status MergeInto(const std::string& out, const std::vector<std::string>& shards,
-                          MergeStats* stats, bool vectors = true, bool segments = true) {
+                          MergeStats* stats, bool vectors = true, bool segments = true,
+                          size_t max_segments = 8) {
     auto s = Store::Open(out, Store::Mode::kWrite, true);
     if (!s.ok()) return s.status();
     MergeOptions o;
     o.vectors = vectors;
     o.vector_segments = segments;
+    o.max_segments = max_segments;
     o.hnsw.threads = 1;
     return Merge(s->get(), shards, o, stats);
   }
@@ -315,7 +317,8 @@ TEST_F(MergeTest, StoresWithAVectorDeltaMerge) {
 // after the merged store's updates: a compaction that changes nothing keeps
 // them, one that changes every paper of a shard folds that shard's segments
 // into the base index, and the store answers as a single build given the
-// same update. --fold-vectors (vector_segments false) writes no segment.
+// same update; embed --fold-segments leaves one index per field.
+// --fold-vectors (vector_segments false) writes no segment.
 TEST_F(MergeTest, ShardIndexesKeptAsSegmentsAnswerAsOneIndex) {
   auto shards = Shards({0, 6, 12, 18, 24});
   ASSERT_EQ(shards.size(), 4u);
@@ -329,6 +332,17 @@ TEST_F(MergeTest, ShardIndexesKeptAsSegmentsAnswerAsOneIndex) {
   EXPECT_GT(fs.vectors_indexed, ms.vectors_indexed);
   ExpectSameStore(single_, merged);
   ExpectSameStore(single_, folded);
+  // One segment per field at most: the largest shard's (shard 2 of 6
+  // papers; shards 3 and 4 hold 6 too, so the first of them), the others'
+  // vectors inserted.
+  const std::string capped = tmp_dir_.File("capped");
+  MergeStats cs;
+  ASSERT_TRUE(MergeInto(capped, shards, &cs, true, true, 1).ok());
+  EXPECT_GE(cs.vector_segments, 2);
+  EXPECT_LE(cs.vector_segments, 3);
+  EXPECT_GT(cs.vectors_indexed, ms.vectors_indexed);
+  EXPECT_LT(cs.vectors_indexed, fs.vectors_indexed);
+  ExpectSameStore(single_, capped);
   auto segment_files = [](const std::string& dir) {
     std::vector<std::string> names;
     auto s = Store::Open(dir, Store::Mode::kRead);
@@ -348,7 +362,7 @@ TEST_F(MergeTest, ShardIndexesKeptAsSegmentsAnswerAsOneIndex) {
   EXPECT_TRUE(segment_files(folded).empty());
   // Records, keywords and vectors of `jsonl` into `dir`: embed --missing
   // with a compaction.
-  auto update = [&](const std::string& dir, const std::string& jsonl) {
+  auto update = [&](const std::string& dir, const std::string& jsonl, bool fold = false) {
     const std::string file = dir + "-update.jsonl";
     WriteFile(file, jsonl);
     auto s = Store::Open(dir, Store::Mode::kWrite);
@@ -369,6 +383,7 @@ TEST_F(MergeTest, ShardIndexesKeptAsSegmentsAnswerAsOneIndex) {
     eo.hnsw.threads = 1;
     eo.missing = true;
     eo.compact = true;
+    eo.fold_segments = fold;
     EmbedRunStats es;
     st = RunEmbed(s->get(), eo, &es);
     ASSERT_TRUE(st.ok()) << st.message();
@@ -396,6 +411,10 @@ TEST_F(MergeTest, ShardIndexesKeptAsSegmentsAnswerAsOneIndex) {
   EXPECT_LT(after.size(), before.size());
   EXPECT_FALSE(after.empty());
   EXPECT_FALSE(std::count(after.begin(), after.end(), "abstract.seg3.hnsw"));
+  ExpectSameStore(single, merged);
+  // --fold-segments: one index per field.
+  ASSERT_NO_FATAL_FAILURE(update(merged, "", true));
+  EXPECT_TRUE(segment_files(merged).empty());
   ExpectSameStore(single, merged);
 }
 

@@ -36,10 +36,13 @@ enum class VecField { kTitle, kAbstract, kKeyword };
 const char* VecFieldName(VecField f);  // "title", "abstract", "keyword"
 
 struct EmbedRunOptions {
-  bool train = false;           // (re)train the built-in model and re-embed everything
-  bool missing = false;         // only rows without vectors (new papers / keywords)
-  bool replace = false;         // allow switching models (re-embeds everything)
-  bool compact = false;         // fold the delta into the base (with missing)
+  bool train = false;    // (re)train the built-in model and re-embed everything
+  bool missing = false;  // only rows without vectors (new papers / keywords)
+  bool replace = false;  // allow switching models (re-embeds everything)
+  bool compact = false;  // fold the delta into the base (with missing)
+  // With missing: compact, and insert the rows of a merge's segments
+  // (vectors.h) into the base index, leaving one index per field.
+  bool fold_segments = false;
   double delta_fraction = 0.2;  // the delta's rows past which a run compacts
   // Deltas of fewer rows are scanned by queries, not indexed (tests lower it).
   uint64_t delta_index_min_rows = FieldVectors::kDeltaIndexMinRows;

@@ -257,6 +257,9 @@ class FieldVectors {
   // Top-k by inner product: the beams of width ef of the base index and of
   // each segment without the nodes of the delta, merged with the delta's top
   // k (its index, or a scan). Without a base index, a scan of everything.
+  // (One beam shared by the indexes, each search starting from the scores
+  // the previous ones found, was tried: recall@10 fell to 0.90-0.92 against
+  // exact search, and some rows were not found by their own vector.)
   std::vector<VectorHit> Search(const float* query, size_t k, size_t ef) const;
   // Exact top-k over every present row (the baseline for recall).
   std::vector<VectorHit> Exact(const float* query, size_t k) const;
