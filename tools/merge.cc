@@ -39,8 +39,11 @@ Manual ToolManual() {
       "(counted over the merged corpus) and the HNSW indexes are then built once. A shard "
       "whose own HNSW index holds exactly the vectors it brings keeps that index as a segment "
       "of the merged store's (its links copied, not built again): queries search the base "
-      "index and the segments together (each segment adds an HNSW search, ~0.2-0.4 ms), and "
-      "later compactions of `litgraph-embed` fold them once half stale; at most "
+      "index and the segments together (each segment adds an HNSW search: with 3 segments per "
+      "field a 1M-work store answered find-paper --semantic 31% and tri-search 19% slower in "
+      "fresh processes, bench/results/2026-11-27-segments), and "
+      "later compactions of `litgraph-embed` fold them once half stale (`litgraph-embed "
+      "--missing --fold-segments` folds them all); at most "
       "--max-segments per field are kept, the largest first. --fold-vectors builds one index "
       "per field instead. Shards cut "
       "from consecutive slices of an input and merged in that order give the store a single "
@@ -87,7 +90,7 @@ int main(int argc, char** argv) {
   tool.app()
       .add_option("--max-segments", opt.max_segments,
                   "Shard indexes kept per field at most, the largest first (default 8; each "
-                  "adds an HNSW search to a semantic query)")
+                  "adds an HNSW search to every vector search)")
       ->type_name("N")
       ->check(NumberIn(0, 1024));
   tool.app()

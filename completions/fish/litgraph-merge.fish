@@ -7,7 +7,7 @@ complete -c litgraph-merge -s q -l quiet -d 'No progress, notes or warnings on s
 complete -c litgraph-merge -l threads -r -d 'Worker threads (default: all cores)'
 complete -c litgraph-merge -l no-vectors -d 'Do not carry vectors over (shards of different models; embed after)'
 complete -c litgraph-merge -l fold-vectors -d 'Insert every shard'\''s vectors into one HNSW index per field, instead of keeping shards'\'' indexes as segments (slower merge)'
-complete -c litgraph-merge -l max-segments -r -d 'Shard indexes kept per field at most, the largest first (default 8; each adds an HNSW search to a semantic query)'
+complete -c litgraph-merge -l max-segments -r -d 'Shard indexes kept per field at most, the largest first (default 8; each adds an HNSW search to every vector search)'
 complete -c litgraph-merge -l hnsw-m -r -d 'HNSW links per node (default 16)'
 complete -c litgraph-merge -l ef-construction -r -d 'HNSW build beam width (default 200)'
 complete -c litgraph-merge -l memory-budget -r -d 'Memory for SQLite'\''s cache and the sorts of the graph build, e.g. 512M or 4G (default 1G); beyond it sorted runs spill to disk'

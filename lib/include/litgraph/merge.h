@@ -59,9 +59,10 @@ struct MergeOptions {
   // embed's compactions fold the segments later (once half of one is stale).
   // false builds one index per field, as a single-process build has.
   bool vector_segments = true;
-  // At most this many segments per field (each costs queries one more HNSW
-  // search, ~0.2-0.4 ms): the shards with the most vectors keep their
-  // indexes, the others' vectors are inserted.
+  // At most this many segments per field (each costs every vector search
+  // one more HNSW search: 0.4-0.5 ms each at 1M works in a warm process, and
+  // more in a fresh one, bench/results/2026-11-27-segments): the shards with
+  // the most vectors keep their indexes, the others' vectors are inserted.
   size_t max_segments = 8;
   size_t memory_budget = size_t{1} << 30;
   HnswBuildOptions hnsw;  // the indexes over the merged vectors; its threads count phrases too
