@@ -17,9 +17,9 @@
 # left alone. Set LITGRAPH_BIN to the directory of the litgraph executables
 # when they are not on PATH, and LITGRAPH_SHARD_OPTS to add options (such as
 # --memory-budget 2G) to ingest and extract-keywords, and LITGRAPH_SHARD_EMBED_OPTS
-# to embed's (--no-index: the merge indexes the merged store, so a shard's own
-# HNSW indexes only cost build time; the first shard's are reused when merging
-# into an empty store).
+# to embed's (--no-index: the shard skips its HNSW indexes, and the merge
+# inserts its vectors on the merge machine instead of keeping the shard's
+# indexes as segments of the merged store).
 set -euo pipefail
 if [ $# -lt 3 ]; then
   echo "usage: $0 SAMPLE SHARDS INPUT..." >&2
