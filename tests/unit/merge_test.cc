@@ -3,7 +3,9 @@
 // the graph's counts), into an empty or a non-empty store; duplicates are
 // deduplicated by external id and by updated_date; dangling references of a
 // shard resolve; shards of different models are refused; a failing shard
-// leaves the output store unchanged; a merge run twice gives the same store.
+// leaves the output store unchanged; a merge run twice gives the same store;
+// shards' HNSW indexes kept as segments answer as one index does, through
+// the merged store's later compactions.
 //
 // The corpus: 24 native records in three topics, each paper citing the two
 // before it in its topic and written by authors the topic's papers share;

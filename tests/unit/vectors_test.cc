@@ -1,8 +1,9 @@
 // Tests for vectors.h: VectorFile round trips (absent rows, the present
 // count), corrupt and truncated files, BuildHnsw + HnswIndex recall against
 // the exact BruteForceSearch on random unit vectors, result order and ids,
-// extending an index built over earlier rows (embed --missing), and indexes
-// over empty vector files. Real files in a fresh temporary directory.
+// extending an index built over earlier rows (embed --missing), indexes
+// over empty vector files, a base with a delta, and segments (a merge's
+// shard indexes, relabelled). Real files in a fresh temporary directory.
 #include "litgraph/vectors.h"
 
 #include <gtest/gtest.h>
