@@ -242,27 +242,32 @@ Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& nam
                     const std::vector<uint32_t>& delta, uint64_t rows,
                     std::vector<uint8_t>* elsewhere) {
   if (labels.empty() || r->o.fold_segments) return Status::Ok();
-  auto changes = [&](uint32_t l) {
-    return l != kNoLabel && std::binary_search(delta.begin(), delta.end(), l);
-  };
   elsewhere->assign(rows, 0);
   size_t kept = 0;
   for (size_t k = 0; k < labels.size(); ++k) {
-    uint64_t live = 0, changed = 0;
-    for (uint32_t l : labels[k]) {
-      changed += changes(l);
-      live += l != kNoLabel && l < rows && !changes(l);
+    std::vector<uint32_t> next = labels[k];
+    uint64_t live = 0;
+    bool changed = false;
+    for (uint32_t& l : next) {
+      if (l >= rows) continue;  // a waypoint already, or no label
+      if (std::binary_search(delta.begin(), delta.end(), l)) {
+        l |= kWaypoint;
+        changed = true;
+      } else {
+        ++live;
+      }
     }
     if (live * 2 < old.segment(k).nodes()) continue;  // folded
     const std::string to = FieldVectors::SegmentFile(name, ++kept);
-    if (changed == 0 && kept == k + 1)
+    if (!changed && kept == k + 1)
       LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, to));
     else
       LITGRAPH_RETURN_IF_ERROR(WriteHnswSegment(
           *r->cur, FieldVectors::SegmentFile(name, k + 1),
-          [&](uint64_t, uint32_t l) { return changes(l) ? kWaypoint | l : l; }, r->out, to));
-    for (uint32_t l : labels[k])
-      if (l < rows && !changes(l)) (*elsewhere)[l] = 1;
+          [&](uint64_t node, uint32_t) { return node < next.size() ? next[node] : kNoLabel; },
+          r->out, to));
+    for (uint32_t l : next)
+      if (l < rows) (*elsewhere)[l] = 1;
   }
   if (kept > 0) {
     if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
@@ -420,7 +425,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   // base index: a changed one is inserted there, not moved.
   std::vector<std::vector<uint32_t>> segment_labels;
   std::vector<uint8_t> in_segment;
-  uint64_t base_nodes = reuse ? old.present() : 0;  // about: rows with a vector once
+  uint64_t in_segments = 0;
   if (reuse && old.segments() > 0) {
     in_segment.assign(rows, 0);
     for (size_t k = 0; k < old.segments(); ++k) {
@@ -428,10 +433,12 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
       for (uint32_t l : segment_labels.back())
         if (l < rows && !in_segment[l]) {
           in_segment[l] = 1;
-          base_nodes -= std::min<uint64_t>(base_nodes, 1);
+          ++in_segments;
         }
     }
   }
+  // About: the rows with a vector that are not a segment's.
+  const uint64_t base_nodes = reuse ? old.present() - std::min(old.present(), in_segments) : 0;
   std::vector<uint64_t> changed;
   bool rebuild = !reuse;
   json& moved = r->info["hnsw_moved"];
@@ -442,7 +449,6 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     if ((InfoCount(moved, name) + changed.size()) * 2 > base_nodes) rebuild = true;
   }
   moved[name] = rebuild || !r->o.index ? 0 : InfoCount(moved, name) + changed.size();
-  LITGRAPH_RETURN_IF_ERROR(old.status());
   LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, vector_of));
   LITGRAPH_RETURN_IF_ERROR(old.status());
   data = decltype(data)();  // frees (`= {}` keeps the capacity)

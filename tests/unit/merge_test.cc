@@ -103,6 +103,33 @@ class MergeTest : public ::testing::Test {
     ASSERT_TRUE(st.ok()) << st.message();
   }
 
+  // An update of the store at `dir`, as the cron recipe runs it: `jsonl`
+  // ingested (when not empty), keywords extracted for the papers without
+  // them, and `eo` (embed --missing with the test's model size) run.
+  static void Update(const std::string& dir, const std::string& jsonl, EmbedRunOptions eo,
+                     EmbedRunStats* es) {
+    const std::string file = dir + "-update.jsonl";
+    WriteFile(file, jsonl);
+    auto s = Store::Open(dir, Store::Mode::kWrite);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    IngestStats is;
+    if (!jsonl.empty()) {
+      ASSERT_TRUE(Ingest(s->get(), {file}, IngestOptions{}, &is).ok());
+    }
+    KeywordRunOptions ko;
+    ko.select = KeywordRunOptions::Select::kMissing;
+    KeywordRunStats ks;
+    Status st = RunKeywordExtraction(
+        s->get(), ko, [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks);
+    ASSERT_TRUE(st.ok()) << st.message();
+    eo.lsa.dim = 16;
+    eo.threads = 1;
+    eo.hnsw.threads = 1;
+    eo.missing = true;
+    st = RunEmbed(s->get(), eo, es);
+    ASSERT_TRUE(st.ok()) << st.message();
+  }
+
   // Shards of the corpus: records [cuts[i], cuts[i + 1]) each, with the
   // single build's statistics and model.
   std::vector<std::string> Shards(const std::vector<size_t>& cuts) {
@@ -271,27 +298,10 @@ TEST_F(MergeTest, AShardMergesIntoANonEmptyStore) {
 TEST_F(MergeTest, StoresWithAVectorDeltaMerge) {
   // Records [from, to) ingested into `dir` and embedded into a delta.
   auto add = [&](const std::string& dir, size_t from, size_t to) {
-    const std::string file = dir + "-more.jsonl";
-    WriteFile(file, Join(Records(), from, to));
-    auto s = Store::Open(dir, Store::Mode::kWrite);
-    ASSERT_TRUE(s.ok()) << s.status().message();
-    IngestStats is;
-    ASSERT_TRUE(Ingest(s->get(), {file}, IngestOptions{}, &is).ok());
-    KeywordRunOptions ko;
-    ko.select = KeywordRunOptions::Select::kMissing;
-    KeywordRunStats ks;
-    Status st = RunKeywordExtraction(
-        s->get(), ko, [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks);
-    ASSERT_TRUE(st.ok()) << st.message();
     EmbedRunOptions eo;
-    eo.lsa.dim = 16;
-    eo.threads = 1;
-    eo.hnsw.threads = 1;
-    eo.missing = true;
     eo.delta_fraction = 100;  // keep a delta
     EmbedRunStats es;
-    st = RunEmbed(s->get(), eo, &es);
-    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_NO_FATAL_FAILURE(Update(dir, Join(Records(), from, to), eo, &es));
     EXPECT_GT(es.delta_rows, 0);
     EXPECT_FALSE(es.compacted);
   };
@@ -365,30 +375,11 @@ TEST_F(MergeTest, ShardIndexesKeptAsSegmentsAnswerAsOneIndex) {
   // Records, keywords and vectors of `jsonl` into `dir`: embed --missing
   // with a compaction.
   auto update = [&](const std::string& dir, const std::string& jsonl, bool fold = false) {
-    const std::string file = dir + "-update.jsonl";
-    WriteFile(file, jsonl);
-    auto s = Store::Open(dir, Store::Mode::kWrite);
-    ASSERT_TRUE(s.ok()) << s.status().message();
-    IngestStats is;
-    if (!jsonl.empty()) {
-      ASSERT_TRUE(Ingest(s->get(), {file}, IngestOptions{}, &is).ok());
-    }
-    KeywordRunOptions ko;
-    ko.select = KeywordRunOptions::Select::kMissing;
-    KeywordRunStats ks;
-    Status st = RunKeywordExtraction(
-        s->get(), ko, [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks);
-    ASSERT_TRUE(st.ok()) << st.message();
     EmbedRunOptions eo;
-    eo.lsa.dim = 16;
-    eo.threads = 1;
-    eo.hnsw.threads = 1;
-    eo.missing = true;
     eo.compact = true;
     eo.fold_segments = fold;
     EmbedRunStats es;
-    st = RunEmbed(s->get(), eo, &es);
-    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_NO_FATAL_FAILURE(Update(dir, jsonl, eo, &es));
   };
   // A compaction with nothing changed keeps every segment.
   ASSERT_NO_FATAL_FAILURE(update(merged, ""));
