@@ -29,7 +29,7 @@ CSV on stdout: workload,metric,value. The machine's load average is printed besi
 timings (this machine is shared).
 Usage: merge_bench.py --bin BUILD --work DIR [--sizes 100000] [--layers [--parallel
        [--shard-index]]] [--merge-modes segments[,fold]] [--keep-merged] [--no-peer]
-       [--profile hubs]
+       [--profile hubs | --input RECORDS.jsonl]
 """
 import argparse
 import json
@@ -80,13 +80,18 @@ def main():
                     help="keep the merged stores and the shards")
     ap.add_argument("--no-peer", action="store_true", help="skip the single-process build")
     ap.add_argument("--profile", default="", help="litgraph-gen-works --profile (e.g. hubs)")
+    ap.add_argument("--input", help="cut this JSON-lines file (real records) instead of "
+                    "generating works; --sizes is then its line count")
     a = ap.parse_args()
+    if a.input:
+        with open(a.input) as f:
+            a.sizes = str(sum(1 for _ in f))
     modes = a.merge_modes.split(",")
     os.makedirs(a.work, exist_ok=True)
     b = lambda t: os.path.join(a.bin, "litgraph-" + t)
     print("workload,metric,value")
     for n in [int(x) for x in a.sizes.split(",")]:
-        data = os.path.join(a.work, f"works-{n}{a.profile}.jsonl")
+        data = a.input or os.path.join(a.work, f"works-{n}{a.profile}.jsonl")
         if not os.path.exists(data):
             subprocess.run([b("gen-works"), "--works", str(n), "--out", data] +
                            (["--profile", a.profile] if a.profile else []), check=True,
