@@ -10,7 +10,9 @@ and query latency idle against during the update.
 STORE is a store built from `litgraph-gen-works --works C` (default profile, seed 1, C = the
 number of papers in STORE) with keywords and vectors; it is never written: every run works on
 a fresh `cp -a` of it in DIR (then `sync`, so that the copy's write-back does not run during
-the timings), removed afterwards unless --keep.
+the timings), removed afterwards unless --keep. With --in-place (a store too big to copy,
+e.g. 10M works) the run updates STORE itself; --steps drops steps (embed on a store built
+without vectors).
 
 Input (built once per (C, --gen-seed, --seed, N) and kept in DIR as upsert-*.jsonl): the
 same generator with the same C and another seed (--gen-seed) gives, at every position i, a
@@ -474,6 +476,7 @@ def cron_path(a, db, inp, logdir, t0, phase_box):
     steps = [("ingest", [f"{b}/litgraph-ingest", "--db", db, "--stats", "-q", inp]),
              ("keywords", [f"{b}/litgraph-extract-keywords", "--db", db, "--missing", "--stats", "-q"]),
              ("embed", [f"{b}/litgraph-embed", "--db", db, "--missing", "--stats", "-q"])]
+    steps = [st for st in steps if st[0] in a.steps.split(",")]
     out = {}
     for name, argv in steps:
         log(f"  {name}: {' '.join(argv)}")
@@ -518,6 +521,8 @@ def findable(a, db, inp, corpus_n):
 
 
 def fresh_copy(a, dst):
+    if a.in_place:
+        return 0.0
     if os.path.exists(dst):
         shutil.rmtree(dst)
     t = time.perf_counter()
@@ -527,7 +532,7 @@ def fresh_copy(a, dst):
 
 
 def one_run(a, n, inp, qs, corpus_n, label, with_queries, timed, save=lambda r: None):
-    db = os.path.join(a.work, f"cron-{label}.db")
+    db = a.src if a.in_place else os.path.join(a.work, f"cron-{label}.db")
     logdir = os.path.join(a.work, f"log-w{n}-{label}")
     os.makedirs(logdir, exist_ok=True)
     r = {"label": label, "with_queries": with_queries}
@@ -572,7 +577,7 @@ def one_run(a, n, inp, qs, corpus_n, label, with_queries, timed, save=lambda r: 
     r["status"] = st.stdout[-4000:]
     r["store_bytes"] = sum(os.path.getsize(os.path.join(d, f))
                            for d, _, fs in os.walk(db) for f in fs)
-    if not a.keep:
+    if not a.keep and not a.in_place:
         shutil.rmtree(db)
     save(r)
     return r
@@ -600,7 +605,14 @@ def main():
     ap.add_argument("--out", help="JSON with every measurement")
     ap.add_argument("--keep", action="store_true", help="keep the store copies")
     ap.add_argument("--retries", type=int, default=5, help="retries of a failed cron step")
+    ap.add_argument("--steps", default="ingest,keywords,embed",
+                    help="the cron steps run (e.g. ingest,keywords on a store without vectors)")
+    ap.add_argument("--in-place", action="store_true",
+                    help="update STORE itself, no copy (a store too big to copy: one size, "
+                         "--latency none or same; STORE is changed)")
     a = ap.parse_args()
+    if a.in_place and (a.latency == "separate" or "," in a.works):
+        raise SystemExit("--in-place takes one --works size and --latency none or same")
     a.src = os.path.abspath(a.src)
     os.makedirs(a.work, exist_ok=True)
     sizes = [int(x) for x in a.works.split(",")]
@@ -652,7 +664,7 @@ def main():
         c = res["timed"]["cron"]
         emit(w, "input_changed", info[n]["changed"])
         emit(w, "input_new", info[n]["new"])
-        for step in ("ingest", "keywords", "embed"):
+        for step in a.steps.split(","):
             emit(w, f"{step}_wall_s", c[step]["wall_s"])
             emit(w, f"{step}_peak_rss_mb", c[step]["peak_rss_mb"])
             emit(w, f"{step}_cpu_s", round(c[step]["user_s"] + c[step]["sys_s"], 1))

@@ -145,6 +145,14 @@ void AddOptions(Tool& tool, Options* opt) {
                  "64)")
       ->type_name("N")
       ->check(NumberIn(10, 2000));
+  app.add_option("--memory-budget", o->memory_budget,
+                 "Memory for the texts being embedded and the HNSW index being built, e.g. 512M "
+                 "or 8G (default 2G); an index built afresh that would not fit is built in "
+                 "segments (~900 bytes a vector at 128 dimensions), each searched beside the "
+                 "others")
+      ->type_name("SIZE")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(NumberIn<size_t>(size_t{8} << 20, size_t{1} << 50));
   tool.AddStatsFlag();
 }
 
@@ -223,6 +231,7 @@ Status Run(Tool& tool, Options& opt) {
        {"keywords", s.keywords},
        {"delta_rows", s.delta_rows},
        {"compacted", s.compacted},
+       {"index_segments", s.index_segments},
        {"indexed", o.index},
        {"embed_seconds", s.embed_seconds},
        {"index_seconds", s.index_seconds},

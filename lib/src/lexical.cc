@@ -375,7 +375,8 @@ std::vector<float> LexicalIndex::ScoreDocs(const std::vector<QueryTerm>& terms,
       }
       doc = i == 0 ? v : doc + v;
       while (k < order.size() && docs[order[k]] < doc) ++k;
-      if (k == order.size() || docs[order[k]] != doc || (s.masked && mask.Masked(doc))) continue;
+      if (k == order.size()) break;  // past the last document: no more matches here
+      if (docs[order[k]] != doc || (s.masked && mask.Masked(doc))) continue;
       for (size_t j = k; j < order.size() && docs[order[j]] == doc; ++j) scores[order[j]] += add;
     }
   }

@@ -699,6 +699,10 @@ std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
     report.insert(report.size() - 1,
                   fmt::format("Adaptive ranking: {} query words, short-query weight {:.2f}\n",
                               trace.query_words, trace.short_weight));
+  if (trace.bm25_stand_in)
+    report.insert(report.size() - 1,
+                  "Semantic path: BM25 stood in (no paper vectors to search, or none for this "
+                  "query)\n");
   for (size_t i = 0; i < results.size() && i < records.size(); ++i) {
     const SearchResult& r = results[i];
     const Json& j = records[i];

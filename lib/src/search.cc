@@ -404,6 +404,8 @@ struct TriSearch::State {
   // Semantic path: the query vector and the candidates.
   QueryVector eq;
   std::unordered_set<int64_t> p_emb;
+  bool bm25_stand_in = false;               // BM25 took the semantic path's place (SemanticPath)
+  std::unordered_map<int64_t, float> bm25;  // and its candidates' scores
   // Title path: candidates with their best s_title (eq. 6).
   struct TitleHit {
     double score = 0;
@@ -563,6 +565,24 @@ Status TriSearch::SemanticPath(State* s) {
       }
     }
   }
+  // No paper vectors to search (a store not embedded yet, or merged with
+  // --no-vectors), or a query the model cannot embed: BM25 stands in for the
+  // semantic path, its top sem_top papers the candidates and its score the
+  // cosine's share of s_pre (Merge), so tri-search finds what find-paper does.
+  const bool vectors = s->sem && (s->sem->vectors(VecField::kTitle).present() > 0 ||
+                                  s->sem->vectors(VecField::kAbstract).present() > 0);
+  if (s->Uses(RetrievalMode::kSemantic) && (!vectors || s->eq.empty()) && finder_.lexical()) {
+    s->bm25_stand_in = s->trace->bm25_stand_in = true;
+    if (s->pool_mode)
+      s->p_emb = s->pool;
+    else
+      for (const LexicalHit& h : finder_.lexical()->Search(
+               LexicalIndex::QueryTerms(s->abstract.empty() ? s->text : s->abstract), p_.sem_top,
+               400000)) {
+        s->p_emb.insert(h.doc);
+        s->bm25[h.doc] = h.score;
+      }
+  }
   // Optional lexical recall (an extension: BM25 hits join the candidates).
   if (p_.lexical_top > 0 && !s->pool_mode && finder_.lexical()) {
     for (const LexicalHit& h : finder_.lexical()->Search(
@@ -706,7 +726,15 @@ void TriSearch::Merge(State* s) {
     }
     if (auto it = s->p_title.find(cands[i]); it != s->p_title.end()) ttl[i] = it->second.score;
   }
-  if (p_.lambda_lex > 0 && finder_.lexical() && !cands.empty()) {
+  // BM25's weight in s_pre: lambda_lex, plus the cosine's when it stands in.
+  const double w_lex = p_.lambda_lex + (s->bm25_stand_in ? p_.lambda_emb : 0);
+  if (s->bm25_stand_in && !s->pool_mode) {
+    // The stand-in's own scores (its search's): scoring the candidates again
+    // reads every posting of the query's terms, 0.3-0.6 s for an abstract
+    // at 10M works. A candidate of another path scores 0.
+    for (size_t i = 0; i < cands.size(); ++i)
+      if (auto it = s->bm25.find(cands[i]); it != s->bm25.end()) lex[i] = it->second;
+  } else if (w_lex > 0 && finder_.lexical() && !cands.empty()) {
     std::vector<uint32_t> docs(cands.begin(), cands.end());
     std::vector<float> x = finder_.lexical()->ScoreDocs(LexicalIndex::QueryTerms(s->text), docs);
     for (size_t i = 0; i < cands.size(); ++i) lex[i] = x[i];
@@ -722,8 +750,7 @@ void TriSearch::Merge(State* s) {
     sp.title_exact = it != s->p_title.end() && it->second.exact;
     sp.title_fuzzy = it != s->p_title.end() && !it->second.exact;
     double bonus = sp.title_exact ? p_.bonus_exact : sp.title_fuzzy ? p_.bonus_fuzzy : 0;
-    sp.pre =
-        p_.lambda_emb * emb_n[i] + p_.lambda_title * ttl_n[i] + p_.lambda_lex * lex_n[i] + bonus;
+    sp.pre = p_.lambda_emb * emb_n[i] + p_.lambda_title * ttl_n[i] + w_lex * lex_n[i] + bonus;
     if (s->like()) {
       auto it = s->like_sim.find(cands[i]);
       sp.like = it == s->like_sim.end() ? 0 : it->second;  // already on [0, 1]

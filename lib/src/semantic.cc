@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "litgraph/files.h"
 #include "litgraph/generation.h"
 #include "litgraph/lexical.h"
 #include "litgraph/store.h"
@@ -183,8 +186,8 @@ double UnknownWords(const LsaModel& model, const std::vector<std::string>& texts
   return words < 50 ? -1 : static_cast<double>(unknown) / words;
 }
 
-// Vocabulary drift of an incremental run: new abstracts against a sample of
-// the old ones.
+// Vocabulary drift of an incremental run: new abstracts (a sample of them)
+// against a sample of the old ones.
 void MeasureDrift(EmbedRun* r, const std::vector<std::string>& todo_texts,
                   const std::vector<std::string>& old_sample) {
   const auto* lsa = dynamic_cast<const LsaModel*>(r->embedder.get());
@@ -200,9 +203,10 @@ void MeasureDrift(EmbedRun* r, const std::vector<std::string>& todo_texts,
   }
 }
 
-// Computes the vectors of `texts` into data (texts.size() x dim, in order).
+// Computes the vectors of `texts` into data (texts.size() x dim, in order);
+// `done` of `total` texts of the field were embedded before them (progress).
 Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::string>& texts,
-                 std::vector<float>* data) {
+                 std::vector<float>* data, uint64_t done, uint64_t total) {
   const int dim = r->embedder->dim();
   data->assign(texts.size() * dim, 0.0f);
   if (auto* lsa = dynamic_cast<LsaModel*>(r->embedder.get())) {
@@ -226,11 +230,89 @@ Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::st
     LITGRAPH_RETURN_IF_ERROR(r->embedder->Embed(batch, &out));
     std::copy(out.begin(), out.begin() + static_cast<long>(batch.size() * dim),
               data->begin() + static_cast<long>(i * dim));
-    r->o.reporter->Progress(fmt::format("{} {} / {}", name, i + batch.size(), texts.size()));
+    r->o.reporter->Progress(fmt::format("{} {} / {}", name, done + i + batch.size(), total));
   }
-  r->o.reporter->Progress("");
   return Status::Ok();
 }
+
+// The vectors a run computes, rows ascending: texts gathered into chunks of
+// at most `chunk_bytes`, each chunk embedded and its vectors appended to a
+// scratch file in the new generation, which is then mapped. So memory holds
+// a chunk and 4 bytes per row, not the field (10M abstracts are ~12 GB of
+// text and, at 128 dimensions, 5 GB of vectors). Keeps every
+// `sample_step`-th text for the drift measure.
+class NewVectors {
+ public:
+  NewVectors(EmbedRun* r, const std::string& name, uint64_t expected, size_t chunk_bytes)
+      : r_(r),
+        name_(name),
+        path_(r->out->Path(name + ".new.tmp")),
+        expected_(expected),
+        chunk_bytes_(chunk_bytes),
+        sample_step_(std::max<uint64_t>(1, expected / 1000)) {}
+  ~NewVectors() {
+    if (file_) std::fclose(file_);
+    map_ = MappedFile();
+    std::error_code ec;
+    fs::remove(path_, ec);
+  }
+
+  Status Add(uint64_t row, std::string&& text) {
+    if (rows_.size() % sample_step_ == 0) sample_.push_back(text);
+    rows_.push_back(static_cast<uint32_t>(row));
+    pending_bytes_ += text.size() + 64;
+    texts_.push_back(std::move(text));
+    return pending_bytes_ >= chunk_bytes_ ? Flush() : Status::Ok();
+  }
+  Status Finish() {
+    LITGRAPH_RETURN_IF_ERROR(Flush());
+    r_->o.reporter->Progress("");
+    if (!file_) return Status::Ok();  // nothing embedded
+    const bool ok = std::fflush(file_) == 0;
+    std::fclose(file_);
+    file_ = nullptr;
+    if (!ok) return Status::IoError(path_ + ": cannot write embedded vectors");
+    return map_.Open(path_);
+  }
+  // Whether `row` was embedded now, and then its vector (nullptr: the text
+  // embeds to zeros, no word the model knows).
+  bool Find(uint64_t row, const float** v) const {
+    auto it = std::lower_bound(rows_.begin(), rows_.end(), row);
+    if (it == rows_.end() || *it != row) return false;
+    const size_t dim = static_cast<size_t>(r_->embedder->dim());
+    const float* x = reinterpret_cast<const float*>(map_.data()) + (it - rows_.begin()) * dim;
+    *v = std::all_of(x, x + dim, [](float f) { return f == 0.0f; }) ? nullptr : x;
+    return true;
+  }
+  const std::vector<uint32_t>& rows() const { return rows_; }
+  const std::vector<std::string>& sample() const { return sample_; }
+
+ private:
+  Status Flush() {
+    if (texts_.empty()) return Status::Ok();
+    if (!file_ && !(file_ = std::fopen(path_.c_str(), "wb")))
+      return Status::IoError(path_ + ": cannot create: " + std::strerror(errno));
+    std::vector<float> data;
+    LITGRAPH_RETURN_IF_ERROR(
+        EmbedRows(r_, name_, texts_, &data, rows_.size() - texts_.size(), expected_));
+    if (std::fwrite(data.data(), sizeof(float), data.size(), file_) != data.size())
+      return Status::IoError(path_ + ": cannot write embedded vectors: " + std::strerror(errno));
+    r_->o.reporter->Progress(fmt::format("{} {} / {}", name_, rows_.size(), expected_));
+    texts_.clear();
+    pending_bytes_ = 0;
+    return Status::Ok();
+  }
+
+  EmbedRun* r_;
+  std::string name_, path_;
+  uint64_t expected_;
+  size_t chunk_bytes_, pending_bytes_ = 0;
+  uint64_t sample_step_;
+  std::vector<uint32_t> rows_;
+  std::vector<std::string> texts_, sample_;
+  std::FILE* file_ = nullptr;
+  MappedFile map_;
+};
 
 // At a compaction, the segments of the current generation that stay: each
 // with the rows of `delta` (ascending; their vectors change now, and the base
@@ -279,9 +361,10 @@ Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& nam
 // One field: its vectors (reusing the current generation's unless a full
 // run), and either a new base (the vector file and its HNSW index, extended
 // when possible) or a delta beside the current base (vectors.h).
-// Memory: a byte per row, the ids of the delta, the texts and vectors of the
-// rows embedded, and a sample of 1,000 old texts; the old vectors are read
-// from their mapped files while the new ones are written.
+// Memory: a byte per row, the ids of the delta and of the rows embedded, a
+// chunk of texts and their vectors (NewVectors), samples of 1,000 old and new
+// texts, and an HNSW graph within the budget; the old and new vectors are
+// read from mapped files while the vector file is written.
 Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   const int dim = r->embedder->dim();
   const NodeType type = f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper;
@@ -315,11 +398,12 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
           delta.push_back(static_cast<uint32_t>(i));
         }
   }
-  // The texts of the rows to embed, and about 1,000 old ones, evenly spaced
-  // (drift): looked up by id when they are few, else in one scan.
+  // The texts of the rows to embed, in id order, embedded a chunk at a time
+  // (NewVectors), and about 1,000 old ones, evenly spaced (drift): looked up
+  // by id when they are few, else in one scan.
   const uint64_t kept = static_cast<uint64_t>(std::count(need.begin(), need.end(), 0));
   const uint64_t step = std::max<uint64_t>(1, kept / 1000);
-  std::vector<std::pair<uint64_t, std::string>> todo;
+  NewVectors fresh(r, name, rows - kept, std::max<size_t>(r->o.memory_budget / 16, 1 << 20));
   std::vector<std::string> old_sample;
   if ((rows - kept) * 8 < rows) {
     uint64_t ordinal = 0;
@@ -328,46 +412,38 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
       std::string text = r->store->GetText(ColumnOf(f), static_cast<int64_t>(row));
       if (text.empty()) continue;
       if (need[row])
-        todo.emplace_back(row, std::move(text));
+        LITGRAPH_RETURN_IF_ERROR(fresh.Add(row, std::move(text)));
       else
         old_sample.push_back(std::move(text));
     }
   } else {
     uint64_t ordinal = 0;
+    Status st;
     r->store->ForEachText(ColumnOf(f), [&](int64_t id, std::string_view text) {
       const auto row = static_cast<uint64_t>(id);
-      if (row >= rows || text.empty()) return;
+      if (!st.ok() || row >= rows || text.empty()) return;
       if (need[row])
-        todo.emplace_back(row, std::string(text));
+        st = fresh.Add(row, std::string(text));
       else if (ordinal++ % step == 0)
         old_sample.emplace_back(text);
     });
-    std::sort(todo.begin(), todo.end());
+    LITGRAPH_RETURN_IF_ERROR(st);
   }
-  std::vector<std::string> texts;
-  texts.reserve(todo.size());
-  for (auto& [row, text] : todo) texts.push_back(std::move(text));
-  if (f == VecField::kAbstract) MeasureDrift(r, texts, old_sample);
+  LITGRAPH_RETURN_IF_ERROR(fresh.Finish());
+  if (f == VecField::kAbstract) MeasureDrift(r, fresh.sample(), old_sample);
   old_sample = decltype(old_sample)();
-  std::vector<float> data;
-  LITGRAPH_RETURN_IF_ERROR(EmbedRows(r, name, texts, &data));
-  texts = decltype(texts)();
   seen[name] = rows;
   (f == VecField::kTitle      ? r->stats->titles
    : f == VecField::kAbstract ? r->stats->abstracts
-                              : r->stats->keywords) = static_cast<int64_t>(todo.size());
-  for (const auto& t : todo) delta.push_back(static_cast<uint32_t>(t.first));
+                              : r->stats->keywords) = static_cast<int64_t>(fresh.rows().size());
+  for (uint32_t row : fresh.rows()) delta.push_back(row);
   std::sort(delta.begin(), delta.end());
   delta.erase(std::unique(delta.begin(), delta.end()), delta.end());
   // A row's vector: a new one, else the old one kept, else none (a text with
   // no word the model knows embeds to zeros: none).
   auto vector_of = [&](uint64_t row) -> const float* {
-    auto it = std::lower_bound(todo.begin(), todo.end(), row,
-                               [](const auto& t, uint64_t r) { return t.first < r; });
-    if (it != todo.end() && it->first == row) {
-      const float* v = data.data() + (it - todo.begin()) * dim;
-      return std::all_of(v, v + dim, [](float x) { return x == 0.0f; }) ? nullptr : v;
-    }
+    const float* v;
+    if (fresh.Find(row, &v)) return v;
     return reuse && !need[row] ? old.Row(row) : nullptr;
   };
   HnswBuildOptions ho = r->o.hnsw;
@@ -451,20 +527,28 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   moved[name] = rebuild || !r->o.index ? 0 : InfoCount(moved, name) + changed.size();
   LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, vector_of));
   LITGRAPH_RETURN_IF_ERROR(old.status());
-  data = decltype(data)();  // frees (`= {}` keeps the capacity)
-  todo = decltype(todo)();
   if (!r->o.index) return Status::Ok();  // vectors only: queries scan them
   auto t_index = Clock::now();
   VectorFile vf;
   auto id = r->out->Identity(name + ".vec");
   if (!id.ok()) return id.status();
   LITGRAPH_RETURN_IF_ERROR(vf.Open(r->out->Path(name + ".vec"), *id));
-  std::vector<uint8_t> elsewhere;
-  if (!rebuild)
-    LITGRAPH_RETURN_IF_ERROR(KeepSegments(r, old, name, segment_labels, delta, rows, &elsewhere));
   r->o.reporter->Progress(fmt::format("indexing {} vectors", name));
-  LITGRAPH_RETURN_IF_ERROR(
-      BuildHnsw(vf, r->out, name, ho, rebuild ? nullptr : r->cur, changed, {}, elsewhere));
+  if (rebuild) {
+    // Built afresh within the memory budget: past it, in segments.
+    size_t segments = 0;
+    LITGRAPH_RETURN_IF_ERROR(BuildHnswWithin(
+        vf, r->out, name, ho, HnswNodesWithin(r->o.memory_budget, dim, ho.M), &segments));
+    if (segments > 0) {
+      if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
+      r->info["vector_segments"][name] = segments;
+    }
+    r->stats->index_segments += static_cast<int64_t>(segments);
+  } else {
+    std::vector<uint8_t> elsewhere;
+    LITGRAPH_RETURN_IF_ERROR(KeepSegments(r, old, name, segment_labels, delta, rows, &elsewhere));
+    LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, r->cur, changed, {}, elsewhere));
+  }
   *index_seconds += Since(t_index);
   return Status::Ok();
 }

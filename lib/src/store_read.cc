@@ -214,11 +214,11 @@ const char* TextSql(TextColumn c) {
 const char* ScanTextSql(TextColumn c) {
   switch (c) {
     case TextColumn::kPaperTitle:
-      return "SELECT id, title FROM paper";
+      return "SELECT id, title FROM paper ORDER BY id";
     case TextColumn::kPaperAbstract:
-      return "SELECT id, abstract FROM paper";
+      return "SELECT id, abstract FROM paper ORDER BY id";
     case TextColumn::kKeywordText:
-      return "SELECT id, text FROM keyword";
+      return "SELECT id, text FROM keyword ORDER BY id";
   }
   return "";
 }

@@ -154,8 +154,12 @@ uint32_t Level0Stride(uint32_t maxM0) {
 
 // Exports an hnswlib index to the flat layout (vectors.h): node n is row n,
 // the row whose label is labels[n] (label n when `labels` is empty).
+// Writes `index` as a flat .hnsw: node n is row n (labels: RowOfLabel). As
+// a segment (`segment_first` given), node n is row segment_first + n, each
+// node's label appended (kNoLabel for a row without a vector).
+constexpr uint64_t kNotASegment = UINT64_MAX;
 Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const std::string& name,
-                  std::span<const uint32_t> labels) {
+                  std::span<const uint32_t> labels, uint64_t segment_first = kNotASegment) {
   const uint64_t count = index.cur_element_count;
   // Internal id -> row, and the row space.
   std::vector<uint32_t> label(count);
@@ -168,8 +172,11 @@ Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const s
     label[i] = static_cast<uint32_t>(r);
     if (labels.empty()) n = std::max(n, l + 1);
   }
+  const bool segment = segment_first != kNotASegment;
+  if (segment && segment_first + n >= kWaypoint)
+    return Status::InvalidArgument(out->Path(name) + ": rows past a segment's label range");
   HnswHeader h{};
-  std::memcpy(h.magic, kHnswMagic, 8);
+  std::memcpy(h.magic, segment ? kHnswMagicV4 : kHnswMagic, 8);
   h.dim = static_cast<uint32_t>(dim);
   h.M = static_cast<uint32_t>(index.maxM_);
   h.maxM0 = static_cast<uint32_t>(index.maxM0_);
@@ -211,7 +218,38 @@ Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const s
   LITGRAPH_RETURN_IF_ERROR(w.Append(std::string(h.level0_at - before, '\0')));
   LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(level0)));
   LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(upper)));
+  if (segment) {
+    std::vector<uint32_t> row(n, kNoLabel);
+    for (uint32_t node : label) row[node] = static_cast<uint32_t>(segment_first + node);
+    LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(row)));
+  }
   return w.Finish();
+}
+
+// The index of rows [first, end) of `vectors` as segment `name` (above).
+Status BuildSegment(const VectorFile& vectors, uint64_t first, uint64_t end,
+                    const HnswBuildOptions& o, GenerationBuilder* out, const std::string& name) {
+  std::vector<uint64_t> todo;
+  for (uint64_t r = first; r < end; ++r)
+    if (vectors.Row(r)) todo.push_back(r);
+  LITGRAPH_RETURN_IF_ERROR(vectors.status());
+  hnswlib::InnerProductSpace space(static_cast<size_t>(vectors.dim()));
+  try {
+    HnswLib index(&space, std::max<size_t>(todo.size(), 1), static_cast<size_t>(o.M),
+                  static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
+    const int threads = std::max(1, o.threads);
+    std::vector<std::thread> ts;
+    for (int t = 0; t < threads; ++t)
+      ts.emplace_back([&, t] {
+        for (size_t i = t; i < todo.size(); i += threads)
+          index.addPoint(vectors.Row(todo[i]), todo[i] - first);
+      });
+    for (auto& th : ts) th.join();
+    LITGRAPH_RETURN_IF_ERROR(vectors.status());
+    return ExportHnsw(index, vectors.dim(), out, name, {}, first);
+  } catch (const std::exception& e) {
+    return Status::IoError(fmt::format("{}: hnswlib: {}", out->Path(name), e.what()));
+  }
 }
 
 }  // namespace
@@ -328,15 +366,17 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
         have.insert(l);
       }
     }
-    if (!index)
-      index = std::make_unique<HnswLib>(&space, present, static_cast<size_t>(o.M),
-                                        static_cast<size_t>(o.ef_construction),
-                                        static_cast<size_t>(o.seed));
     std::vector<uint64_t> todo;  // rows
     for (uint64_t r = 0; r < vectors.rows(); ++r)
       if (vectors.Row(r) && !have.count(label_of(r)) && !(r < elsewhere.size() && elsewhere[r]))
         todo.push_back(r);
     const size_t added = todo.size();
+    // A new index has room for its rows (hnswlib allocates a lock and a
+    // level per element of its capacity up front).
+    if (!index)
+      index = std::make_unique<HnswLib>(
+          &space, std::max<size_t>(added, 1), static_cast<size_t>(o.M),
+          static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
     // addPoint of a label the index has updates its vector and links.
     for (uint64_t l : changed) {
       const int64_t r = RowOfLabel(labels, l);
@@ -369,6 +409,40 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     return Status::IoError(fmt::format("{}: hnswlib: {}", out->Path(name), e.what()));
   }
   return ExportHnsw(*index, dim, out, name + ".hnsw", labels);
+}
+
+uint64_t HnswNodesWithin(size_t bytes, int dim, int M) {
+  // hnswlib's element (links, vector, label), its lock, level and label map
+  // entry (~64), and the export's copy of the links (levels, offsets).
+  const uint64_t per_node = static_cast<uint64_t>(dim) * 4 + 2 * static_cast<uint64_t>(M) * 4 * 2 +
+                            static_cast<uint64_t>(M) * 4 / 2 + 96;
+  return std::max<uint64_t>(bytes / per_node, 16);
+}
+
+Status BuildHnswWithin(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
+                       const HnswBuildOptions& options, uint64_t max_nodes, size_t* segments) {
+  // Cut the rows into runs of at most max_nodes rows with a vector.
+  std::vector<uint64_t> cuts{0};
+  uint64_t in = 0;
+  for (uint64_t r = 0; r < vectors.rows(); ++r)
+    if (vectors.Row(r) && ++in > max_nodes) {
+      cuts.push_back(r);
+      in = 1;
+    }
+  cuts.push_back(vectors.rows());
+  LITGRAPH_RETURN_IF_ERROR(vectors.status());
+  std::vector<uint8_t> elsewhere;
+  if (cuts.size() > 2) {
+    elsewhere.assign(vectors.rows(), 0);
+    std::fill(elsewhere.begin() + static_cast<int64_t>(cuts[1]), elsewhere.end(), 1);
+  }
+  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vectors, out, name, options, nullptr, {}, {}, elsewhere));
+  elsewhere = decltype(elsewhere)();
+  for (size_t k = 1; k + 1 < cuts.size(); ++k)
+    LITGRAPH_RETURN_IF_ERROR(BuildSegment(vectors, cuts[k], cuts[k + 1], options, out,
+                                          FieldVectors::SegmentFile(name, k)));
+  *segments = cuts.size() - 2;
+  return Status::Ok();
 }
 
 Status WriteHnswSegment(const GenerationView& from, const std::string& from_name,

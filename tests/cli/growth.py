@@ -4,6 +4,7 @@ findable, and what it says about the model. Imported by run.py.
 """
 import json
 import os
+import sqlite3
 
 from run import lines, native, write
 
@@ -59,6 +60,31 @@ def case_cron_recipe_makes_papers_of_new_words_findable_by_every_path(c):
             out, _, _ = c.run(tool, "--db", db, *args, *query.split(), "-n", "3")
             got = [r["id"] for r in lines(out)]
             assert got and got[0] == want, (tool, args, query, got)
+
+
+def case_tri_search_answers_from_bm25_before_embed(c):
+    """A store ingested but not embedded: tri-search finds what BM25 puts first (in its top 10)."""
+    db = c.path("plain.db")
+    c.run("ingest", "--db", db, "-q", *c.fixtures())
+    con = sqlite3.connect(f"file:{db}/litgraph.sqlite?mode=ro", uri=True)
+    # Cited papers: a paper nothing links to can rank below the graph's
+    # (the short-query profile weighs the walk at 0.75), with vectors too.
+    papers = [{"title": t} for (t,) in con.execute(
+        "select title from paper where length(title) > 30 order by cited_by_count desc, id "
+        "limit 5")]
+    con.close()
+    assert len(papers) == 5, papers
+    for p in papers:
+        bm25, _, _ = c.run("find-paper", "--db", db, "--format", "jsonl", "-n", "1", p["title"])
+        tri, _, _ = c.run("tri-search", "--db", db, "--format", "jsonl", "-n", "10", p["title"])
+        got = [r["id"] for r in lines(tri)]
+        assert lines(bm25)[0]["id"] in got, (p["title"], got, bm25)
+        report, _, _ = c.run("tri-search", "--db", db, "-n", "3", "--explain", p["title"])
+        assert "BM25 stood in" in report, report
+    # Once embedded, the semantic path is back.
+    c.run("embed", "--db", db, "-q")
+    report, _, _ = c.run("tri-search", "--db", db, "-n", "3", "--explain", papers[0]["title"])
+    assert "BM25 stood in" not in report, report
 
 
 def case_cron_recipe_embeds_changed_papers_again(c):

@@ -884,6 +884,161 @@ TEST_F(TriSearchTest, QueryWithoutAKnownTermFindsNothing) {
   }
 }
 
+// A store not embedded yet (ingest alone, then with keywords): BM25 stands
+// in for the semantic path, so a paper's title finds it near the top, as
+// find-paper does. Before, such a store gave no paper at all for its own titles (found
+// at 10M works: a store ingested and searched before embed). With the pool
+// fixed, s_pre is BM25's MinMax at the cosine's weight plus the title terms.
+TEST_F(TriSearchTest, WithoutVectorsBm25StandsInForTheSemanticPath) {
+  SearchTrace embedded;
+  SearchQuery tq;
+  tq.text = Specs()[5].title;
+  ASSERT_FALSE(Run(tq, {}, &embedded).empty());
+  EXPECT_FALSE(embedded.bm25_stand_in) << "the store has vectors";
+
+  ScopedTempDir tmp;
+  auto w = Store::Open(tmp.File("plain"), Store::Mode::kWrite, true);
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  IngestStats is;
+  ASSERT_TRUE(Ingest(w.value().get(), {tmp_->File("records.jsonl")}, IngestOptions{}, &is).ok());
+  w.value().reset();
+  for (bool keywords : {false, true}) {
+    if (keywords) {
+      auto k = Store::Open(tmp.File("plain"), Store::Mode::kWrite);
+      ASSERT_TRUE(k.ok());
+      KeywordRunStats ks;
+      Status st = RunKeywordExtraction(
+          k.value().get(), KeywordRunOptions{},
+          [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks);
+      ASSERT_TRUE(st.ok()) << st.message();
+    }
+    auto r = Store::Open(tmp.File("plain"), Store::Mode::kRead);
+    ASSERT_TRUE(r.ok());
+    Store* plain = r.value().get();
+    // Papers 6 and 7 of each topic: no other title shares their three
+    // phrases (paper j and j + 8 do, and the results keep one of two
+    // near-duplicate titles).
+    for (int i : {6, 21, 34}) {
+      const PaperSpec& want = Specs()[static_cast<size_t>(i)];
+      SearchQuery q;
+      q.text = want.title;
+      SearchTrace trace;
+      TriSearch search(plain, {});
+      auto got = search.Run(q, &trace);
+      ASSERT_TRUE(got.ok()) << got.status().message();
+      // Found, near the top: the graph reranks papers whose titles share
+      // most of their phrases.
+      const int64_t id = *plain->PaperByExtId(want.ext);
+      size_t rank = 0;
+      while (rank < got->size() && (*got)[rank].id != id) ++rank;
+      EXPECT_LT(rank, 3u) << "keywords " << keywords << ": " << want.title;
+      EXPECT_TRUE(trace.bm25_stand_in);
+      if (rank < got->size()) EXPECT_GT((*got)[rank].s.lex, 0);
+    }
+    // The pool's s_pre: BM25 at lambda_emb + lambda_lex, the title terms.
+    SearchQuery q;
+    q.text = "portfolio optimization and asset pricing model";
+    for (int j = 0; j < 14; ++j)
+      q.candidates.push_back(*plain->PaperByExtId("T1-" + std::to_string(j)));
+    SearchParams p;  // the paper's weights
+    TriSearch search(plain, p);
+    SearchTrace trace;
+    auto got = search.Run(q, &trace);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    ASSERT_EQ(got->size(), 14u);
+    std::vector<double> lex, title;
+    for (const SearchResult& x : *got) {
+      lex.push_back(x.s.lex);
+      title.push_back(x.s.title);
+      EXPECT_EQ(x.s.emb, 0);
+    }
+    std::vector<double> lex_n = MinMaxOf(lex), title_n = MinMaxOf(title);
+    for (size_t i = 0; i < got->size(); ++i) {
+      const ScoreParts& sp = (*got)[i].s;
+      double bonus = sp.title_exact ? p.bonus_exact : sp.title_fuzzy ? p.bonus_fuzzy : 0.0;
+      EXPECT_NEAR(sp.pre,
+                  (p.lambda_emb + p.lambda_lex) * lex_n[i] + p.lambda_title * title_n[i] + bonus,
+                  1e-12)
+          << i;
+    }
+    EXPECT_GT(*std::max_element(lex.begin(), lex.end()), 0);
+  }
+}
+
+// The same store embedded within a budget of ~22 HNSW nodes (embed
+// --memory-budget): each field's index is cut into a base and segments, and
+// tri-search and find-paper --semantic answer as with one index (graphs this
+// small are searched exhaustively, so the answers are the same).
+TEST_F(TriSearchTest, AnIndexBuiltInSegmentsAnswersAsOne) {
+  ScopedTempDir tmp;
+  auto w = Store::Open(tmp.File("seg"), Store::Mode::kWrite, true);
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  Store* seg = w.value().get();
+  IngestStats is;
+  ASSERT_TRUE(Ingest(seg, {tmp_->File("records.jsonl")}, IngestOptions{}, &is).ok());
+  KeywordRunStats ks;
+  ASSERT_TRUE(RunKeywordExtraction(
+                  seg, KeywordRunOptions{},
+                  [](const PhraseStats* ps) { return MakeBuiltinKeywordBackend(ps); }, &ks)
+                  .ok());
+  EmbedRunOptions eo;
+  eo.lsa.dim = 16;
+  eo.threads = 1;
+  eo.hnsw.threads = 1;
+  eo.memory_budget = 20000;  // 20000 / (16 x 4 + 256 + 32 + 96) = 44 nodes
+  EmbedRunStats es;
+  Status st = RunEmbed(seg, eo, &es);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(HnswNodesWithin(eo.memory_budget, 16, eo.hnsw.M), 44u);
+  // Titles and abstracts: 42 rows, one index; keywords: more than 44.
+  auto v = seg->Current("vectors");
+  ASSERT_TRUE(v.ok() && *v);
+  FieldVectors kw;
+  ASSERT_TRUE(kw.Open(**v, "keyword").ok());
+  ASSERT_GT(kw.present(), 44u);
+  EXPECT_EQ(kw.segments(), (kw.present() + 43) / 44 - 1);
+  EXPECT_EQ(es.index_segments, static_cast<int64_t>(kw.segments()));
+  EXPECT_EQ((*v)->info()["vector_segments"]["keyword"], kw.segments());
+  // A budget of 22 nodes cuts the paper fields too (the same model: trained
+  // again on the same papers with the same seed).
+  eo.memory_budget = 10000;
+  eo.train = true;
+  st = RunEmbed(seg, eo, &es);
+  ASSERT_TRUE(st.ok()) << st.message();
+  w.value().reset();
+  auto r = Store::Open(tmp.File("seg"), Store::Mode::kRead);
+  ASSERT_TRUE(r.ok());
+  v = r.value()->Current("vectors");
+  ASSERT_TRUE(v.ok() && *v);
+  for (const char* field : {"title", "abstract"}) {
+    FieldVectors fv;
+    ASSERT_TRUE(fv.Open(**v, field).ok());
+    EXPECT_EQ(fv.segments(), 1u) << field;  // 42 rows in runs of 22
+  }
+  for (int i = 0; i < 42; i += 5) {
+    SearchQuery q;
+    q.text = Specs()[static_cast<size_t>(i)].title;
+    std::vector<SearchResult> one = Run(q);
+    TriSearch search(r.value().get(), {});
+    auto got = search.Run(q, nullptr);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    ASSERT_EQ(got->size(), one.size()) << q.text;
+    for (size_t k = 0; k < one.size(); ++k) {
+      EXPECT_EQ((*got)[k].id, one[k].id) << q.text << " rank " << k;
+      EXPECT_NEAR((*got)[k].s.final_score, one[k].s.final_score, 1e-9) << q.text;
+    }
+    PaperFinder a(store_.get()), b(r.value().get());
+    FindQuery fq;
+    fq.text = q.text;
+    fq.text_match = TextMatch::kSemantic;
+    fq.limit = 10;
+    auto ha = a.Find(fq), hb = b.Find(fq);
+    ASSERT_TRUE(ha.ok() && hb.ok());
+    ASSERT_EQ(ha->size(), hb->size());
+    for (size_t k = 0; k < ha->size(); ++k) EXPECT_EQ((*ha)[k].paper, (*hb)[k].paper) << q.text;
+  }
+}
+
 TEST_F(TriSearchTest, NoGraphIsAnIoError) {
   ScopedTempDir tmp;
   auto s = Store::Open(tmp.File("empty"), Store::Mode::kWrite, true);

@@ -973,6 +973,83 @@ TEST(FieldVectorsTest, SegmentsAnswerWithTheMergedIds) {
   EXPECT_EQ(st.code(), Code::kCorruption);
 }
 
+// An index built within a memory bound (embed --memory-budget): runs of at
+// most max_nodes rows with a vector, the first the base index, the others
+// segments built one at a time. They answer as one index: recall against
+// exact search, every row found by its own vector, no row twice, scores the
+// rows' own. A bound above the rows gives BuildHnsw's single index.
+TEST(FieldVectorsTest, AnIndexBuiltWithinABoundIsCutIntoSegments) {
+  ScopedTempDir tmp;
+  const int dim = 16;
+  const uint64_t rows = 1500;
+  HnswBuildOptions o;
+  o.threads = 2;
+  const std::vector<float> data = RandomUnitRows(rows, dim, 31, 7);  // every 7th row absent
+  uint64_t present = 0;
+  for (uint64_t r = 0; r < rows; ++r)
+    present += std::any_of(data.begin() + r * dim, data.begin() + (r + 1) * dim,
+                           [](float x) { return x != 0; });
+  for (uint64_t max_nodes : {400u, 2000u}) {
+    TestStore store(tmp.File("s" + std::to_string(max_nodes)));
+    GenerationBuilder* g = store.Start("vectors");
+    ASSERT_TRUE(VectorFile::Write(g, "f.vec", dim, rows, data.data()).ok());
+    VectorFile v;
+    ASSERT_TRUE(v.Open(g->Path("f.vec"), *g->Identity("f.vec")).ok());
+    size_t segments = 99;
+    Status st = BuildHnswWithin(v, g, "f", o, max_nodes, &segments);
+    ASSERT_TRUE(st.ok()) << st.message();
+    EXPECT_EQ(segments, (present + max_nodes - 1) / max_nodes - 1) << max_nodes;
+    const GenerationView* gv = store.Commit();
+    FieldVectors fv;
+    st = fv.Open(*gv, "f");
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(fv.segments(), segments);
+    EXPECT_EQ(fv.OneIndex(), segments == 0);
+    // Each segment holds at most max_nodes rows, all past the base's.
+    std::set<uint32_t> held;
+    for (size_t k = 0; k < fv.segments(); ++k) {
+      std::vector<uint32_t> labels = fv.segment(k).Labels();
+      uint64_t live = 0;
+      for (uint32_t l : labels)
+        if (l != kNoLabel) {
+          ++live;
+          EXPECT_TRUE(held.insert(l).second) << "row " << l << " in two segments";
+        }
+      EXPECT_LE(live, max_nodes);
+      EXPECT_EQ(fv.segment(k).nodes(), live);
+    }
+    EXPECT_EQ(HnswLibLabels(*gv, "f").size() + held.size(), present);
+    std::mt19937_64 rng(9);
+    size_t found = 0, wanted = 0;
+    for (int i = 0; i < 200; ++i) {
+      std::vector<float> q = RandomQuery(dim, rng);
+      std::vector<VectorHit> exact = fv.Exact(q.data(), 10);
+      std::vector<VectorHit> got = fv.Search(q.data(), 10, 64);
+      ASSERT_EQ(got.size(), 10u);
+      std::set<uint32_t> seen;
+      for (const VectorHit& h : got) {
+        ASSERT_LT(h.id, rows);
+        EXPECT_NEAR(h.score, Dot(q.data(), data.data() + uint64_t{h.id} * dim, dim), 1e-5);
+        EXPECT_TRUE(seen.insert(h.id).second) << "duplicate " << h.id;
+      }
+      for (const VectorHit& h : exact) found += seen.count(h.id);
+      wanted += exact.size();
+    }
+    EXPECT_GE(static_cast<double>(found) / wanted, 0.95) << max_nodes;
+    size_t self = 0;
+    for (uint64_t r = 0; r < rows; ++r) {
+      if (!fv.Row(r)) continue;
+      std::vector<VectorHit> top = fv.Search(data.data() + r * dim, 1, 64);
+      self += !top.empty() && top[0].id == r;
+    }
+    EXPECT_GE(static_cast<double>(self) / present, 0.99) << max_nodes;
+    EXPECT_TRUE(fv.status().ok());
+  }
+  // The bound from bytes: ~900 bytes a node at 128 dimensions and M = 16.
+  EXPECT_EQ(HnswNodesWithin(size_t{900} << 20, 128, 16), (size_t{900} << 20) / 896);
+  EXPECT_EQ(HnswNodesWithin(1024, 128, 16), 16u);
+}
+
 TEST(FieldVectorsTest, WithoutADeltaTheBaseAnswers) {
   ScopedTempDir tmp;
   TestStore store(tmp.File("s"));

@@ -206,6 +206,7 @@ struct SearchTrace {
   size_t query_words = 0;      // the words of the query text (ForQueryWords)
   double short_weight = 0;     // SearchParams::ShortQueryWeight of the query
   bool adaptive = false;       // the parameters had a short_query side
+  bool bm25_stand_in = false;  // no paper vectors, or none for the query: BM25 stood in
   std::vector<double> t_hops;  // the subgraph's hop selections
   double t_edges = 0;          // and its edge collection
 };

@@ -60,6 +60,11 @@ struct EmbedRunOptions {
   // semantic queries scan the rows: for shard stores, whose indexes litgraph
   // merge does not use (it indexes the merged store).
   bool index = true;
+  // Memory for the texts being embedded (a sixteenth of it per chunk) and
+  // the HNSW index being built: an index built afresh whose nodes would not
+  // fit is built in segments of at most HnswNodesWithin(memory_budget) nodes
+  // (vectors.h), one at a time, each searched beside the base.
+  size_t memory_budget = size_t{2} << 30;
 };
 
 struct EmbedRunStats {
@@ -69,9 +74,10 @@ struct EmbedRunStats {
   bool trained = false;
   LsaTrainStats train;
   int64_t titles = 0, abstracts = 0, keywords = 0;  // vectors computed in this run
-  int64_t changed = 0;     // papers embedded again: their text changed (--missing)
-  int64_t delta_rows = 0;  // rows in the fields' deltas after the run (0: compacted or full)
-  bool compacted = false;  // a --missing run folded its delta into a new base
+  int64_t changed = 0;         // papers embedded again: their text changed (--missing)
+  int64_t delta_rows = 0;      // rows in the fields' deltas after the run (0: compacted or full)
+  bool compacted = false;      // a --missing run folded its delta into a new base
+  int64_t index_segments = 0;  // segments written by indexes built within the budget
   double embed_seconds = 0, index_seconds = 0, seconds = 0;
   // Vocabulary drift (built-in model, --missing runs): the share of the
   // words of newly embedded abstracts (and, for reference, of abstracts

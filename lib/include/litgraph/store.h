@@ -268,6 +268,7 @@ class Store {
   void ForEachPaperText(
       const std::function<void(int64_t id, std::string_view title, std::string_view abstract)>& fn,
       int64_t every = 1);
+  // One text column of every paper (or keyword), in id order.
   void ForEachText(TextColumn column,
                    const std::function<void(int64_t id, std::string_view text)>& fn);
   // Authorships by paper, then position.

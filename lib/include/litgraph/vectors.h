@@ -161,6 +161,19 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
                  const std::vector<uint64_t>& changed = {}, std::span<const uint32_t> labels = {},
                  std::span<const uint8_t> elsewhere = {});
 
+// The HNSW nodes whose build fits in `bytes` (hnswlib builds in memory: the
+// vector, the links and their export, ~700 bytes a node at 128 dimensions
+// and M = 16); at least 16.
+uint64_t HnswNodesWithin(size_t bytes, int dim, int M);
+
+// Builds the index of `vectors` afresh within a memory bound: the rows in
+// runs of at most `max_nodes` rows with a vector, the first run's index the
+// base (<name>.hnsw and .hnswlib, as BuildHnsw) and each later run's a
+// segment (<name>.segK.hnsw, below), built one at a time. `*segments`
+// receives their count (0: one index, BuildHnsw's).
+Status BuildHnswWithin(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
+                       const HnswBuildOptions& options, uint64_t max_nodes, size_t* segments);
+
 // A segment node labelled kWaypoint | id is scored by row id's vector but
 // never returned (the row is live in another index: the base, or another
 // segment); one labelled kNoLabel has no vector at all.
