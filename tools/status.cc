@@ -118,7 +118,9 @@ std::string Readable(const Json& j, bool tsv) {
                        ? fmt::format("; {} rows in the vector delta", Count(v["delta_rows"]))
                        : std::string(),
                    v.value("index_segments", 0) > 0
-                       ? fmt::format("; {} index segments from a merge", Count(v["index_segments"]))
+                       ? fmt::format("; {} index segments (a merge's, or built within embed's "
+                                     "--memory-budget)",
+                                     Count(v["index_segments"]))
                        : std::string(),
                    v.value("indexed", true) ? "" : "; no HNSW index (queries scan the vectors)")});
   const Json& m = j["metrics"];

@@ -669,7 +669,7 @@ Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const
   j["scores"] = {{"emb", r.s.emb},          {"title", r.s.title}, {"pre", r.s.pre},
                  {"graph", r.s.graph},      {"gate", r.s.gate},   {"importance", r.s.importance},
                  {"final", r.s.final_score}};
-  if (search.params().lambda_lex > 0) j["scores"]["lex"] = r.s.lex;
+  if (search.params().lambda_lex > 0 || search.bm25_stand_in()) j["scores"]["lex"] = r.s.lex;
   if (r.s.has_like) j["scores"]["like"] = r.s.like;
   j["is_seed"] = r.is_seed;
   std::vector<std::string> seeds_used;
@@ -711,11 +711,12 @@ std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
                           EscapeControls(j.value("title", "")));
     report += fmt::format(
         "    final {:.3f} = {} x pre~ + {} x graph~ x gate {:.2f} + {} x importance {:.2f}{}"
-        "; pre {:.3f} (semantic {:.3f}, title {:.2f}{}), graph {:.5f}{}\n",
+        "; pre {:.3f} ({} {:.3f}, title {:.2f}{}), graph {:.5f}{}\n",
         r.s.final_score, p.lambda_pre, p.lambda_graph, r.s.gate, p.lambda_imp, r.s.importance,
         r.s.title_exact && p.title_hit_bonus > 0 ? fmt::format(" + {} title hit", p.title_hit_bonus)
                                                  : "",
-        r.s.pre, r.s.emb, r.s.title,
+        r.s.pre, search.bm25_stand_in() ? "BM25" : "semantic",
+        search.bm25_stand_in() ? r.s.lex : r.s.emb, r.s.title,
         (r.s.title_exact   ? ", exact title hit"
          : r.s.title_fuzzy ? ", fuzzy title hit"
                            : std::string()) +

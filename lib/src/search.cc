@@ -452,6 +452,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   SearchTrace local;
   if (!trace) trace = &local;
   State s(q, trace);
+  bm25_stand_in_ = false;
   LITGRAPH_RETURN_IF_ERROR(stats_status_);  // damaged phrase statistics
   if (s.like()) {
     if (!q.text.empty() || !q.abstract.empty())
@@ -494,6 +495,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   Timed(&trace->t_title, [&] { TitlePath(&s); });
   Timed(&trace->t_merge, [&] { Merge(&s); });
   LITGRAPH_RETURN_IF_ERROR(Timed(&trace->t_subgraph, [&] { return SeedSubgraph(&s); }));
+  bm25_stand_in_ = s.bm25_stand_in;
   if (s.no_seeds) return std::vector<SearchResult>{};
   Timed(&trace->t_walk, [&] { Walk(&s); });
   std::vector<SearchResult> out = Timed(&trace->t_rank, [&] { return FinalRanking(&s); });
@@ -567,11 +569,12 @@ Status TriSearch::SemanticPath(State* s) {
   }
   // No paper vectors to search (a store not embedded yet, or merged with
   // --no-vectors), or a query the model cannot embed: BM25 stands in for the
-  // semantic path, its top sem_top papers the candidates and its score the
+  // semantic path (in the default, hybrid mode; a --mode semantic ablation
+  // stays without), its top sem_top papers the candidates and its score the
   // cosine's share of s_pre (Merge), so tri-search finds what find-paper does.
   const bool vectors = s->sem && (s->sem->vectors(VecField::kTitle).present() > 0 ||
                                   s->sem->vectors(VecField::kAbstract).present() > 0);
-  if (s->Uses(RetrievalMode::kSemantic) && (!vectors || s->eq.empty()) && finder_.lexical()) {
+  if (s->q.mode == RetrievalMode::kHybrid && (!vectors || s->eq.empty()) && finder_.lexical()) {
     s->bm25_stand_in = s->trace->bm25_stand_in = true;
     if (s->pool_mode)
       s->p_emb = s->pool;

@@ -236,11 +236,10 @@ Status EmbedRows(EmbedRun* r, const std::string& name, const std::vector<std::st
 }
 
 // The vectors a run computes, rows ascending: texts gathered into chunks of
-// at most `chunk_bytes`, each chunk embedded and its vectors appended to a
-// scratch file in the new generation, which is then mapped. So memory holds
-// a chunk and 4 bytes per row, not the field (10M abstracts are ~12 GB of
-// text and, at 128 dimensions, 5 GB of vectors). Keeps every
-// `sample_step`-th text for the drift measure.
+// at most `chunk_bytes` (texts and their vectors), each chunk embedded and its vectors appended to
+// a scratch file in the new generation, which is then mapped. So memory holds a chunk and 4 bytes
+// per row, not the field (10M abstracts are ~12 GB of text and, at 128 dimensions, 5 GB of
+// vectors). Keeps every `sample_step`-th text for the drift measure.
 class NewVectors {
  public:
   NewVectors(EmbedRun* r, const std::string& name, uint64_t expected, size_t chunk_bytes)
@@ -250,9 +249,14 @@ class NewVectors {
         expected_(expected),
         chunk_bytes_(chunk_bytes),
         sample_step_(std::max<uint64_t>(1, expected / 1000)) {}
-  ~NewVectors() {
+  ~NewVectors() { Drop(); }
+  // Unmaps and removes the scratch file (its vectors are in the vector
+  // file or the delta by then).
+  void Drop() {
     if (file_) std::fclose(file_);
+    file_ = nullptr;
     map_ = MappedFile();
+    rows_ = decltype(rows_)();
     std::error_code ec;
     fs::remove(path_, ec);
   }
@@ -260,7 +264,7 @@ class NewVectors {
   Status Add(uint64_t row, std::string&& text) {
     if (rows_.size() % sample_step_ == 0) sample_.push_back(text);
     rows_.push_back(static_cast<uint32_t>(row));
-    pending_bytes_ += text.size() + 64;
+    pending_bytes_ += text.size() + 64 + static_cast<size_t>(r_->embedder->dim()) * sizeof(float);
     texts_.push_back(std::move(text));
     return pending_bytes_ >= chunk_bytes_ ? Flush() : Status::Ok();
   }
@@ -418,16 +422,20 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     }
   } else {
     uint64_t ordinal = 0;
-    Status st;
-    r->store->ForEachText(ColumnOf(f), [&](int64_t id, std::string_view text) {
-      const auto row = static_cast<uint64_t>(id);
-      if (!st.ok() || row >= rows || text.empty()) return;
-      if (need[row])
-        st = fresh.Add(row, std::string(text));
-      else if (ordinal++ % step == 0)
-        old_sample.emplace_back(text);
-    });
-    LITGRAPH_RETURN_IF_ERROR(st);
+    try {
+      r->store->ForEachText(ColumnOf(f), [&](int64_t id, std::string_view text) {
+        const auto row = static_cast<uint64_t>(id);
+        if (row >= rows || text.empty()) return;
+        if (need[row]) {
+          Status st = fresh.Add(row, std::string(text));
+          if (!st.ok()) throw StatusError(st);  // ends the scan
+        } else if (ordinal++ % step == 0) {
+          old_sample.emplace_back(text);
+        }
+      });
+    } catch (const StatusError& e) {
+      return e.status();
+    }
   }
   LITGRAPH_RETURN_IF_ERROR(fresh.Finish());
   if (f == VecField::kAbstract) MeasureDrift(r, fresh.sample(), old_sample);
@@ -527,6 +535,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   moved[name] = rebuild || !r->o.index ? 0 : InfoCount(moved, name) + changed.size();
   LITGRAPH_RETURN_IF_ERROR(VectorFile::Write(r->out, name + ".vec", dim, rows, vector_of));
   LITGRAPH_RETURN_IF_ERROR(old.status());
+  fresh.Drop();
   if (!r->o.index) return Status::Ok();  // vectors only: queries scan them
   auto t_index = Clock::now();
   VectorFile vf;
@@ -535,10 +544,13 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   LITGRAPH_RETURN_IF_ERROR(vf.Open(r->out->Path(name + ".vec"), *id));
   r->o.reporter->Progress(fmt::format("indexing {} vectors", name));
   if (rebuild) {
-    // Built afresh within the memory budget: past it, in segments.
+    // Built afresh within the memory budget: past it, in segments; at most
+    // kMaxBudgetGraphs graphs a field (each one a search per query), the
+    // budget raised for that when it is smaller.
+    const uint64_t nodes = std::max(HnswNodesWithin(r->o.memory_budget, dim, ho.M),
+                                    (vf.present() + kMaxBudgetGraphs - 1) / kMaxBudgetGraphs);
     size_t segments = 0;
-    LITGRAPH_RETURN_IF_ERROR(BuildHnswWithin(
-        vf, r->out, name, ho, HnswNodesWithin(r->o.memory_budget, dim, ho.M), &segments));
+    LITGRAPH_RETURN_IF_ERROR(BuildHnswWithin(vf, r->out, name, ho, nodes, &segments));
     if (segments > 0) {
       if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
       r->info["vector_segments"][name] = segments;

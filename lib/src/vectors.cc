@@ -153,9 +153,8 @@ uint32_t Level0Stride(uint32_t maxM0) {
 }
 
 // Exports an hnswlib index to the flat layout (vectors.h): node n is row n,
-// the row whose label is labels[n] (label n when `labels` is empty).
-// Writes `index` as a flat .hnsw: node n is row n (labels: RowOfLabel). As
-// a segment (`segment_first` given), node n is row segment_first + n, each
+// the row whose label is labels[n] (label n when `labels` is empty). As a
+// segment (`segment_first` given), node n is row segment_first + n, each
 // node's label appended (kNoLabel for a row without a vector).
 constexpr uint64_t kNotASegment = UINT64_MAX;
 Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const std::string& name,
@@ -412,8 +411,10 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
 }
 
 uint64_t HnswNodesWithin(size_t bytes, int dim, int M) {
-  // hnswlib's element (links, vector, label), its lock, level and label map
-  // entry (~64), and the export's copy of the links (levels, offsets).
+  // hnswlib's element (vector, level-0 links of 2M slots, upper links ~M/2
+  // slots on average), the export's copy of the level-0 links, and 96 for
+  // the node's lock, level and label map entry and the export's level and
+  // offset.
   const uint64_t per_node = static_cast<uint64_t>(dim) * 4 + 2 * static_cast<uint64_t>(M) * 4 * 2 +
                             static_cast<uint64_t>(M) * 4 / 2 + 96;
   return std::max<uint64_t>(bytes / per_node, 16);

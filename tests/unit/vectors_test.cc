@@ -983,7 +983,7 @@ TEST(FieldVectorsTest, AnIndexBuiltWithinABoundIsCutIntoSegments) {
   const int dim = 16;
   const uint64_t rows = 1500;
   HnswBuildOptions o;
-  o.threads = 2;
+  o.threads = 1;
   const std::vector<float> data = RandomUnitRows(rows, dim, 31, 7);  // every 7th row absent
   uint64_t present = 0;
   for (uint64_t r = 0; r < rows; ++r)
@@ -1005,20 +1005,28 @@ TEST(FieldVectorsTest, AnIndexBuiltWithinABoundIsCutIntoSegments) {
     ASSERT_TRUE(st.ok()) << st.message();
     ASSERT_EQ(fv.segments(), segments);
     EXPECT_EQ(fv.OneIndex(), segments == 0);
-    // Each segment holds at most max_nodes rows, all past the base's.
+    // Each segment holds at most max_nodes rows, a run of rows past the
+    // previous graph's (node n is row first + n).
+    const std::vector<uint64_t> base = HnswLibLabels(*gv, "f");
+    uint64_t last = base.empty() ? 0 : *std::max_element(base.begin(), base.end());
     std::set<uint32_t> held;
     for (size_t k = 0; k < fv.segments(); ++k) {
       std::vector<uint32_t> labels = fv.segment(k).Labels();
-      uint64_t live = 0;
-      for (uint32_t l : labels)
-        if (l != kNoLabel) {
-          ++live;
-          EXPECT_TRUE(held.insert(l).second) << "row " << l << " in two segments";
-        }
+      uint64_t live = 0, first = UINT64_MAX;
+      for (size_t n = 0; n < labels.size(); ++n) {
+        const uint32_t l = labels[n];
+        if (l == kNoLabel) continue;
+        ++live;
+        if (first == UINT64_MAX) first = l - n;
+        EXPECT_EQ(l, first + n) << "segment " << k << " node " << n;
+        EXPECT_GT(l, last) << "segment " << k << " overlaps the graph before it";
+        EXPECT_TRUE(held.insert(l).second) << "row " << l << " in two segments";
+      }
+      if (!held.empty()) last = *held.rbegin();
       EXPECT_LE(live, max_nodes);
       EXPECT_EQ(fv.segment(k).nodes(), live);
     }
-    EXPECT_EQ(HnswLibLabels(*gv, "f").size() + held.size(), present);
+    EXPECT_EQ(base.size() + held.size(), present);
     std::mt19937_64 rng(9);
     size_t found = 0, wanted = 0;
     for (int i = 0; i < 200; ++i) {

@@ -67,6 +67,10 @@ struct EmbedRunOptions {
   size_t memory_budget = size_t{2} << 30;
 };
 
+// The graphs a field's index is cut into at most by the memory budget (a
+// smaller budget is raised): each one costs every vector query a search.
+constexpr uint64_t kMaxBudgetGraphs = 16;
+
 struct EmbedRunStats {
   std::string model_id;
   int dim = 0;

@@ -162,7 +162,7 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
                  std::span<const uint8_t> elsewhere = {});
 
 // The HNSW nodes whose build fits in `bytes` (hnswlib builds in memory: the
-// vector, the links and their export, ~700 bytes a node at 128 dimensions
+// vector, the links and their export, ~900 bytes a node at 128 dimensions
 // and M = 16); at least 16.
 uint64_t HnswNodesWithin(size_t bytes, int dim, int M);
 
