@@ -81,6 +81,15 @@ void* MapReadOnly(int fd, size_t size) {
 
 }  // namespace
 
+void MappedFile::Release(size_t offset, size_t len) const {
+  if (!data_ || offset >= size_) return;
+  const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<uintptr_t>(data_) + offset;
+  const uintptr_t end = reinterpret_cast<uintptr_t>(data_) + std::min(size_, offset + len);
+  const uintptr_t a = (begin + page - 1) / page * page, b = end / page * page;
+  if (a < b) madvise(reinterpret_cast<void*>(a), b - a, MADV_DONTNEED);
+}
+
 Status MappedFile::Open(const std::string& path) {
   *this = MappedFile();  // a file opened before is unmapped, not leaked
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);

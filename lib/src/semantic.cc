@@ -280,11 +280,19 @@ class NewVectors {
   }
   // Whether `row` was embedded now, and then its vector (nullptr: the text
   // embeds to zeros, no word the model knows).
+  // Rows asked for in ascending order (the vector file's writer) release the
+  // mapping behind them every 64 MiB: read once, the scratch file's pages
+  // need not stay in this process's RSS (5 GB at 10M abstracts).
   bool Find(uint64_t row, const float** v) const {
     auto it = std::lower_bound(rows_.begin(), rows_.end(), row);
     if (it == rows_.end() || *it != row) return false;
     const size_t dim = static_cast<size_t>(r_->embedder->dim());
-    const float* x = reinterpret_cast<const float*>(map_.data()) + (it - rows_.begin()) * dim;
+    const size_t at = static_cast<size_t>(it - rows_.begin()) * dim * sizeof(float);
+    if (at >= released_ + (size_t{64} << 20)) {
+      map_.Release(released_, at - released_);
+      released_ = at;
+    }
+    const float* x = reinterpret_cast<const float*>(map_.data() + at);
     *v = std::all_of(x, x + dim, [](float f) { return f == 0.0f; }) ? nullptr : x;
     return true;
   }
@@ -316,6 +324,7 @@ class NewVectors {
   std::vector<std::string> texts_, sample_;
   std::FILE* file_ = nullptr;
   MappedFile map_;
+  mutable size_t released_ = 0;  // bytes of map_ released (Find)
 };
 
 // At a compaction, the segments of the current generation that stay: each
@@ -449,10 +458,18 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   delta.erase(std::unique(delta.begin(), delta.end()), delta.end());
   // A row's vector: a new one, else the old one kept, else none (a text with
   // no word the model knows embeds to zeros: none).
+  // Asked for in ascending row order: the old base's mapping is released
+  // behind (VectorFile::Release), as the scratch file's (NewVectors::Find).
+  uint64_t old_released = 0;
   auto vector_of = [&](uint64_t row) -> const float* {
     const float* v;
     if (fresh.Find(row, &v)) return v;
-    return reuse && !need[row] ? old.Row(row) : nullptr;
+    if (!reuse || need[row]) return nullptr;
+    if (row >= old_released + (uint64_t{1} << 17)) {
+      old.ReleaseBase(old_released, row);
+      old_released = row;
+    }
+    return old.Row(row);
   };
   HnswBuildOptions ho = r->o.hnsw;
   ho.threads = std::max(1, r->o.threads);

@@ -225,6 +225,21 @@ Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const s
   return w.Finish();
 }
 
+// Called by thread 0 of an index build at its i-th row of `todo`: every
+// 64Ki rows, drops the mapping of the rows the threads have passed
+// (VectorFile::Release). hnswlib copies each vector it inserts, so the
+// source rows are read once and the build's RSS stays what hnswlib holds
+// (at 10M rows the file alone is 5 GB). A row read again is mapped again.
+void ReleaseBehind(const VectorFile& vectors, const std::vector<uint64_t>& todo, size_t i,
+                   int threads, uint64_t* released) {
+  const size_t every = size_t{1} << 16, margin = every * static_cast<size_t>(threads);
+  if (i < margin || i % margin != 0) return;
+  const uint64_t upto = todo[i - margin];
+  if (upto <= *released) return;
+  vectors.Release(*released, upto);
+  *released = upto;
+}
+
 // The index of rows [first, end) of `vectors` as segment `name` (above).
 Status BuildSegment(const VectorFile& vectors, uint64_t first, uint64_t end,
                     const HnswBuildOptions& o, GenerationBuilder* out, const std::string& name) {
@@ -238,12 +253,16 @@ Status BuildSegment(const VectorFile& vectors, uint64_t first, uint64_t end,
                   static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
     const int threads = std::max(1, o.threads);
     std::vector<std::thread> ts;
+    uint64_t released = first;
     for (int t = 0; t < threads; ++t)
       ts.emplace_back([&, t] {
-        for (size_t i = t; i < todo.size(); i += threads)
+        for (size_t i = t; i < todo.size(); i += threads) {
           index.addPoint(vectors.Row(todo[i]), todo[i] - first);
+          if (t == 0) ReleaseBehind(vectors, todo, i, threads, &released);
+        }
       });
     for (auto& th : ts) th.join();
+    vectors.Release(first, end);
     LITGRAPH_RETURN_IF_ERROR(vectors.status());
     return ExportHnsw(index, vectors.dim(), out, name, {}, first);
   } catch (const std::exception& e) {
@@ -332,6 +351,12 @@ const float* VectorFile::RawRow(uint64_t id) const {
   return reinterpret_cast<const float*>(file_.Read(data_at_ + id * bytes, bytes));
 }
 
+void VectorFile::Release(uint64_t first, uint64_t end) const {
+  if (first >= end || first >= rows_) return;
+  const uint64_t bytes = static_cast<uint64_t>(dim_) * sizeof(float);
+  file_.Release(data_at_ + first * bytes, (std::min(end, rows_) - first) * bytes);
+}
+
 const float* VectorFile::Row(uint64_t id) const {
   const float* r = RawRow(id);
   return r && !IsZero(r, dim_) ? r : nullptr;
@@ -390,6 +415,7 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     // reproducible index and more threads a faster build.
     int threads = std::max(1, o.threads);
     std::vector<std::thread> ts;
+    uint64_t released = 0;
     for (int t = 0; t < threads; ++t)
       ts.emplace_back([&, t] {
         for (size_t i = t; i < todo.size(); i += threads) {
@@ -398,9 +424,11 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
             index->addPoint(vectors.Row(todo[i]), label);
           else
             Relink(index.get(), vectors.Row(todo[i]), label);
+          if (t == 0 && i < added) ReleaseBehind(vectors, todo, i, threads, &released);
         }
       });
     for (auto& th : ts) th.join();
+    vectors.Release(0, vectors.rows());
     if (o.save_hnswlib) LITGRAPH_RETURN_IF_ERROR(SaveHnswLib(index.get(), out, name + ".hnswlib"));
   } catch (const StatusError& e) {
     return e.status();

@@ -142,6 +142,48 @@ TEST(MappedFileTest, OpeningAgainUnmapsTheFileOpenedBefore) {
   EXPECT_EQ(f.size(), 0u);
 }
 
+// The Rss of `path`'s mapping in /proc/self/smaps, in KiB (-1: not mapped).
+long MappedRssKb(const std::string& path) {
+  std::ifstream smaps("/proc/self/smaps");
+  bool in = false;
+  for (std::string line; std::getline(smaps, line);) {
+    if (line.find('-') < line.find(' ') && line.find(' ') != std::string::npos &&
+        std::isxdigit(static_cast<unsigned char>(line[0])))
+      in = line.size() >= path.size() &&
+           line.compare(line.size() - path.size(), path.size(), path) == 0;
+    else if (in && line.rfind("Rss:", 0) == 0)
+      return std::stol(line.substr(4));
+  }
+  return -1;
+}
+
+// Release drops the whole pages of a range from the process's RSS (a build
+// that reads a big file once: embed's scratch vectors, an index's source
+// rows), and the bytes read the same afterwards.
+TEST(MappedFileTest, ReleasedPagesLeaveTheRssAndReadTheSame) {
+  testing::ScopedTempDir tmp;
+  const std::string path = tmp.File("big");
+  std::string bytes(8 << 20, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 131 % 251);
+  testing::WriteFile(path, bytes);
+  MappedFile f;
+  ASSERT_TRUE(f.Open(path).ok());
+  uint64_t sum = 0;
+  for (size_t i = 0; i < f.size(); i += 512) sum += f.data()[i];
+  const long before = MappedRssKb(path);
+  ASSERT_GE(before, 7 * 1024) << "every page was read";
+  f.Release(4096 + 1, 6 << 20);  // whole pages from the second on
+  const long after = MappedRssKb(path);
+  EXPECT_LE(after, before - 5 * 1024) << before << " KiB before";
+  uint64_t again = 0;
+  for (size_t i = 0; i < f.size(); i += 512) again += f.data()[i];
+  EXPECT_EQ(again, sum);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(f.data()), f.size()), bytes);
+  f.Release(f.size() + 10, 100);  // past the end: nothing
+  MappedFile none;
+  none.Release(0, 100);
+}
+
 // The VmFlags of `path`'s mapping in /proc/self/smaps ("rd mr me ms hg" for
 // one advised MADV_HUGEPAGE), empty when it is not mapped.
 std::string VmFlags(const std::string& path) {

@@ -96,6 +96,9 @@ class CheckedFile {
   void Prefetch(uint64_t offset) const {
     if (offset < payload_) __builtin_prefetch(file_.data() + offset);
   }
+  // Drops this process's mapping of payload bytes [offset, offset + len)
+  // (MappedFile::Release): a build that read them once. Reads stay valid.
+  void Release(uint64_t offset, uint64_t len) const { file_.Release(offset, len); }
   // Verifies every page now (tests, `litgraph verify`).
   Status VerifyAll() const;
   // The first damage a read met; ok when none.

@@ -27,6 +27,11 @@ class MappedFile {
   Status Open(const std::string& path);
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
+  // Drops the process's mapping of the whole pages inside [offset, offset +
+  // len): the file's pages stay in the page cache, no longer counted in this
+  // process's RSS, and a later read maps them again. For a build that reads
+  // a big file once, front to back.
+  void Release(size_t offset, size_t len) const;
 
  private:
   const uint8_t* data_ = nullptr;

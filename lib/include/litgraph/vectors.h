@@ -101,6 +101,9 @@ class VectorFile {
   const float* Row(uint64_t id) const;
   // Row without the absence check (the HNSW graph only links present rows).
   const float* RawRow(uint64_t id) const;
+  // Drops the mapping of rows [first, end) (CheckedFile::Release): a build
+  // that reads the file once, in row order, keeps its RSS to what it holds.
+  void Release(uint64_t first, uint64_t end) const;
   // The first damage a read met; ok when none.
   Status status() const { return file_.status(); }
 
@@ -263,6 +266,8 @@ class FieldVectors {
   const float* Row(uint64_t id) const;
   // The base's vector of node `id`, the delta aside.
   const float* BaseRow(uint64_t id) const { return base_.Row(id); }
+  // Drops the mapping of the base's rows [first, end) (VectorFile::Release).
+  void ReleaseBase(uint64_t first, uint64_t end) const { base_.Release(first, end); }
   // Whether node `id` is in the delta.
   bool InDelta(uint64_t id) const { return DeltaRow(id) >= 0; }
   // The delta's node ids, ascending.
