@@ -715,8 +715,8 @@ std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
         r.s.final_score, p.lambda_pre, p.lambda_graph, r.s.gate, p.lambda_imp, r.s.importance,
         r.s.title_exact && p.title_hit_bonus > 0 ? fmt::format(" + {} title hit", p.title_hit_bonus)
                                                  : "",
-        r.s.pre, search.bm25_stand_in() ? "BM25" : "semantic",
-        search.bm25_stand_in() ? r.s.lex : r.s.emb, r.s.title,
+        r.s.pre, trace.bm25_stand_in ? "BM25" : "semantic", trace.bm25_stand_in ? r.s.lex : r.s.emb,
+        r.s.title,
         (r.s.title_exact   ? ", exact title hit"
          : r.s.title_fuzzy ? ", fuzzy title hit"
                            : std::string()) +

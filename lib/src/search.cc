@@ -404,8 +404,9 @@ struct TriSearch::State {
   // Semantic path: the query vector and the candidates.
   QueryVector eq;
   std::unordered_set<int64_t> p_emb;
-  bool bm25_stand_in = false;               // BM25 took the semantic path's place (SemanticPath)
-  std::unordered_map<int64_t, float> bm25;  // and its candidates' scores
+  // BM25 standing in for the semantic path (trace->bm25_stand_in): its
+  // candidates' scores.
+  std::unordered_map<int64_t, float> bm25;
   // Title path: candidates with their best s_title (eq. 6).
   struct TitleHit {
     double score = 0;
@@ -495,7 +496,7 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   Timed(&trace->t_title, [&] { TitlePath(&s); });
   Timed(&trace->t_merge, [&] { Merge(&s); });
   LITGRAPH_RETURN_IF_ERROR(Timed(&trace->t_subgraph, [&] { return SeedSubgraph(&s); }));
-  bm25_stand_in_ = s.bm25_stand_in;
+  bm25_stand_in_ = trace->bm25_stand_in;
   if (s.no_seeds) return std::vector<SearchResult>{};
   Timed(&trace->t_walk, [&] { Walk(&s); });
   std::vector<SearchResult> out = Timed(&trace->t_rank, [&] { return FinalRanking(&s); });
@@ -574,25 +575,20 @@ Status TriSearch::SemanticPath(State* s) {
   // cosine's share of s_pre (Merge), so tri-search finds what find-paper does.
   const bool vectors = s->sem && (s->sem->vectors(VecField::kTitle).present() > 0 ||
                                   s->sem->vectors(VecField::kAbstract).present() > 0);
-  if (s->q.mode == RetrievalMode::kHybrid && (!vectors || s->eq.empty()) && finder_.lexical()) {
-    s->bm25_stand_in = s->trace->bm25_stand_in = true;
-    if (s->pool_mode)
-      s->p_emb = s->pool;
-    else
-      for (const LexicalHit& h : finder_.lexical()->Search(
-               LexicalIndex::QueryTerms(s->abstract.empty() ? s->text : s->abstract), p_.sem_top,
-               400000)) {
-        s->p_emb.insert(h.doc);
-        s->bm25[h.doc] = h.score;
-      }
-  }
-  // Optional lexical recall (an extension: BM25 hits join the candidates).
-  if (p_.lexical_top > 0 && !s->pool_mode && finder_.lexical()) {
+  const bool stand_in =
+      s->q.mode == RetrievalMode::kHybrid && (!vectors || s->eq.empty()) && finder_.lexical();
+  s->trace->bm25_stand_in = stand_in;
+  if (stand_in && s->pool_mode) s->p_emb = s->pool;
+  // One BM25 search for the stand-in and the optional lexical recall (an
+  // extension, lexical_top: BM25 hits join the candidates).
+  const size_t lexical_k = std::max(stand_in ? p_.sem_top : size_t{0}, p_.lexical_top);
+  if (lexical_k > 0 && !s->pool_mode && finder_.lexical())
     for (const LexicalHit& h : finder_.lexical()->Search(
-             LexicalIndex::QueryTerms(s->abstract.empty() ? s->text : s->abstract), p_.lexical_top,
-             400000))
+             LexicalIndex::QueryTerms(s->abstract.empty() ? s->text : s->abstract), lexical_k,
+             400000)) {
       s->p_emb.insert(h.doc);
-  }
+      if (stand_in) s->bm25[h.doc] = h.score;
+    }
   return Status::Ok();
 }
 
@@ -730,8 +726,9 @@ void TriSearch::Merge(State* s) {
     if (auto it = s->p_title.find(cands[i]); it != s->p_title.end()) ttl[i] = it->second.score;
   }
   // BM25's weight in s_pre: lambda_lex, plus the cosine's when it stands in.
-  const double w_lex = p_.lambda_lex + (s->bm25_stand_in ? p_.lambda_emb : 0);
-  if (s->bm25_stand_in && !s->pool_mode) {
+  const bool stand_in = s->trace->bm25_stand_in;
+  const double w_lex = p_.lambda_lex + (stand_in ? p_.lambda_emb : 0);
+  if (stand_in && !s->pool_mode) {
     // The stand-in's own scores (its search's): scoring the candidates again
     // reads every posting of the query's terms, 0.3-0.6 s for an abstract
     // at 10M works. A candidate of another path scores 0.

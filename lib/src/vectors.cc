@@ -225,19 +225,35 @@ Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const s
   return w.Finish();
 }
 
-// Called by thread 0 of an index build at its i-th row of `todo`: every
-// 64Ki rows, drops the mapping of the rows the threads have passed
-// (VectorFile::Release). hnswlib copies each vector it inserts, so the
-// source rows are read once and the build's RSS stays what hnswlib holds
-// (at 10M rows the file alone is 5 GB). A row read again is mapped again.
-void ReleaseBehind(const VectorFile& vectors, const std::vector<uint64_t>& todo, size_t i,
-                   int threads, uint64_t* released) {
-  const size_t every = size_t{1} << 16, margin = every * static_cast<size_t>(threads);
-  if (i < margin || i % margin != 0) return;
-  const uint64_t upto = todo[i - margin];
-  if (upto <= *released) return;
-  vectors.Release(*released, upto);
-  *released = upto;
+// Inserts the rows of `todo` on `threads` threads, insert(i) for the i-th.
+// hnswlib's addPoint is thread-safe; the insertion order per thread is
+// fixed, but the graph depends on thread timing, so one thread gives a
+// reproducible index and more threads a faster build. hnswlib copies each
+// vector it inserts, so the source rows are read once: every 64Ki of the
+// first `ascending` rows (in row order), thread 0 drops the mapping of the
+// rows the threads have passed (VectorFile::Release), and the build's RSS
+// stays what hnswlib holds (at 10M rows the file alone is 5 GB). A row read
+// again is mapped again.
+template <typename Insert>
+void InsertRows(const VectorFile& vectors, const std::vector<uint64_t>& todo, size_t ascending,
+                int threads, Insert insert) {
+  threads = std::max(1, threads);
+  const size_t margin = (size_t{1} << 16) * static_cast<size_t>(threads);
+  uint64_t released = 0;
+  std::vector<std::thread> ts;
+  for (int t = 0; t < threads; ++t)
+    ts.emplace_back([&, t] {
+      for (size_t i = t; i < todo.size(); i += threads) {
+        insert(i);
+        if (t == 0 && i < ascending && i >= margin && i % margin == 0 &&
+            todo[i - margin] > released) {
+          vectors.Release(released, todo[i - margin]);
+          released = todo[i - margin];
+        }
+      }
+    });
+  for (auto& th : ts) th.join();
+  vectors.Release(0, vectors.rows());
 }
 
 // The index of rows [first, end) of `vectors` as segment `name` (above).
@@ -251,18 +267,8 @@ Status BuildSegment(const VectorFile& vectors, uint64_t first, uint64_t end,
   try {
     HnswLib index(&space, std::max<size_t>(todo.size(), 1), static_cast<size_t>(o.M),
                   static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
-    const int threads = std::max(1, o.threads);
-    std::vector<std::thread> ts;
-    uint64_t released = first;
-    for (int t = 0; t < threads; ++t)
-      ts.emplace_back([&, t] {
-        for (size_t i = t; i < todo.size(); i += threads) {
-          index.addPoint(vectors.Row(todo[i]), todo[i] - first);
-          if (t == 0) ReleaseBehind(vectors, todo, i, threads, &released);
-        }
-      });
-    for (auto& th : ts) th.join();
-    vectors.Release(first, end);
+    InsertRows(vectors, todo, todo.size(), o.threads,
+               [&](size_t i) { index.addPoint(vectors.Row(todo[i]), todo[i] - first); });
     LITGRAPH_RETURN_IF_ERROR(vectors.status());
     return ExportHnsw(index, vectors.dim(), out, name, {}, first);
   } catch (const std::exception& e) {
@@ -410,25 +416,14 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     LITGRAPH_RETURN_IF_ERROR(vectors.status());
     if (index->max_elements_ < index->cur_element_count + added)
       index->resizeIndex(index->cur_element_count + added);
-    // hnswlib's addPoint is thread-safe; the insertion order per thread is
-    // fixed, but the graph depends on thread timing, so one thread gives a
-    // reproducible index and more threads a faster build.
-    int threads = std::max(1, o.threads);
-    std::vector<std::thread> ts;
-    uint64_t released = 0;
-    for (int t = 0; t < threads; ++t)
-      ts.emplace_back([&, t] {
-        for (size_t i = t; i < todo.size(); i += threads) {
-          const auto label = static_cast<hnswlib::labeltype>(label_of(todo[i]));
-          if (i < added || o.relink_neighbours)
-            index->addPoint(vectors.Row(todo[i]), label);
-          else
-            Relink(index.get(), vectors.Row(todo[i]), label);
-          if (t == 0 && i < added) ReleaseBehind(vectors, todo, i, threads, &released);
-        }
-      });
-    for (auto& th : ts) th.join();
-    vectors.Release(0, vectors.rows());
+    // The rows added first (ascending), then the changed ones.
+    InsertRows(vectors, todo, added, o.threads, [&](size_t i) {
+      const auto label = static_cast<hnswlib::labeltype>(label_of(todo[i]));
+      if (i < added || o.relink_neighbours)
+        index->addPoint(vectors.Row(todo[i]), label);
+      else
+        Relink(index.get(), vectors.Row(todo[i]), label);
+    });
     if (o.save_hnswlib) LITGRAPH_RETURN_IF_ERROR(SaveHnswLib(index.get(), out, name + ".hnswlib"));
   } catch (const StatusError& e) {
     return e.status();

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -142,8 +143,9 @@ TEST(MappedFileTest, OpeningAgainUnmapsTheFileOpenedBefore) {
   EXPECT_EQ(f.size(), 0u);
 }
 
-// The Rss of `path`'s mapping in /proc/self/smaps, in KiB (-1: not mapped).
-long MappedRssKb(const std::string& path) {
+// The value of `field` ("Rss:", "VmFlags:") for `path`'s mapping in
+// /proc/self/smaps; nullopt when the file is not mapped.
+std::optional<std::string> SmapsField(const std::string& path, const std::string& field) {
   std::ifstream smaps("/proc/self/smaps");
   bool in = false;
   for (std::string line; std::getline(smaps, line);) {
@@ -151,10 +153,16 @@ long MappedRssKb(const std::string& path) {
         std::isxdigit(static_cast<unsigned char>(line[0])))
       in = line.size() >= path.size() &&
            line.compare(line.size() - path.size(), path.size(), path) == 0;
-    else if (in && line.rfind("Rss:", 0) == 0)
-      return std::stol(line.substr(4));
+    else if (in && line.rfind(field, 0) == 0)
+      return line.substr(field.size());
   }
-  return -1;
+  return std::nullopt;
+}
+
+// The Rss of `path`'s mapping, in KiB (-1: not mapped).
+long MappedRssKb(const std::string& path) {
+  auto v = SmapsField(path, "Rss:");
+  return v ? std::stol(*v) : -1;
 }
 
 // Release drops the whole pages of a range from the process's RSS (a build
@@ -184,21 +192,9 @@ TEST(MappedFileTest, ReleasedPagesLeaveTheRssAndReadTheSame) {
   none.Release(0, 100);
 }
 
-// The VmFlags of `path`'s mapping in /proc/self/smaps ("rd mr me ms hg" for
-// one advised MADV_HUGEPAGE), empty when it is not mapped.
-std::string VmFlags(const std::string& path) {
-  std::ifstream smaps("/proc/self/smaps");
-  bool in = false;
-  for (std::string line; std::getline(smaps, line);) {
-    if (line.find('-') < line.find(' ') && line.find(' ') != std::string::npos &&
-        std::isxdigit(static_cast<unsigned char>(line[0])))
-      in = line.size() >= path.size() &&
-           line.compare(line.size() - path.size(), path.size(), path) == 0;
-    else if (in && line.rfind("VmFlags:", 0) == 0)
-      return line.substr(8);
-  }
-  return "";
-}
+// The VmFlags of `path`'s mapping ("rd mr me ms hg" for one advised
+// MADV_HUGEPAGE), empty when it is not mapped.
+std::string VmFlags(const std::string& path) { return SmapsField(path, "VmFlags:").value_or(""); }
 
 // A file of 2 MiB or more is mapped at a 2 MiB boundary with huge-page
 // advice (so the page cache can hold it in 2 MiB folios) and nothing of the
