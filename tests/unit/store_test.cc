@@ -10,9 +10,11 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "litgraph/find.h"
@@ -870,6 +872,33 @@ TEST(StoreTest, ReadersDoNotCheckpointTheWalOnClose) {
   // A writer's close checkpoints it.
   ASSERT_TRUE(OpenStore(dir, Store::Mode::kWrite));
   EXPECT_FALSE(std::filesystem::exists(wal) && std::filesystem::file_size(wal) >= before);
+}
+
+// A writer leaves no WAL behind a reader that was open when it closed: it
+// waits for the reader, then checkpoints and empties the WAL. Else every later
+// process opening the store alone rebuilds the WAL index from the whole WAL.
+TEST(StoreTest, AWriterEmptiesTheWalAfterTheReadersOfItsCommits) {
+  ScopedTempDir tmp;
+  const std::string dir = tmp.File("store");
+  const std::string wal = dir + "/litgraph.sqlite-wal";
+  auto writer = OpenStore(dir, Store::Mode::kWrite);
+  ASSERT_TRUE(writer);
+  for (int i = 0; i < 50; ++i)
+    writer->SetMeta(fmt::format("k{}", i), std::string(4000, static_cast<char>('a' + i % 26)));
+  auto reader = OpenStore(dir, Store::Mode::kRead);  // holds a snapshot
+  ASSERT_TRUE(reader);
+  std::thread done_reading([&reader] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(reader->GetMeta("k49"), std::string(4000, 'x'));
+    reader.reset();  // closes after the writer began closing
+  });
+  writer.reset();
+  done_reading.join();
+  EXPECT_FALSE(std::filesystem::exists(wal) && std::filesystem::file_size(wal) > 0)
+      << std::filesystem::file_size(wal) << " bytes of WAL left";
+  auto again = OpenStore(dir, Store::Mode::kRead);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->GetMeta("k25"), std::string(4000, 'z'));
 }
 
 }  // namespace

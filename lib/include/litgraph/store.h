@@ -334,6 +334,9 @@ class Store {
   Status ReadStoreId();
   Status PinGenerations(bool* gone);
   void RemoveUnused();
+  // Checkpoints and empties the WAL when closing a writer (store.cc).
+  void TruncateWal();
+  static constexpr int kWalWaitMs = 2000;
   std::string dir_;
   Mode mode_ = Mode::kRead;
   Db db_;
