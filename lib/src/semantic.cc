@@ -560,12 +560,26 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   if (!id.ok()) return id.status();
   LITGRAPH_RETURN_IF_ERROR(vf.Open(r->out->Path(name + ".vec"), *id));
   r->o.reporter->Progress(fmt::format("indexing {} vectors", name));
+  // The nodes an index may have within the memory budget; at most
+  // kMaxBudgetGraphs graphs a field (each one a search per query), the
+  // budget raised for that when it is smaller.
+  const uint64_t nodes = std::max(HnswNodesWithin(r->o.memory_budget, dim, ho.M),
+                                  (vf.present() + kMaxBudgetGraphs - 1) / kMaxBudgetGraphs);
+  // Extended, the base keeps its nodes and the rows past `nodes` go into new
+  // segments beside the kept ones: when that would make too many graphs, the
+  // index is built afresh.
+  if (!rebuild) {
+    const uint64_t in_base = old.has_index() ? old.base_index().nodes() : 0;
+    const uint64_t past = vf.present() > std::max(in_base, nodes) + in_segments
+                              ? vf.present() - std::max(in_base, nodes) - in_segments
+                              : 0;
+    if (1 + old.segments() + (past + nodes - 1) / nodes > kMaxBudgetGraphs) {
+      rebuild = true;
+      moved[name] = 0;
+    }
+  }
   if (rebuild) {
-    // Built afresh within the memory budget: past it, in segments; at most
-    // kMaxBudgetGraphs graphs a field (each one a search per query), the
-    // budget raised for that when it is smaller.
-    const uint64_t nodes = std::max(HnswNodesWithin(r->o.memory_budget, dim, ho.M),
-                                    (vf.present() + kMaxBudgetGraphs - 1) / kMaxBudgetGraphs);
+    // Built afresh within the memory budget: past it, in segments.
     size_t segments = 0;
     LITGRAPH_RETURN_IF_ERROR(BuildHnswWithin(vf, r->out, name, ho, nodes, &segments));
     if (segments > 0) {
@@ -576,7 +590,20 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   } else {
     std::vector<uint8_t> elsewhere;
     LITGRAPH_RETURN_IF_ERROR(KeepSegments(r, old, name, segment_labels, delta, rows, &elsewhere));
-    LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, r->cur, changed, {}, elsewhere));
+    std::vector<uint64_t> spilled;
+    ho.max_nodes = nodes;
+    LITGRAPH_RETURN_IF_ERROR(
+        BuildHnsw(vf, r->out, name, ho, r->cur, changed, {}, elsewhere, &spilled));
+    if (!spilled.empty()) {
+      json& counts = r->info["vector_segments"];
+      if (!counts.is_object()) counts = json::object();
+      const size_t kept = InfoCount(counts, name);
+      size_t added = 0;
+      LITGRAPH_RETURN_IF_ERROR(
+          BuildHnswSegments(vf, spilled, r->out, name, ho, nodes, kept, &added));
+      counts[name] = kept + added;
+      r->stats->index_segments += static_cast<int64_t>(added);
+    }
   }
   *index_seconds += Since(t_index);
   return Status::Ok();

@@ -256,13 +256,11 @@ void InsertRows(const VectorFile& vectors, const std::vector<uint64_t>& todo, si
   vectors.Release(0, vectors.rows());
 }
 
-// The index of rows [first, end) of `vectors` as segment `name` (above).
-Status BuildSegment(const VectorFile& vectors, uint64_t first, uint64_t end,
+// The index of rows `todo` of `vectors` (ascending, each with a vector) as
+// segment `name` (above): node n is row todo[0] + n.
+Status BuildSegment(const VectorFile& vectors, const std::vector<uint64_t>& todo,
                     const HnswBuildOptions& o, GenerationBuilder* out, const std::string& name) {
-  std::vector<uint64_t> todo;
-  for (uint64_t r = first; r < end; ++r)
-    if (vectors.Row(r)) todo.push_back(r);
-  LITGRAPH_RETURN_IF_ERROR(vectors.status());
+  const uint64_t first = todo.empty() ? 0 : todo.front();
   hnswlib::InnerProductSpace space(static_cast<size_t>(vectors.dim()));
   try {
     HnswLib index(&space, std::max<size_t>(todo.size(), 1), static_cast<size_t>(o.M),
@@ -371,7 +369,7 @@ const float* VectorFile::Row(uint64_t id) const {
 Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
                  const HnswBuildOptions& o, const GenerationView* base,
                  const std::vector<uint64_t>& changed, std::span<const uint32_t> labels,
-                 std::span<const uint8_t> elsewhere) {
+                 std::span<const uint8_t> elsewhere, std::vector<uint64_t>* spilled) {
   const int dim = vectors.dim();
   hnswlib::InnerProductSpace space(static_cast<size_t>(dim));
   std::unique_ptr<HnswLib> index;
@@ -400,6 +398,15 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     for (uint64_t r = 0; r < vectors.rows(); ++r)
       if (vectors.Row(r) && !have.count(label_of(r)) && !(r < elsewhere.size() && elsewhere[r]))
         todo.push_back(r);
+    // The index stops at max_nodes; the later rows are spilled.
+    if (spilled) {
+      const uint64_t has = index ? index->cur_element_count : 0;
+      const uint64_t room = o.max_nodes > has ? o.max_nodes - has : 0;
+      if (todo.size() > room) {
+        spilled->insert(spilled->end(), todo.begin() + static_cast<int64_t>(room), todo.end());
+        todo.resize(room);
+      }
+    }
     const size_t added = todo.size();
     // A new index has room for its rows (hnswlib allocates a lock and a
     // level per element of its capacity up front).
@@ -462,10 +469,31 @@ Status BuildHnswWithin(const VectorFile& vectors, GenerationBuilder* out, const 
   }
   LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vectors, out, name, options, nullptr, {}, {}, elsewhere));
   elsewhere = decltype(elsewhere)();
-  for (size_t k = 1; k + 1 < cuts.size(); ++k)
-    LITGRAPH_RETURN_IF_ERROR(BuildSegment(vectors, cuts[k], cuts[k + 1], options, out,
-                                          FieldVectors::SegmentFile(name, k)));
+  for (size_t k = 1; k + 1 < cuts.size(); ++k) {
+    std::vector<uint64_t> todo;
+    for (uint64_t r = cuts[k]; r < cuts[k + 1]; ++r)
+      if (vectors.Row(r)) todo.push_back(r);
+    LITGRAPH_RETURN_IF_ERROR(vectors.status());
+    LITGRAPH_RETURN_IF_ERROR(
+        BuildSegment(vectors, todo, options, out, FieldVectors::SegmentFile(name, k)));
+  }
   *segments = cuts.size() - 2;
+  return Status::Ok();
+}
+
+Status BuildHnswSegments(const VectorFile& vectors, const std::vector<uint64_t>& rows,
+                         GenerationBuilder* out, const std::string& name,
+                         const HnswBuildOptions& options, uint64_t max_nodes, size_t first,
+                         size_t* segments) {
+  *segments = 0;
+  max_nodes = std::max<uint64_t>(max_nodes, 1);
+  for (size_t at = 0; at < rows.size(); at += max_nodes) {
+    const std::vector<uint64_t> run(
+        rows.begin() + static_cast<int64_t>(at),
+        rows.begin() + static_cast<int64_t>(std::min<uint64_t>(rows.size(), at + max_nodes)));
+    LITGRAPH_RETURN_IF_ERROR(BuildSegment(vectors, run, options, out,
+                                          FieldVectors::SegmentFile(name, first + ++*segments)));
+  }
   return Status::Ok();
 }
 

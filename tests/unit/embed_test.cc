@@ -769,6 +769,66 @@ TEST(EmbedMissingTest, TheNextRunExtendsTheDeltaIndex) {
   EXPECT_FALSE((*view)->Has("title.delta.hnswlib"));
 }
 
+// A compaction within --memory-budget: the base index is extended only up to
+// the nodes the budget holds, and the rows past them are indexed in new
+// segments; every row is still found by its own vector.
+TEST(EmbedMissingTest, ACompactionExtendsTheBaseIndexOnlyWithinTheBudget) {
+  ScopedTempDir tmp;
+  auto opened = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  Store* store = opened->get();
+  ASSERT_NO_FATAL_FAILURE(
+      IngestWithKeywords(store, {testing::TestData("snowball.works.jsonl")}, false));
+  EmbedRunOptions eo;
+  eo.lsa.dim = 16;
+  eo.hnsw.threads = 1;
+  eo.memory_budget = 100 << 20;
+  EmbedRunStats es;
+  ASSERT_TRUE(RunEmbed(store, eo, &es).ok());
+  auto field = [&](const char* name) {
+    auto view = store->Current("vectors");
+    EXPECT_TRUE(view.ok() && *view);
+    auto v = std::make_unique<FieldVectors>();
+    EXPECT_TRUE(v->Open(**view, name).ok());
+    return v;
+  };
+  const uint64_t first = std::max(field("title")->present(), field("abstract")->present());
+  // Room for 10 more nodes than the first papers have vectors.
+  EmbedRunOptions compact = eo;
+  compact.missing = true;
+  compact.compact = true;
+  compact.memory_budget = (first + 10) * (16 * 4 + 2 * 16 * 4 * 2 + 16 * 4 / 2 + 96);
+  const uint64_t cap = HnswNodesWithin(compact.memory_budget, 16, compact.hnsw.M);
+  ASSERT_EQ(cap, first + 10);
+  ASSERT_NO_FATAL_FAILURE(IngestWithKeywords(
+      store, {testing::TestData("search-biodiversity-finance.works.jsonl")}, true));
+  EmbedRunStats cs;
+  ASSERT_TRUE(RunEmbed(store, compact, &cs).ok());
+  EXPECT_TRUE(cs.compacted);
+  EXPECT_GT(cs.index_segments, 0);
+  auto view = store->Current("vectors");
+  ASSERT_TRUE(view.ok() && *view);
+  for (const char* name : {"title", "abstract"}) {
+    std::unique_ptr<FieldVectors> opened_field = field(name);
+    const FieldVectors& v = *opened_field;
+    ASSERT_GT(v.present(), cap + 100) << name;
+    EXPECT_EQ(v.base_index().nodes(), cap) << name << ": the base extended past the budget";
+    EXPECT_EQ(v.segments(), (v.present() - cap + cap - 1) / cap) << name;
+    EXPECT_EQ((*view)->info()["vector_segments"][name], v.segments()) << name;
+    EXPECT_EQ((*view)->info().at("hnsw_moved").value(name, -1), 0) << name << ": extended";
+    uint64_t found = 0, present = 0;
+    for (uint64_t row = 0; row < v.rows(); ++row) {
+      const float* vec = v.Row(row);
+      if (!vec) continue;
+      ++present;
+      std::vector<VectorHit> hit = v.Search(vec, 1, 64);
+      found += !hit.empty() && (hit[0].id == row || hit[0].score >= 0.9999f);
+    }
+    EXPECT_EQ(found, present) << name;
+    EXPECT_TRUE(v.status().ok()) << name;
+  }
+}
+
 // A paper stored without an abstract has no abstract vector, and
 // embed --missing does not look at it again while its text stays; once an
 // ingest gives it an abstract, the next --missing run embeds it (by id, not

@@ -143,6 +143,10 @@ struct HnswBuildOptions {
   // lists (hnswlib's own update, ~20 insertions of work) instead of moving
   // the node alone (~1 insertion; vectors.cc, Relink).
   bool relink_neighbours = false;
+  // An index BuildHnsw extends (its `base`) grows to this many nodes at most;
+  // the rows past it are handed back (its `*spilled`) for segments
+  // (BuildHnswSegments), so a compaction stays within the memory budget.
+  uint64_t max_nodes = UINT64_MAX;
 };
 
 struct VectorHit {
@@ -159,10 +163,12 @@ struct VectorHit {
 // extended rather than rebuilt; labels in `changed` (their vectors differ
 // from the base's) are re-linked in place. A base holding a label that is no
 // row of `vectors` is not extended: the index is built afresh.
+// Extending `base`, the rows that would take the index past
+// options.max_nodes are not inserted but appended to `*spilled` (ascending).
 Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
                  const HnswBuildOptions& options, const GenerationView* base = nullptr,
                  const std::vector<uint64_t>& changed = {}, std::span<const uint32_t> labels = {},
-                 std::span<const uint8_t> elsewhere = {});
+                 std::span<const uint8_t> elsewhere = {}, std::vector<uint64_t>* spilled = nullptr);
 
 // The HNSW nodes whose build fits in `bytes` (hnswlib builds in memory: the
 // vector, the links and their export, ~900 bytes a node at 128 dimensions
@@ -176,6 +182,14 @@ uint64_t HnswNodesWithin(size_t bytes, int dim, int M);
 // receives their count (0: one index, BuildHnsw's).
 Status BuildHnswWithin(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
                        const HnswBuildOptions& options, uint64_t max_nodes, size_t* segments);
+
+// Segments <name>.seg<first+1>.hnsw, ... over `rows` (ascending rows of
+// `vectors` with a vector), cut in runs of at most `max_nodes` rows and built
+// one at a time; `*segments` receives their count.
+Status BuildHnswSegments(const VectorFile& vectors, const std::vector<uint64_t>& rows,
+                         GenerationBuilder* out, const std::string& name,
+                         const HnswBuildOptions& options, uint64_t max_nodes, size_t first,
+                         size_t* segments);
 
 // A segment node labelled kWaypoint | id is scored by row id's vector but
 // never returned (the row is live in another index: the base, or another
@@ -256,6 +270,8 @@ class FieldVectors {
   size_t segments() const { return segments_.size(); }
   // Segment k (0-based) of the field.
   const HnswIndex& segment(size_t k) const { return *segments_[k]; }
+  // The base index (has_index()).
+  const HnswIndex& base_index() const { return index_; }
   // Whether the base index alone holds every vector (no delta, no segment,
   // node n is row n): a merge can keep it as a segment.
   bool OneIndex() const {
