@@ -233,6 +233,14 @@ void Store::TruncateWal() {
   sqlite3_wal_checkpoint_v2(db_.raw(), nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
 }
 
+bool Store::WriterActive() const {
+  const int fd = open((dir_ + "/LOCK").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close(fd);  // and the shared lock with it
+  return held;
+}
+
 Status Store::Init(const std::string& dir, Mode mode, bool create, Reporter* reporter) {
   dir_ = dir;
   mode_ = mode;
@@ -325,7 +333,8 @@ Status Store::InitWriter(Reporter* reporter) {
   db_.Exec(
       "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-524288;"
       "PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824; PRAGMA "
-      "journal_size_limit=67108864;");
+      "journal_size_limit=" +
+      std::to_string(kWalLeftBytes) + ";");
   LITGRAPH_RETURN_IF_ERROR(Migrate());
   LITGRAPH_RETURN_IF_ERROR(ReadStoreId());
   RemoveUnused();

@@ -61,8 +61,16 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
   j["nodes"] = nodes;
   if (papers == 0) r.problems.push_back("the store has no papers (litgraph-ingest)");
   Json parts = Json::object();
-  parts["sqlite"] =
-      BytesIn(store->dir() + "/litgraph.sqlite") + BytesIn(store->dir() + "/litgraph.sqlite-wal");
+  const uint64_t wal = BytesIn(store->dir() + "/litgraph.sqlite-wal");
+  parts["sqlite"] = BytesIn(store->dir() + "/litgraph.sqlite") + wal;
+  // A WAL that no writer emptied costs every process that opens the store
+  // alone a read of all of it (bench/results/2026-11-28-wal).
+  if (wal > Store::kWalLeftBytes && !store->WriterActive())
+    r.problems.push_back(fmt::format(
+        "the SQLite WAL holds {} MiB that no writer emptied, and every process that opens the "
+        "store alone reads all of it first (any writer empties it as it closes: litgraph-ingest "
+        "--db DIR with no input)",
+        wal >> 20));
   // The graph.
   auto graph = store->Current("graph");
   if (!graph.ok()) return graph.status();

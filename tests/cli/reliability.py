@@ -161,6 +161,33 @@ def case_reader_keeps_its_generation_across_commits(c):
     assert {r["id"] for r in lines(now)} >= {"C0", "C1", "C2"}
 
 
+def case_a_wal_left_behind_is_a_status_problem_a_writer_clears(c):
+    """A WAL nobody emptied (readers held it past every writer's close) is named by
+    litgraph-status, and the next writer empties it as it closes."""
+    db = semantic_copy(c, "wal-left.db")
+    path = os.path.join(db, "litgraph.sqlite")
+    reader = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM meta").fetchall()  # holds a snapshot
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("CREATE TABLE wal_filler(x BLOB)")
+    for _ in range(70):  # 70 MiB of WAL the reader keeps from being reset
+        writer.execute("INSERT INTO wal_filler VALUES (zeroblob(1048576))")
+    writer.execute("DROP TABLE wal_filler")
+    writer.close()  # not the last connection: no checkpoint
+    reader.close()  # read-only: no checkpoint either
+    wal = os.path.join(db, "litgraph.sqlite-wal")
+    assert os.path.getsize(wal) > 64 << 20, os.path.getsize(wal)
+    out, _, code = c.run("status", "--db", db, expect=None)
+    status = lines(out)[0]
+    assert code != 0 and not status["healthy"], status
+    assert any("WAL" in p and "litgraph-ingest" in p for p in status["problems"]), status
+    c.run("ingest", "--db", db, "-q", stdin="")
+    assert not os.path.exists(wal) or os.path.getsize(wal) == 0, os.path.getsize(wal)
+    out, _, _ = c.run("status", "--db", db, expect=None)
+    assert not any("WAL" in p for p in lines(out)[0]["problems"]), out
+
+
 def case_first_bulk_load_next_to_an_open_reader(c):
     """A first load into an empty store waits for nobody and fails for nobody."""
     db = c.path("bulk-reader.db")

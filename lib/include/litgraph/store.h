@@ -187,6 +187,12 @@ class Store {
   // `sql` must be a string literal (its address is the key).
   Stmt& CachedStmt(const char* sql);
   const std::string& dir() const { return dir_; }
+  // Whether a writer holds the store's lock now (another process's, or this
+  // one's).
+  bool WriterActive() const;
+  // Past this, a WAL no writer is working on was left behind (Store's
+  // destructor, TruncateWal): the writers' journal_size_limit.
+  static constexpr uint64_t kWalLeftBytes = uint64_t{64} << 20;
   Mode mode() const { return mode_; }
 
   // --- Meta and derived generations ---------------------------------------
