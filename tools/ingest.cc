@@ -161,11 +161,10 @@ int main(int argc, char** argv) {
     opt.reporter = tool.reporter();
     IngestStats s;
     // A first ingest that fails leaves no empty store behind.
-    LITGRAPH_RETURN_IF_ERROR(
-        WriteNewOrExistingStore(tool, [&](Store* store) {
-          ReturnFreedPagesWhenUpdating(store);
-          return Ingest(store, files, opt, &s);
-        }));
+    LITGRAPH_RETURN_IF_ERROR(WriteNewOrExistingStore(tool, [&](Store* store) {
+      ReturnFreedPagesWhenUpdating(store);
+      return Ingest(store, files, opt, &s);
+    }));
     double rate = s.seconds > 0 ? static_cast<double>(s.works) / s.seconds : 0;
     tool.Summary(
         fmt::format("{} works ({} new, {} updated, {} stale), {} other records, {} invalid; {} "
