@@ -1035,6 +1035,9 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
         const size_t t = recount[x];
         CountRow(touched[t], has, papers_of(touched[t]), &tally, &own_new[t]);
         TopK(&own_new[t], k_top);
+        // Every co-occurrence was listed: keep the top k's room only (a hub
+        // keyword's row held hundreds of thousands until the update ended).
+        own_new[t].shrink_to_fit();
       }
     });
   }
