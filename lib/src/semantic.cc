@@ -331,14 +331,15 @@ class NewVectors {
 // with the rows of `delta` (ascending; their vectors change now, and the base
 // index takes them) made waypoints, numbered afresh. A segment with fewer
 // than half of its nodes live is folded instead: its rows go into the base
-// index. Flags the rows the kept segments hold in `elsewhere`.
+// index. Flags the rows the kept segments hold in `elsewhere`, and counts
+// them in `*kept_out`.
 Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& name,
                     const std::vector<std::vector<uint32_t>>& labels,
                     const std::vector<uint32_t>& delta, uint64_t rows,
-                    std::vector<uint8_t>* elsewhere) {
+                    std::vector<uint8_t>* elsewhere, size_t* kept_out) {
   if (labels.empty() || r->o.fold_segments) return Status::Ok();
   elsewhere->assign(rows, 0);
-  size_t kept = 0;
+  size_t& kept = *kept_out;
   for (size_t k = 0; k < labels.size(); ++k) {
     std::vector<uint32_t> next = labels[k];
     uint64_t live = 0;
@@ -566,14 +567,14 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   const uint64_t nodes = std::max(HnswNodesWithin(r->o.memory_budget, dim, ho.M),
                                   (vf.present() + kMaxBudgetGraphs - 1) / kMaxBudgetGraphs);
   // Extended, the base keeps its nodes and the rows past `nodes` go into new
-  // segments beside the kept ones: when that would make too many graphs, the
-  // index is built afresh.
-  if (!rebuild) {
+  // segments beside the kept ones: when that could make too many graphs (at
+  // most every row not in the base spills: the rows of kept segments too),
+  // the index is built afresh. --fold-segments asks for one index: unbounded.
+  if (!rebuild && !r->o.fold_segments) {
     const uint64_t in_base = old.has_index() ? old.base_index().nodes() : 0;
-    const uint64_t past = vf.present() > std::max(in_base, nodes) + in_segments
-                              ? vf.present() - std::max(in_base, nodes) - in_segments
-                              : 0;
-    if (1 + old.segments() + (past + nodes - 1) / nodes > kMaxBudgetGraphs) {
+    const uint64_t held = std::min(in_base, nodes);
+    const uint64_t spill = vf.present() > held ? vf.present() - held : 0;
+    if (1 + old.segments() + (spill + nodes - 1) / nodes > kMaxBudgetGraphs) {
       rebuild = true;
       moved[name] = 0;
     }
@@ -589,19 +590,19 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     r->stats->index_segments += static_cast<int64_t>(segments);
   } else {
     std::vector<uint8_t> elsewhere;
-    LITGRAPH_RETURN_IF_ERROR(KeepSegments(r, old, name, segment_labels, delta, rows, &elsewhere));
-    std::vector<uint64_t> spilled;
-    ho.max_nodes = nodes;
+    size_t kept_segments = 0;
     LITGRAPH_RETURN_IF_ERROR(
-        BuildHnsw(vf, r->out, name, ho, r->cur, changed, {}, elsewhere, &spilled));
+        KeepSegments(r, old, name, segment_labels, delta, rows, &elsewhere, &kept_segments));
+    ho.max_nodes = nodes;
+    std::vector<uint64_t> spilled;
+    LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, r->cur, changed, {}, elsewhere,
+                                       r->o.fold_segments ? nullptr : &spilled));
     if (!spilled.empty()) {
-      json& counts = r->info["vector_segments"];
-      if (!counts.is_object()) counts = json::object();
-      const size_t kept = InfoCount(counts, name);
       size_t added = 0;
       LITGRAPH_RETURN_IF_ERROR(
-          BuildHnswSegments(vf, spilled, r->out, name, ho, nodes, kept, &added));
-      counts[name] = kept + added;
+          BuildHnswSegments(vf, spilled, r->out, name, ho, nodes, kept_segments, &added));
+      if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
+      r->info["vector_segments"][name] = kept_segments + added;
       r->stats->index_segments += static_cast<int64_t>(added);
     }
   }

@@ -224,12 +224,15 @@ Store::~Store() {
 // update's WAL in place, and every later process that opened the store alone
 // rebuilt its WAL index from the whole file: 1.8 GB after a 100k upsert into
 // 1M works, 516 ms per find-paper instead of 12.5 ms; 1.9 GB and 0.56 s at
-// 10M works (bench/results/2026-11-28-wal). The writer
-// waits up to kWalWaitMs for the readers of the WAL to finish; readers that
-// start meanwhile read the database file, so the wait ends. When a reader
-// holds its snapshot longer, the WAL stays for the next writer.
+// 10M works (bench/results/2026-11-28-wal). Past kWalLeftBytes of WAL the
+// writer waits up to kWalWaitMs for the readers of the WAL to finish
+// (readers that start meanwhile read the database file, so the wait ends);
+// a smaller WAL, cheap to read, is emptied only when no reader holds it.
+// When a reader holds its snapshot longer, the WAL stays for the next writer.
 void Store::TruncateWal() {
-  sqlite3_busy_timeout(db_.raw(), kWalWaitMs);
+  std::error_code ec;
+  const auto wal = fs::file_size(dir_ + "/litgraph.sqlite-wal", ec);
+  sqlite3_busy_timeout(db_.raw(), !ec && wal > kWalLeftBytes ? kWalWaitMs : 0);
   // A failure leaves the WAL as it was: every commit in it stays readable.
   sqlite3_wal_checkpoint_v2(db_.raw(), nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
 }

@@ -68,8 +68,8 @@ Result<StoreReport> DescribeStore(Store* store, bool verify) {
   if (wal > Store::kWalLeftBytes && !store->WriterActive())
     r.problems.push_back(fmt::format(
         "the SQLite WAL holds {} MiB that no writer emptied, and every process that opens the "
-        "store alone reads all of it first (any writer empties it as it closes: litgraph-ingest "
-        "--db DIR with no input)",
+        "store alone reads all of it first (any writer empties it as it closes, once no reader "
+        "holds a snapshot older than it: litgraph-ingest --db DIR with no input)",
         wal >> 20));
   // The graph.
   auto graph = store->Current("graph");

@@ -154,11 +154,10 @@ uint32_t Level0Stride(uint32_t maxM0) {
 
 // Exports an hnswlib index to the flat layout (vectors.h): node n is row n,
 // the row whose label is labels[n] (label n when `labels` is empty). As a
-// segment (`segment_first` given), node n is row segment_first + n, each
-// node's label appended (kNoLabel for a row without a vector).
-constexpr uint64_t kNotASegment = UINT64_MAX;
+// segment, each node's row is appended: labels[n] (n when `labels` is
+// empty; kNoLabel for a node without a vector).
 Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const std::string& name,
-                  std::span<const uint32_t> labels, uint64_t segment_first = kNotASegment) {
+                  std::span<const uint32_t> labels, bool segment = false) {
   const uint64_t count = index.cur_element_count;
   // Internal id -> row, and the row space.
   std::vector<uint32_t> label(count);
@@ -171,8 +170,7 @@ Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const s
     label[i] = static_cast<uint32_t>(r);
     if (labels.empty()) n = std::max(n, l + 1);
   }
-  const bool segment = segment_first != kNotASegment;
-  if (segment && segment_first + n >= kWaypoint)
+  if (segment && !labels.empty() && labels.back() >= kWaypoint)
     return Status::InvalidArgument(out->Path(name) + ": rows past a segment's label range");
   HnswHeader h{};
   std::memcpy(h.magic, segment ? kHnswMagicV4 : kHnswMagic, 8);
@@ -217,9 +215,9 @@ Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const s
   LITGRAPH_RETURN_IF_ERROR(w.Append(std::string(h.level0_at - before, '\0')));
   LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(level0)));
   LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(upper)));
-  if (segment) {
+  if (segment) {  // node n is row labels[n]
     std::vector<uint32_t> row(n, kNoLabel);
-    for (uint32_t node : label) row[node] = static_cast<uint32_t>(segment_first + node);
+    for (uint32_t node : label) row[node] = labels.empty() ? node : labels[node];
     LITGRAPH_RETURN_IF_ERROR(w.Append(Bytes(row)));
   }
   return w.Finish();
@@ -257,18 +255,21 @@ void InsertRows(const VectorFile& vectors, const std::vector<uint64_t>& todo, si
 }
 
 // The index of rows `todo` of `vectors` (ascending, each with a vector) as
-// segment `name` (above): node n is row todo[0] + n.
+// segment `name` (above): node n is row todo[n], so the segment's size
+// follows its rows however far apart they are.
 Status BuildSegment(const VectorFile& vectors, const std::vector<uint64_t>& todo,
                     const HnswBuildOptions& o, GenerationBuilder* out, const std::string& name) {
-  const uint64_t first = todo.empty() ? 0 : todo.front();
+  if (!todo.empty() && todo.back() >= kWaypoint)
+    return Status::InvalidArgument(out->Path(name) + ": rows past a segment's label range");
+  const std::vector<uint32_t> rows(todo.begin(), todo.end());
   hnswlib::InnerProductSpace space(static_cast<size_t>(vectors.dim()));
   try {
     HnswLib index(&space, std::max<size_t>(todo.size(), 1), static_cast<size_t>(o.M),
                   static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
     InsertRows(vectors, todo, todo.size(), o.threads,
-               [&](size_t i) { index.addPoint(vectors.Row(todo[i]), todo[i] - first); });
+               [&](size_t i) { index.addPoint(vectors.Row(todo[i]), todo[i]); });
     LITGRAPH_RETURN_IF_ERROR(vectors.status());
-    return ExportHnsw(index, vectors.dim(), out, name, {}, first);
+    return ExportHnsw(index, vectors.dim(), out, name, rows, /*segment=*/true);
   } catch (const std::exception& e) {
     return Status::IoError(fmt::format("{}: hnswlib: {}", out->Path(name), e.what()));
   }
@@ -378,7 +379,10 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
   auto label_of = [&](uint64_t r) -> uint64_t { return labels.empty() ? r : labels[r]; };
   try {
     if (base && base->Has(name + ".hnswlib")) {
-      index = LoadBase(*base, name, out->Path(name + ".base"), &space, present);
+      // Room for the rows it may take: within max_nodes when it stops there
+      // (hnswlib allocates a lock and a level per slot up front).
+      index = LoadBase(*base, name, out->Path(name + ".base"), &space,
+                       spilled ? std::min<size_t>(present, o.max_nodes) : present);
       // The rows inserted now are linked with this run's beam, not the saved one.
       index->ef_construction_ = std::max<size_t>(static_cast<size_t>(o.ef_construction), index->M_);
       for (size_t i = 0; i < index->cur_element_count; ++i) {

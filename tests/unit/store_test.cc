@@ -874,9 +874,10 @@ TEST(StoreTest, ReadersDoNotCheckpointTheWalOnClose) {
   EXPECT_FALSE(std::filesystem::exists(wal) && std::filesystem::file_size(wal) >= before);
 }
 
-// A writer leaves no WAL behind a reader that was open when it closed: it
-// waits for the reader, then checkpoints and empties the WAL. Else every later
-// process opening the store alone rebuilds the WAL index from the whole WAL.
+// A writer leaves no large WAL behind a reader that was open when it closed:
+// it waits for the reader, then checkpoints and empties the WAL. Else every
+// later process opening the store alone rebuilds the WAL index from the whole
+// WAL.
 TEST(StoreTest, AWriterEmptiesTheWalAfterTheReadersOfItsCommits) {
   ScopedTempDir tmp;
   const std::string dir = tmp.File("store");
@@ -885,6 +886,13 @@ TEST(StoreTest, AWriterEmptiesTheWalAfterTheReadersOfItsCommits) {
   ASSERT_TRUE(writer);
   for (int i = 0; i < 50; ++i)
     writer->SetMeta(fmt::format("k{}", i), std::string(4000, static_cast<char>('a' + i % 26)));
+  // One commit past Store::kWalLeftBytes of WAL, as an update's, so that the
+  // writer waits for the reader.
+  writer->db().Exec("BEGIN");
+  for (int i = 0; i < 66; ++i)
+    writer->SetMeta(fmt::format("filler{}", i), std::string(size_t{1} << 20, 'f'));
+  writer->db().Exec("COMMIT");
+  ASSERT_GT(std::filesystem::file_size(wal), Store::kWalLeftBytes);
   auto reader = OpenStore(dir, Store::Mode::kRead);  // holds a snapshot
   ASSERT_TRUE(reader);
   std::thread done_reading([&reader] {

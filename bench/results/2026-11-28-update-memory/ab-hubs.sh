@@ -7,7 +7,7 @@ if [ ! -e upsert.jsonl ]; then
   python3 /work/main/bench/cron_remake.py old.jsonl changed.jsonl --new-prefix NONE --to NONE --date 2027-01-01 --prefix "Revised "
   cat changed.jsonl new.jsonl > upsert.jsonl; rm old.jsonl changed.jsonl new.jsonl
 fi
-for r in 1 2; do for b in binB binC; do
+for r in ${ROUNDS:-1 2}; do for b in ${BINS:-binB binC}; do
   rm -rf s.db; cp -a ../mergehubs/merged-100000-fold.db s.db; sync
   t0=$(date +%s.%N)
   /work/bench-data/$b/litgraph-ingest --db s.db -q upsert.jsonl &

@@ -143,9 +143,10 @@ struct HnswBuildOptions {
   // lists (hnswlib's own update, ~20 insertions of work) instead of moving
   // the node alone (~1 insertion; vectors.cc, Relink).
   bool relink_neighbours = false;
-  // An index BuildHnsw extends (its `base`) grows to this many nodes at most;
-  // the rows past it are handed back (its `*spilled`) for segments
+  // With BuildHnsw's `spilled`: the index it builds or extends grows to this
+  // many nodes at most, and the rows past it are handed back for segments
   // (BuildHnswSegments), so a compaction stays within the memory budget.
+  // Ignored without `spilled`.
   uint64_t max_nodes = UINT64_MAX;
 };
 
@@ -163,7 +164,7 @@ struct VectorHit {
 // extended rather than rebuilt; labels in `changed` (their vectors differ
 // from the base's) are re-linked in place. A base holding a label that is no
 // row of `vectors` is not extended: the index is built afresh.
-// Extending `base`, the rows that would take the index past
+// With `spilled`, the rows that would take the index past
 // options.max_nodes are not inserted but appended to `*spilled` (ascending).
 Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
                  const HnswBuildOptions& options, const GenerationView* base = nullptr,
@@ -185,7 +186,8 @@ Status BuildHnswWithin(const VectorFile& vectors, GenerationBuilder* out, const 
 
 // Segments <name>.seg<first+1>.hnsw, ... over `rows` (ascending rows of
 // `vectors` with a vector), cut in runs of at most `max_nodes` rows and built
-// one at a time; `*segments` receives their count.
+// one at a time, node n of a segment its run's n-th row; `*segments`
+// receives their count.
 Status BuildHnswSegments(const VectorFile& vectors, const std::vector<uint64_t>& rows,
                          GenerationBuilder* out, const std::string& name,
                          const HnswBuildOptions& options, uint64_t max_nodes, size_t first,
