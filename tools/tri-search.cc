@@ -323,7 +323,8 @@ Status Run(Tool& tool, Options& o, Clock::time_point start) {
   std::vector<Json> records;
   int rank = 0;
   for (const SearchResult& r : *results) {
-    records.push_back(SearchResultJson(store->get(), search.finder().graph(), search, r, ++rank));
+    records.push_back(
+        SearchResultJson(store->get(), search.finder().graph(), search, trace, r, ++rank));
     if (r.type == NodeType::kPaper)
       o.metrics.AddFields(&records.back(), static_cast<uint32_t>(r.id));
   }

@@ -661,15 +661,15 @@ std::string LiteratureMapGraphml(Store* store, Graph& graph, const LiteratureMap
   return s + "  </graph>\n</graphml>\n";
 }
 
-Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const SearchResult& r,
-                      int rank) {
+Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const SearchTrace& trace,
+                      const SearchResult& r, int rank) {
   Json j = NodeJson(store, graph, r.type, r.id);
   j["rank"] = rank;
   j["score"] = r.s.final_score;
   j["scores"] = {{"emb", r.s.emb},          {"title", r.s.title}, {"pre", r.s.pre},
                  {"graph", r.s.graph},      {"gate", r.s.gate},   {"importance", r.s.importance},
                  {"final", r.s.final_score}};
-  if (search.params().lambda_lex > 0 || search.bm25_stand_in()) j["scores"]["lex"] = r.s.lex;
+  if (search.params().lambda_lex > 0 || trace.bm25_stand_in) j["scores"]["lex"] = r.s.lex;
   if (r.s.has_like) j["scores"]["like"] = r.s.like;
   j["is_seed"] = r.is_seed;
   std::vector<std::string> seeds_used;

@@ -453,7 +453,6 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   SearchTrace local;
   if (!trace) trace = &local;
   State s(q, trace);
-  bm25_stand_in_ = false;
   LITGRAPH_RETURN_IF_ERROR(stats_status_);  // damaged phrase statistics
   if (s.like()) {
     if (!q.text.empty() || !q.abstract.empty())
@@ -496,7 +495,6 @@ Result<std::vector<SearchResult>> TriSearch::Run(const SearchQuery& q, SearchTra
   Timed(&trace->t_title, [&] { TitlePath(&s); });
   Timed(&trace->t_merge, [&] { Merge(&s); });
   LITGRAPH_RETURN_IF_ERROR(Timed(&trace->t_subgraph, [&] { return SeedSubgraph(&s); }));
-  bm25_stand_in_ = trace->bm25_stand_in;
   if (s.no_seeds) return std::vector<SearchResult>{};
   Timed(&trace->t_walk, [&] { Walk(&s); });
   std::vector<SearchResult> out = Timed(&trace->t_rank, [&] { return FinalRanking(&s); });

@@ -398,19 +398,13 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
         have.insert(l);
       }
     }
-    std::vector<uint64_t> todo;  // rows
+    // The rows to insert; with `spilled`, those past max_nodes go there.
+    const uint64_t has = index ? index->cur_element_count : 0;
+    const uint64_t room = !spilled ? UINT64_MAX : o.max_nodes > has ? o.max_nodes - has : 0;
+    std::vector<uint64_t> todo;
     for (uint64_t r = 0; r < vectors.rows(); ++r)
       if (vectors.Row(r) && !have.count(label_of(r)) && !(r < elsewhere.size() && elsewhere[r]))
-        todo.push_back(r);
-    // The index stops at max_nodes; the later rows are spilled.
-    if (spilled) {
-      const uint64_t has = index ? index->cur_element_count : 0;
-      const uint64_t room = o.max_nodes > has ? o.max_nodes - has : 0;
-      if (todo.size() > room) {
-        spilled->insert(spilled->end(), todo.begin() + static_cast<int64_t>(room), todo.end());
-        todo.resize(room);
-      }
-    }
+        (todo.size() < room ? todo : *spilled).push_back(r);
     const size_t added = todo.size();
     // A new index has room for its rows (hnswlib allocates a lock and a
     // level per element of its capacity up front).
@@ -456,33 +450,13 @@ uint64_t HnswNodesWithin(size_t bytes, int dim, int M) {
 
 Status BuildHnswWithin(const VectorFile& vectors, GenerationBuilder* out, const std::string& name,
                        const HnswBuildOptions& options, uint64_t max_nodes, size_t* segments) {
-  // Cut the rows into runs of at most max_nodes rows with a vector.
-  std::vector<uint64_t> cuts{0};
-  uint64_t in = 0;
-  for (uint64_t r = 0; r < vectors.rows(); ++r)
-    if (vectors.Row(r) && ++in > max_nodes) {
-      cuts.push_back(r);
-      in = 1;
-    }
-  cuts.push_back(vectors.rows());
-  LITGRAPH_RETURN_IF_ERROR(vectors.status());
-  std::vector<uint8_t> elsewhere;
-  if (cuts.size() > 2) {
-    elsewhere.assign(vectors.rows(), 0);
-    std::fill(elsewhere.begin() + static_cast<int64_t>(cuts[1]), elsewhere.end(), 1);
-  }
-  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vectors, out, name, options, nullptr, {}, {}, elsewhere));
-  elsewhere = decltype(elsewhere)();
-  for (size_t k = 1; k + 1 < cuts.size(); ++k) {
-    std::vector<uint64_t> todo;
-    for (uint64_t r = cuts[k]; r < cuts[k + 1]; ++r)
-      if (vectors.Row(r)) todo.push_back(r);
-    LITGRAPH_RETURN_IF_ERROR(vectors.status());
-    LITGRAPH_RETURN_IF_ERROR(
-        BuildSegment(vectors, todo, options, out, FieldVectors::SegmentFile(name, k)));
-  }
-  *segments = cuts.size() - 2;
-  return Status::Ok();
+  // The first max_nodes rows with a vector are the base index, the rest cut
+  // into segments.
+  HnswBuildOptions o = options;
+  o.max_nodes = max_nodes;
+  std::vector<uint64_t> spilled;
+  LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vectors, out, name, o, nullptr, {}, {}, {}, &spilled));
+  return BuildHnswSegments(vectors, spilled, out, name, options, max_nodes, 0, segments);
 }
 
 Status BuildHnswSegments(const VectorFile& vectors, const std::vector<uint64_t>& rows,

@@ -577,6 +577,18 @@ void IngestWithKeywords(Store* store, const std::vector<std::string>& files, boo
   ASSERT_TRUE(RunKeywordExtraction(store, ko, builtin, &ks).ok());
 }
 
+// A writable store in `tmp` of the snowball fixture with keywords, and the
+// embedding options of the tests below (16 dimensions, one index thread).
+void OpenSnowball(const ScopedTempDir& tmp, std::unique_ptr<Store>* store, EmbedRunOptions* eo) {
+  auto opened = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  *store = std::move(opened.value());
+  ASSERT_NO_FATAL_FAILURE(
+      IngestWithKeywords(store->get(), {testing::TestData("snowball.works.jsonl")}, false));
+  eo->lsa.dim = 16;
+  eo->hnsw.threads = 1;
+}
+
 // The payloads of the current vectors generation's base vector files.
 std::map<std::string, std::string> VectorPayloads(Store* store) {
   std::map<std::string, std::string> out;
@@ -703,14 +715,10 @@ TEST(EmbedMissingTest, ADeltaAndItsCompactionGiveTheVectorsOfAFullReembedding) {
 // delta row is found by its own vector. A compaction drops the count.
 TEST(EmbedMissingTest, TheNextRunExtendsTheDeltaIndex) {
   ScopedTempDir tmp;
-  auto opened = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
-  ASSERT_TRUE(opened.ok()) << opened.status().message();
-  Store* store = opened->get();
-  ASSERT_NO_FATAL_FAILURE(
-      IngestWithKeywords(store, {testing::TestData("snowball.works.jsonl")}, false));
+  std::unique_ptr<Store> opened;
   EmbedRunOptions eo;
-  eo.lsa.dim = 16;
-  eo.hnsw.threads = 1;
+  ASSERT_NO_FATAL_FAILURE(OpenSnowball(tmp, &opened, &eo));
+  Store* store = opened.get();
   EmbedRunStats es;
   ASSERT_TRUE(RunEmbed(store, eo, &es).ok());
   EmbedRunOptions missing = eo;
@@ -774,14 +782,10 @@ TEST(EmbedMissingTest, TheNextRunExtendsTheDeltaIndex) {
 // segments; every row is still found by its own vector.
 TEST(EmbedMissingTest, ACompactionExtendsTheBaseIndexOnlyWithinTheBudget) {
   ScopedTempDir tmp;
-  auto opened = Store::Open(tmp.File("db"), Store::Mode::kWrite, true);
-  ASSERT_TRUE(opened.ok()) << opened.status().message();
-  Store* store = opened->get();
-  ASSERT_NO_FATAL_FAILURE(
-      IngestWithKeywords(store, {testing::TestData("snowball.works.jsonl")}, false));
+  std::unique_ptr<Store> opened;
   EmbedRunOptions eo;
-  eo.lsa.dim = 16;
-  eo.hnsw.threads = 1;
+  ASSERT_NO_FATAL_FAILURE(OpenSnowball(tmp, &opened, &eo));
+  Store* store = opened.get();
   eo.memory_budget = 100 << 20;
   EmbedRunStats es;
   ASSERT_TRUE(RunEmbed(store, eo, &es).ok());

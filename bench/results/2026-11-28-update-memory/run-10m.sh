@@ -1,15 +1,24 @@
 #!/bin/bash
+# run-10m.sh BIN:ID:DATE:PREFIX... : 100k upserts into the 10M store in place, one after another,
+# each made fresh from the applied cron upsert by bench/cron_remake.py (new works' ids from ID,
+# changed works' updated_date DATE and title prefix PREFIX), and ingested by BIN's
+# litgraph-ingest with its smaps_rollup sampled (sample.sh). One line a run on stdout:
+# label wall peak_rss_mb peak_anon_mb. The runs of runs.txt, in order:
+#   binB:W1073:2026-03-01:'Thrice revised ' binC:W1074:2026-04-01:'Four times revised '
+#   binE:W1077:2026-07-01:'Revised 8 times: '
+#   binB:W1078:2026-08-01:'Revised 9 times: ' binE:W1079:2026-09-01:'Revised 10 times: '
+#   binF:W1080:2026-10-01:'Revised 11 times: ' binB:W1081:2026-11-01:'Revised 12 times: '
+here=$(cd "$(dirname "$0")" && pwd)
 cd /work/bench-data/cron10m
 S=/work/bench-data/s10m/store-10000000-default.db
-src=upsert-c10000000-g2-s1-r0.2-w100000.jsonl
-python3 /work/main/bench/cron_remake.py $src upsert4.jsonl --to W1073 --date 2026-03-01 --prefix "Thrice revised "
-python3 /work/main/bench/cron_remake.py $src upsert5.jsonl --to W1074 --date 2026-04-01 --prefix "Four times revised "
-for pair in "binB upsert4" "binC upsert5"; do
-  set -- $pair
+for run in "$@"; do
+  IFS=: read -r bin id date prefix <<< "$run"
+  python3 /work/main/bench/cron_remake.py upsert-c10000000-g2-s1-r0.2-w100000.jsonl up.jsonl \
+    --to "$id" --date "$date" --prefix "$prefix"
   t0=$(date +%s.%N)
-  /work/bench-data/$1/litgraph-ingest --db $S --stats -q $2.jsonl > ingest-$1.json 2> ingest-$1.err &
-  sleep 0.3; p=$(pgrep -x litgraph-ingest); rm -f rss-$1.log; /tmp/sample.sh $p rss-$1.log; wait
+  /work/bench-data/$bin/litgraph-ingest --db $S --stats -q up.jsonl > ingest-$bin.json 2> ingest-$bin.err &
+  sleep 0.3; p=$(pgrep -x litgraph-ingest); rm -f rss-$bin.log; "$here/sample.sh" $p rss-$bin.log; wait
   t1=$(date +%s.%N)
-  echo "$1 wall $(python3 -c "print(round($t1-$t0,1))") peak_rss_mb $(sort -k2 -n rss-$1.log | tail -1 | awk '{print int($2/1024)}') peak_anon_mb $(sort -k3 -n rss-$1.log | tail -1 | awk '{print int($3/1024)}')" >> ab45.txt
+  echo "$bin wall $(python3 -c "print(round($t1-$t0,1))") peak_rss_mb $(sort -k2 -n rss-$bin.log | tail -1 | awk '{print int($2/1024)}') peak_anon_mb $(sort -k3 -n rss-$bin.log | tail -1 | awk '{print int($3/1024)}')"
+  rm -f up.jsonl
 done
-echo done >> ab45.txt

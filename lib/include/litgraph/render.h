@@ -120,10 +120,10 @@ Json AnalysisJson(Store* store, const std::string& analysis, const std::string& 
 std::string NodeExtId(Store* store, NodeType type, int64_t id);
 std::vector<Column> AnalysisColumns();
 
-// One tri-search result: the node's record, rank, score, scores, is_seed,
-// paths and seeds.
-Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const SearchResult& r,
-                      int rank);
+// One tri-search result of the search `trace` describes: the node's record,
+// rank, score, scores, is_seed, paths and seeds.
+Json SearchResultJson(Store* store, Graph* graph, const TriSearch& search, const SearchTrace& trace,
+                      const SearchResult& r, int rank);
 // --explain: a readable account of a search, its seeds and each result.
 std::string SearchReport(const TriSearch& search, const SearchTrace& trace,
                          const std::vector<SearchResult>& results,

@@ -227,7 +227,6 @@ class TriSearch {
   // The last query's parameters (the given ones before any query).
   const SearchParams& params() const { return p_; }
   // Whether BM25 stood in for the semantic path in the last query.
-  bool bm25_stand_in() const { return bm25_stand_in_; }
 
  private:
   struct State;  // one query's state, passed from stage to stage
@@ -253,7 +252,6 @@ class TriSearch {
   SearchParams p_;                        // the current query's (base_.ForQueryWords)
   PaperFinder finder_;
   std::unique_ptr<KeywordBackend> kw_backend_;
-  bool bm25_stand_in_ = false;  // the last query's (bm25_stand_in())
   PhraseStats phrase_stats_;
   Status stats_status_;  // opening the phrase statistics, NotFound excepted
   bool have_stats_ = false;
