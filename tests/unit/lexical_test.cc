@@ -125,6 +125,32 @@ struct BruteForce {
   double scale() const { return max_weight / 255.0; }
 };
 
+// A search adds its postings up a tile of documents at a time
+// (LexicalIndex::tile_docs): tiles of a few documents, crossed by every
+// posting list many times, give the same hits, scores and postings visited
+// as one tile over every document, with budgets that stop inside a term.
+void ExpectTilesAgree(LexicalIndex& index, const std::vector<QueryTerm>& q,
+                      const std::string& text) {
+  const uint64_t saved = index.tile_docs;
+  for (size_t budget : {size_t{0}, size_t{40}})
+    for (size_t k : {size_t{5}, size_t{400}}) {
+      index.tile_docs = uint64_t{1} << 20;
+      const std::vector<LexicalHit> whole = index.Search(q, k, budget);
+      const uint64_t visited = index.last_postings_visited;
+      for (uint64_t tile : {8u, 24u, 64u}) {
+        index.tile_docs = tile;
+        const std::vector<LexicalHit> tiled = index.Search(q, k, budget);
+        EXPECT_EQ(index.last_postings_visited, visited) << text << " tile " << tile;
+        ASSERT_EQ(tiled.size(), whole.size()) << text << " tile " << tile;
+        for (size_t i = 0; i < whole.size(); ++i) {
+          EXPECT_EQ(tiled[i].doc, whole[i].doc) << text << " tile " << tile << " at " << i;
+          EXPECT_EQ(tiled[i].score, whole[i].score) << text << " tile " << tile << " at " << i;
+        }
+      }
+    }
+  index.tile_docs = saved;
+}
+
 class LexicalIndexTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -283,6 +309,14 @@ TEST_F(LexicalIndexTest, ExactSearchMatchesBruteForceBm25) {
         EXPECT_LE(exact[i].first, weakest_hit + tol) << text << " missed doc " << exact[i].second;
       }
     }
+  }
+}
+
+TEST_F(LexicalIndexTest, SearchInSmallTilesEqualsOneTile) {
+  std::mt19937 rng(8080);
+  for (int qi = 0; qi < 100; ++qi) {
+    const std::string text = RandomQuery(rng);
+    ExpectTilesAgree(*index_, LexicalIndex::QueryTerms(text), text);
   }
 }
 
@@ -650,6 +684,7 @@ TEST_F(LexicalDeltaTest, UpdatesSearchBaseAndDeltaWithTheBaseStatistics) {
       EXPECT_NEAR(hits[i].score, expected(q, hits[i].doc), tol) << text;
       EXPECT_GE(expected(q, hits[i].doc), ranked[hits.size() - 1].first - tol) << text;
     }
+    ExpectTilesAgree(index, q, text);  // the delta's mask read a tile at a time
   }
   // The new term finds exactly the delta's papers; the title index has a
   // delta too.
