@@ -59,8 +59,11 @@ bool SkipVarints(const uint8_t** p, const uint8_t* end, uint64_t n) {
   while (n > 0 && end - q >= 8) {
     uint64_t w;
     std::memcpy(&w, q, 8);
-    uint64_t stops = ~w & 0x8080808080808080ull;
-    uint64_t c = static_cast<uint64_t>(__builtin_popcountll(stops));
+    // The ends' high bits moved down to one 0/1 per byte, summed by the
+    // multiply into the top byte: without -mpopcnt, __builtin_popcountll is
+    // a call into libgcc (4.4% of a 60-seed rwr-rank at 10M works).
+    const uint64_t stops = (~w & 0x8080808080808080ull) >> 7;
+    const uint64_t c = (stops * 0x0101010101010101ull) >> 56;
     if (c >= n) break;  // the n-th end is in this word: finish byte by byte
     n -= c;
     q += 8;
