@@ -194,6 +194,10 @@ class HttpEmbedder : public Embedder {
 
 // Normalizes v[0..dim) to unit length; returns false for a zero vector.
 bool Normalize(float* v, int dim);
+// The inner product of two rows: AVX2 with FMA where the CPU has them (the
+// last bits of a sum then differ from the portable loop's).
 float Dot(const float* a, const float* b, int dim);
+using DotFn = float (*)(const float*, const float*, int);
+DotFn DotFunction();  // the kernel Dot calls, for callers that keep a pointer
 
 }  // namespace litgraph
