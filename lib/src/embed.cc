@@ -76,8 +76,7 @@ DotFn DotFunction() {
 #if defined(__x86_64__)
   static const DotFn f = [] {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? DotAvx2
-                                                                            : DotPortable;
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? DotAvx2 : DotPortable;
   }();
   return f;
 #else
