@@ -238,7 +238,7 @@ class LexicalIndex {
   mutable uint64_t last_postings_visited = 0;
   // Documents a Search adds up at a time (a multiple of 8): 256 KiB of
   // scores, half this machine's L2 (2^15: +4%, 2^17: same, at 10M papers;
-  // bench/results/2026-11-28-query-tiles). Tests set small tiles.
+  // bench/results/2026-11-28-query-speed). Tests set small tiles.
   uint64_t tile_docs = uint64_t{1} << 16;
 
   // Damage a search met (ok when none): a damaged term reads as absent.
