@@ -46,6 +46,9 @@ const std::unordered_set<std::string_view>& Stopwords() {
   return kWords;
 }
 
+// Bytes of the delta's mask read at a time (MaskReader, Search).
+constexpr uint64_t kMaskWindow = 4096;
+
 struct StemmerHolder {
   sb_stemmer* s = sb_stemmer_new("english", "UTF_8");
   ~StemmerHolder() {
@@ -170,10 +173,9 @@ Status LexicalIndex::status() const {
 
 bool LexicalIndex::MaskReader::Slide(uint64_t doc) {
   // A window of the mask around it: postings ascend within a segment.
-  constexpr uint64_t kWindow = 4096;
   const uint64_t byte = doc / 8;
-  lo_ = byte / kWindow * kWindow;
-  hi_ = std::min(lo_ + kWindow, mask_->size() - 8);
+  lo_ = byte / kMaskWindow * kMaskWindow;
+  hi_ = std::min(lo_ + kMaskWindow, mask_->size() - 8);
   window_ = lo_ < hi_ ? mask_->Read(8 + lo_, hi_ - lo_) : nullptr;
   if (!window_ || byte >= hi_) {
     lo_ = hi_ = 0;
@@ -346,31 +348,54 @@ std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms
   };
   std::vector<Scored> scored;
   scored.reserve(std::min<uint64_t>(planned, id_space_));
+  // The delta's mask, read in MaskReader's windows when a base posting of
+  // the tile first needs one: the pages a search reads (and the damage it
+  // meets) are those of a walk over whole segments. A damaged window reads
+  // as held.
+  std::vector<const uint8_t*> windows;
+  std::vector<uint8_t> window_read;
+  uint64_t first_window = 0;
+  auto mask_window = [&](uint64_t n) {  // window n of the mask (null: damaged)
+    const uint64_t w = n - first_window;
+    if (!window_read[w]) {
+      window_read[w] = 1;
+      const uint64_t at = n * kMaskWindow, end = std::min(at + kMaskWindow, mask_.size() - 8);
+      windows[w] = at < end ? mask_.Read(8 + at, end - at) : nullptr;
+    }
+    return windows[w];
+  };
   for (uint64_t lo = first / tile * tile; lo < id_space_ && !cursors.empty();) {
     const uint64_t hi = lo + tile;
-    // The delta's mask bits of the tile (a damaged mask reads as held).
-    const uint8_t* mask = nullptr;
     if (has_delta_) {
-      const uint64_t bytes = mask_.size() - 8;
-      mask = mask_.Read(8 + lo / 8, std::min(tile / 8, bytes - lo / 8));
+      first_window = lo / 8 / kMaskWindow;
+      const uint64_t count = (std::min(hi, id_space_) - 1) / 8 / kMaskWindow - first_window + 1;
+      windows.assign(count, nullptr);
+      window_read.assign(count, 0);
     }
     uint64_t next = id_space_;
     size_t live = 0;
     for (Cursor& c : cursors) {
       const bool masked = c.seg->masked;
+      uint64_t n = UINT64_MAX;  // the window `bits` holds
+      const uint8_t* bits = nullptr;
       while (c.doc < hi) {
-        if (!masked || (mask && !(mask[(c.doc - lo) / 8] >> (c.doc % 8) & 1))) {
+        const uint64_t byte = c.doc / 8;
+        if (masked && byte / kMaskWindow != n) bits = mask_window(n = byte / kMaskWindow);
+        if (!masked || (bits && !(bits[byte - n * kMaskWindow] >> (c.doc % 8) & 1))) {
           float& a = acc[c.doc - lo];
           if (a == 0) touched.push_back(static_cast<uint32_t>(c.doc - lo));
           a += c.add;
         }
         uint64_t v;
         if (--c.left == 0) break;
-        if (!GetVarint(&c.p, c.end, &v) || (c.doc += v) >= c.seg->part->id_space) {
+        // A delta past the id space is damage, one that wraps around too:
+        // the walk cannot go back to an earlier tile.
+        if (!GetVarint(&c.p, c.end, &v) || v >= c.seg->part->id_space - c.doc) {
           Damaged(*c.seg->part);
           c.left = 0;
           break;
         }
+        c.doc += v;
       }
       if (c.left) {
         next = std::min(next, c.doc);

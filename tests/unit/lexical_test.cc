@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -718,6 +719,44 @@ TEST_F(LexicalDeltaTest, UpdatesSearchBaseAndDeltaWithTheBaseStatistics) {
   for (const auto& [t, df] : now.df) EXPECT_EQ(compacted.DocFreq(t), df) << t;
 }
 
+// A damaged page of the delta's mask: the base postings of the papers its
+// 4096-byte window covers read as held by the delta, so a search skips them
+// and reports the damage; a search that needs no base posting there (a
+// term only the delta has) never reads the window and stays ok. Tiles of 8
+// documents read the same windows as one tile.
+TEST_F(LexicalDeltaTest, ADamagedMaskWindowHidesItsBasePapersOnly) {
+  std::mt19937 rng(404);
+  Upsert(Records(MakeCorpus(rng, 5000), "L", 0, 1));
+  Upsert({{"L3", "quokkafresh ocean", ""}, {"N1", "quokkafresh graph", ""}});
+  const GenerationView* view = View();
+  ASSERT_TRUE(view && view->Has("delta.mask"));
+  {
+    LexicalIndex intact;
+    ASSERT_TRUE(intact.Open(*view).ok());
+    EXPECT_GT(intact.Search(LexicalIndex::QueryTerms("graph"), 50).size(), 2u);
+  }
+  {  // a byte of the mask's second check page (papers 4032 to 8127)
+    std::fstream f(view->Path("delta.mask"), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(600);
+    char c = 0;
+    f.get(c);
+    f.seekp(600);
+    f.put(static_cast<char>(c ^ 0x40));
+  }
+  const std::set<uint32_t> delta = {Doc("L3"), Doc("N1")};
+  for (uint64_t tile : {uint64_t{1} << 16, uint64_t{8}}) {
+    LexicalIndex index;
+    ASSERT_TRUE(index.Open(*view).ok());
+    index.tile_docs = tile;
+    EXPECT_EQ(index.Search(LexicalIndex::QueryTerms("quokkafresh"), 10).size(), 2u) << tile;
+    EXPECT_TRUE(index.status().ok()) << tile << ": " << index.status().message();
+    const std::vector<LexicalHit> hits = index.Search(LexicalIndex::QueryTerms("graph"), 50);
+    ASSERT_FALSE(hits.empty()) << tile;
+    for (const LexicalHit& h : hits) EXPECT_TRUE(delta.count(h.doc)) << tile << " doc " << h.doc;
+    EXPECT_EQ(index.status().code(), Code::kCorruption) << tile;
+  }
+}
+
 // Forged indexes: payloads a writer bug or a forger could produce, behind
 // valid checksums (fuzz/lexical_fuzz.cc found the first). A one-document,
 // one-term index ("graph"), then its lexicon or postings rewritten.
@@ -794,6 +833,29 @@ TEST_F(ForgedLexicalTest, SegmentCountBeyondItsBytesIsDamage) {
   EXPECT_EQ(index.status().code(), Code::kCorruption);
   std::vector<uint32_t> docs = {3};
   EXPECT_EQ(index.ScoreDocs(LexicalIndex::QueryTerms("graph"), docs)[0], 0.0f);
+}
+
+// A document delta that wraps around u64 to an earlier document (20, then
+// 20 + 2^64 - 18 = 2): a search adding up tiles of 8 documents would have
+// written before its tile's accumulator; it is damage, and the document
+// before it still counts.
+TEST_F(ForgedLexicalTest, ADocumentDeltaThatWrapsAroundIsDamage) {
+  std::string post = testing::Payload(view_->Path("postings"));
+  ASSERT_EQ(post.size(), 5u);
+  const std::string docs("\x14\xee\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11);
+  std::string forged = post.substr(0, 2) + "\x02" + "\x0b" + docs;
+  Rewrite("postings", forged);
+  std::string lex = WithIdSpace(uint64_t{1} << 32);
+  const uint64_t end = forged.size();
+  std::memcpy(lex.data() + 96 + 16 + 8, &end, 8);
+  Rewrite("lexicon", lex);
+  LexicalIndex index;
+  ASSERT_TRUE(index.Open(*view_).ok());
+  index.tile_docs = 8;
+  const std::vector<LexicalHit> hits = index.Search(LexicalIndex::QueryTerms("graph"), 5);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].doc, 20u);
+  EXPECT_EQ(index.status().code(), Code::kCorruption);
 }
 
 }  // namespace

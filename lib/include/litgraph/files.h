@@ -51,12 +51,10 @@ void FsyncDir(const std::string& dir);
 
 // A zero-filled scratch array from anonymous memory: pages are zeroed by the
 // kernel on first touch, so a huge, sparsely used array costs only the pages
-// a query touches (accumulators over 43M documents). `dense`: the caller
-// expects to touch most pages (BM25 accumulators under a budget of 400k
-// postings touch nearly every 4 KiB page of a 1M-document array), so the
-// array asks for transparent huge pages: one fault per 2 MiB instead of 512
-// (find-paper with a whole abstract: 3,900 page faults -> bench/results/
-// 2026-11-22-hybrid/summary.md).
+// a query touches (a bitmap over an HNSW graph's nodes). `dense`: the caller
+// expects to touch most pages, so the array asks for transparent huge pages:
+// one fault per 2 MiB instead of 512 (the BM25 accumulator, before it was
+// cut into tiles: bench/results/2026-11-22-hybrid/summary.md).
 template <typename T>
 class ZeroedArray {
  public:
