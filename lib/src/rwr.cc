@@ -693,12 +693,17 @@ Result<std::optional<Seed>> SeedFromRecord(Store* store, const Json& j,
 
 std::vector<ExplainPath> Explain(const Subgraph& g, const std::vector<Seed>& seeds, uint32_t target,
                                  size_t max_paths) {
-  std::unordered_map<uint32_t, double> seed_w;
+  // Seed weights by local node, dense: the two-hop loop below tests every
+  // neighbour of every neighbour of the target (a hash lookup each was 6.7%
+  // of a 60-seed rwr-rank at 10M works).
+  std::vector<double> seed_w(g.nodes.size(), 0);
+  std::vector<uint8_t> is_seed(g.nodes.size(), 0);
   double z = 0;
   for (const Seed& s : seeds) {
     int i = g.Find(s.node);
     if (i >= 0 && s.weight > 0) {
       seed_w[static_cast<uint32_t>(i)] += s.weight;
+      is_seed[static_cast<uint32_t>(i)] = 1;
       z += s.weight;
     }
   }
@@ -712,26 +717,26 @@ std::vector<ExplainPath> Explain(const Subgraph& g, const std::vector<Seed>& see
     }
     return out_w[u];
   };
-  if (seed_w.count(target)) paths.push_back({{target}, {}, seed_w[target] / z});
+  if (is_seed[target]) paths.push_back({{target}, {}, seed_w[target] / z});
   for (uint64_t k = g.offsets[target]; k < g.offsets[target + 1]; ++k) {
     uint32_t m = g.nbr[k];
     double w_mt = g.weight[k];
     Rel r_mt = static_cast<Rel>(g.rel[k]);
-    if (auto it = seed_w.find(m); it != seed_w.end())
-      paths.push_back({{m, target}, {r_mt}, it->second / z * w_mt / total(m)});
+    if (is_seed[m]) paths.push_back({{m, target}, {r_mt}, seed_w[m] / z * w_mt / total(m)});
     for (uint64_t j = g.offsets[m]; j < g.offsets[m + 1]; ++j) {
       uint32_t s = g.nbr[j];
-      if (s == target) continue;
-      auto it = seed_w.find(s);
-      if (it == seed_w.end()) continue;
-      double strength = it->second / z * g.weight[j] / total(s) * w_mt / total(m);
+      if (s == target || !is_seed[s]) continue;
+      double strength = seed_w[s] / z * g.weight[j] / total(s) * w_mt / total(m);
       paths.push_back({{s, m, target}, {static_cast<Rel>(g.rel[j]), r_mt}, strength});
     }
   }
-  std::sort(paths.begin(), paths.end(), [](const ExplainPath& a, const ExplainPath& b) {
+  // Distinct paths never tie on both keys: the first max_paths suffice.
+  auto stronger = [](const ExplainPath& a, const ExplainPath& b) {
     return a.strength != b.strength ? a.strength > b.strength : a.nodes < b.nodes;
-  });
-  if (paths.size() > max_paths) paths.resize(max_paths);
+  };
+  const size_t keep = std::min(paths.size(), max_paths);
+  std::partial_sort(paths.begin(), paths.begin() + static_cast<long>(keep), paths.end(), stronger);
+  paths.resize(keep);
   return paths;
 }
 
