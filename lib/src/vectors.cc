@@ -93,18 +93,22 @@ using HnswLib = hnswlib::HierarchicalNSW<float>;
 // build's baseline. The distance is hnswlib's, 1 - <a, b>.
 class DotSpace : public hnswlib::SpaceInterface<float> {
  public:
-  explicit DotSpace(size_t dim) : dim_(dim) {}
-  size_t get_data_size() override { return dim_ * sizeof(float); }
+  explicit DotSpace(size_t dim) : param_{dim, DotFunction()} {}
+  size_t get_data_size() override { return param_.dim * sizeof(float); }
   hnswlib::DISTFUNC<float> get_dist_func() override { return Distance; }
-  void* get_dist_func_param() override { return &dim_; }
+  void* get_dist_func_param() override { return &param_; }
 
  private:
-  static float Distance(const void* a, const void* b, const void* dim) {
-    static const DotFn dot = DotFunction();
-    return 1.0f - dot(static_cast<const float*>(a), static_cast<const float*>(b),
-                      static_cast<int>(*static_cast<const size_t*>(dim)));
+  struct Param {
+    size_t dim;
+    DotFn dot;
+  };
+  static float Distance(const void* a, const void* b, const void* param) {
+    const auto* p = static_cast<const Param*>(param);
+    return 1.0f - p->dot(static_cast<const float*>(a), static_cast<const float*>(b),
+                         static_cast<int>(p->dim));
   }
-  size_t dim_;
+  Param param_;
 };
 
 // The row of `labels` (ascending) holding `label`: the label itself when
