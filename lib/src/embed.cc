@@ -84,10 +84,7 @@ DotFn DotFunction() {
 #endif
 }
 
-float Dot(const float* a, const float* b, int dim) {
-  static const DotFn f = DotFunction();
-  return f(a, b, dim);
-}
+float Dot(const float* a, const float* b, int dim) { return DotFunction()(a, b, dim); }
 
 namespace {
 

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <optional>
+#include <span>
 #include <unordered_set>
 
 #include "lexical_format.h"
@@ -171,12 +173,25 @@ Status LexicalIndex::status() const {
   return status_;
 }
 
+namespace {
+
+// Window n of a delta's mask: kMaskWindow bytes of bits (the last window
+// short); empty when damaged (latched in the mask's status) or past the end.
+std::span<const uint8_t> MaskWindow(const CheckedFile& mask, uint64_t n) {
+  const uint64_t at = n * kMaskWindow, end = std::min(at + kMaskWindow, mask.size() - 8);
+  const uint8_t* p = at < end ? mask.Read(8 + at, end - at) : nullptr;
+  return p ? std::span<const uint8_t>(p, end - at) : std::span<const uint8_t>();
+}
+
+}  // namespace
+
 bool LexicalIndex::MaskReader::Slide(uint64_t doc) {
   // A window of the mask around it: postings ascend within a segment.
   const uint64_t byte = doc / 8;
+  const std::span<const uint8_t> w = MaskWindow(*mask_, byte / kMaskWindow);
+  window_ = w.data();
   lo_ = byte / kMaskWindow * kMaskWindow;
-  hi_ = std::min(lo_ + kMaskWindow, mask_->size() - 8);
-  window_ = lo_ < hi_ ? mask_->Read(8 + lo_, hi_ - lo_) : nullptr;
+  hi_ = lo_ + w.size();
   if (!window_ || byte >= hi_) {
     lo_ = hi_ = 0;
     return true;  // damage (latched in the mask's status) reads as held
@@ -352,25 +367,19 @@ std::vector<LexicalHit> LexicalIndex::Search(const std::vector<QueryTerm>& terms
   // the tile first needs one: the pages a search reads (and the damage it
   // meets) are those of a walk over whole segments. A damaged window reads
   // as held.
-  std::vector<const uint8_t*> windows;
-  std::vector<uint8_t> window_read;
+  std::vector<std::optional<const uint8_t*>> windows;  // the tile's, once read
   uint64_t first_window = 0;
   auto mask_window = [&](uint64_t n) {  // window n of the mask (null: damaged)
-    const uint64_t w = n - first_window;
-    if (!window_read[w]) {
-      window_read[w] = 1;
-      const uint64_t at = n * kMaskWindow, end = std::min(at + kMaskWindow, mask_.size() - 8);
-      windows[w] = at < end ? mask_.Read(8 + at, end - at) : nullptr;
-    }
-    return windows[w];
+    std::optional<const uint8_t*>& w = windows[n - first_window];
+    if (!w) w = MaskWindow(mask_, n).data();
+    return *w;
   };
   for (uint64_t lo = first / tile * tile; lo < id_space_ && !cursors.empty();) {
     const uint64_t hi = lo + tile;
     if (has_delta_) {
       first_window = lo / 8 / kMaskWindow;
       const uint64_t count = (std::min(hi, id_space_) - 1) / 8 / kMaskWindow - first_window + 1;
-      windows.assign(count, nullptr);
-      window_read.assign(count, 0);
+      windows.assign(count, std::nullopt);
     }
     uint64_t next = id_space_;
     size_t live = 0;

@@ -783,6 +783,16 @@ class ForgedLexicalTest : public ::testing::Test {
     std::memcpy(lex.data() + 24, &id_space, 8);
     return lex;
   }
+  // Postings of "graph" replaced by `postings`: the lexicon's postings
+  // offsets (after the 96-byte header and the two term-string offsets) end
+  // at their size, and the id space is 2^32.
+  void ForgePostings(const std::string& postings) {
+    Rewrite("postings", postings);
+    std::string lex = WithIdSpace(uint64_t{1} << 32);
+    const uint64_t end = postings.size();
+    std::memcpy(lex.data() + 96 + 16 + 8, &end, 8);
+    Rewrite("lexicon", lex);
+  }
   ScopedTempDir tmp_;
   std::unique_ptr<testing::TestStore> ts_;
   const GenerationView* view_ = nullptr;
@@ -819,14 +829,7 @@ TEST_F(ForgedLexicalTest, SegmentCountBeyondItsBytesIsDamage) {
   ASSERT_EQ(post.size(), 5u);
   ASSERT_EQ(post[0], 1);
   ASSERT_EQ(post[2], 1);
-  std::string forged = post.substr(0, 2) + std::string("\xff\xff\xff\xff\x0f", 5) + post.substr(3);
-  Rewrite("postings", forged);
-  // The lexicon's postings offsets (after the 96-byte header and the two
-  // term-string offsets) end at the new size, and the id space is 2^32.
-  std::string lex = WithIdSpace(uint64_t{1} << 32);
-  const uint64_t end = forged.size();
-  std::memcpy(lex.data() + 96 + 16 + 8, &end, 8);
-  Rewrite("lexicon", lex);
+  ForgePostings(post.substr(0, 2) + std::string("\xff\xff\xff\xff\x0f", 5) + post.substr(3));
   LexicalIndex index;
   ASSERT_TRUE(index.Open(*view_).ok());
   EXPECT_TRUE(index.Search(LexicalIndex::QueryTerms("graph"), 5).empty());
@@ -843,12 +846,7 @@ TEST_F(ForgedLexicalTest, ADocumentDeltaThatWrapsAroundIsDamage) {
   std::string post = testing::Payload(view_->Path("postings"));
   ASSERT_EQ(post.size(), 5u);
   const std::string docs("\x14\xee\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11);
-  std::string forged = post.substr(0, 2) + "\x02" + "\x0b" + docs;
-  Rewrite("postings", forged);
-  std::string lex = WithIdSpace(uint64_t{1} << 32);
-  const uint64_t end = forged.size();
-  std::memcpy(lex.data() + 96 + 16 + 8, &end, 8);
-  Rewrite("lexicon", lex);
+  ForgePostings(post.substr(0, 2) + "\x02" + "\x0b" + docs);
   LexicalIndex index;
   ASSERT_TRUE(index.Open(*view_).ok());
   index.tile_docs = 8;
