@@ -14,7 +14,7 @@ Runs (litgraph tools on the same store):
   tri-search    litgraph-tri-search TITLE (defaults), plus ablations given with --tri-variants
 Anchors: BM25 over titles 0.106 Recall@20; PPR seeded by BM25's top 20 0.169. Target >= 0.22.
 
-Usage: aan_citations.py --bin BUILD --work DIR [--n 300] [--split test|dev] [--runs ...]
+Usage: aan_citations.py --bin BUILD --work DIR [--n 300] [--split test|dev] [--runs ...] [--per-query]
                          [--tri-variants 'name=args;...'] [--embed-args '--lexical-weight 0']
 CSV on stdout: run,queries,recall@20,ndcg@20
 """
@@ -71,6 +71,8 @@ def main():
     ap.add_argument("--tri-variants", default="")
     ap.add_argument("--embed-args", default="", help="litgraph-embed flags for the store, e.g. '--lexical-weight 0'")
     ap.add_argument("--rebuild", action="store_true")
+    ap.add_argument("--per-query", action="store_true",
+                    help="print each query's recall@20 and ndcg@20 on stderr (# RUN PAPER r=.. n=..)")
     a = ap.parse_args()
     if not os.path.exists(os.path.join(a.shared, "citations.tsv")):
         print(f"skipped: {a.shared} not present", file=sys.stderr)
@@ -141,8 +143,11 @@ def main():
             if not relevant:
                 continue
             ranked = fn(title[pid])[:20]
-            rec += len(set(ranked) & relevant) / len(relevant)
-            nd += ndcg_binary(ranked, relevant)
+            r, g = len(set(ranked) & relevant) / len(relevant), ndcg_binary(ranked, relevant)
+            rec += r
+            nd += g
+            if a.per_query:
+                print(f"# {name} {pid} recall@20={r:.6f} ndcg@20={g:.6f}", file=sys.stderr)
         print(f"{name},{len(held)},{rec / len(held):.4f},{nd / len(held):.4f}", flush=True)
 
 
