@@ -34,8 +34,11 @@ Manual ToolManual() {
       "the way ingest applies records: papers, authors, institutions, venues and topics are "
       "deduplicated by their external ids (a work older than the version already merged is "
       "skipped, any other replaces it), and references that point into other shards, dangling "
-      "there, resolve in the merged store. Keywords are carried over with their papers and "
-      "vectors by external id. The graph, the lexical index, the keyword phrase statistics "
+      "there, resolve in the merged store. A shard none of whose works the store holds yet "
+      "(every shard of a merge into a new store, unless shards overlap) is copied table by "
+      "table instead, with the same rows and ids and several times faster. Keywords are "
+      "carried over with their papers and vectors by external id. The graph, the lexical index, "
+      "the keyword phrase statistics "
       "(counted over the merged corpus) and the HNSW indexes are then built once. A shard "
       "whose own HNSW index holds exactly the vectors it brings keeps that index as a segment "
       "of the merged store's (its links copied, not built again): queries search the base "
@@ -135,6 +138,7 @@ int main(int argc, char** argv) {
          {"works_new", s.works_new},
          {"works_updated", s.works_updated},
          {"works_stale", s.works_stale},
+         {"works_copied", s.works_copied},
          {"entities", s.entities},
          {"paper_keywords", s.paper_keywords},
          {"keywords", s.keywords},

@@ -126,11 +126,8 @@ Status OpenShards(Store* out, const std::vector<std::string>& dirs, const MergeO
   return Status::Ok();
 }
 
-// What the reader thread hands the writer: a shard's entity records or a
-// run of its works, in the order they are applied.
+// What the reader thread hands the writer: a run of a shard's works.
 struct Batch {
-  size_t shard = 0;
-  std::vector<Record> entities;
   std::vector<StoredWork> works;
   Status error;  // the shard could not be read: ends the merge
 };
@@ -138,88 +135,140 @@ struct Batch {
 // The batches between the two threads (at most 8 waiting).
 using BatchQueue = BoundedQueue<Batch>;
 
-// The reader thread: every shard's entity records, then its works, in
-// batches of 512 works.
-void ReadShards(std::vector<Shard>* shards, BatchQueue* queue) {
-  for (size_t i = 0; i < shards->size() && !queue->closed(); ++i) {
-    Store* store = (*shards)[i].store.get();
-    Batch entities;
-    entities.shard = i;
-    try {
-      ForEachStoredEntity(store, [&](Record& r) { entities.entities.push_back(std::move(r)); });
-    } catch (const StatusError& e) {
-      entities.error = e.status();
-    }
-    const bool failed = !entities.error.ok();
-    queue->Push(std::move(entities));
-    if (failed) break;
-    Batch batch;
-    batch.shard = i;
-    Status st;
-    try {
-      st = ForEachStoredWork(store, [&](StoredWork& w) {
-        batch.works.push_back(std::move(w));
-        if (batch.works.size() >= 512) {
-          queue->Push(std::move(batch));
-          batch = Batch();
-          batch.shard = i;
-        }
-      });
-    } catch (const StatusError& e) {
-      st = e.status();
-    }
-    batch.error = st;
-    queue->Push(std::move(batch));
-    if (!st.ok()) break;
+// The reader thread of a shard whose works are applied one by one: its works
+// in batches of 512.
+void ReadShard(Store* store, BatchQueue* queue) {
+  Batch batch;
+  Status st;
+  try {
+    st = ForEachStoredWork(store, [&](StoredWork& w) {
+      batch.works.push_back(std::move(w));
+      if (batch.works.size() >= 512) {
+        queue->Push(std::move(batch));
+        batch = Batch();
+      }
+    });
+  } catch (const StatusError& e) {
+    st = e.status();
   }
+  batch.error = st;
+  queue->Push(std::move(batch));
   queue->Done();
 }
 
-// Applies every shard's entity records, then its works with their
-// keywords, in order; records where each written row's vectors are.
+// The texts of the store at `dir`, read on a connection of its own, handed
+// to `feeder` as those of papers first, first + 1, ... (the ids a copy gives
+// its papers in OUT).
+Status FeedTexts(const std::string& dir, int64_t first, TextFeeder* feeder) {
+  auto s = Store::Open(dir, Store::Mode::kRead);
+  if (!s.ok()) return s.status();
+  try {
+    ForEachStoredText(s->get(), [&](std::string_view title, std::string_view abstract) {
+      feeder->Add(first++, std::string(title), std::string(abstract));
+    });
+  } catch (const StatusError& e) {
+    return e.status();
+  }
+  return Status::Ok();
+}
+
+// Applies every shard's entity records, then its works with their keywords,
+// in order; records where each written row's vectors are. A shard none of
+// whose works OUT holds yet (every shard of a merge into an empty store,
+// unless shards overlap) is copied table by table (CopyStoredWorks, the
+// same rows); the others' works are read on a thread of their own and
+// applied one by one, each an upsert that compares dates.
 Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const MergeOptions& options,
                    WriteCounts* counts, RowSources* papers, TextFeeder* feeder, MergeStats* stats) {
-  BatchQueue queue(8);
-  std::thread reader([&] { ReadShards(&shards, &queue); });
-  struct JoinOnExit {
-    std::thread& t;
-    BatchQueue& q;
-    ~JoinOnExit() {
-      q.Close();
-      if (t.joinable()) t.join();
-    }
-  } joiner{reader, queue};
   RecordWriter writer(out, counts, [&](int64_t id, std::string&& title, std::string&& abstract) {
     if (feeder) feeder->Add(id, std::move(title), std::move(abstract));
   });
   std::map<std::string, std::unique_ptr<KeywordWriter>> keyword_writers;
+  KeywordWriter copied_keywords(out, "", options.memory_budget / 8);  // ids only
   const auto t0 = Clock::now();
   auto last_progress = t0;
+  auto progress = [&](size_t i, std::string_view step) {
+    if (Since(last_progress) <= 0.5) return;
+    last_progress = Clock::now();
+    options.reporter->Progress(fmt::format("shard {}/{}: {} works, {:.0f} works/s{}", i + 1,
+                                           shards.size(), counts->works,
+                                           static_cast<double>(counts->works) / Since(t0), step));
+  };
   const WorkKeys no_keys;
-  Batch batch;
-  while (queue.Pop(&batch)) {
-    const size_t i = batch.shard;
-    for (Record& r : batch.entities) writer.Apply(r, no_keys);
-    for (StoredWork& w : batch.works) {
-      const int64_t id = writer.Apply(w.record, w.keys);
-      if (id == 0) continue;  // OUT holds a newer version
-      if (w.keywords_extracted) {
-        auto& kw = keyword_writers[w.keyword_backend];
-        if (!kw)
-          kw = std::make_unique<KeywordWriter>(out, w.keyword_backend, options.memory_budget / 8);
-        stats->paper_keywords += kw->Write(id, w.keywords);
-      }
-      if (shards[i].vectors && !w.vectors_stale) {
-        papers->Set(id, i, w.id);
-        if (!bulk) ClearVectorsStale(out, id);  // the shard's vectors are of its text
-      }
+  for (size_t i = 0; i < shards.size(); ++i) {
+    Store* store = shards[i].store.get();
+    ForEachStoredEntity(store, [&](Record& r) { writer.Apply(r, no_keys); });
+    if (options.copy_works && CanCopyStoredWorks(out, store)) {
+      // The copy gives the shard's papers the ids after OUT's last, in
+      // order: the lexical indexes tokenize their texts meanwhile (else the
+      // copy of the papers would wait for the tokenizer).
+      const int64_t first = out->MaxId(NodeType::kPaper) + 1;
+      Status texts_status;
+      std::thread texts;
+      if (feeder)
+        texts = std::thread([&] { texts_status = FeedTexts(shards[i].dir, first, feeder); });
+      struct JoinOnExit {
+        std::thread& t;
+        ~JoinOnExit() {
+          if (t.joinable()) t.join();
+        }
+      } join_texts{texts};
+      CopiedWorks copied;
+      std::string step;
+      bool contiguous = true;
+      LITGRAPH_RETURN_IF_ERROR(CopyStoredWorks(
+          out, store, &writer, &copied_keywords,
+          [&](const CopiedPaper& p) {
+            contiguous &= p.id == first + copied.works - 1;  // counted before fn
+            if (shards[i].vectors && !p.vectors_stale) papers->Set(p.id, i, p.shard_id);
+            ++counts->works;
+            progress(i, step);
+          },
+          [&](std::string_view name) {
+            step = fmt::format(", copying {}", name);
+            last_progress = t0;  // report each step
+            progress(i, step);
+          },
+          &copied));
+      if (texts.joinable()) texts.join();
+      LITGRAPH_RETURN_IF_ERROR(texts_status);
+      if (!contiguous)
+        return Status::Internal(
+            fmt::format("{}: copied papers got ids out of order", shards[i].dir));
+      counts->works_new += copied.works;
+      counts->references += copied.references;
+      stats->paper_keywords += copied.paper_keywords;
+      stats->works_copied += copied.works;
+      continue;
     }
-    if (!batch.error.ok()) return batch.error;
-    if (Since(last_progress) > 0.5) {
-      last_progress = Clock::now();
-      options.reporter->Progress(fmt::format("shard {}/{}: {} works, {:.0f} works/s", i + 1,
-                                             shards.size(), counts->works,
-                                             static_cast<double>(counts->works) / Since(t0)));
+    BatchQueue queue(8);
+    std::thread reader([&] { ReadShard(store, &queue); });
+    struct JoinOnExit {
+      std::thread& t;
+      BatchQueue& q;
+      ~JoinOnExit() {
+        q.Close();
+        if (t.joinable()) t.join();
+      }
+    } joiner{reader, queue};
+    Batch batch;
+    while (queue.Pop(&batch)) {
+      for (StoredWork& w : batch.works) {
+        const int64_t id = writer.Apply(w.record, w.keys);
+        if (id == 0) continue;  // OUT holds a newer version
+        if (w.keywords_extracted) {
+          auto& kw = keyword_writers[w.keyword_backend];
+          if (!kw)
+            kw = std::make_unique<KeywordWriter>(out, w.keyword_backend, options.memory_budget / 8);
+          stats->paper_keywords += kw->Write(id, w.keywords);
+        }
+        if (shards[i].vectors && !w.vectors_stale) {
+          papers->Set(id, i, w.id);
+          if (!bulk) ClearVectorsStale(out, id);  // the shard's vectors are of its text
+        }
+      }
+      if (!batch.error.ok()) return batch.error;
+      progress(i, "");
     }
   }
   options.reporter->Progress("");

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <mutex>
+
 namespace litgraph {
 
 Stmt::Stmt(Db* db, std::string_view sql) : db_(db) {
@@ -67,6 +69,12 @@ Stmt& Stmt::BindNull(int i) {
   return *this;
 }
 
+Stmt& Stmt::BindColumn(int i, const Stmt& from, int col) {
+  int rc = sqlite3_bind_value(stmt_, i, sqlite3_column_value(from.stmt_, col));
+  if (rc != SQLITE_OK) Fail(rc);
+  return *this;
+}
+
 bool Stmt::Step() {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
@@ -107,8 +115,21 @@ void Db::Close() {
   }
 }
 
+namespace {
+
+// Before SQLite's first use: no memory statistics. With them (Debian's
+// default), every allocation and free of every connection takes one global
+// mutex, which the threads of a merge or an ingest contend for.
+void ConfigureSqliteOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+
+}  // namespace
+
 Status Db::Open(const std::string& path, bool writable, bool create,
                 const std::string& uri_params) {
+  ConfigureSqliteOnce();
   Close();
   path_ = path;
   int flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;

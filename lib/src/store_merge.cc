@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "litgraph/coding.h"
 
 namespace litgraph {
@@ -147,6 +149,236 @@ Status ForEachStoredWork(Store* store, const std::function<void(StoredWork&)>& f
   return Status::Ok();
 }
 
+namespace {
+
+// Dense ids of one store -> another's, 0 while unknown: 4 bytes per id up to
+// the largest (dense ids are 32-bit in the graph).
+class IdMap {
+ public:
+  explicit IdMap(int64_t max_id) : to_(static_cast<size_t>(std::max<int64_t>(max_id, 0)) + 1, 0) {}
+  uint32_t Get(int64_t id) const {
+    return id >= 0 && static_cast<uint64_t>(id) < to_.size() ? to_[static_cast<size_t>(id)] : 0;
+  }
+  void Set(int64_t id, int64_t to) {
+    if (id >= 0 && static_cast<uint64_t>(id) < to_.size())
+      to_[static_cast<size_t>(id)] = static_cast<uint32_t>(to);
+  }
+
+ private:
+  std::vector<uint32_t> to_;
+};
+
+// `out`'s id of the node `id` of a table of the store read: from `map`, else
+// `ensure`d from the row `find` (bound to id) gives, else 0 (no such row).
+template <typename Ensure>
+uint32_t Mapped(IdMap* map, int64_t id, Stmt& find, Ensure&& ensure) {
+  if (uint32_t to = map->Get(id)) return to;
+  ScopedStmt row(find.Bind(1, id));
+  if (!row->Step()) return 0;
+  const int64_t to = ensure(*row);
+  map->Set(id, to);
+  return static_cast<uint32_t>(to);
+}
+
+}  // namespace
+
+bool CanCopyStoredWorks(Store* out, Store* shard) {
+  if (out->HasCitationTable()) return false;
+  if (out->IsEmpty()) return true;
+  Stmt ids = shard->db().Prepare("SELECT ext_id FROM paper");
+  Stmt& find = out->CachedStmt("SELECT 1 FROM paper WHERE ext_id = ?");
+  while (ids.Step()) {
+    ScopedStmt f(find.Bind(1, ids.Text(0)));
+    if (f->Step()) return false;
+  }
+  return true;
+}
+
+Status CopyStoredWorks(Store* out, Store* shard, RecordWriter* writer, KeywordWriter* keywords,
+                       const std::function<void(const CopiedPaper&)>& fn,
+                       const std::function<void(std::string_view step)>& step,
+                       CopiedWorks* counts) {
+  Db& from = shard->db();
+  Db& to = out->db();
+  const int64_t max_paper = shard->MaxId(NodeType::kPaper);
+  IdMap papers(max_paper);
+  std::vector<uint8_t> extracted(static_cast<size_t>(std::max<int64_t>(max_paper, 0)) + 1, 0);
+
+  // Papers, each with its venue (ensured first, as applying the work does).
+  step("papers");
+  {
+    IdMap sources(shard->MaxId(NodeType::kSource));
+    Stmt find_source =
+        from.Prepare("SELECT ext_id, name, issn_l, type, publisher FROM source WHERE id = ?");
+    Stmt rows = from.Prepare(
+        "SELECT p.id, p.ext_id, p.doi, p.title, p.title_key, p.abstract, p.year, p.date, p.type,"
+        " p.language, p.source_id, p.cited_by_count, p.referenced_works_count, p.is_oa,"
+        " p.oa_status, p.oa_url, p.pdf_url, p.landing_page_url, p.updated_date, p.refs,"
+        " p.related, p.oa_keywords, k.backend,"
+        " EXISTS(SELECT 1 FROM vectors_stale v WHERE v.paper_id = p.id)"
+        " FROM paper p LEFT JOIN keyword_extracted k ON k.paper_id = p.id ORDER BY p.id");
+    Stmt insert = to.Prepare(
+        "INSERT INTO paper(ext_id, doi, title, title_key, abstract, year, date, type, language,"
+        " source_id, cited_by_count, referenced_works_count, is_oa, oa_status, oa_url, pdf_url,"
+        " landing_page_url, updated_date, refs, related, oa_keywords)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)");
+    Stmt done =
+        to.Prepare("INSERT OR REPLACE INTO keyword_extracted(paper_id, backend) VALUES(?, ?)");
+    Stmt pending = to.Prepare("INSERT OR IGNORE INTO keyword_pending(paper_id) VALUES(?)");
+    while (rows.Step()) {
+      const int64_t shard_id = rows.Int(0);
+      int64_t refs = 0;
+      auto count = [&](const PackedId&) { ++refs; };
+      if (!ForEachPackedId(rows.Blob(19), count) ||
+          !ForEachPackedId(rows.Blob(20), [](const PackedId&) {}))
+        return Status::Corruption(fmt::format("{}: paper {}: its packed references are damaged",
+                                              from.path(), rows.Text(1)));
+      uint32_t source = 0;
+      if (!rows.IsNull(10))
+        source = Mapped(&sources, rows.Int(10), find_source, [&](const Stmt& r) {
+          SourceRef ref;
+          ref.ext_id = r.Str(0);
+          ref.name = r.Str(1);
+          ref.issn_l = StrOrEmpty(r, 2);
+          ref.type = StrOrEmpty(r, 3);
+          ref.publisher = StrOrEmpty(r, 4);
+          return writer->EnsureSource(ref);
+        });
+      for (int c = 1; c <= 21; ++c) {
+        if (c == 10)
+          insert.BindIntOrNull(10, source, 1);
+        else
+          insert.BindColumn(c, rows, c);
+      }
+      insert.Exec();
+      const int64_t id = to.LastInsertRowid();
+      papers.Set(shard_id, id);
+      if (!rows.IsNull(22)) {
+        extracted[static_cast<size_t>(shard_id)] = 1;
+        done.Bind(1, id).BindStatic(2, rows.Text(22)).Exec();
+      } else {
+        pending.Bind(1, id).Exec();
+      }
+      ++counts->works;
+      counts->references += refs;
+      fn(CopiedPaper{id, shard_id, rows.Int(23) != 0});
+    }
+  }
+
+  // Authorships by paper and position, renumbered as a work's list (a row
+  // whose author row is missing is left out, as the work read back lacks it).
+  step("authorships");
+  {
+    IdMap authors(shard->MaxId(NodeType::kAuthor));
+    IdMap institutions(shard->MaxId(NodeType::kInstitution));
+    Stmt find_author = from.Prepare("SELECT ext_id, name, orcid FROM author WHERE id = ?");
+    Stmt find_institution =
+        from.Prepare("SELECT ext_id, name, ror, country_code, type FROM institution WHERE id = ?");
+    Stmt rows = from.Prepare(
+        "SELECT paper_id, author_id, raw_name, author_position, is_corresponding, institutions"
+        " FROM authorship ORDER BY paper_id, position");
+    Stmt insert = to.Prepare(
+        "INSERT OR REPLACE INTO authorship(paper_id, position, author_id, raw_name,"
+        " author_position, is_corresponding, institutions) VALUES(?,?,?,?,?,?,?)");
+    int64_t last = 0, position = 0;
+    std::string inst_ids;
+    while (rows.Step()) {
+      const uint32_t paper = papers.Get(rows.Int(0));
+      if (paper == 0) continue;
+      if (paper != last) last = paper, position = 0;
+      const uint32_t author = Mapped(&authors, rows.Int(1), find_author, [&](const Stmt& r) {
+        AuthorshipRec a;
+        a.author.ext_id = r.Str(0);
+        a.author.name = r.Str(1);
+        a.orcid = StrOrEmpty(r, 2);
+        return writer->EnsureAuthor(a);
+      });
+      if (author == 0) continue;
+      inst_ids.clear();
+      ForEachInstitutionId(rows.Text(5), [&](uint32_t inst) {
+        const uint32_t i = Mapped(&institutions, inst, find_institution, [&](const Stmt& r) {
+          InstitutionRef ref;
+          ref.ext_id = r.Str(0);
+          ref.name = r.Str(1);
+          ref.ror = StrOrEmpty(r, 2);
+          ref.country_code = StrOrEmpty(r, 3);
+          ref.type = StrOrEmpty(r, 4);
+          return writer->EnsureInstitution(ref);
+        });
+        if (i == 0) return;
+        if (!inst_ids.empty()) inst_ids += ' ';
+        inst_ids += std::to_string(i);
+      });
+      insert.Bind(1, static_cast<int64_t>(paper)).Bind(2, position++);
+      insert.Bind(3, static_cast<int64_t>(author));
+      insert.BindStaticOrNull(4, rows.Text(2)).BindStaticOrNull(5, rows.Text(3));
+      insert.Bind(6, rows.Int(4) != 0 ? 1 : 0).BindStaticOrNull(7, inst_ids);
+      insert.Exec();
+    }
+  }
+
+  // Topics by paper and topic, each with its hierarchy.
+  step("topics");
+  {
+    IdMap topics(shard->MaxId(NodeType::kTopic));
+    Stmt find_topic = from.Prepare(
+        "SELECT t.ext_id, t.name, sf.ext_id, sf.name, f.ext_id, f.name, d.ext_id, d.name"
+        " FROM topic t LEFT JOIN subfield sf ON sf.id = t.subfield_id"
+        " LEFT JOIN field f ON f.id = sf.field_id LEFT JOIN domain d ON d.id = f.domain_id"
+        " WHERE t.id = ?");
+    Stmt rows = from.Prepare(
+        "SELECT paper_id, topic_id, score, is_primary FROM paper_topic"
+        " ORDER BY paper_id, topic_id");
+    Stmt insert = to.Prepare(
+        "INSERT OR REPLACE INTO paper_topic(paper_id, topic_id, score, is_primary)"
+        " VALUES(?,?,?,?)");
+    while (rows.Step()) {
+      const uint32_t paper = papers.Get(rows.Int(0));
+      if (paper == 0) continue;
+      const uint32_t topic = Mapped(&topics, rows.Int(1), find_topic, [&](const Stmt& r) {
+        TopicRef t;
+        t.ext_id = r.Str(0);
+        t.name = r.Str(1);
+        t.subfield = {StrOrEmpty(r, 2), StrOrEmpty(r, 3)};
+        t.field = {StrOrEmpty(r, 4), StrOrEmpty(r, 5)};
+        t.domain = {StrOrEmpty(r, 6), StrOrEmpty(r, 7)};
+        return writer->EnsureTopic(t);
+      });
+      if (topic == 0) continue;
+      insert.Bind(1, static_cast<int64_t>(paper)).Bind(2, static_cast<int64_t>(topic));
+      insert.Bind(3, rows.IsNull(2) ? 0.0 : rows.Double(2)).Bind(4, rows.Int(3) != 0 ? 1 : 0);
+      insert.Exec();
+    }
+  }
+
+  // Keyword links of the papers whose keywords were extracted (a paper
+  // waiting for extraction keeps none, as the work read back brings none).
+  step("keywords");
+  {
+    IdMap ids(shard->MaxId(NodeType::kKeyword));
+    Stmt rows = from.Prepare(
+        "SELECT pk.paper_id, pk.keyword_id, pk.score, k.text, k.label FROM paper_keyword pk"
+        " JOIN keyword k ON k.id = pk.keyword_id ORDER BY pk.paper_id, pk.keyword_id");
+    Stmt insert = to.Prepare(
+        "INSERT OR REPLACE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)");
+    while (rows.Step()) {
+      const int64_t shard_paper = rows.Int(0);
+      const uint32_t paper = papers.Get(shard_paper);
+      if (paper == 0 || !extracted[static_cast<size_t>(shard_paper)] || rows.Text(3).empty())
+        continue;
+      uint32_t keyword = ids.Get(rows.Int(1));
+      if (keyword == 0) {
+        keyword = static_cast<uint32_t>(keywords->KeywordId(rows.Str(3), StrOrEmpty(rows, 4)));
+        ids.Set(rows.Int(1), keyword);
+      }
+      insert.Bind(1, static_cast<int64_t>(paper)).Bind(2, static_cast<int64_t>(keyword));
+      insert.Bind(3, rows.Int(2)).Exec();
+      ++counts->paper_keywords;
+    }
+  }
+  return Status::Ok();
+}
+
 void ForEachStoredEntity(Store* store, const std::function<void(Record&)>& fn) {
   Db& db = store->db();
   // Rows an entity record wrote: a stub row that a work created has none of
@@ -241,6 +473,13 @@ void ForEachStoredEntity(Store* store, const std::function<void(Record&)>& fn) {
       fn(rec);
     }
   }
+}
+
+void ForEachStoredText(
+    Store* store,
+    const std::function<void(std::string_view title, std::string_view abstract)>& fn) {
+  Stmt st = store->db().Prepare("SELECT title, abstract FROM paper ORDER BY id");
+  while (st.Step()) fn(st.Text(0), st.Text(1));
 }
 
 void ForEachKeywordExtId(Store* store,

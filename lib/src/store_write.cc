@@ -106,33 +106,6 @@ class RecordWriter::Impl {
         r);
   }
 
- private:
-  // Id of the node with ext_id in `table`, inserting a stub row when missing.
-  // `fill` binds the remaining insert columns starting at 2.
-  int64_t Ensure(const std::string& ext_id, IdCache* cache, Stmt* find, Stmt* insert,
-                 const std::function<void(Stmt&)>& fill) {
-    int64_t id = cache->Find(ext_id);
-    if (id != 0) return id;
-    find->Bind(1, ext_id);
-    if (find->Step()) {
-      id = find->Int(0);
-      find->Reset();
-    } else {
-      find->Reset();
-      insert->Bind(1, ext_id);
-      fill(*insert);
-      insert->Exec();
-      id = db_->LastInsertRowid();
-    }
-    cache->Put(ext_id, id);
-    return id;
-  }
-
-  Stmt& Prep(Stmt* s, const char* sql) {
-    if (!s->raw()) *s = db_->Prepare(sql);
-    return *s;
-  }
-
   int64_t EnsureAuthor(const AuthorshipRec& a) {
     bool inserted = false;
     int64_t id = Ensure(
@@ -145,13 +118,6 @@ class RecordWriter::Impl {
         });
     if (inserted) IndexAuthorName(id, a.author.name);
     return id;
-  }
-
-  void IndexAuthorName(int64_t id, const std::string& name) {
-    Prep(&author_fts_insert_, "INSERT INTO author_fts(rowid, name) VALUES(?, ?)")
-        .Bind(1, id)
-        .Bind(2, name)
-        .Exec();
   }
 
   int64_t EnsureInstitution(const InstitutionRef& i) {
@@ -179,21 +145,6 @@ class RecordWriter::Impl {
                   });
   }
 
-  int64_t EnsureSimple(const char* table, const NamedRef& ref, const char* parent_col,
-                       int64_t parent, IdCache* cache, Stmt* find, Stmt* insert) {
-    if (!find->raw()) {
-      *find = db_->Prepare(fmt::format("SELECT id FROM {} WHERE ext_id = ?", table));
-      *insert =
-          db_->Prepare(parent_col ? fmt::format("INSERT INTO {}(ext_id, name, {}) VALUES(?,?,?)",
-                                                table, parent_col)
-                                  : fmt::format("INSERT INTO {}(ext_id, name) VALUES(?,?)", table));
-    }
-    return Ensure(ref.ext_id, cache, find, insert, [&](Stmt& s) {
-      s.Bind(2, ref.name);
-      if (parent_col) s.BindIntOrNull(3, parent, 1);
-    });
-  }
-
   int64_t EnsureTopic(const TopicRef& t) {
     if (int64_t id = topics_.Find(t.ext_id)) return id;
     int64_t domain = t.domain.ext_id.empty()
@@ -209,6 +160,55 @@ class RecordWriter::Impl {
                                           &find_subfield_, &insert_subfield_);
     return EnsureSimple("topic", t, "subfield_id", subfield, &topics_, &find_topic_,
                         &insert_topic_row_);
+  }
+
+ private:
+  // Id of the node with ext_id in `table`, inserting a stub row when missing.
+  // `fill` binds the remaining insert columns starting at 2.
+  int64_t Ensure(const std::string& ext_id, IdCache* cache, Stmt* find, Stmt* insert,
+                 const std::function<void(Stmt&)>& fill) {
+    int64_t id = cache->Find(ext_id);
+    if (id != 0) return id;
+    find->Bind(1, ext_id);
+    if (find->Step()) {
+      id = find->Int(0);
+      find->Reset();
+    } else {
+      find->Reset();
+      insert->Bind(1, ext_id);
+      fill(*insert);
+      insert->Exec();
+      id = db_->LastInsertRowid();
+    }
+    cache->Put(ext_id, id);
+    return id;
+  }
+
+  Stmt& Prep(Stmt* s, const char* sql) {
+    if (!s->raw()) *s = db_->Prepare(sql);
+    return *s;
+  }
+
+  void IndexAuthorName(int64_t id, const std::string& name) {
+    Prep(&author_fts_insert_, "INSERT INTO author_fts(rowid, name) VALUES(?, ?)")
+        .Bind(1, id)
+        .Bind(2, name)
+        .Exec();
+  }
+
+  int64_t EnsureSimple(const char* table, const NamedRef& ref, const char* parent_col,
+                       int64_t parent, IdCache* cache, Stmt* find, Stmt* insert) {
+    if (!find->raw()) {
+      *find = db_->Prepare(fmt::format("SELECT id FROM {} WHERE ext_id = ?", table));
+      *insert =
+          db_->Prepare(parent_col ? fmt::format("INSERT INTO {}(ext_id, name, {}) VALUES(?,?,?)",
+                                                table, parent_col)
+                                  : fmt::format("INSERT INTO {}(ext_id, name) VALUES(?,?)", table));
+    }
+    return Ensure(ref.ext_id, cache, find, insert, [&](Stmt& s) {
+      s.Bind(2, ref.name);
+      if (parent_col) s.BindIntOrNull(3, parent, 1);
+    });
   }
 
   int64_t ApplyWork(WorkRec& w, const WorkKeys& keys) {
@@ -503,6 +503,12 @@ RecordWriter::~RecordWriter() = default;
 int64_t RecordWriter::Apply(Record& record, const WorkKeys& keys) {
   return impl_->Apply(record, keys);
 }
+int64_t RecordWriter::EnsureAuthor(const AuthorshipRec& a) { return impl_->EnsureAuthor(a); }
+int64_t RecordWriter::EnsureInstitution(const InstitutionRef& i) {
+  return impl_->EnsureInstitution(i);
+}
+int64_t RecordWriter::EnsureSource(const SourceRef& s) { return impl_->EnsureSource(s); }
+int64_t RecordWriter::EnsureTopic(const TopicRef& t) { return impl_->EnsureTopic(t); }
 
 BulkLoad::BulkLoad(Store* store, Reporter* reporter) : store_(store) {
   Db& db = store_->db();

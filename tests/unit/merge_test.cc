@@ -12,17 +12,20 @@
 // shards are consecutive slices of it (so references cross shards).
 #include "litgraph/merge.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "litgraph/ingest.h"
 #include "litgraph/keyword_store.h"
+#include "litgraph/lexical.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
 #include "store_fixture.h"
@@ -194,6 +197,23 @@ class MergeTest : public ::testing::Test {
     rows.push_back("cites_edges|" + info.value("cites_edges", json()).dump());
     rows.push_back("dangling|" + info.value("dangling_references", json()).dump());
     rows.push_back("edges|" + info.value("edges", json()).dump());
+    // The lexical indexes answer as well: each paper's title as a query.
+    auto graph = store->Current("graph");
+    EXPECT_TRUE(graph.ok() && *graph);
+    if (graph.ok() && *graph) {
+      for (const char* prefix : {"", kTitleIndexPrefix}) {
+        LexicalIndex index;
+        Status ls = index.Open(**graph, prefix);
+        EXPECT_TRUE(ls.ok()) << ls.message();
+        Stmt titles = store->db().Prepare("SELECT title FROM paper ORDER BY id");
+        while (titles.Step()) {
+          std::string row = fmt::format("bm25 {}|{}", prefix, titles.Text(0));
+          for (const LexicalHit& h : index.Search(LexicalIndex::QueryTerms(titles.Str(0)), 3))
+            row += fmt::format(" {}:{:.4f}", h.doc, h.score);
+          rows.push_back(row);
+        }
+      }
+    }
     PhraseStats ps;
     Status st = OpenPhraseStats(store, &ps);
     rows.push_back("phrase_docs|" + (st.ok() ? std::to_string(ps.num_docs()) : st.message()));
@@ -466,6 +486,96 @@ TEST_F(MergeTest, ShardsOfDifferentModelsAreRefused) {
   ASSERT_TRUE(s.ok());
   EXPECT_EQ((*s)->PaperCount(), 24);
   EXPECT_EQ((*s)->Generation("vectors"), 0);
+}
+
+// Every row of the tables a merge writes, sorted: ids included, so that two
+// stores compare row for row.
+std::vector<std::string> Tables(const std::string& dir) {
+  std::vector<std::string> rows;
+  auto s = Store::Open(dir, Store::Mode::kRead);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  if (!s.ok()) return rows;
+  for (const char* table :
+       {"paper", "author", "institution", "source", "topic", "subfield", "field", "domain",
+        "authorship", "paper_topic", "keyword", "paper_keyword", "keyword_extracted",
+        "keyword_pending", "vectors_stale"}) {
+    Stmt st = (*s)->db().Prepare(fmt::format("SELECT * FROM {}", table));
+    const int n = sqlite3_column_count(st.raw());
+    while (st.Step()) {
+      std::string row = table;
+      for (int i = 0; i < n; ++i) row += "|" + (st.IsNull(i) ? "NULL" : st.Str(i));
+      rows.push_back(row);
+    }
+  }
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+TEST_F(MergeTest, ACopiedShardEqualsItsWorksAppliedOneByOne) {
+  // Real OpenAlex records (venues, institutions, topics with their
+  // hierarchy) and entity records, in three shards: the first two share
+  // authors and topics; in the second, two works changed after their
+  // keywords and vectors were made (waiting for both, their old links kept).
+  auto lines = [](const std::string& file) {
+    std::vector<std::string> out;
+    std::istringstream in(testing::ReadFile(testing::TestData(file)));
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) out.push_back(line);
+    return out;
+  };
+  const auto finance = lines("search-biodiversity-finance.works.jsonl");
+  ASSERT_EQ(finance.size(), 200u);
+  std::string entities;
+  for (const char* f : {"A5023888391.json", "I27837315.json", "S137773608.json", "T11636.json"})
+    entities += lines(f)[0] + "\n";
+  const std::vector<std::string> dirs = {tmp_dir_.File("s1"), tmp_dir_.File("s2"),
+                                         tmp_dir_.File("s3")};
+  ASSERT_NO_FATAL_FAILURE(Build(dirs[0], entities + Join(finance, 0, 100), "", ""));
+  ASSERT_NO_FATAL_FAILURE(Build(dirs[1], Join(finance, 100, 200), dirs[0], dirs[0]));
+  ASSERT_NO_FATAL_FAILURE(
+      Build(dirs[2], Join(lines("snowball.works.jsonl"), 0, 45), dirs[0], dirs[0]));
+  {
+    std::string changed;
+    for (size_t i : {120, 150}) {
+      json w = json::parse(finance[i]);
+      w["title"] = w["display_name"] = "Changed: " + w.value("title", std::string());
+      w["updated_date"] = "2030-01-01T00:00:00";
+      changed += w.dump() + "\n";
+    }
+    WriteFile(tmp_dir_.File("changed.jsonl"), changed);
+    auto s = Store::Open(dirs[1], Store::Mode::kWrite);
+    ASSERT_TRUE(s.ok());
+    IngestStats is;
+    ASSERT_TRUE(Ingest(s->get(), {tmp_dir_.File("changed.jsonl")}, IngestOptions{}, &is).ok());
+    EXPECT_EQ(is.works_updated, 2);
+  }
+  MergeStats copied, applied;
+  for (bool copy : {true, false}) {
+    auto s = Store::Open(tmp_dir_.File(copy ? "copied" : "applied"), Store::Mode::kWrite, true);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    MergeOptions o;
+    o.copy_works = copy;
+    o.hnsw.threads = 1;
+    Status st = Merge(s->get(), dirs, o, copy ? &copied : &applied);
+    ASSERT_TRUE(st.ok()) << st.message();
+  }
+  EXPECT_EQ(copied.works_copied, 245);
+  EXPECT_EQ(applied.works_copied, 0);
+  EXPECT_EQ(copied.works_new, applied.works_new);
+  EXPECT_EQ(copied.paper_keywords, applied.paper_keywords);
+  EXPECT_EQ(copied.entities, 4);
+  const auto tables = Tables(tmp_dir_.File("copied"));
+  EXPECT_GT(tables.size(), 3000u);
+  EXPECT_EQ(tables, Tables(tmp_dir_.File("applied")));
+  ExpectSameStore(tmp_dir_.File("copied"), tmp_dir_.File("applied"));
+  // The full-text indexes of copied authors and keywords hold their rows.
+  auto s = Store::Open(tmp_dir_.File("copied"), Store::Mode::kWrite);
+  ASSERT_TRUE(s.ok());
+  (*s)->db().Exec("INSERT INTO author_fts(author_fts) VALUES('integrity-check')");
+  (*s)->db().Exec("INSERT INTO keyword_fts(keyword_fts) VALUES('integrity-check')");
+  EXPECT_EQ((*s)->db().QueryInt("SELECT count(*) FROM keyword_pending"), 2);
+  EXPECT_EQ((*s)->db().QueryInt("SELECT count(*) FROM institution"),
+            (*s)->db().QueryInt("SELECT count(*) FROM institution WHERE name != ''"));
 }
 
 TEST_F(MergeTest, AFailingShardLeavesTheOutputUnchanged) {

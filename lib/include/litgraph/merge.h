@@ -64,6 +64,10 @@ struct MergeOptions {
   // more in a fresh one, bench/results/2026-11-27-segments): the shards with
   // the most vectors keep their indexes, the others' vectors are inserted.
   size_t max_segments = 8;
+  // A shard none of whose works OUT holds yet is copied table by table
+  // (store_merge.h: CopyStoredWorks); false applies every work one by one,
+  // as for shards that overlap (the same rows, slower).
+  bool copy_works = true;
   size_t memory_budget = size_t{1} << 30;
   HnswBuildOptions hnsw;  // the indexes over the merged vectors; its threads count phrases too
   Reporter* reporter = NullReporter();
@@ -73,7 +77,9 @@ struct MergeStats {
   int64_t shards = 0;
   int64_t works = 0;  // works written (new + updated)
   int64_t works_new = 0, works_updated = 0;
-  int64_t works_stale = 0;     // older than the version OUT already had: skipped
+  int64_t works_stale = 0;  // older than the version OUT already had: skipped
+  // Works of shards copied table by table (none of their works was in OUT).
+  int64_t works_copied = 0;
   int64_t entities = 0;        // author / institution / source / topic records
   int64_t paper_keywords = 0;  // HAS_KEYWORD rows written
   int64_t keywords = 0;        // Keyword nodes in use afterwards

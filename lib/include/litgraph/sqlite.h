@@ -41,6 +41,8 @@ class Stmt {
     return v.empty() ? BindNull(i) : BindStatic(i, v);
   }
   Stmt& BindNull(int i);
+  // Binds a copy of column `col` of `from`'s current row, type and all.
+  Stmt& BindColumn(int i, const Stmt& from, int col);
   // Binds NULL when the value is absent (empty string / negative sentinel).
   Stmt& BindTextOrNull(int i, std::string_view v) { return v.empty() ? BindNull(i) : Bind(i, v); }
   Stmt& BindIntOrNull(int i, int64_t v, int64_t null_below = 0) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "litgraph/keywords.h"
@@ -42,6 +43,45 @@ Status ForEachStoredWork(Store* store, const std::function<void(StoredWork&)>& f
 // record wrote (updated_date set), by table then id. Stub rows that works
 // created are left out: applying the works creates them.
 void ForEachStoredEntity(Store* store, const std::function<void(Record&)>& fn);
+
+// The copy of a store's works into another, table by table (CopyStoredWorks).
+// A paper copied: its dense ids in both stores, and whether its vectors
+// were stale in `shard`.
+struct CopiedPaper {
+  int64_t id = 0;        // in the store written
+  int64_t shard_id = 0;  // in the store read
+  bool vectors_stale = false;
+};
+struct CopiedWorks {
+  int64_t works = 0, references = 0, paper_keywords = 0;
+};
+
+// Whether CopyStoredWorks may apply `shard`'s works to `out`: none of them
+// is a paper of `out` (no external id in common: else each is an upsert
+// that compares dates) and `out` keeps no citation table. One lookup per
+// paper of `shard`.
+bool CanCopyStoredWorks(Store* out, Store* shard);
+
+// Applies every work of `shard` to `out` (a writer, inside its transaction)
+// with the rows, dense ids and keyword links that ForEachStoredWork applied
+// through `writer` and KeywordWriter::Write gives, but table by table:
+// papers (with their venues), then authorships (authors, institutions),
+// topics (with their hierarchy), keywords; a paper without extracted
+// keywords waits for extraction (keyword_pending). Each table is read in its
+// primary key's order, so no record is built and each written table grows
+// at its end. Nodes are met in the order the works would meet them, so they
+// get the same ids; maps from `shard`'s ids to `out`'s take 4 bytes per
+// paper, author, institution, keyword and topic of `shard`. Calls fn for
+// each paper in id order and step(name) as each table starts. Corruption
+// when a packed reference list is damaged. The caller checked
+// CanCopyStoredWorks and applied `shard`'s entity records first.
+Status CopyStoredWorks(Store* out, Store* shard, RecordWriter* writer, KeywordWriter* keywords,
+                       const std::function<void(const CopiedPaper&)>& fn,
+                       const std::function<void(std::string_view step)>& step, CopiedWorks* counts);
+
+// Calls fn(title, abstract) for every paper of `store` in dense id order.
+void ForEachStoredText(
+    Store* store, const std::function<void(std::string_view title, std::string_view abstract)>& fn);
 
 // Calls fn(id, ext_id) for every keyword of `store` in id order.
 void ForEachKeywordExtId(Store* store,

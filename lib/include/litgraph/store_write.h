@@ -58,6 +58,13 @@ class RecordWriter {
   // Returns the stored work's dense id; 0 for a stale work and for records
   // that are not works.
   int64_t Apply(Record& record, const WorkKeys& keys);
+  // The dense id of a node a work names, a stub row inserted when the store
+  // has none, as applying the work does (for rows copied from another
+  // store: store_merge.h). EnsureTopic ensures the topic's hierarchy too.
+  int64_t EnsureAuthor(const AuthorshipRec& a);
+  int64_t EnsureInstitution(const InstitutionRef& i);
+  int64_t EnsureSource(const SourceRef& s);
+  int64_t EnsureTopic(const TopicRef& t);
 
  private:
   class Impl;
@@ -108,11 +115,11 @@ class KeywordWriter {
   void ReadPendingLinks();
   // Adds the writes' changes since the last call to keyword.paper_count.
   void ApplyCounts();
-
- private:
   // The keyword's id, inserted (with its display form `surface`, when that
   // differs from the text) if new.
   int64_t KeywordId(const std::string& text, const std::string& surface = "");
+
+ private:
   Store* store_;
   std::string backend_;
   std::unordered_map<std::string, int64_t> cache_;
