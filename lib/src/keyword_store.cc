@@ -225,7 +225,7 @@ Status RunKeywordExtraction(
   auto t0 = Clock::now();
   try {
     // SQLite within the budget: a quarter as page cache, a quarter mapped,
-    // sorts (a full run's RefreshKeywordCounts GROUP BY) in temporary files.
+    // sorts in temporary files.
     store->db().Exec(
         fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=FILE;",
                     options.memory_budget / 4 / 1024, options.memory_budget / 4));

@@ -665,12 +665,34 @@ int64_t KeywordWriter::KeywordId(const std::string& text, const std::string& sur
 }
 
 int64_t RefreshKeywordCounts(Store* store) {
+  // The links counted in one scan of paper_keyword (it has no index by
+  // keyword: a GROUP BY would sort every link), 4 bytes per keyword; the
+  // counts that differ written in id order.
   Db& db = store->db();
-  db.Exec(
-      "UPDATE keyword SET paper_count = 0;"
-      "UPDATE keyword SET paper_count = c.n FROM (SELECT keyword_id, count(*) AS n"
-      " FROM paper_keyword GROUP BY keyword_id) AS c WHERE keyword.id = c.keyword_id;");
-  return KeywordsInUse(store);
+  std::vector<uint32_t> counts(static_cast<size_t>(store->MaxId(NodeType::kKeyword)) + 1, 0);
+  {
+    Stmt links = db.Prepare("SELECT keyword_id FROM paper_keyword");
+    while (links.Step()) {
+      const int64_t id = links.Int(0);
+      if (id >= 0 && static_cast<uint64_t>(id) < counts.size()) ++counts[static_cast<size_t>(id)];
+    }
+  }
+  int64_t in_use = 0;
+  std::vector<std::pair<int64_t, int64_t>> changed;  // (id, count), written after the scan
+  {
+    Stmt rows = db.Prepare("SELECT id, paper_count FROM keyword");
+    while (rows.Step()) {
+      const int64_t id = rows.Int(0);
+      const int64_t n = id >= 0 && static_cast<uint64_t>(id) < counts.size()
+                            ? counts[static_cast<size_t>(id)]
+                            : 0;
+      in_use += n > 0;
+      if (n != rows.Int(1)) changed.emplace_back(id, n);
+    }
+  }
+  Stmt update = db.Prepare("UPDATE keyword SET paper_count = ? WHERE id = ?");
+  for (const auto& [id, n] : changed) update.Bind(1, n).Bind(2, id).Exec();
+  return in_use;
 }
 
 int64_t KeywordsInUse(Store* store) {

@@ -54,8 +54,8 @@ class GenerationView;
 // The schema version this build writes; older stores are migrated on the
 // first write-mode open (read-mode refuses newer stores, and stores older
 // than kOldestReadableSchema: v6 only dropped a table readers never used, v7
-// only added one they can do without).
-inline constexpr int kSchemaVersion = 7;
+// only added one they can do without, v8 only dropped an index).
+inline constexpr int kSchemaVersion = 8;
 inline constexpr int kOldestReadableSchema = 5;
 
 // The derived artifacts, each a series of generations (generation.h).
