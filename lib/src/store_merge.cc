@@ -356,21 +356,20 @@ Status CopyStoredWorks(Store* out, Store* shard, RecordWriter* writer, KeywordWr
   step("keywords");
   {
     IdMap ids(shard->MaxId(NodeType::kKeyword));
+    Stmt find_keyword = from.Prepare("SELECT text, label FROM keyword WHERE id = ?");
     Stmt rows = from.Prepare(
-        "SELECT pk.paper_id, pk.keyword_id, pk.score, k.text, k.label FROM paper_keyword pk"
-        " JOIN keyword k ON k.id = pk.keyword_id ORDER BY pk.paper_id, pk.keyword_id");
+        "SELECT paper_id, keyword_id, score FROM paper_keyword ORDER BY paper_id, keyword_id");
     Stmt insert = to.Prepare(
         "INSERT OR REPLACE INTO paper_keyword(paper_id, keyword_id, score) VALUES(?, ?, ?)");
     while (rows.Step()) {
       const int64_t shard_paper = rows.Int(0);
       const uint32_t paper = papers.Get(shard_paper);
-      if (paper == 0 || !extracted[static_cast<size_t>(shard_paper)] || rows.Text(3).empty())
-        continue;
-      uint32_t keyword = ids.Get(rows.Int(1));
-      if (keyword == 0) {
-        keyword = static_cast<uint32_t>(keywords->KeywordId(rows.Str(3), StrOrEmpty(rows, 4)));
-        ids.Set(rows.Int(1), keyword);
-      }
+      if (paper == 0 || !extracted[static_cast<size_t>(shard_paper)]) continue;
+      // A keyword without text is none (the work read back has it not).
+      const uint32_t keyword = Mapped(&ids, rows.Int(1), find_keyword, [&](const Stmt& r) {
+        return r.Text(0).empty() ? int64_t{0} : keywords->KeywordId(r.Str(0), StrOrEmpty(r, 1));
+      });
+      if (keyword == 0) continue;
       insert.Bind(1, static_cast<int64_t>(paper)).Bind(2, static_cast<int64_t>(keyword));
       insert.Bind(3, rows.Int(2)).Exec();
       ++counts->paper_keywords;
