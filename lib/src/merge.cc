@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -158,16 +159,20 @@ void ReadShard(Store* store, BatchQueue* queue) {
 
 // The texts of the store at `dir`, read on a connection of its own, handed
 // to `feeder` as those of papers first, first + 1, ... (the ids a copy gives
-// its papers in OUT).
-Status FeedTexts(const std::string& dir, int64_t first, TextFeeder* feeder) {
-  auto s = Store::Open(dir, Store::Mode::kRead);
-  if (!s.ok()) return s.status();
+// its papers in OUT); counts them in `*fed`. Stops early once `stop` is set.
+Status FeedTexts(const std::string& dir, int64_t first, TextFeeder* feeder,
+                 const std::atomic<bool>& stop, int64_t* fed) {
   try {
+    auto s = Store::Open(dir, Store::Mode::kRead);
+    if (!s.ok()) return s.status();
     ForEachStoredText(s->get(), [&](std::string_view title, std::string_view abstract) {
-      feeder->Add(first++, std::string(title), std::string(abstract));
+      if (stop.load(std::memory_order_relaxed)) return;
+      feeder->Add(first + (*fed)++, std::string(title), std::string(abstract));
     });
   } catch (const StatusError& e) {
     return e.status();
+  } catch (const std::exception& e) {
+    return Status::Internal(fmt::format("{}: reading texts: {}", dir, e.what()));
   }
   return Status::Ok();
 }
@@ -204,15 +209,21 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
       // copy of the papers would wait for the tokenizer).
       const int64_t first = out->MaxId(NodeType::kPaper) + 1;
       Status texts_status;
+      int64_t texts_fed = 0;
+      std::atomic<bool> stop_texts{false};
       std::thread texts;
       if (feeder)
-        texts = std::thread([&] { texts_status = FeedTexts(shards[i].dir, first, feeder); });
+        texts = std::thread([&] {
+          texts_status = FeedTexts(shards[i].dir, first, feeder, stop_texts, &texts_fed);
+        });
       struct JoinOnExit {
         std::thread& t;
+        std::atomic<bool>& stop;
         ~JoinOnExit() {
+          stop = true;  // only when the copy failed: it was joined otherwise
           if (t.joinable()) t.join();
         }
-      } join_texts{texts};
+      } join_texts{texts, stop_texts};
       CopiedWorks copied;
       std::string step;
       bool contiguous = true;
@@ -232,9 +243,11 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
           &copied));
       if (texts.joinable()) texts.join();
       LITGRAPH_RETURN_IF_ERROR(texts_status);
-      if (!contiguous)
+      // The texts read apart are those of the papers copied, one for one.
+      if (!contiguous || (feeder && texts_fed != copied.works))
         return Status::Internal(
-            fmt::format("{}: copied papers got ids out of order", shards[i].dir));
+            fmt::format("{}: {} papers copied with ids from {} {}, {} texts read", shards[i].dir,
+                        copied.works, first, contiguous ? "in order" : "out of order", texts_fed));
       counts->works_new += copied.works;
       counts->references += copied.references;
       stats->paper_keywords += copied.paper_keywords;

@@ -669,6 +669,7 @@ int64_t RefreshKeywordCounts(Store* store) {
   // keyword: a GROUP BY would sort every link), 4 bytes per keyword; the
   // counts that differ written in id order.
   Db& db = store->db();
+  constexpr uint32_t kSame = UINT32_MAX;  // the stored count is right
   std::vector<uint32_t> counts(static_cast<size_t>(store->MaxId(NodeType::kKeyword)) + 1, 0);
   {
     Stmt links = db.Prepare("SELECT keyword_id FROM paper_keyword");
@@ -678,20 +679,20 @@ int64_t RefreshKeywordCounts(Store* store) {
     }
   }
   int64_t in_use = 0;
-  std::vector<std::pair<int64_t, int64_t>> changed;  // (id, count), written after the scan
   {
     Stmt rows = db.Prepare("SELECT id, paper_count FROM keyword");
     while (rows.Step()) {
       const int64_t id = rows.Int(0);
-      const int64_t n = id >= 0 && static_cast<uint64_t>(id) < counts.size()
-                            ? counts[static_cast<size_t>(id)]
-                            : 0;
+      if (id < 0 || static_cast<uint64_t>(id) >= counts.size()) continue;  // MaxId bounds them
+      uint32_t& n = counts[static_cast<size_t>(id)];
       in_use += n > 0;
-      if (n != rows.Int(1)) changed.emplace_back(id, n);
+      if (n == rows.Int(1)) n = kSame;
     }
   }
   Stmt update = db.Prepare("UPDATE keyword SET paper_count = ? WHERE id = ?");
-  for (const auto& [id, n] : changed) update.Bind(1, n).Bind(2, id).Exec();
+  for (size_t id = 1; id < counts.size(); ++id)
+    if (counts[id] != kSame)  // an id without a row updates nothing
+      update.Bind(1, static_cast<int64_t>(counts[id])).Bind(2, static_cast<int64_t>(id)).Exec();
   return in_use;
 }
 

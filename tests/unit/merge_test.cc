@@ -488,8 +488,8 @@ TEST_F(MergeTest, ShardsOfDifferentModelsAreRefused) {
   EXPECT_EQ((*s)->Generation("vectors"), 0);
 }
 
-// Every row of the tables a merge writes, sorted: ids included, so that two
-// stores compare row for row.
+// Every row of the tables a merge writes, sorted: ids included, each value
+// with its SQL type, so that two stores compare row for row.
 std::vector<std::string> Tables(const std::string& dir) {
   std::vector<std::string> rows;
   auto s = Store::Open(dir, Store::Mode::kRead);
@@ -503,7 +503,9 @@ std::vector<std::string> Tables(const std::string& dir) {
     const int n = sqlite3_column_count(st.raw());
     while (st.Step()) {
       std::string row = table;
-      for (int i = 0; i < n; ++i) row += "|" + (st.IsNull(i) ? "NULL" : st.Str(i));
+      for (int i = 0; i < n; ++i)
+        row += fmt::format("|{}:{}", sqlite3_column_type(st.raw(), i),
+                           st.IsNull(i) ? "NULL" : st.Str(i));
       rows.push_back(row);
     }
   }
@@ -549,16 +551,19 @@ TEST_F(MergeTest, ACopiedShardEqualsItsWorksAppliedOneByOne) {
     ASSERT_TRUE(Ingest(s->get(), {tmp_dir_.File("changed.jsonl")}, IngestOptions{}, &is).ok());
     EXPECT_EQ(is.works_updated, 2);
   }
-  MergeStats copied, applied;
-  for (bool copy : {true, false}) {
-    auto s = Store::Open(tmp_dir_.File(copy ? "copied" : "applied"), Store::Mode::kWrite, true);
+  auto merge = [&](const std::string& out, const std::vector<std::string>& from, bool copy,
+                   MergeStats* ms) {
+    auto s = Store::Open(tmp_dir_.File(out), Store::Mode::kWrite, true);
     ASSERT_TRUE(s.ok()) << s.status().message();
     MergeOptions o;
     o.copy_works = copy;
     o.hnsw.threads = 1;
-    Status st = Merge(s->get(), dirs, o, copy ? &copied : &applied);
+    Status st = Merge(s->get(), from, o, ms);
     ASSERT_TRUE(st.ok()) << st.message();
-  }
+  };
+  MergeStats copied, applied;
+  ASSERT_NO_FATAL_FAILURE(merge("copied", dirs, true, &copied));
+  ASSERT_NO_FATAL_FAILURE(merge("applied", dirs, false, &applied));
   EXPECT_EQ(copied.works_copied, 245);
   EXPECT_EQ(applied.works_copied, 0);
   EXPECT_EQ(copied.works_new, applied.works_new);
@@ -576,6 +581,18 @@ TEST_F(MergeTest, ACopiedShardEqualsItsWorksAppliedOneByOne) {
   EXPECT_EQ((*s)->db().QueryInt("SELECT count(*) FROM keyword_pending"), 2);
   EXPECT_EQ((*s)->db().QueryInt("SELECT count(*) FROM institution"),
             (*s)->db().QueryInt("SELECT count(*) FROM institution WHERE name != ''"));
+  // The third shard copied after the second was applied as records (it
+  // overlaps the first), into a store that holds papers: the same rows again.
+  const std::string overlap = tmp_dir_.File("overlap");
+  ASSERT_NO_FATAL_FAILURE(Build(overlap, Join(finance, 50, 150), dirs[0], dirs[0]));
+  MergeStats mixed, mixed_applied;
+  ASSERT_NO_FATAL_FAILURE(merge("mixed", {dirs[0], overlap, dirs[2]}, true, &mixed));
+  ASSERT_NO_FATAL_FAILURE(
+      merge("mixed-applied", {dirs[0], overlap, dirs[2]}, false, &mixed_applied));
+  EXPECT_EQ(mixed.works_copied, 145);  // the first and the third shard
+  EXPECT_EQ(mixed.works_updated, 50);
+  EXPECT_EQ(Tables(tmp_dir_.File("mixed")), Tables(tmp_dir_.File("mixed-applied")));
+  ExpectSameStore(tmp_dir_.File("mixed"), tmp_dir_.File("mixed-applied"));
 }
 
 TEST_F(MergeTest, AFailingShardLeavesTheOutputUnchanged) {
