@@ -254,7 +254,8 @@ Status CopyStoredWorks(Store* out, Store* shard, RecordWriter* writer, KeywordWr
       const int64_t id = to.LastInsertRowid();
       papers.Set(shard_id, id);
       if (!rows.IsNull(22)) {
-        extracted[static_cast<size_t>(shard_id)] = 1;
+        if (shard_id >= 0 && static_cast<uint64_t>(shard_id) < extracted.size())
+          extracted[static_cast<size_t>(shard_id)] = 1;  // else beyond MaxId: none
         done.Bind(1, id).BindStatic(2, rows.Text(22)).Exec();
       } else {
         pending.Bind(1, id).Exec();
