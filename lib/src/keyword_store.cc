@@ -102,12 +102,16 @@ Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t
     if (texts.size() == kBatch || bytes >= kBatchBytes) count();
   });
   count();
+  return WritePhraseStats(store, &counter);
+}
+
+Result<std::unique_ptr<GenerationBuilder>> WritePhraseStats(Store* store, PhraseCounter* counter) {
   auto out = GenerationBuilder::Start(store, "keywords");
   if (!out.ok()) return out.status();
   const std::string path = (*out)->Path("phrase_df");
   const FileIdentity id = (*out)->NewFile("phrase_df");
-  LITGRAPH_RETURN_IF_ERROR(counter.Write(path, id));
-  (*out)->info() = {{"documents", counter.num_docs()}, {"phrases", counter.distinct()}};
+  LITGRAPH_RETURN_IF_ERROR(counter->Write(path, id));
+  (*out)->info() = {{"documents", counter->num_docs()}, {"phrases", counter->distinct()}};
   return std::move(out.value());
 }
 

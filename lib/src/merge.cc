@@ -17,6 +17,7 @@
 #include "litgraph/graph_build.h"
 #include "litgraph/keyword_store.h"
 #include "litgraph/lexical.h"
+#include "litgraph/phrase_count.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
 #include "litgraph/store_merge.h"
@@ -159,14 +160,16 @@ void ReadShard(Store* store, BatchQueue* queue) {
 
 // The texts of the store at `dir`, read on a connection of its own, handed
 // to `feeder` as those of papers first, first + 1, ... (the ids a copy gives
-// its papers in OUT); counts them in `*fed`. Stops early once `stop` is set.
-Status FeedTexts(const std::string& dir, int64_t first, TextFeeder* feeder,
+// its papers in OUT) and, when given, counted by `phrases`; counts them in
+// `*fed`. Stops early once `stop` is set.
+Status FeedTexts(const std::string& dir, int64_t first, TextFeeder* feeder, PhraseCounter* phrases,
                  const std::atomic<bool>& stop, int64_t* fed) {
   try {
     auto s = Store::Open(dir, Store::Mode::kRead);
     if (!s.ok()) return s.status();
     ForEachStoredText(s->get(), [&](std::string_view title, std::string_view abstract) {
       if (stop.load(std::memory_order_relaxed)) return;
+      if (phrases) phrases->AddDocument(title, abstract);
       feeder->Add(first + (*fed)++, std::string(title), std::string(abstract));
     });
   } catch (const StatusError& e) {
@@ -181,10 +184,12 @@ Status FeedTexts(const std::string& dir, int64_t first, TextFeeder* feeder,
 // in order; records where each written row's vectors are. A shard none of
 // whose works OUT holds yet (every shard of a merge into an empty store,
 // unless shards overlap) is copied table by table (CopyStoredWorks, the
-// same rows); the others' works are read on a thread of their own and
-// applied one by one, each an upsert that compares dates.
+// same rows), its texts fed to `feeder` and counted by `phrases` meanwhile;
+// the others' works are read on a thread of their own and applied one by
+// one, each an upsert that compares dates.
 Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const MergeOptions& options,
-                   WriteCounts* counts, RowSources* papers, TextFeeder* feeder, MergeStats* stats) {
+                   WriteCounts* counts, RowSources* papers, TextFeeder* feeder,
+                   PhraseCounter* phrases, MergeStats* stats) {
   RecordWriter writer(out, counts, [&](int64_t id, std::string&& title, std::string&& abstract) {
     if (feeder) feeder->Add(id, std::move(title), std::move(abstract));
   });
@@ -214,7 +219,7 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
       std::thread texts;
       if (feeder)
         texts = std::thread([&] {
-          texts_status = FeedTexts(shards[i].dir, first, feeder, stop_texts, &texts_fed);
+          texts_status = FeedTexts(shards[i].dir, first, feeder, phrases, stop_texts, &texts_fed);
         });
       struct JoinOnExit {
         std::thread& t;
@@ -525,12 +530,26 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
                                                   options.memory_budget / 4);
       feeder = std::make_unique<TextFeeder>(lexical.get());
     }
+    // The shards' keyword backend: when there is one, the merged corpus's
+    // phrase statistics are counted (what a full extract-keywords run over
+    // it counts). Into an empty store, the copied shards' texts are counted
+    // as they are read (an eighth of the budget), which serves when every
+    // shard was copied (each paper counted once).
+    std::string backend;
+    for (Shard& s : shards) {
+      if (!s.has_keywords) continue;
+      if (auto b = s.store->GetMeta("keyword_backend")) backend = *b;
+    }
+    std::unique_ptr<PhraseCounter> phrases;
+    if (bulk && !backend.empty())
+      phrases = std::make_unique<PhraseCounter>(out->dir() + "/keywords.load.tmp",
+                                                options.memory_budget / 8);
     RowSources papers, keywords;
     uint64_t rows = static_cast<uint64_t>(out->MaxId(NodeType::kPaper)) + 1;
     for (const Shard& s : shards) rows += static_cast<uint64_t>(s.store->MaxId(NodeType::kPaper));
     if (options.vectors) papers.Reserve(rows);
-    LITGRAPH_RETURN_IF_ERROR(
-        ApplyShards(out, shards, bulk != nullptr, options, &counts, &papers, feeder.get(), stats));
+    LITGRAPH_RETURN_IF_ERROR(ApplyShards(out, shards, bulk != nullptr, options, &counts, &papers,
+                                         feeder.get(), phrases.get(), stats));
     if (feeder) {
       feeder->Finish();
       lexical->StartBuild(static_cast<uint64_t>(out->MaxId(NodeType::kPaper)) + 1);
@@ -542,16 +561,18 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     // a full extract-keywords run over it counts), when the shards have any.
     const auto tk = Clock::now();
     std::unique_ptr<GenerationBuilder> phrase_stats;
-    std::string backend;
-    for (Shard& s : shards) {
-      if (!s.has_keywords) continue;
-      if (auto b = s.store->GetMeta("keyword_backend")) backend = *b;
-    }
     if (!backend.empty()) {
       options.reporter->Progress("counting phrase statistics");
-      auto ps = CountPhraseStats(out, options.memory_budget / 2, options.hnsw.threads);
+      Result<std::unique_ptr<GenerationBuilder>> ps = Status::Internal("not counted");
+      if (phrases && stats->works_copied == counts.works) {
+        ps = WritePhraseStats(out, phrases.get());
+      } else {
+        phrases.reset();  // its runs go before a count of its own
+        ps = CountPhraseStats(out, options.memory_budget / 2, options.hnsw.threads);
+      }
       if (!ps.ok()) return ps.status();
       phrase_stats = std::move(ps.value());
+      phrases.reset();
       out->SetMeta("keyword_backend", backend);
     }
     stats->keywords = RefreshKeywordCounts(out);

@@ -217,6 +217,17 @@ class MergeTest : public ::testing::Test {
     PhraseStats ps;
     Status st = OpenPhraseStats(store, &ps);
     rows.push_back("phrase_docs|" + (st.ok() ? std::to_string(ps.num_docs()) : st.message()));
+    if (st.ok()) {  // and the counts of every paper's phrases
+      rows.push_back("phrases|" + std::to_string(ps.size()));
+      Stmt texts = store->db().Prepare("SELECT title, abstract FROM paper ORDER BY id");
+      std::vector<uint64_t> keys;
+      while (texts.Step()) {
+        PhraseKeysOf(texts.Text(0), texts.Text(1), &keys);
+        std::string row = "phrase_df|" + texts.Str(0);
+        for (uint64_t k : keys) row += " " + std::to_string(ps.DocFreq(k));
+        rows.push_back(row);
+      }
+    }
     auto index = SemanticIndex::Open(store);
     EXPECT_TRUE(index.ok()) << index.status().message();
     if (!index.ok()) return rows;

@@ -106,6 +106,12 @@ Status RunKeywordExtraction(
 Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t memory,
                                                             int threads = 1);
 
+class PhraseCounter;
+// The phrase statistics `counter` counted (every paper of the store, each
+// once: what CountPhraseStats counts) written into a new keywords
+// generation, to be committed by the caller.
+Result<std::unique_ptr<GenerationBuilder>> WritePhraseStats(Store* store, PhraseCounter* counter);
+
 // Opens the store's phrase statistics (NotFound when never counted).
 Status OpenPhraseStats(Store* store, PhraseStats* stats);
 
