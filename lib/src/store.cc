@@ -183,10 +183,10 @@ UPDATE keyword SET paper_count = c.n FROM (SELECT keyword_id, count(*) AS n
   FROM paper_keyword GROUP BY keyword_id) AS c WHERE keyword.id = c.keyword_id;
 )sql",
     // v8: no index of keyword links by keyword. No query read it (the graph's
-    // keyword.papers lists answer "the papers of a keyword"), and every link
-    // an extraction wrote was an insert at a random place of it (an eighth
-    // of a load's B-tree writes), and a bulk load rebuilt it by a sort of
-    // every link. Keyword counts are recounted in C++ (RefreshKeywordCounts).
+    // keyword.papers lists answer "the papers of a keyword"), every link an
+    // extraction wrote was an insert at a random place of it, and a bulk
+    // load rebuilt it by a sort of every link. Keyword counts are recounted
+    // in C++ (RefreshKeywordCounts).
     R"sql(
 DROP INDEX IF EXISTS paper_keyword_keyword;
 )sql",

@@ -5,7 +5,8 @@
 // shard resolve; shards of different models are refused; a failing shard
 // leaves the output store unchanged; a merge run twice gives the same store;
 // shards' HNSW indexes kept as segments answer as one index does, through
-// the merged store's later compactions.
+// the merged store's later compactions; a shard copied table by table gives
+// the rows its works applied one by one give (real OpenAlex records).
 //
 // The corpus: 24 native records in three topics, each paper citing the two
 // before it in its topic and written by authors the topic's papers share;
@@ -514,9 +515,10 @@ std::vector<std::string> Tables(const std::string& dir) {
     const int n = sqlite3_column_count(st.raw());
     while (st.Step()) {
       std::string row = table;
-      for (int i = 0; i < n; ++i)
-        row += fmt::format("|{}:{}", sqlite3_column_type(st.raw(), i),
-                           st.IsNull(i) ? "NULL" : st.Str(i));
+      for (int i = 0; i < n; ++i) {
+        const int type = sqlite3_column_type(st.raw(), i);  // before any conversion
+        row += fmt::format("|{}:{}", type, type == SQLITE_NULL ? "NULL" : st.Str(i));
+      }
       rows.push_back(row);
     }
   }
