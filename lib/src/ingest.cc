@@ -24,6 +24,7 @@
 #include "litgraph/store.h"
 #include "litgraph/store_write.h"
 #include "litgraph/text.h"
+#include "scoped_thread.h"
 #include "text_feeder.h"
 
 namespace litgraph {
@@ -186,20 +187,13 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
   BatchQueue queue(16);
   std::vector<std::string> empty_inputs;
   std::mutex empty_mu;
-  std::thread producer([&] {
-    Produce(inputs, options, &queue, [&](const std::string& name) {
-      std::lock_guard<std::mutex> l(empty_mu);
-      empty_inputs.push_back(name);
-    });
-  });
-  struct JoinOnExit {
-    std::thread& t;
-    BatchQueue& q;
-    ~JoinOnExit() {
-      q.Close();
-      if (t.joinable()) t.join();
-    }
-  } joiner{producer, queue};
+  ScopedThread producer([&] { queue.Close(); },
+                        [&] {
+                          Produce(inputs, options, &queue, [&](const std::string& name) {
+                            std::lock_guard<std::mutex> l(empty_mu);
+                            empty_inputs.push_back(name);
+                          });
+                        });
 
   WriteCounts counts;
   try {

@@ -22,6 +22,7 @@
 #include "litgraph/store.h"
 #include "litgraph/store_merge.h"
 #include "litgraph/store_write.h"
+#include "scoped_thread.h"
 #include "text_feeder.h"
 
 namespace litgraph {
@@ -167,7 +168,7 @@ Status FeedTexts(const std::string& dir, int64_t first, TextFeeder* feeder, Phra
   try {
     auto s = Store::Open(dir, Store::Mode::kRead);
     if (!s.ok()) return s.status();
-    ForEachStoredText(s->get(), [&](std::string_view title, std::string_view abstract) {
+    (*s)->ForEachPaperText([&](int64_t, std::string_view title, std::string_view abstract) {
       if (stop.load(std::memory_order_relaxed)) return;
       if (phrases) phrases->AddDocument(title, abstract);
       feeder->Add(first + (*fed)++, std::string(title), std::string(abstract));
@@ -216,19 +217,11 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
       Status texts_status;
       int64_t texts_fed = 0;
       std::atomic<bool> stop_texts{false};
-      std::thread texts;
-      if (feeder)
-        texts = std::thread([&] {
-          texts_status = FeedTexts(shards[i].dir, first, feeder, phrases, stop_texts, &texts_fed);
-        });
-      struct JoinOnExit {
-        std::thread& t;
-        std::atomic<bool>& stop;
-        ~JoinOnExit() {
-          stop = true;  // only when the copy failed: it was joined otherwise
-          if (t.joinable()) t.join();
-        }
-      } join_texts{texts, stop_texts};
+      ScopedThread texts([&] { stop_texts = true; },  // the copy failed
+                         !feeder ? std::function<void()>() : [&] {
+                           texts_status = FeedTexts(shards[i].dir, first, feeder, phrases,
+                                                    stop_texts, &texts_fed);
+                         });
       CopiedWorks copied;
       std::string step;
       bool contiguous = true;
@@ -246,7 +239,7 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
             progress(i, step);
           },
           &copied));
-      if (texts.joinable()) texts.join();
+      texts.Join();
       LITGRAPH_RETURN_IF_ERROR(texts_status);
       // The texts read apart are those of the papers copied, one for one.
       if (!contiguous || (feeder && texts_fed != copied.works))
@@ -260,15 +253,7 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
       continue;
     }
     BatchQueue queue(8);
-    std::thread reader([&] { ReadShard(store, &queue); });
-    struct JoinOnExit {
-      std::thread& t;
-      BatchQueue& q;
-      ~JoinOnExit() {
-        q.Close();
-        if (t.joinable()) t.join();
-      }
-    } joiner{reader, queue};
+    ScopedThread reader([&] { queue.Close(); }, [&] { ReadShard(store, &queue); });
     Batch batch;
     while (queue.Pop(&batch)) {
       for (StoredWork& w : batch.works) {

@@ -19,6 +19,46 @@ int64_t IntOr(const Stmt& s, int col, int64_t otherwise) {
   return s.IsNull(col) ? otherwise : s.Int(col);
 }
 
+// The nodes a work names, read from a row at column `c` on: a venue's
+// ext_id, name, issn_l, type, publisher; an institution's ext_id, name, ror,
+// country_code, type (kInstitutionById's columns); a topic's ext_id and name,
+// then its subfield's, field's and domain's (kTopicColumns).
+SourceRef SourceAt(const Stmt& s, int c) {
+  SourceRef r;
+  r.ext_id = s.Str(c);
+  r.name = s.Str(c + 1);
+  r.issn_l = StrOrEmpty(s, c + 2);
+  r.type = StrOrEmpty(s, c + 3);
+  r.publisher = StrOrEmpty(s, c + 4);
+  return r;
+}
+InstitutionRef InstitutionAt(const Stmt& s, int c) {
+  InstitutionRef r;
+  r.ext_id = s.Str(c);
+  r.name = s.Str(c + 1);
+  r.ror = StrOrEmpty(s, c + 2);
+  r.country_code = StrOrEmpty(s, c + 3);
+  r.type = StrOrEmpty(s, c + 4);
+  return r;
+}
+TopicRef TopicAt(const Stmt& s, int c) {
+  TopicRef t;
+  t.ext_id = s.Str(c);
+  t.name = s.Str(c + 1);
+  t.subfield = {StrOrEmpty(s, c + 2), StrOrEmpty(s, c + 3)};
+  t.field = {StrOrEmpty(s, c + 4), StrOrEmpty(s, c + 5)};
+  t.domain = {StrOrEmpty(s, c + 6), StrOrEmpty(s, c + 7)};
+  return t;
+}
+constexpr const char* kInstitutionById =
+    "SELECT ext_id, name, ror, country_code, type FROM institution WHERE id = ?";
+// A topic's columns (with `topic t` and kTopicParents joined).
+constexpr const char* kTopicColumns =
+    "t.ext_id, t.name, sf.ext_id, sf.name, f.ext_id, f.name, d.ext_id, d.name";
+constexpr const char* kTopicParents =
+    "LEFT JOIN subfield sf ON sf.id = t.subfield_id LEFT JOIN field f ON f.id = sf.field_id"
+    " LEFT JOIN domain d ON d.id = f.domain_id";
+
 // A scan ordered by paper id (its first column), read alongside the paper
 // table: rows of the paper being read are taken, earlier ones skipped.
 class ByPaper {
@@ -59,17 +99,14 @@ Status ForEachStoredWork(Store* store, const std::function<void(StoredWork&)>& f
       " u.ext_id, u.name, u.orcid FROM authorship a JOIN author u ON u.id = a.author_id"
       " ORDER BY a.paper_id, a.position");
   ByPaper topics(
-      &db,
-      "SELECT pt.paper_id, pt.score, pt.is_primary, t.ext_id, t.name, sf.ext_id,"
-      " sf.name, f.ext_id, f.name, d.ext_id, d.name FROM paper_topic pt"
-      " JOIN topic t ON t.id = pt.topic_id LEFT JOIN subfield sf ON sf.id = t.subfield_id"
-      " LEFT JOIN field f ON f.id = sf.field_id LEFT JOIN domain d ON d.id = f.domain_id"
-      " ORDER BY pt.paper_id, pt.topic_id");
+      &db, fmt::format("SELECT pt.paper_id, pt.score, pt.is_primary, {} FROM paper_topic pt"
+                       " JOIN topic t ON t.id = pt.topic_id {} ORDER BY pt.paper_id, pt.topic_id",
+                       kTopicColumns, kTopicParents)
+               .c_str());
   ByPaper keywords(&db,
                    "SELECT pk.paper_id, pk.score, k.text, k.label FROM paper_keyword pk"
                    " JOIN keyword k ON k.id = pk.keyword_id ORDER BY pk.paper_id, pk.keyword_id");
-  Stmt& institution = store->CachedStmt(
-      "SELECT ext_id, name, ror, country_code, type FROM institution WHERE id = ?");
+  Stmt& institution = store->CachedStmt(kInstitutionById);
   StoredWork sw;
   while (papers.Step()) {
     sw.id = papers.Int(0);
@@ -101,13 +138,7 @@ Status ForEachStoredWork(Store* store, const std::function<void(StoredWork&)>& f
           fmt::format("{}: paper {}: its packed references are damaged", db.path(), w.ext_id));
     w.oa_keywords_json = StrOrEmpty(papers, 20);
     w.has_source = !papers.IsNull(21);
-    if (w.has_source) {
-      w.source.ext_id = papers.Str(21);
-      w.source.name = papers.Str(22);
-      w.source.issn_l = StrOrEmpty(papers, 23);
-      w.source.type = StrOrEmpty(papers, 24);
-      w.source.publisher = StrOrEmpty(papers, 25);
-    }
+    if (w.has_source) w.source = SourceAt(papers, 21);
     sw.keywords_extracted = !papers.IsNull(26);
     sw.keyword_backend = StrOrEmpty(papers, 26);
     sw.vectors_stale = papers.Int(27) != 0;
@@ -121,24 +152,13 @@ Status ForEachStoredWork(Store* store, const std::function<void(StoredWork&)>& f
       a.orcid = StrOrEmpty(s, 7);
       ForEachInstitutionId(s.Text(4), [&](uint32_t inst) {
         ScopedStmt q(institution.Bind(1, static_cast<int64_t>(inst)));
-        if (!q->Step()) return;
-        InstitutionRef& r = a.institutions.emplace_back();
-        r.ext_id = q->Str(0);
-        r.name = q->Str(1);
-        r.ror = StrOrEmpty(*q, 2);
-        r.country_code = StrOrEmpty(*q, 3);
-        r.type = StrOrEmpty(*q, 4);
+        if (q->Step()) a.institutions.push_back(InstitutionAt(*q, 0));
       });
     });
     topics.Take(sw.id, [&](const Stmt& s) {
-      TopicRef& t = w.topics.emplace_back();
+      TopicRef& t = w.topics.emplace_back(TopicAt(s, 3));
       t.score = s.IsNull(1) ? 0 : s.Double(1);
       t.is_primary = s.Int(2) != 0;
-      t.ext_id = s.Str(3);
-      t.name = s.Str(4);
-      t.subfield = {StrOrEmpty(s, 5), StrOrEmpty(s, 6)};
-      t.field = {StrOrEmpty(s, 7), StrOrEmpty(s, 8)};
-      t.domain = {StrOrEmpty(s, 9), StrOrEmpty(s, 10)};
     });
     sw.keywords.clear();
     keywords.Take(sw.id, [&](const Stmt& s) {
@@ -235,15 +255,8 @@ Status CopyStoredWorks(Store* out, Store* shard, RecordWriter* writer, KeywordWr
                                               from.path(), rows.Text(1)));
       uint32_t source = 0;
       if (!rows.IsNull(10))
-        source = Mapped(&sources, rows.Int(10), find_source, [&](const Stmt& r) {
-          SourceRef ref;
-          ref.ext_id = r.Str(0);
-          ref.name = r.Str(1);
-          ref.issn_l = StrOrEmpty(r, 2);
-          ref.type = StrOrEmpty(r, 3);
-          ref.publisher = StrOrEmpty(r, 4);
-          return writer->EnsureSource(ref);
-        });
+        source = Mapped(&sources, rows.Int(10), find_source,
+                        [&](const Stmt& r) { return writer->EnsureSource(SourceAt(r, 0)); });
       for (int c = 1; c <= 21; ++c) {
         if (c == 10)
           insert.BindIntOrNull(10, source, 1);
@@ -273,8 +286,7 @@ Status CopyStoredWorks(Store* out, Store* shard, RecordWriter* writer, KeywordWr
     IdMap authors(shard->MaxId(NodeType::kAuthor));
     IdMap institutions(shard->MaxId(NodeType::kInstitution));
     Stmt find_author = from.Prepare("SELECT ext_id, name, orcid FROM author WHERE id = ?");
-    Stmt find_institution =
-        from.Prepare("SELECT ext_id, name, ror, country_code, type FROM institution WHERE id = ?");
+    Stmt find_institution = from.Prepare(kInstitutionById);
     Stmt rows = from.Prepare(
         "SELECT paper_id, author_id, raw_name, author_position, is_corresponding, institutions"
         " FROM authorship ORDER BY paper_id, position");
@@ -298,13 +310,7 @@ Status CopyStoredWorks(Store* out, Store* shard, RecordWriter* writer, KeywordWr
       inst_ids.clear();
       ForEachInstitutionId(rows.Text(5), [&](uint32_t inst) {
         const uint32_t i = Mapped(&institutions, inst, find_institution, [&](const Stmt& r) {
-          InstitutionRef ref;
-          ref.ext_id = r.Str(0);
-          ref.name = r.Str(1);
-          ref.ror = StrOrEmpty(r, 2);
-          ref.country_code = StrOrEmpty(r, 3);
-          ref.type = StrOrEmpty(r, 4);
-          return writer->EnsureInstitution(ref);
+          return writer->EnsureInstitution(InstitutionAt(r, 0));
         });
         if (i == 0) return;
         if (!inst_ids.empty()) inst_ids += ' ';
@@ -323,10 +329,7 @@ Status CopyStoredWorks(Store* out, Store* shard, RecordWriter* writer, KeywordWr
   {
     IdMap topics(shard->MaxId(NodeType::kTopic));
     Stmt find_topic = from.Prepare(
-        "SELECT t.ext_id, t.name, sf.ext_id, sf.name, f.ext_id, f.name, d.ext_id, d.name"
-        " FROM topic t LEFT JOIN subfield sf ON sf.id = t.subfield_id"
-        " LEFT JOIN field f ON f.id = sf.field_id LEFT JOIN domain d ON d.id = f.domain_id"
-        " WHERE t.id = ?");
+        fmt::format("SELECT {} FROM topic t {} WHERE t.id = ?", kTopicColumns, kTopicParents));
     Stmt rows = from.Prepare(
         "SELECT paper_id, topic_id, score, is_primary FROM paper_topic"
         " ORDER BY paper_id, topic_id");
@@ -337,13 +340,7 @@ Status CopyStoredWorks(Store* out, Store* shard, RecordWriter* writer, KeywordWr
       const uint32_t paper = papers.Get(rows.Int(0));
       if (paper == 0) continue;
       const uint32_t topic = Mapped(&topics, rows.Int(1), find_topic, [&](const Stmt& r) {
-        TopicRef t;
-        t.ext_id = r.Str(0);
-        t.name = r.Str(1);
-        t.subfield = {StrOrEmpty(r, 2), StrOrEmpty(r, 3)};
-        t.field = {StrOrEmpty(r, 4), StrOrEmpty(r, 5)};
-        t.domain = {StrOrEmpty(r, 6), StrOrEmpty(r, 7)};
-        return writer->EnsureTopic(t);
+        return writer->EnsureTopic(TopicAt(r, 0));
       });
       if (topic == 0) continue;
       insert.Bind(1, static_cast<int64_t>(paper)).Bind(2, static_cast<int64_t>(topic));
@@ -473,13 +470,6 @@ void ForEachStoredEntity(Store* store, const std::function<void(Record&)>& fn) {
       fn(rec);
     }
   }
-}
-
-void ForEachStoredText(
-    Store* store,
-    const std::function<void(std::string_view title, std::string_view abstract)>& fn) {
-  Stmt st = store->db().Prepare("SELECT title, abstract FROM paper ORDER BY id");
-  while (st.Step()) fn(st.Text(0), st.Text(1));
 }
 
 void ForEachKeywordExtId(Store* store,

@@ -79,10 +79,6 @@ Status CopyStoredWorks(Store* out, Store* shard, RecordWriter* writer, KeywordWr
                        const std::function<void(const CopiedPaper&)>& fn,
                        const std::function<void(std::string_view step)>& step, CopiedWorks* counts);
 
-// Calls fn(title, abstract) for every paper of `store` in dense id order.
-void ForEachStoredText(
-    Store* store, const std::function<void(std::string_view title, std::string_view abstract)>& fn);
-
 // Calls fn(id, ext_id) for every keyword of `store` in id order.
 void ForEachKeywordExtId(Store* store,
                          const std::function<void(int64_t id, std::string_view ext_id)>& fn);
