@@ -4,7 +4,7 @@
 //   litgraph-vector-bench --db STORE [--queries 200] [--seed 1]
 //                         [--efs 16,32,64,100,200] [--k 10] [--top 60]
 //                         [--top-ef 120] [--repeats 3] [--sets NAME,...]
-//                         [--from-delta | --papers FILE]
+//                         [--from-delta | --papers FILE] [--keywords FILE]
 //   litgraph-vector-bench --db STORE --open-only
 //
 // Query sets (each --queries queries, random papers, deterministic for --seed;
@@ -18,6 +18,10 @@
 //                  searched in the title index ...
 //   title_text_abs ... and the same vectors in the abstract index (tri-search
 //                  searches both fields with one query vector)
+//   keyword_vec    the stored vector of a random keyword, in the keyword index
+//                  (of the field's delta with --from-delta; from the dense
+//                  keyword ids in FILE with --keywords FILE, e.g. the keywords
+//                  an update added)
 // With --from-delta the papers are drawn from each field's delta (the papers
 // `embed --missing` embedded since the base: vectors.h), whose own index
 // answers for them. With --papers, from the dense ids in FILE (one per line),
@@ -163,7 +167,7 @@ int main(int argc, char** argv) {
   int repeats = 3;
   uint64_t seed = 1;
   bool open_only = false, with_hnswlib = false, from_delta = false;
-  std::string papers_file;
+  std::string papers_file, keywords_file;
   app.add_option("--db", db, "Store directory")->required();
   app.add_option("--queries", queries, "Queries per query set (default 200)");
   app.add_option("--seed", seed, "Random seed (default 1)");
@@ -176,6 +180,8 @@ int main(int argc, char** argv) {
   app.add_flag("--open-only", open_only, "Time one open + first search and exit");
   app.add_flag("--from-delta", from_delta, "Draw the query papers from the fields' deltas");
   app.add_option("--papers", papers_file, "Draw the query papers from the dense ids in FILE");
+  app.add_option("--keywords", keywords_file,
+                 "Draw the query keywords from the dense keyword ids in FILE");
   app.add_flag("--hnswlib", with_hnswlib,
                "Also search the same graph with hnswlib (<field>.hnswlib, loaded into RAM)");
   try {
@@ -260,10 +266,29 @@ int main(int argc, char** argv) {
       title_text.q.push_back(*v);
     }
     title_text_abs.q = title_text.q;
+    // Keywords: random, of the keyword field's delta, or from --keywords.
+    const FieldVectors& kv = sem.vectors(VecField::kKeyword);
+    QuerySet keyword_vec{"keyword_vec", VecField::kKeyword, {}};
+    std::vector<uint32_t> keyword_ids = from_delta ? kv.DeltaIds() : std::vector<uint32_t>();
+    if (!keywords_file.empty()) {
+      std::ifstream in(keywords_file);
+      keyword_ids.clear();
+      for (uint32_t id; in >> id;) keyword_ids.push_back(id);
+    }
+    tries = 0;
+    while (kv.rows() > 1 && keyword_vec.q.size() < queries && ++tries < queries * 100) {
+      const uint64_t id =
+          keyword_ids.empty()
+              ? std::uniform_int_distribution<uint64_t>(1, kv.rows() - 1)(rng)
+              : keyword_ids[std::uniform_int_distribution<size_t>(0, keyword_ids.size() - 1)(rng)];
+      if (const float* p = kv.Row(id)) keyword_vec.q.push_back(copy(p));
+    }
     fmt::print(
         stderr,
-        "queries: abstract_vec {} title_vec {} title_text {} (titles with no known term: {})\n",
-        abs_vec.q.size(), title_vec.q.size(), title_text.q.size(), unembeddable);
+        "queries: abstract_vec {} title_vec {} title_text {} (titles with no known term: {}) "
+        "keyword_vec {}\n",
+        abs_vec.q.size(), title_vec.q.size(), title_text.q.size(), unembeddable,
+        keyword_vec.q.size());
 
     hnswlib::InnerProductSpace space(static_cast<size_t>(dim));
     std::map<VecField, std::unique_ptr<hnswlib::HierarchicalNSW<float>>> hl;
@@ -278,7 +303,7 @@ int main(int argc, char** argv) {
       return out;
     };
     size_t max_ef = efs.empty() ? 100 : *std::max_element(efs.begin(), efs.end());
-    for (QuerySet* qs : {&abs_vec, &title_vec, &title_text, &title_text_abs}) {
+    for (QuerySet* qs : {&abs_vec, &title_vec, &title_text, &title_text_abs, &keyword_vec}) {
       const char* fname = VecFieldName(qs->field);
       const FieldVectors& vf = sem.vectors(qs->field);
       size_t n = qs->q.size();

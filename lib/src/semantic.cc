@@ -328,16 +328,25 @@ class NewVectors {
 };
 
 // At a compaction, the segments of the current generation that stay: each
-// with the rows of `delta` (ascending; their vectors change now, and the base
+// with the rows of `delta` (ascending; their vectors change now, and another
 // index takes them) made waypoints, numbered afresh. A segment with fewer
-// than half of its nodes live is folded instead: its rows go into the base
-// index. Flags the rows the kept segments hold in `elsewhere`, and counts
-// them in `*kept_out`.
+// than half of its nodes live is folded instead (every one with
+// --fold-segments): its live rows go into the base index (`*folded`,
+// ascending). Flags the rows the kept segments hold in `elsewhere`, and
+// counts them in `*kept_out`.
 Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& name,
                     const std::vector<std::vector<uint32_t>>& labels,
                     const std::vector<uint32_t>& delta, uint64_t rows,
-                    std::vector<uint8_t>* elsewhere, size_t* kept_out) {
-  if (labels.empty() || r->o.fold_segments) return Status::Ok();
+                    std::vector<uint8_t>* elsewhere, size_t* kept_out,
+                    std::vector<uint64_t>* folded) {
+  if (labels.empty()) return Status::Ok();
+  if (r->o.fold_segments) {  // every segment folded
+    for (const auto& segment : labels)
+      for (uint32_t l : segment)
+        if (l < rows) folded->push_back(l);
+    std::sort(folded->begin(), folded->end());
+    return Status::Ok();
+  }
   elsewhere->assign(rows, 0);
   size_t& kept = *kept_out;
   for (size_t k = 0; k < labels.size(); ++k) {
@@ -353,7 +362,11 @@ Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& nam
         ++live;
       }
     }
-    if (live * 2 < old.segment(k).nodes()) continue;  // folded
+    if (live * 2 < old.segment(k).nodes()) {  // folded
+      for (uint32_t l : next)
+        if (l < rows) folded->push_back(l);
+      continue;
+    }
     const std::string to = FieldVectors::SegmentFile(name, ++kept);
     if (!changed && kept == k + 1)
       LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, to));
@@ -365,6 +378,7 @@ Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& nam
     for (uint32_t l : next)
       if (l < rows) (*elsewhere)[l] = 1;
   }
+  std::sort(folded->begin(), folded->end());
   if (kept > 0) {
     if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
     r->info["vector_segments"][name] = kept;
@@ -514,6 +528,14 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     return Status::Ok();
   }
   r->stats->compacted = reuse;
+  // The delta's index, which the compaction may keep as a segment (below):
+  // the nodes moved in it so far, and the delta's rows embedded again now.
+  const uint64_t delta_moved_before =
+      r->info.contains("delta_moved") ? InfoCount(r->info["delta_moved"], name) : 0;
+  std::vector<uint64_t> redone;
+  if (reuse)
+    for (uint32_t id : delta)
+      if (need[id] && old.InDelta(id)) redone.push_back(id);
   for (const char* key : {"vector_delta", "delta_moved", "vector_segments"})
     if (r->info.contains(key) && r->info[key].is_object()) r->info[key].erase(name);
   // A new base: every row, and the index extended by the rows the base's
@@ -591,20 +613,53 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   } else {
     std::vector<uint8_t> elsewhere;
     size_t kept_segments = 0;
-    LITGRAPH_RETURN_IF_ERROR(
-        KeepSegments(r, old, name, segment_labels, delta, rows, &elsewhere, &kept_segments));
-    ho.max_nodes = nodes;
-    std::vector<uint64_t> spilled;
-    LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, r->cur, changed, {}, elsewhere,
-                                       r->o.fold_segments ? nullptr : &spilled));
-    if (!spilled.empty()) {
-      size_t added = 0;
+    std::vector<uint64_t> folded;
+    LITGRAPH_RETURN_IF_ERROR(KeepSegments(r, old, name, segment_labels, delta, rows, &elsewhere,
+                                          &kept_segments, &folded));
+    // A delta large enough for an index of its own (WriteDelta) is kept as a
+    // new segment: its index extended by this run's rows, with the delta's
+    // beam, so that a row is inserted once instead of again into the base
+    // index with the base's beam (at 1M papers, 300k rows took ~5 min). The
+    // base index stays as it is: the nodes of the changed rows where their
+    // old vectors put them (counted as moved above). Not when a segment was
+    // folded (its rows go into the base index) or the graphs would pass
+    // kMaxKeptDeltaGraphs.
+    std::vector<uint64_t> live;  // the delta's rows with a vector
+    for (uint32_t id : delta)
+      if (vf.Row(id)) live.push_back(id);
+    LITGRAPH_RETURN_IF_ERROR(vf.status());
+    const bool keep_delta = !r->o.fold_segments && folded.empty() && old.has_index() &&
+                            delta.size() >= r->o.delta_index_min_rows && live.size() <= nodes &&
+                            kept_segments + 2 <= kMaxKeptDeltaGraphs;
+    if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
+    if (keep_delta) {
+      for (const char* ext : {".hnsw", ".hnswlib"})
+        if (r->cur->Has(name + ext)) LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, name + ext));
+      const bool extend = r->cur->Has(name + ".delta.hnswlib") &&
+                          (delta_moved_before + redone.size()) * 2 <= live.size();
       LITGRAPH_RETURN_IF_ERROR(
-          BuildHnswSegments(vf, spilled, r->out, name, ho, nodes, kept_segments, &added));
-      if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
-      r->info["vector_segments"][name] = kept_segments + added;
-      r->stats->index_segments += static_cast<int64_t>(added);
+          BuildDeltaSegment(vf, live, r->out, FieldVectors::SegmentFile(name, kept_segments + 1),
+                            ho, extend ? r->cur : nullptr, name + ".delta", redone));
+      r->info["vector_segments"][name] = kept_segments + 1;
+      r->stats->index_segments += 1;
+    } else {
+      // A folded segment's rows that are base nodes too (they changed after
+      // a compaction kept a delta) are moved there.
+      std::vector<uint64_t> moving = changed;
+      moving.insert(moving.end(), folded.begin(), folded.end());
+      ho.max_nodes = nodes;
+      std::vector<uint64_t> spilled;
+      LITGRAPH_RETURN_IF_ERROR(BuildHnsw(vf, r->out, name, ho, r->cur, moving, {}, elsewhere,
+                                         r->o.fold_segments ? nullptr : &spilled));
+      if (!spilled.empty()) {
+        size_t added = 0;
+        LITGRAPH_RETURN_IF_ERROR(
+            BuildHnswSegments(vf, spilled, r->out, name, ho, nodes, kept_segments, &added));
+        r->info["vector_segments"][name] = kept_segments + added;
+        r->stats->index_segments += static_cast<int64_t>(added);
+      }
     }
+    if (r->info["vector_segments"].empty()) r->info.erase("vector_segments");
   }
   *index_seconds += Since(t_index);
   return Status::Ok();

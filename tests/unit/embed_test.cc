@@ -8,6 +8,7 @@
 // (tests/cli/run.py, case_embed_http_backend).
 #include "litgraph/embed.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -796,6 +797,149 @@ TEST(EmbedMissingTest, TheNextRunExtendsTheDeltaIndex) {
   ASSERT_TRUE(view.ok() && *view);
   EXPECT_FALSE((*view)->info().at("delta_moved").contains("title"));
   EXPECT_FALSE((*view)->Has("title.delta.hnswlib"));
+}
+
+// A compaction keeps a delta large enough for an index of its own as a new
+// segment (vectors.h): the base index is inherited byte for byte, the
+// segment's nodes are the delta's rows, and a changed base paper, live in
+// both, is returned once. The next compaction makes the row a waypoint of the
+// first segment when it changes again, and --fold-segments leaves one index.
+// The vector files equal a full re-embedding's, and every row is found by its
+// own vector throughout.
+TEST(EmbedMissingTest, ACompactionKeepsTheDeltaIndexAsASegment) {
+  ScopedTempDir tmp;
+  std::unique_ptr<Store> opened;
+  EmbedRunOptions eo;
+  ASSERT_NO_FATAL_FAILURE(OpenSnowball(tmp, &opened, &eo));
+  Store* store = opened.get();
+  EmbedRunStats es;
+  ASSERT_TRUE(RunEmbed(store, eo, &es).ok());
+  EmbedRunOptions missing = eo;
+  missing.missing = true;
+  missing.delta_fraction = 100;
+  missing.delta_index_min_rows = 1;
+  EmbedRunOptions compact = missing;
+  compact.compact = true;
+  auto current = [&] {
+    auto view = store->Current("vectors");
+    EXPECT_TRUE(view.ok() && *view);
+    return *view;
+  };
+  auto field = [&](const char* name) {
+    auto v = std::make_unique<FieldVectors>();
+    EXPECT_TRUE(v->Open(*current(), name).ok());
+    return v;
+  };
+  // A base paper's new title and abstract, in words the model knows.
+  const std::vector<uint32_t> base_titles = field("title")->base_index().Labels();
+  int changes = 0;
+  auto change = [&](const std::string& ext_id, const std::string& title) {
+    const std::string file = tmp.File("change" + std::to_string(++changes) + ".jsonl");
+    WriteFile(file, nlohmann::json({{"id", ext_id},
+                                    {"title", title},
+                                    {"abstract", "Open access articles are cited more often."},
+                                    {"updated_date", fmt::format("2099-01-{:02}", changes)}})
+                            .dump() +
+                        "\n");
+    return file;
+  };
+  auto changed_id = store->PaperByExtId("W2741809807");
+  ASSERT_TRUE(changed_id);
+  const auto changed_row = static_cast<uint32_t>(*changed_id);
+  ASSERT_NO_FATAL_FAILURE(
+      IngestWithKeywords(store,
+                         {testing::TestData("search-biodiversity-finance.works.jsonl"),
+                          change("W2741809807", "The open access citation advantage")},
+                         true));
+  EmbedRunStats first;
+  ASSERT_TRUE(RunEmbed(store, missing, &first).ok());
+  ASSERT_TRUE(current()->Has("title.delta.hnswlib"));
+  const std::vector<uint32_t> delta_ids = field("title")->DeltaIds();
+  ASSERT_TRUE(std::binary_search(delta_ids.begin(), delta_ids.end(), changed_row));
+  const std::string base_index = testing::Payload(current()->Path("title.hnsw"));
+
+  EmbedRunStats cs;
+  ASSERT_TRUE(RunEmbed(store, compact, &cs).ok());
+  EXPECT_TRUE(cs.compacted);
+  EXPECT_EQ(cs.delta_rows, 0);
+  EXPECT_EQ(cs.index_segments, 3) << "one segment a field";
+  auto check = [&](const char* name) {
+    std::unique_ptr<FieldVectors> v = field(name);
+    uint64_t found = 0, present = 0;
+    for (uint64_t row = 0; row < v->rows(); ++row) {
+      const float* vec = v->Row(row);
+      if (!vec) continue;
+      ++present;
+      std::vector<VectorHit> hits = v->Search(vec, 10, 64);
+      found += !hits.empty() && (hits[0].id == row || hits[0].score >= 0.9999f);
+      std::vector<uint32_t> ids;
+      for (const VectorHit& h : hits) ids.push_back(h.id);
+      std::sort(ids.begin(), ids.end());
+      EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()) << name << " row " << row;
+    }
+    EXPECT_EQ(found, present) << name;
+    EXPECT_TRUE(v->status().ok()) << name;
+  };
+  {
+    auto view = current();
+    for (const auto& [file, size] : view->files())
+      EXPECT_EQ(file.find("delta"), std::string::npos) << file;
+    EXPECT_EQ(testing::Payload(view->Path("title.hnsw")), base_index) << "the base index stays";
+    EXPECT_EQ(view->info().at("vector_segments").value("title", -1), 1);
+    EXPECT_EQ(view->info().at("hnsw_moved").value("title", -1), 1) << "the changed paper";
+    std::unique_ptr<FieldVectors> titles = field("title");
+    ASSERT_EQ(titles->segments(), 1u);
+    EXPECT_EQ(titles->base_index().Labels(), base_titles);
+    std::vector<uint32_t> live;
+    for (uint32_t id : delta_ids)
+      if (titles->Row(id)) live.push_back(id);
+    EXPECT_EQ(titles->segment(0).Labels(), live);
+    // The changed paper is live in the base (its old place) and in the
+    // segment: one hit, its own, first.
+    std::vector<VectorHit> hits = titles->Search(titles->Row(changed_row), 10, 64);
+    ASSERT_FALSE(hits.empty());
+    EXPECT_EQ(hits[0].id, changed_row);
+  }
+  for (const char* name : {"title", "abstract", "keyword"}) check(name);
+
+  // The paper changes again, and a segment paper too: both become waypoints
+  // of the first segment and live nodes of a second.
+  const uint32_t segment_row = delta_ids.back();
+  auto p = store->GetPaperSummary(static_cast<int64_t>(segment_row));
+  ASSERT_TRUE(p);
+  ASSERT_NO_FATAL_FAILURE(IngestWithKeywords(
+      store,
+      {change("W2741809807", "Citation counts of open access articles"),
+       change(p->ext_id, "Citations of open access papers in biodiversity finance")},
+      true));
+  EmbedRunStats again;
+  ASSERT_TRUE(RunEmbed(store, compact, &again).ok());
+  {
+    std::unique_ptr<FieldVectors> titles = field("title");
+    ASSERT_EQ(titles->segments(), 2u);
+    EXPECT_EQ(titles->segment(1).Labels(), std::vector<uint32_t>({changed_row, segment_row}));
+    std::vector<uint32_t> first_segment = titles->segment(0).Labels();
+    for (uint32_t row : {changed_row, segment_row}) {
+      auto at = std::find(first_segment.begin(), first_segment.end(), row | kWaypoint);
+      EXPECT_NE(at, first_segment.end()) << row << " is no waypoint of the first segment";
+    }
+    EXPECT_EQ(current()->info().at("hnsw_moved").value("title", -1), 1)
+        << "the segment paper was no base node";
+  }
+  for (const char* name : {"title", "abstract", "keyword"}) check(name);
+  // --fold-segments inserts the segments' rows into the base index, and
+  // moves the base nodes of the rows that changed.
+  EmbedRunOptions fold = compact;
+  fold.fold_segments = true;
+  EmbedRunStats folds;
+  ASSERT_TRUE(RunEmbed(store, fold, &folds).ok());
+  EXPECT_EQ(field("title")->segments(), 0u);
+  for (const char* name : {"title", "abstract", "keyword"}) check(name);
+  const auto incremental = VectorPayloads(store);
+  EmbedRunStats fs;
+  ASSERT_TRUE(RunEmbed(store, eo, &fs).ok());  // every row again, same model
+  for (const auto& [name, bytes] : VectorPayloads(store))
+    EXPECT_TRUE(incremental.at(name) == bytes) << name << " differs from a full re-embedding";
 }
 
 // A compaction within --memory-budget: the base index is extended only up to

@@ -60,18 +60,24 @@
 // the delta's top k.
 //
 // Segments (<name>.seg1.hnsw, .seg2, ...): further HNSW graphs over rows of
-// the base's <name>.vec that the base index does not hold, written by
-// litgraph-merge from shards' indexes instead of inserting every shard's
-// vectors again (Lucene's segments). A segment is a flat index whose nodes
-// carry labels (magic "LGHNSW\0\4": the layout of ...\3 followed by
-// u32[nodes], node -> dense id; with the top bit set, a waypoint scored by
-// that id's vector and never returned; 0xffffffff: none): the shard's own index,
-// its links copied as they are, node n labelled with the merged store's id
-// of the shard's row n. A row is a live node of at most one index (base or
-// segment); the delta masks segments as it masks the base. A compaction
-// (embed) keeps each segment, its rows the delta changed made waypoints
-// (their new vectors go into the base index), and folds a segment into the
-// base index once fewer than half of its nodes are live.
+// the base's <name>.vec that the base index does not hold (Lucene's
+// segments), so that rows indexed once are not inserted again:
+//  - litgraph-merge writes a shard's own index as a segment, its links
+//    copied as they are, node n labelled with the merged store's id of the
+//    shard's row n;
+//  - a compaction (embed) keeps a delta's index as a segment, node n
+//    labelled with the delta's n-th id (BuildDeltaSegment), when the delta
+//    is large enough to have one (kDeltaIndexMinRows).
+// A segment is a flat index whose nodes carry labels (magic "LGHNSW\0\4":
+// the layout of ...\3 followed by u32[nodes], node -> dense id; with the top
+// bit set, a waypoint scored by that id's vector and never returned;
+// 0xffffffff: none). A row is a live node of at most one segment. It may be
+// live in the base index too: a delta's row whose vector changed keeps its
+// base node where the old vector put it, so searches return one hit per row
+// (that node counts towards the base index's rebuild, as a moved one). The
+// delta masks segments as it masks the base. A compaction keeps each
+// segment, its rows the delta changed made waypoints, and folds a segment
+// into the base index once fewer than half of its nodes are live.
 #pragma once
 
 #include <cstdint>
@@ -192,6 +198,17 @@ Status BuildHnswSegments(const VectorFile& vectors, const std::vector<uint64_t>&
                          GenerationBuilder* out, const std::string& name,
                          const HnswBuildOptions& options, uint64_t max_nodes, size_t first,
                          size_t* segments);
+
+// A compaction's delta kept as segment `name` (`embed`): rows `rows`
+// (ascending, each with a vector in `vectors`) indexed with the delta's beam
+// (options.delta_ef_construction). `previous`'s <previous_index>.hnswlib (a
+// delta's index, labelled by row) is extended when it holds rows of `rows`
+// only, the rows of `changed` it holds moved; else the segment is built
+// afresh.
+Status BuildDeltaSegment(const VectorFile& vectors, const std::vector<uint64_t>& rows,
+                         GenerationBuilder* out, const std::string& name,
+                         const HnswBuildOptions& options, const GenerationView* previous,
+                         const std::string& previous_index, const std::vector<uint64_t>& changed);
 
 // A segment node labelled kWaypoint | id is scored by row id's vector but
 // never returned (the row is live in another index: the base, or another
