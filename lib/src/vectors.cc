@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <hnswlib/hnswlib.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -77,9 +76,8 @@ void TopK(std::vector<VectorHit>* hits, size_t k) {
 }
 
 // One hit per row. A row is live in the base index and in a segment when a
-// compaction kept a delta's index as that segment: the base node of a row
-// whose vector changed stays where the old vector put it. Both score it by
-// the row's one vector.
+// compaction indexed its new vector in that segment: its base node stays
+// where the old vector put it. Both score it by the row's one vector.
 void OnePerRow(std::vector<VectorHit>* hits) {
   std::sort(hits->begin(), hits->end(),
             [](const VectorHit& a, const VectorHit& b) { return a.id < b.id; });
@@ -130,30 +128,6 @@ int64_t RowOfLabel(std::span<const uint32_t> labels, uint64_t label) {
   if (labels.empty()) return label < INT64_MAX ? static_cast<int64_t>(label) : -1;
   auto it = std::lower_bound(labels.begin(), labels.end(), label);
   return it != labels.end() && *it == label ? it - labels.begin() : -1;
-}
-
-#ifndef MADV_COLLAPSE
-#define MADV_COLLAPSE 25  // Linux 6.1
-#endif
-
-// Backs [p, p + bytes) with 2 MiB pages where it can: the part already
-// written is collapsed into them now, the rest faults them in. Advice only.
-void AdviseHugePages(const void* p, size_t bytes) {
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  const auto begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
-  const auto end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);
-  if (begin >= end) return;
-  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_COLLAPSE);
-}
-
-// An insertion reads hnswlib's node array (a node's links and vector, ~650
-// bytes at 128 dimensions and M = 16) and its per-node locks at random: on
-// 4 KiB pages nearly every read is a TLB miss.
-void AdviseHugePages(const HnswLib& index) {
-  AdviseHugePages(index.data_level0_memory_, index.max_elements_ * index.size_data_per_element_);
-  AdviseHugePages(index.link_list_locks_.data(),
-                  index.link_list_locks_.size() * sizeof(index.link_list_locks_[0]));
 }
 
 // The hnswlib index to extend: `base`'s <name>.hnswlib, verified in full,
@@ -316,58 +290,20 @@ void InsertRows(const VectorFile& vectors, const std::vector<uint64_t>& todo, si
 
 // The index of rows `todo` of `vectors` (ascending, each with a vector) as
 // segment `name` (above): node n is row todo[n], so the segment's size
-// follows its rows however far apart they are. With `previous` holding
-// <previous_index>.hnswlib (labels: rows, all of them rows of `todo`), that
-// index is extended with the other rows, and the rows of `changed` it holds
-// are moved (Relink), as BuildHnsw extends a base; else built afresh.
+// follows its rows however far apart they are.
 Status BuildSegment(const VectorFile& vectors, const std::vector<uint64_t>& todo,
-                    const HnswBuildOptions& o, GenerationBuilder* out, const std::string& name,
-                    const GenerationView* previous = nullptr,
-                    const std::string& previous_index = {},
-                    const std::vector<uint64_t>& changed = {}) {
+                    const HnswBuildOptions& o, GenerationBuilder* out, const std::string& name) {
   if (!todo.empty() && todo.back() >= kWaypoint)
     return Status::InvalidArgument(out->Path(name) + ": rows past a segment's label range");
   const std::vector<uint32_t> rows(todo.begin(), todo.end());
   DotSpace space(static_cast<size_t>(vectors.dim()));
   try {
-    std::unique_ptr<HnswLib> index;
-    std::unordered_set<uint64_t> have;
-    if (previous && previous->Has(previous_index + ".hnswlib")) {
-      index = LoadBase(*previous, previous_index, out->Path(name + ".base"), &space,
-                       std::max<size_t>(todo.size(), 1));
-      index->ef_construction_ = std::max<size_t>(static_cast<size_t>(o.ef_construction), index->M_);
-      for (size_t i = 0; i < index->cur_element_count; ++i) {
-        const uint64_t l = index->getExternalLabel(static_cast<hnswlib::tableint>(i));
-        if (!std::binary_search(todo.begin(), todo.end(), l)) {  // a row that left
-          index.reset();
-          have.clear();
-          break;
-        }
-        have.insert(l);
-      }
-    }
-    if (!index)
-      index = std::make_unique<HnswLib>(
-          &space, std::max<size_t>(todo.size(), 1), static_cast<size_t>(o.M),
-          static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
-    // The rows added (ascending), then the ones moved.
-    std::vector<uint64_t> add;
-    for (uint64_t r : todo)
-      if (!have.count(r)) add.push_back(r);
-    const size_t added = add.size();
-    for (uint64_t r : changed)
-      if (have.count(r) && vectors.Row(r)) add.push_back(r);
-    AdviseHugePages(*index);
-    InsertRows(vectors, add, added, o.threads, [&](size_t i) {
-      if (i < added || o.relink_neighbours)
-        index->addPoint(vectors.Row(add[i]), add[i]);
-      else
-        Relink(index.get(), vectors.Row(add[i]), add[i]);
-    });
+    HnswLib index(&space, std::max<size_t>(todo.size(), 1), static_cast<size_t>(o.M),
+                  static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
+    InsertRows(vectors, todo, todo.size(), o.threads,
+               [&](size_t i) { index.addPoint(vectors.Row(todo[i]), todo[i]); });
     LITGRAPH_RETURN_IF_ERROR(vectors.status());
-    return ExportHnsw(*index, vectors.dim(), out, name, rows, /*segment=*/true);
-  } catch (const StatusError& e) {
-    return e.status();
+    return ExportHnsw(index, vectors.dim(), out, name, rows, /*segment=*/true);
   } catch (const std::exception& e) {
     return Status::IoError(fmt::format("{}: hnswlib: {}", out->Path(name), e.what()));
   }
@@ -519,7 +455,6 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     LITGRAPH_RETURN_IF_ERROR(vectors.status());
     if (index->max_elements_ < index->cur_element_count + added)
       index->resizeIndex(index->cur_element_count + added);
-    AdviseHugePages(*index);
     // The rows added first (ascending), then the changed ones.
     InsertRows(vectors, todo, added, o.threads, [&](size_t i) {
       const auto label = static_cast<hnswlib::labeltype>(label_of(todo[i]));
@@ -572,15 +507,6 @@ Status BuildHnswSegments(const VectorFile& vectors, const std::vector<uint64_t>&
                                           FieldVectors::SegmentFile(name, first + ++*segments)));
   }
   return Status::Ok();
-}
-
-Status BuildDeltaSegment(const VectorFile& vectors, const std::vector<uint64_t>& rows,
-                         GenerationBuilder* out, const std::string& name,
-                         const HnswBuildOptions& options, const GenerationView* previous,
-                         const std::string& previous_index, const std::vector<uint64_t>& changed) {
-  HnswBuildOptions o = options;
-  o.ef_construction = std::min(o.ef_construction, o.delta_ef_construction);
-  return BuildSegment(vectors, rows, o, out, name, previous, previous_index, changed);
 }
 
 Status WriteHnswSegment(const GenerationView& from, const std::string& from_name,

@@ -799,14 +799,14 @@ TEST(EmbedMissingTest, TheNextRunExtendsTheDeltaIndex) {
   EXPECT_FALSE((*view)->Has("title.delta.hnswlib"));
 }
 
-// A compaction keeps a delta large enough for an index of its own as a new
+// A compaction indexes a delta large enough for an index of its own in a new
 // segment (vectors.h): the base index is inherited byte for byte, the
 // segment's nodes are the delta's rows, and a changed base paper, live in
 // both, is returned once. The next compaction makes the row a waypoint of the
 // first segment when it changes again, and --fold-segments leaves one index.
 // The vector files equal a full re-embedding's, and every row is found by its
 // own vector throughout.
-TEST(EmbedMissingTest, ACompactionKeepsTheDeltaIndexAsASegment) {
+TEST(EmbedMissingTest, ACompactionIndexesALargeDeltaInASegmentOfItsOwn) {
   ScopedTempDir tmp;
   std::unique_ptr<Store> opened;
   EmbedRunOptions eo;

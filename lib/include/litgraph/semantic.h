@@ -70,10 +70,10 @@ struct EmbedRunOptions {
 // The graphs a field's index is cut into at most by the memory budget (a
 // smaller budget is raised): each one costs every vector query a search.
 constexpr uint64_t kMaxBudgetGraphs = 16;
-// The graphs a field may have for a compaction to keep its delta's index as
-// a segment (vectors.h); past them the delta goes into the base index. At
-// 1M papers a graph adds ~0.35 ms to a title search at ef 120.
-constexpr uint64_t kMaxKeptDeltaGraphs = 8;
+// The graphs a field may have for a compaction to index its delta in a
+// segment of its own (vectors.h); past them the delta goes into the base
+// index. At 1M papers a graph adds ~0.35 ms to a title search at ef 120.
+constexpr uint64_t kMaxDeltaSegmentGraphs = 8;
 
 struct EmbedRunStats {
   std::string model_id;

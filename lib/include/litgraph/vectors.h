@@ -61,13 +61,15 @@
 //
 // Segments (<name>.seg1.hnsw, .seg2, ...): further HNSW graphs over rows of
 // the base's <name>.vec that the base index does not hold (Lucene's
-// segments), so that rows indexed once are not inserted again:
+// segments):
 //  - litgraph-merge writes a shard's own index as a segment, its links
 //    copied as they are, node n labelled with the merged store's id of the
-//    shard's row n;
-//  - a compaction (embed) keeps a delta's index as a segment, node n
-//    labelled with the delta's n-th id (BuildDeltaSegment), when the delta
-//    is large enough to have one (kDeltaIndexMinRows).
+//    shard's row n, so that no shard's rows are inserted again;
+//  - a compaction (embed) indexes a delta's rows in a segment of their own
+//    (BuildHnswSegments, node n the delta's n-th row with a vector) when the
+//    delta is large enough to have an index (kDeltaIndexMinRows): a small
+//    graph and no node moved in the base index, where inserting them there
+//    costs more the larger the base.
 // A segment is a flat index whose nodes carry labels (magic "LGHNSW\0\4":
 // the layout of ...\3 followed by u32[nodes], node -> dense id; with the top
 // bit set, a waypoint scored by that id's vector and never returned;
@@ -198,17 +200,6 @@ Status BuildHnswSegments(const VectorFile& vectors, const std::vector<uint64_t>&
                          GenerationBuilder* out, const std::string& name,
                          const HnswBuildOptions& options, uint64_t max_nodes, size_t first,
                          size_t* segments);
-
-// A compaction's delta kept as segment `name` (`embed`): rows `rows`
-// (ascending, each with a vector in `vectors`) indexed with the delta's beam
-// (options.delta_ef_construction). `previous`'s <previous_index>.hnswlib (a
-// delta's index, labelled by row) is extended when it holds rows of `rows`
-// only, the rows of `changed` it holds moved; else the segment is built
-// afresh.
-Status BuildDeltaSegment(const VectorFile& vectors, const std::vector<uint64_t>& rows,
-                         GenerationBuilder* out, const std::string& name,
-                         const HnswBuildOptions& options, const GenerationView* previous,
-                         const std::string& previous_index, const std::vector<uint64_t>& changed);
 
 // A segment node labelled kWaypoint | id is scored by row id's vector but
 // never returned (the row is live in another index: the base, or another
