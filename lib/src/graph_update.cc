@@ -92,6 +92,27 @@ struct Triple {
   }
 };
 
+// Sorts triples whose `a` is below `space` as std::sort would: a counting
+// sort by `a` (4 bytes per id of the space, and a copy of the triples), then
+// each `a`'s run by (b, attr). Two passes over the triples where std::sort
+// makes ~log2(n) of them: the pairs of an update's keywords are ~110 per
+// paper.
+void SortTriples(std::vector<Triple>* v, size_t space) {
+  if (std::any_of(v->begin(), v->end(), [&](const Triple& t) { return t.a >= space; })) {
+    std::sort(v->begin(), v->end());
+    return;
+  }
+  std::vector<uint32_t> end(space + 1, 0);
+  for (const Triple& t : *v) ++end[t.a + 1];
+  for (size_t i = 1; i <= space; ++i) end[i] += end[i - 1];
+  std::vector<Triple> out(v->size());
+  for (const Triple& t : *v) out[end[t.a]++] = t;  // end[a]: the end of a's run
+  for (size_t a = 0, begin = 0; a < space; begin = end[a++])
+    if (end[a] - begin > 1)
+      std::sort(out.begin() + static_cast<int64_t>(begin), out.begin() + end[a]);
+  v->swap(out);
+}
+
 // A change of a pair's count (COOCCUR).
 struct CountDelta {
   uint32_t a, b;
@@ -917,8 +938,7 @@ Status Updater::UpdateKeywords() {
     add_pairs(Scan(Rel::kKeywords).Get(has.nodes[i]).ids, ~uint32_t{0});
     add_pairs(has.Ids(i), 1);
   }
-  std::sort(pairs.begin(), pairs.end(),
-            [](const Triple& x, const Triple& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  SortTriples(&pairs, space_[NodeType::kKeyword]);
   std::vector<CountDelta> deltas;
   for (size_t i = 0; i < pairs.size();) {
     CountDelta d{pairs[i].a, pairs[i].b, 0};
@@ -1054,44 +1074,54 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
     std::set_symmetric_difference(now.begin(), now.end(), own_old[t].begin(), own_old[t].end(),
                                   std::back_inserter(affected));
   }
-  std::sort(held.begin(), held.end());
+  SortTriples(&held, space_[NodeType::kKeyword]);
   SortUnique(&affected);
   auto in_touched = [&](uint32_t k) -> int64_t {
     auto it = std::lower_bound(touched.begin(), touched.end(), k);
     return it != touched.end() && *it == k ? it - touched.begin() : -1;
   };
   ListPatch out;
-  std::map<uint32_t, uint32_t> entries;
+  auto by_id = [](const Cooc& x, const Cooc& y) { return x.id < y.id; };
+  std::vector<Cooc> entries;         // k's new file list
   std::vector<uint32_t> own_before;  // ids ascending
   size_t h = 0;
   for (uint32_t k : affected) {
-    entries.clear();
     OldList(Rel::kCooccur, k, &ids, &attrs);
     const int64_t t = in_touched(k);
     if (t >= 0) {
-      for (const Cooc& c : own_new[t]) entries[c.id] = c.count;
+      entries = own_new[t];
       own_before = own_old[t];
     } else {  // its counts did not change, nor its own list
-      known.clear();
-      for (size_t x = 0; x < ids.size(); ++x) known.push_back({ids[x], attrs[x]});
-      TopK(&known, k_top);
-      for (const Cooc& c : known) entries[c.id] = c.count;
+      entries.clear();
+      for (size_t x = 0; x < ids.size(); ++x) entries.push_back({ids[x], attrs[x]});
+      TopK(&entries, k_top);
       own_before.clear();
     }
+    // The own lists of T that hold k; their count stands for a pair k's own
+    // list holds too (the last of equal ids is kept).
     while (h < held.size() && held[h].a < k) ++h;
-    for (; h < held.size() && held[h].a == k; ++h) entries[held[h].b] = held[h].attr;
+    for (; h < held.size() && held[h].a == k; ++h) entries.push_back({held[h].b, held[h].attr});
+    std::stable_sort(entries.begin(), entries.end(), by_id);
+    size_t w = 0;
+    for (size_t x = 0; x < entries.size(); ++x)
+      if (x + 1 == entries.size() || entries[x + 1].id != entries[x].id) entries[w++] = entries[x];
+    entries.resize(w);
     // The rest of the old list: the keywords outside T whose own lists hold
     // k (they did not change); those k's own list held are asked.
     for (size_t x = 0; x < ids.size(); ++x) {
       const uint32_t j = ids[x];
-      if (entries.count(j) || in_touched(j) >= 0) continue;
+      if (std::binary_search(entries.begin(), entries.begin() + static_cast<int64_t>(w), Cooc{j, 0},
+                             by_id) ||
+          in_touched(j) >= 0)
+        continue;
       if (std::binary_search(own_before.begin(), own_before.end(), j) && !OwnListHolds(j, k))
         continue;
-      entries[j] = attrs[x];
+      entries.push_back({j, attrs[x]});
     }
+    std::sort(entries.begin(), entries.end(), by_id);
     ids.clear();
     attrs.clear();
-    for (auto [j, c] : entries) ids.push_back(j), attrs.push_back(c);
+    for (const Cooc& c : entries) ids.push_back(c.id), attrs.push_back(c.count);
     out.Add(k, ids, attrs);
   }
   return out;
