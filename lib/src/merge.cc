@@ -548,16 +548,13 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     std::unique_ptr<GenerationBuilder> phrase_stats;
     if (!backend.empty()) {
       options.reporter->Progress("counting phrase statistics");
-      Result<std::unique_ptr<GenerationBuilder>> ps = Status::Internal("not counted");
-      if (phrases && stats->works_copied == counts.works) {
-        ps = WritePhraseStats(out, phrases.get());
-      } else {
-        phrases.reset();  // its runs go before a count of its own
-        ps = CountPhraseStats(out, options.memory_budget / 2, options.hnsw.threads);
-      }
+      const bool counted = phrases && stats->works_copied == counts.works;
+      Result<std::unique_ptr<GenerationBuilder>> ps =
+          counted ? WritePhraseStats(out, phrases.get()) : std::unique_ptr<GenerationBuilder>();
+      phrases.reset();  // its runs go before a count of its own
+      if (!counted) ps = CountPhraseStats(out, options.memory_budget / 2, options.hnsw.threads);
       if (!ps.ok()) return ps.status();
       phrase_stats = std::move(ps.value());
-      phrases.reset();
       out->SetMeta("keyword_backend", backend);
     }
     stats->keywords = RefreshKeywordCounts(out);

@@ -76,6 +76,13 @@ uint64_t InfoCount(const json& counts, const std::string& name) {
   return it != counts.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
 }
 
+// Records that field `name` has `segments` segments (info["vector_segments"]).
+void SetSegments(EmbedRun* r, const std::string& name, size_t segments) {
+  json& counts = r->info["vector_segments"];
+  if (!counts.is_object()) counts = json::object();
+  counts[name] = segments;
+}
+
 // Opens the built-in model the new generation holds (written or inherited).
 Status OpenModel(EmbedRun* r) {
   auto id = r->out->Identity("model");
@@ -380,8 +387,7 @@ Status KeepSegments(EmbedRun* r, const FieldVectors& old, const std::string& nam
   }
   std::sort(folded->begin(), folded->end());
   if (kept > 0) {
-    if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
-    r->info["vector_segments"][name] = kept;
+    SetSegments(r, name, kept);
   }
   return Status::Ok();
 }
@@ -598,8 +604,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     size_t segments = 0;
     LITGRAPH_RETURN_IF_ERROR(BuildHnswWithin(vf, r->out, name, ho, nodes, &segments));
     if (segments > 0) {
-      if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
-      r->info["vector_segments"][name] = segments;
+      SetSegments(r, name, segments);
     }
     r->stats->index_segments += static_cast<int64_t>(segments);
   } else {
@@ -626,14 +631,13 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     const bool delta_segment = !r->o.fold_segments && folded.empty() && old.has_index() &&
                                delta.size() >= r->o.delta_index_min_rows && live.size() <= nodes &&
                                kept_segments + 2 <= kMaxDeltaSegmentGraphs;
-    if (!r->info["vector_segments"].is_object()) r->info["vector_segments"] = json::object();
     if (delta_segment) {
       for (const char* ext : {".hnsw", ".hnswlib"})
         if (r->cur->Has(name + ext)) LITGRAPH_RETURN_IF_ERROR(r->out->Inherit(*r->cur, name + ext));
       size_t added = 0;
       LITGRAPH_RETURN_IF_ERROR(
           BuildHnswSegments(vf, live, r->out, name, ho, nodes, kept_segments, &added));
-      r->info["vector_segments"][name] = kept_segments + added;
+      SetSegments(r, name, kept_segments + added);
       r->stats->index_segments += static_cast<int64_t>(added);
     } else {
       // A folded segment's rows that are base nodes too (a compaction indexed
@@ -648,11 +652,10 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
         size_t added = 0;
         LITGRAPH_RETURN_IF_ERROR(
             BuildHnswSegments(vf, spilled, r->out, name, ho, nodes, kept_segments, &added));
-        r->info["vector_segments"][name] = kept_segments + added;
+        SetSegments(r, name, kept_segments + added);
         r->stats->index_segments += static_cast<int64_t>(added);
       }
     }
-    if (r->info["vector_segments"].empty()) r->info.erase("vector_segments");
   }
   *index_seconds += Since(t_index);
   return Status::Ok();

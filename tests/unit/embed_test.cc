@@ -622,6 +622,34 @@ std::map<std::string, std::string> VectorPayloads(Store* store) {
   return out;
 }
 
+// Field `name` of the store's current vectors generation.
+std::unique_ptr<FieldVectors> CurrentField(Store* store, const char* name) {
+  auto view = store->Current("vectors");
+  EXPECT_TRUE(view.ok() && *view);
+  auto v = std::make_unique<FieldVectors>();
+  EXPECT_TRUE(view.ok() && *view && v->Open(**view, name).ok()) << name;
+  return v;
+}
+
+// Every row of `v` with a vector, searched by it (top k, ef 64), comes first
+// (or ties with a row of the same vector), and no answer names a row twice.
+void ExpectEveryRowFoundByItsVector(const FieldVectors& v, size_t k, const std::string& name) {
+  uint64_t found = 0, present = 0;
+  for (uint64_t row = 0; row < v.rows(); ++row) {
+    const float* vec = v.Row(row);
+    if (!vec) continue;
+    ++present;
+    std::vector<VectorHit> hits = v.Search(vec, k, 64);
+    found += !hits.empty() && (hits[0].id == row || hits[0].score >= 0.9999f);
+    std::vector<uint32_t> ids;
+    for (const VectorHit& h : hits) ids.push_back(h.id);
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()) << name << " row " << row;
+  }
+  EXPECT_EQ(found, present) << name;
+  EXPECT_TRUE(v.status().ok()) << name;
+}
+
 // embed --missing leaves a delta beside the base (vectors.h) that reads as
 // the rows a full re-embedding writes; a second --missing run carries the
 // delta over, and --compact folds it into base files byte-identical to a
@@ -825,11 +853,7 @@ TEST(EmbedMissingTest, ACompactionIndexesALargeDeltaInASegmentOfItsOwn) {
     EXPECT_TRUE(view.ok() && *view);
     return *view;
   };
-  auto field = [&](const char* name) {
-    auto v = std::make_unique<FieldVectors>();
-    EXPECT_TRUE(v->Open(*current(), name).ok());
-    return v;
-  };
+  auto field = [&](const char* name) { return CurrentField(store, name); };
   // A base paper's new title and abstract, in words the model knows.
   const std::vector<uint32_t> base_titles = field("title")->base_index().Labels();
   int changes = 0;
@@ -863,23 +887,7 @@ TEST(EmbedMissingTest, ACompactionIndexesALargeDeltaInASegmentOfItsOwn) {
   EXPECT_TRUE(cs.compacted);
   EXPECT_EQ(cs.delta_rows, 0);
   EXPECT_EQ(cs.index_segments, 3) << "one segment a field";
-  auto check = [&](const char* name) {
-    std::unique_ptr<FieldVectors> v = field(name);
-    uint64_t found = 0, present = 0;
-    for (uint64_t row = 0; row < v->rows(); ++row) {
-      const float* vec = v->Row(row);
-      if (!vec) continue;
-      ++present;
-      std::vector<VectorHit> hits = v->Search(vec, 10, 64);
-      found += !hits.empty() && (hits[0].id == row || hits[0].score >= 0.9999f);
-      std::vector<uint32_t> ids;
-      for (const VectorHit& h : hits) ids.push_back(h.id);
-      std::sort(ids.begin(), ids.end());
-      EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()) << name << " row " << row;
-    }
-    EXPECT_EQ(found, present) << name;
-    EXPECT_TRUE(v->status().ok()) << name;
-  };
+  auto check = [&](const char* name) { ExpectEveryRowFoundByItsVector(*field(name), 10, name); };
   {
     auto view = current();
     for (const auto& [file, size] : view->files())
@@ -954,13 +962,7 @@ TEST(EmbedMissingTest, ACompactionExtendsTheBaseIndexOnlyWithinTheBudget) {
   eo.memory_budget = 100 << 20;
   EmbedRunStats es;
   ASSERT_TRUE(RunEmbed(store, eo, &es).ok());
-  auto field = [&](const char* name) {
-    auto view = store->Current("vectors");
-    EXPECT_TRUE(view.ok() && *view);
-    auto v = std::make_unique<FieldVectors>();
-    EXPECT_TRUE(v->Open(**view, name).ok());
-    return v;
-  };
+  auto field = [&](const char* name) { return CurrentField(store, name); };
   const uint64_t first = std::max(field("title")->present(), field("abstract")->present());
   // Room for 10 more nodes than the first papers have vectors.
   EmbedRunOptions compact = eo;
@@ -983,16 +985,7 @@ TEST(EmbedMissingTest, ACompactionExtendsTheBaseIndexOnlyWithinTheBudget) {
     std::unique_ptr<FieldVectors> opened_field = field(name);
     const FieldVectors& v = *opened_field;
     EXPECT_EQ((*view)->info()["vector_segments"][name], v.segments()) << name;
-    uint64_t found = 0, present = 0;
-    for (uint64_t row = 0; row < v.rows(); ++row) {
-      const float* vec = v.Row(row);
-      if (!vec) continue;
-      ++present;
-      std::vector<VectorHit> hit = v.Search(vec, 1, 64);
-      found += !hit.empty() && (hit[0].id == row || hit[0].score >= 0.9999f);
-    }
-    EXPECT_EQ(found, present) << name;
-    EXPECT_TRUE(v.status().ok()) << name;
+    ExpectEveryRowFoundByItsVector(v, 1, name);
   };
   for (const char* name : {"title", "abstract"}) {
     std::unique_ptr<FieldVectors> v = field(name);
