@@ -247,14 +247,30 @@ Adjacency::List Adjacency::Neighbours(uint64_t node) {
     return Keep(node, decoded_.data(), c.deg);
   }
   const int64_t position = Position(node);
-  if (position < 0) return {};
-  return Decode(node, static_cast<uint64_t>(position));
+  uint32_t deg;
+  if (position < 0 || !Decode(static_cast<uint64_t>(position), &deg)) return {};
+  return Keep(node, decoded_.data(), deg);
 }
 
-// Decodes the list at `position` (of node `node`) from its block.
-Adjacency::List Adjacency::Decode(uint64_t node, uint64_t position) {
+Adjacency::List Adjacency::Once(uint64_t node) {
+  if (node >= num_nodes_) return {};
+  for (const Generation& g : gens_)
+    if (auto it = g.lists.find(node); it != g.lists.end())
+      return MakeList(it->second.words, it->second.deg);
+  const int64_t position = Position(node);
+  uint32_t deg;
+  if (position < 0 || !Decode(static_cast<uint64_t>(position), &deg)) return {};
+  return MakeList(decoded_.data(), deg);
+}
+
+// Decodes the list at `position` from its block into decoded_.
+bool Adjacency::Decode(uint64_t position, uint32_t* out_deg) {
+  auto damaged = [&](const char* what) {
+    Damaged(what);
+    return false;
+  };
   const uint64_t b = position / nodes_per_block_;
-  if (b != block_ && !LoadBlock(b)) return Damaged("corrupt graph block");
+  if (b != block_ && !LoadBlock(b)) return damaged("corrupt graph block");
   // Skip the lists of the block's earlier nodes, then decode this one.
   const uint8_t* p = block_data_;
   const uint8_t* pend = block_end_;
@@ -262,23 +278,24 @@ Adjacency::List Adjacency::Decode(uint64_t node, uint64_t position) {
   uint64_t deg, v;
   for (uint64_t i = b * nodes_per_block_; i < position; ++i)
     if (!GetVarint(&p, pend, &deg) || !SkipVarints(&p, pend, deg * per_edge))
-      return Damaged("corrupt graph block contents");
+      return damaged("corrupt graph block contents");
   if (!GetVarint(&p, pend, &deg) || deg > static_cast<uint64_t>(pend - p) ||
       deg * per_edge > static_cast<uint64_t>(pend - p))
-    return Damaged("corrupt graph block contents");
+    return damaged("corrupt graph block contents");
   decoded_.resize(deg * per_edge);
   uint64_t prev = 0;
   for (uint64_t k = 0; k < deg; ++k) {
-    if (!GetVarint(&p, pend, &v)) return Damaged("corrupt graph block contents");
+    if (!GetVarint(&p, pend, &v)) return damaged("corrupt graph block contents");
     prev = k == 0 ? v : prev + v;
     decoded_[k] = static_cast<uint32_t>(prev);
   }
   if (has_attrs_)
     for (uint64_t k = 0; k < deg; ++k) {
-      if (!GetVarint(&p, pend, &v)) return Damaged("corrupt graph block contents");
+      if (!GetVarint(&p, pend, &v)) return damaged("corrupt graph block contents");
       decoded_[deg + k] = static_cast<uint32_t>(v);
     }
-  return Keep(node, decoded_.data(), static_cast<uint32_t>(deg));
+  *out_deg = static_cast<uint32_t>(deg);
+  return true;
 }
 
 // ---- AdjacencyScan ----------------------------------------------------------

@@ -263,12 +263,16 @@ class EdgeReader {
   }
 
   // Calls fn(v, w) for the neighbours of u over r that `in` contains: a
-  // search per member for long lists, a bit test per entry otherwise.
+  // search per member for long lists, a bit test per entry otherwise. The
+  // last stage: a list is not kept in the file's cache (Adjacency::Once),
+  // unless the edge weights read the same file (an author's position).
   template <typename Fn>
   void Within(Rel r, NodeRef u, const MemberSet& in, Fn&& fn) {
     if (in.sorted.empty()) return;
     const RelInfo& info = GetRelInfo(r);
-    auto l = g_.adj(r).Neighbours(u.id);
+    const bool weights_read_lists =
+        info.weight_kind == EdgeWeight::kAuthorship && p_.author_position_boost != 1.0;
+    auto l = weights_read_lists ? g_.adj(r).Neighbours(u.id) : g_.adj(r).Once(u.id);
     auto visit = [&](size_t i) {
       NodeRef v{info.to, l.ids[i]};
       if (v == u) return;
@@ -530,29 +534,32 @@ class SubgraphBuilder {
              : x.rel != y.rel ? x.rel < y.rel
                               : x.w > y.w;
     });
-    struct Agg {
-      uint32_t a, b;
-      float w, best;
-      uint8_t rel;
-    };
-    std::vector<Agg> merged;
+    // Merged in place, into raw[0..out) (no second array to fault in): one
+    // entry per pair, its weight the sum and its relation the strongest.
+    size_t out = 0;
+    float best = 0;
+    RawEdge prev{};
     for (size_t i = 0; i < raw.size(); ++i) {
-      if (i > 0 && raw[i].a == raw[i - 1].a && raw[i].b == raw[i - 1].b &&
-          raw[i].rel == raw[i - 1].rel)
-        continue;  // the same relation seen from the other end
-      if (!merged.empty() && merged.back().a == raw[i].a && merged.back().b == raw[i].b) {
-        merged.back().w += raw[i].w;
-        if (raw[i].w > merged.back().best) {
-          merged.back().best = raw[i].w;
-          merged.back().rel = raw[i].rel;
+      const RawEdge e = raw[i];
+      const bool same_pair = i > 0 && e.a == prev.a && e.b == prev.b;
+      const bool same_rel = same_pair && e.rel == prev.rel;
+      prev = e;
+      if (same_rel) continue;  // the same relation seen from the other end
+      if (same_pair) {
+        raw[out - 1].w += e.w;
+        if (e.w > best) {
+          best = e.w;
+          raw[out - 1].rel = e.rel;
         }
       } else {
-        merged.push_back({raw[i].a, raw[i].b, raw[i].w, raw[i].w, raw[i].rel});
+        best = e.w;
+        raw[out++] = e;
       }
     }
+    raw.resize(out);
     const size_t n = g_.nodes.size();
     g_.offsets.assign(n + 1, 0);
-    for (const Agg& e : merged) {
+    for (const RawEdge& e : raw) {
       ++g_.offsets[e.a + 1];
       ++g_.offsets[e.b + 1];
     }
@@ -561,7 +568,7 @@ class SubgraphBuilder {
     g_.weight.resize(g_.offsets[n]);
     g_.rel.resize(g_.offsets[n]);
     std::vector<uint64_t> fill(g_.offsets.begin(), g_.offsets.end() - 1);
-    for (const Agg& e : merged) {
+    for (const RawEdge& e : raw) {
       for (auto [x, y] : {std::make_pair(e.a, e.b), std::make_pair(e.b, e.a)}) {
         uint64_t at = fill[x]++;
         g_.nbr[at] = y;

@@ -285,7 +285,12 @@ Status Store::InitReader() {
       // of a 7.4 s query during a 1M update, bench/results/2026-11-25-growth).
       // Writers checkpoint as they commit and close.
       sqlite3_db_config(db_.raw(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
-      db_.Exec("PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=268435456;");
+      // Pages are read through a mapping of the file's first 2 GB (SQLite's
+      // largest here, SQLITE_MAX_MMAP_SIZE): a page read by pread() lands in
+      // freshly allocated cache memory, four page faults per 16 KiB page in
+      // a fresh process (rwr-rank's seeds and rows at 1M: 430 of 2,500
+      // faults; bench/results/2026-11-28-fresh-process).
+      db_.Exec("PRAGMA query_only=1; PRAGMA cache_size=-65536; PRAGMA mmap_size=2147418112;");
       db_.QueryInt("SELECT count(*) FROM sqlite_master");
       break;
     } catch (const StatusError& e) {

@@ -388,6 +388,34 @@ TEST(AdjacencyTest, RandomAccessAcrossManyBlocksUsesTheCacheCorrectly) {
   for (uint64_t n = g.num_nodes; n-- > 0;) ExpectSame(adj, g, n);
 }
 
+TEST(AdjacencyTest, OnceReadsAListWithoutKeepingIt) {
+  ScopedTempDir tmp;
+  std::mt19937_64 rng(7);
+  CsrGraph g = RandomGraph(rng, 200, 30, 1u << 20, true);
+  std::string path = tmp.File("once.adj");
+  ASSERT_TRUE(Write(path, g, 1).ok());  // a block per node: decodes count list reads
+  Adjacency adj;
+  ASSERT_TRUE(adj.Open(path, TestId(path)).ok());
+  auto expect_list = [&](Adjacency::List l, uint64_t n) {
+    EXPECT_EQ(std::vector<uint32_t>(l.ids.begin(), l.ids.end()), g.List(n)) << "node " << n;
+    EXPECT_EQ(std::vector<uint32_t>(l.attrs.begin(), l.attrs.end()), g.Attrs(n)) << "node " << n;
+  };
+  for (uint64_t n = 0; n < g.num_nodes; ++n) expect_list(adj.Once(n), n);
+  EXPECT_EQ(adj.Once(g.num_nodes).size(), 0u);
+  // Nothing was kept: a list read again is decoded again.
+  adj.Once(5);
+  adj.Once(6);
+  uint64_t before = adj.blocks_decoded();
+  expect_list(adj.Once(5), 5);
+  EXPECT_EQ(adj.blocks_decoded(), before + 1);
+  // A list Neighbours() kept is served from the cache, with no decoding.
+  expect_list(adj.Neighbours(7), 7);
+  adj.Once(8);
+  before = adj.blocks_decoded();
+  expect_list(adj.Once(7), 7);
+  EXPECT_EQ(adj.blocks_decoded(), before);
+}
+
 TEST(RelInfoTest, EveryRelationHasAFileAndConsistentDirections) {
   std::set<std::string> files;
   for (int i = 0; i < kRelCount; ++i) {

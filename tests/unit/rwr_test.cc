@@ -1049,6 +1049,8 @@ uint8_t RefCanonical(Rel r) {
 struct RefSubgraph {
   std::map<NodeRef, int> hop;
   std::map<std::pair<NodeRef, NodeRef>, double> edges;  // (smaller, larger) -> summed weight
+  // (smaller, larger) -> the strongest relation (the smaller of equals)
+  std::map<std::pair<NodeRef, NodeRef>, uint8_t> rel;
 };
 
 RefSubgraph ReferenceSubgraph(Graph& graph, const std::vector<Seed>& seeds, const RwrParams& p) {
@@ -1108,7 +1110,15 @@ RefSubgraph ReferenceSubgraph(Graph& graph, const std::vector<Seed>& seeds, cons
       }
     }
   }
-  for (auto& [k, w] : per_rel) out.edges[{std::get<0>(k), std::get<1>(k)}] += w;
+  std::map<std::pair<NodeRef, NodeRef>, float> best;
+  for (auto& [k, w] : per_rel) {  // in relation order within a pair
+    const std::pair<NodeRef, NodeRef> pair{std::get<0>(k), std::get<1>(k)};
+    out.edges[pair] += w;
+    if (!best.count(pair) || w > best[pair]) {
+      best[pair] = w;
+      out.rel[pair] = std::get<2>(k);
+    }
+  }
   return out;
 }
 
@@ -1209,12 +1219,17 @@ TEST(BuildSubgraphTest, MatchesAReferenceOnRandomStores) {
       for (size_t i = 0; i < g.nodes.size(); ++i) got[g.nodes[i]] = g.hop[i];
       ASSERT_EQ(got, want.hop) << what;
       std::map<std::pair<NodeRef, NodeRef>, double> got_edges;
+      std::map<std::pair<NodeRef, NodeRef>, uint8_t> got_rel;
       for (uint32_t a = 0; a < g.nodes.size(); ++a)
         for (uint64_t k = g.offsets[a]; k < g.offsets[a + 1]; ++k)
-          if (a < g.nbr[k])
-            got_edges[{std::min(g.nodes[a], g.nodes[g.nbr[k]]),
-                       std::max(g.nodes[a], g.nodes[g.nbr[k]])}] = g.weight[k];
+          if (a < g.nbr[k]) {
+            const std::pair<NodeRef, NodeRef> pair{std::min(g.nodes[a], g.nodes[g.nbr[k]]),
+                                                   std::max(g.nodes[a], g.nodes[g.nbr[k]])};
+            got_edges[pair] = g.weight[k];
+            got_rel[pair] = g.rel[k];
+          }
       ASSERT_EQ(got_edges.size(), want.edges.size()) << what;
+      ASSERT_EQ(got_rel, want.rel) << what;
       for (auto& [k, w] : want.edges) {
         auto it = got_edges.find(k);
         ASSERT_NE(it, got_edges.end()) << what;

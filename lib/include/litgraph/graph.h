@@ -96,6 +96,11 @@ class Adjacency {
     size_t size() const { return ids.size(); }
   };
   List Neighbours(uint64_t node);
+  // The same list for a caller that will not ask for it again (the last
+  // stage of a query): a list in the cache is returned from there, another
+  // is decoded into a scratch buffer and not kept, so reading it touches no
+  // new memory. Valid until the next call on this Adjacency.
+  List Once(uint64_t node);
   uint32_t Degree(uint64_t node) { return static_cast<uint32_t>(Neighbours(node).size()); }
   // Sparse files: whether `node` has a list here.
   bool Lists(uint64_t node) const { return Position(node) >= 0; }
@@ -140,7 +145,8 @@ class Adjacency {
   int64_t Position(uint64_t node) const;
   // Reads block b into block_data_.. block_end_; false when it is damaged.
   bool LoadBlock(uint64_t b);
-  List Decode(uint64_t node, uint64_t position);
+  // Decodes the list into decoded_; false when it is damaged.
+  bool Decode(uint64_t position, uint32_t* deg);
   List Damaged(const char* what);
 
   CheckedFile file_;
