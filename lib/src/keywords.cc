@@ -862,11 +862,13 @@ class LogMemo {
   void SetCorpus(double n) {
     if (n == n_) return;
     n_ = n;
+    log_n1_ = std::log(n + 1);
     for (uint32_t df = 0; df < kSmall; ++df) {
       idf_[df] = RawIdf(df);
       common_[df] = RawCommon(df);
     }
   }
+  double LogN1() const { return log_n1_; }  // log(n + 1)
   double Idf(uint32_t df) const { return df < kSmall ? idf_[df] : RawIdf(df); }
   double Common(uint32_t df) const { return df < kSmall ? common_[df] : RawCommon(df); }
 
@@ -874,7 +876,7 @@ class LogMemo {
   double RawIdf(uint32_t df) const { return std::log((n_ + 1) / (df + 0.5)); }
   double RawCommon(uint32_t df) const { return std::log(df / std::max(0.01 * n_, 10.0)); }
   std::vector<double> log_, log1p_, idf_, common_;
-  double n_ = -1;
+  double n_ = -1, log_n1_ = 0;
 };
 
 // Sets h's corpus document frequency (the paper itself counts: at least 1)
@@ -1380,7 +1382,7 @@ void Features(const Candidate& c, PaperCandidates* paper, const PhraseStats* sta
   if (stats) {
     // Smoothed specificity, not a filter: a phrase of one paper scores like
     // any other; very common phrases and words are penalized.
-    const double log_n = std::log(n + 1);
+    const double log_n = logs.LogN1();
     const double idf = logs.Idf(df);
     if (words == 1) f[kUnigramIdf] = static_cast<float>(idf / log_n);
     if (words >= 2) {
@@ -1727,9 +1729,9 @@ struct Scored {
   bool known;  // a Keyword node already (query mode)
 };
 
-// Scores every candidate of paper; features too when out_features is set
-// (kNumFeatures floats per candidate, in candidate order). Best first, ties
-// by text, so that different phrases never tie in the ranking.
+// Scores every candidate of paper, in candidate order (BetterScored below
+// ranks them); features too when out_features is set (kNumFeatures floats
+// per candidate).
 std::vector<Scored> ScoreCandidates(PaperCandidates& paper, const PhraseStats* stats,
                                     const std::function<bool(const std::string&)>& known,
                                     std::vector<float>* out_features) {
@@ -1775,11 +1777,16 @@ std::vector<Scored> ScoreCandidates(PaperCandidates& paper, const PhraseStats* s
     if (is_known) logit += kKnownBoost;
     scored.push_back({i, logit, is_known});
   }
-  std::sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
+  return scored;
+}
+
+// The ranking of scored candidates: best first, ties by text, so that
+// different phrases never tie.
+auto BetterScored(const PaperCandidates& paper) {
+  return [&paper](const Scored& a, const Scored& b) {
     if (a.logit != b.logit) return a.logit > b.logit;
     return paper.text(paper.cands[a.cand]) < paper.text(paper.cands[b.cand]);
-  });
-  return scored;
+  };
 }
 
 }  // namespace
@@ -1794,6 +1801,7 @@ std::vector<KeywordCandidate> KeywordExtractor::Candidates(std::string_view titl
   CollectCandidates(title, abstract, /*details=*/true, &paper);
   std::vector<float> features;
   std::vector<Scored> scored = ScoreCandidates(paper, stats_, known_, &features);
+  std::sort(scored.begin(), scored.end(), BetterScored(paper));
   std::vector<KeywordCandidate> out;
   out.reserve(scored.size());
   for (const Scored& s : scored) {
@@ -1811,11 +1819,18 @@ std::vector<Keyword> KeywordExtractor::Extract(std::string_view title, std::stri
   std::vector<Scored> scored = ScoreCandidates(paper, stats_, known_, nullptr);
   std::vector<Keyword> out;
   if (scored.empty()) return out;
+  // The best first, taken from a heap: a long paper has thousands of
+  // candidates, and only the first few are read.
+  const auto better = BetterScored(paper);
+  const auto worse = [&](const Scored& a, const Scored& b) { return better(b, a); };
+  std::make_heap(scored.begin(), scored.end(), worse);
   const double best = Sigmoid(scored.front().logit);
   std::vector<const Candidate*> chosen;
   std::vector<double> probability;
-  for (const Scored& s : scored) {
+  for (size_t left = scored.size(); left > 0; --left) {
     if (chosen.size() >= options.max_keywords) break;
+    std::pop_heap(scored.begin(), scored.begin() + static_cast<long>(left), worse);
+    const Scored& s = scored[left - 1];
     const Candidate& c = paper.cands[s.cand];
     // A fragment of a chosen phrase that never stands alone in the paper
     // ("value problem" of "boundary value problem") adds nothing, unless it
