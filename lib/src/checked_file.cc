@@ -175,39 +175,43 @@ Status CheckedFileWriter::Open(const std::string& path, const FileIdentity& id,
   return Status::Ok();
 }
 
+namespace {
+// Writes go out in chunks of this size at multiples of it (see the header).
+constexpr uint64_t kChunk = uint64_t{2} << 20;
+}  // namespace
+
 Status CheckedFileWriter::Append(std::string_view bytes) {
-  if (size_ < page()) {  // the first page stays in memory
-    size_t take = std::min<size_t>(bytes.size(), page() - size_);
-    first_.append(bytes.data(), take);
+  if (size_ < kChunk) {  // the head stays in memory
+    size_t take = std::min<size_t>(bytes.size(), kChunk - size_);
+    head_.append(bytes.data(), take);
     size_ += take;
     bytes.remove_prefix(take);
   }
   pending_.append(bytes.data(), bytes.size());
   size_ += bytes.size();
-  return pending_.size() >= (size_t{1} << 20) ? Flush(false) : Status::Ok();
+  return pending_.size() >= kChunk ? Flush(false) : Status::Ok();
 }
 
-// Writes the complete pages after the first (every pending byte when `last`)
-// and hashes them.
+// Writes the pending whole chunks (every pending byte when `last`) and
+// hashes their pages.
 Status CheckedFileWriter::Flush(bool last) {
-  size_t full = last ? pending_.size() : pending_.size() & ~(page() - 1);
-  const uint64_t at = (pages_done_ + 1) << page_shift_;  // page 0 is first_
-  if (full > 0 && !WriteAllAt(fd_, pending_.data(), full, at))
+  const size_t n = last ? pending_.size() : pending_.size() / kChunk * kChunk;
+  const uint64_t at = size_ - pending_.size();  // a multiple of kChunk and of the page
+  if (n > 0 && !WriteAllAt(fd_, pending_.data(), n, at))
     return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
-  for (size_t off = 0; off < full; off += page()) {
-    uint64_t h =
-        Hash64({pending_.data() + off, std::min<size_t>(page(), full - off)}, pages_done_ + 1);
+  for (size_t off = 0; off < n; off += page()) {
+    uint64_t h = Hash64({pending_.data() + off, std::min<size_t>(page(), n - off)},
+                        (at + off) >> page_shift_);
     hashes_.append(reinterpret_cast<const char*>(&h), 8);
-    ++pages_done_;
   }
-  pending_.erase(0, full);
+  pending_.erase(0, n);
   return Status::Ok();
 }
 
 Status CheckedFileWriter::PatchHeader(uint64_t offset, std::string_view bytes) {
-  if (offset + bytes.size() > first_.size())
+  if (offset + bytes.size() > std::min<uint64_t>(head_.size(), page()))
     return Status::Internal(fmt::format("{}: header patch outside the first page", path_));
-  std::memcpy(first_.data() + offset, bytes.data(), bytes.size());
+  std::memcpy(head_.data() + offset, bytes.data(), bytes.size());
   return Status::Ok();
 }
 
@@ -216,11 +220,12 @@ Status CheckedFileWriter::Finish() {
   auto fail = [&] {
     return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
   };
-  if (!first_.empty() && !WriteAllAt(fd_, first_.data(), first_.size(), 0)) return fail();
+  if (!head_.empty() && !WriteAllAt(fd_, head_.data(), head_.size(), 0)) return fail();
   std::string table;
-  if (!first_.empty()) {
-    uint64_t h0 = Hash64(first_, 0);
-    table.append(reinterpret_cast<const char*>(&h0), 8);
+  for (size_t off = 0; off < head_.size(); off += page()) {
+    uint64_t h = Hash64({head_.data() + off, std::min<size_t>(page(), head_.size() - off)},
+                        off >> page_shift_);
+    table.append(reinterpret_cast<const char*>(&h), 8);
   }
   table += hashes_;
   Footer f{};
