@@ -4,6 +4,7 @@
 // checked_file.h, a checked file opened again.
 #include "litgraph/files.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -308,6 +309,50 @@ TEST(CheckedFileTest, EachPageSizeChecksItsOwnPages) {
   CheckedFileWriter w;
   EXPECT_FALSE(w.Open(tmp.File("small"), testing::TestId("small"), kCheckedMinPageShift - 1).ok());
   EXPECT_FALSE(w.Open(tmp.File("big"), testing::TestId("big"), kCheckedMaxPageShift + 1).ok());
+}
+
+// Files past the writer's 2 MiB pieces (written in chunks at 2 MiB
+// boundaries, the head last): every byte and page hash as appended, in
+// pieces of any size, with the header patched, and a damaged page in a
+// later piece still found.
+TEST(CheckedFileTest, FilesLargerThanTheWritersPiecesRoundTrip) {
+  testing::ScopedTempDir tmp;
+  std::string payload;
+  for (int i = 0; payload.size() < (uint64_t{5} << 20) + 12345; ++i)
+    payload += std::to_string(i * 104729) + ";";
+  for (uint32_t shift : {kCheckedPageShift, kCheckedMaxPageShift}) {
+    for (size_t piece : {size_t{7777}, size_t{3} << 20}) {
+      SCOPED_TRACE(fmt::format("shift {} piece {}", shift, piece));
+      const std::string path = tmp.File(fmt::format("f{}-{}", shift, piece));
+      const FileIdentity id = testing::TestId(path);
+      CheckedFileWriter w;
+      ASSERT_TRUE(w.Open(path, id, shift).ok());
+      for (size_t at = 0; at < payload.size(); at += piece)
+        ASSERT_TRUE(w.Append(std::string_view(payload).substr(at, piece)).ok());
+      EXPECT_EQ(w.size(), payload.size());
+      ASSERT_TRUE(w.PatchHeader(3, "HEADER").ok());
+      ASSERT_TRUE(w.Finish().ok());
+      std::string want = payload;
+      want.replace(3, 6, "HEADER");
+      CheckedFile f;
+      ASSERT_TRUE(f.Open(path, id).ok());
+      EXPECT_TRUE(f.VerifyAll().ok());
+      const uint8_t* all = f.Read(0, f.size());
+      ASSERT_NE(all, nullptr);
+      EXPECT_EQ(std::string(reinterpret_cast<const char*>(all), f.size()), want);
+
+      std::string damaged = testing::ReadFile(path);
+      const uint64_t at = (uint64_t{4} << 20) + 100;  // in the third piece
+      damaged[at] ^= 0x01;
+      const std::string bad = path + ".bad";
+      testing::WriteFile(bad, damaged);
+      CheckedFile g;
+      ASSERT_TRUE(g.Open(bad, testing::TestId(path)).ok());
+      EXPECT_NE(g.Read(0, 100), nullptr);
+      EXPECT_EQ(g.Read(at, 1), nullptr);
+      EXPECT_FALSE(g.status().ok());
+    }
+  }
 }
 
 }  // namespace
