@@ -1331,9 +1331,10 @@ constexpr double kTextWeights[kNumFeatures] = {
 // END GENERATED WEIGHTS
 // clang-format on
 
-// Features of c; corpus features stay 0 without statistics (n = 0).
-void Features(const Candidate& c, PaperCandidates* paper, const PhraseStats* stats, double n,
-              uint32_t df, float* f) {
+// Features of c; corpus features stay 0 without statistics. With them, df is
+// the candidate's document frequency in the corpus paper->logs was set to.
+void Features(const Candidate& c, PaperCandidates* paper, const PhraseStats* stats, uint32_t df,
+              float* f) {
   std::fill(f, f + kNumBase, 0.0f);
   const size_t words = c.n;
   const double tf = c.tf;
@@ -1767,7 +1768,7 @@ std::vector<Scored> ScoreCandidates(PaperCandidates& paper, const PhraseStats* s
     uint32_t df = use_stats ? std::max<uint32_t>(1, dfs[i]) : 0;
     float* f =
         out_features ? out_features->data() + static_cast<size_t>(i) * kNumFeatures : local.data();
-    Features(c, &paper, use_stats ? stats : nullptr, n, df, f);
+    Features(c, &paper, use_stats ? stats : nullptr, df, f);
     double logit = Logit(weights, f);
     if (out_features) CrossFeatures(f);
     // Reusability prior: a multi-word phrase other papers use too is a

@@ -318,7 +318,7 @@ TEST(CheckedFileTest, EachPageSizeChecksItsOwnPages) {
 TEST(CheckedFileTest, FilesLargerThanTheWritersPiecesRoundTrip) {
   testing::ScopedTempDir tmp;
   std::string payload;
-  for (int i = 0; payload.size() < (uint64_t{5} << 20) + 12345; ++i)
+  for (uint64_t i = 0; payload.size() < (uint64_t{5} << 20) + 12345; ++i)
     payload += std::to_string(i * 104729) + ";";
   for (uint32_t shift : {kCheckedPageShift, kCheckedMaxPageShift}) {
     for (size_t piece : {size_t{7777}, size_t{3} << 20}) {

@@ -160,7 +160,7 @@ class CheckedFileWriter {
   uint32_t page_shift_ = kCheckedPageShift;
   int fd_ = -1;
   uint64_t size_ = 0;    // payload bytes appended
-  std::string head_;     // the first kChunk bytes (the header's page): written at Finish
+  std::string head_;     // the first 2 MiB (the header's page among them): written at Finish
   std::string pending_;  // the bytes after them not yet written
   std::string hashes_;   // u64 per page written (the head's are made at Finish)
 };
