@@ -178,6 +178,16 @@ Status CheckedFileWriter::Open(const std::string& path, const FileIdentity& id,
 namespace {
 // Writes go out in chunks of this size at multiples of it (see the header).
 constexpr uint64_t kChunk = uint64_t{2} << 20;
+
+// Appends to `table` the hash of each page of bytes at payload offset `at`
+// (a page boundary), the last page short when the bytes end inside it.
+void HashPages(std::string_view bytes, uint64_t at, uint32_t page_shift, std::string* table) {
+  const size_t page = size_t{1} << page_shift;
+  for (size_t off = 0; off < bytes.size(); off += page) {
+    uint64_t h = Hash64(bytes.substr(off, page), (at + off) >> page_shift);
+    table->append(reinterpret_cast<const char*>(&h), 8);
+  }
+}
 }  // namespace
 
 Status CheckedFileWriter::Append(std::string_view bytes) {
@@ -199,11 +209,7 @@ Status CheckedFileWriter::Flush(bool last) {
   const uint64_t at = size_ - pending_.size();  // a multiple of kChunk and of the page
   if (n > 0 && !WriteAllAt(fd_, pending_.data(), n, at))
     return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
-  for (size_t off = 0; off < n; off += page()) {
-    uint64_t h = Hash64({pending_.data() + off, std::min<size_t>(page(), n - off)},
-                        (at + off) >> page_shift_);
-    hashes_.append(reinterpret_cast<const char*>(&h), 8);
-  }
+  HashPages({pending_.data(), n}, at, page_shift_, &hashes_);
   pending_.erase(0, n);
   return Status::Ok();
 }
@@ -222,11 +228,7 @@ Status CheckedFileWriter::Finish() {
   };
   if (!head_.empty() && !WriteAllAt(fd_, head_.data(), head_.size(), 0)) return fail();
   std::string table;
-  for (size_t off = 0; off < head_.size(); off += page()) {
-    uint64_t h = Hash64({head_.data() + off, std::min<size_t>(page(), head_.size() - off)},
-                        off >> page_shift_);
-    table.append(reinterpret_cast<const char*>(&h), 8);
-  }
+  HashPages(head_, 0, page_shift_, &table);
   table += hashes_;
   Footer f{};
   std::memcpy(f.magic, kMagic, 8);

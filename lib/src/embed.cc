@@ -7,7 +7,6 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -18,27 +17,12 @@
 
 #include "litgraph/intern.h"
 #include "litgraph/lexical.h"
+#include "litgraph/log_count.h"
 #include "litgraph/sqlite.h"
 #include "litgraph/store.h"
 #include "litgraph/text.h"
 
 namespace litgraph {
-
-namespace {
-
-// The sublinear term frequency 1 + ln(tf) of a count: a table below 256
-// (the values of the same call), as every embedded text takes it per
-// distinct term.
-double SublinearTf(size_t tf) {
-  static const std::array<double, 256> kTable = [] {
-    std::array<double, 256> t{};
-    for (size_t i = 0; i < t.size(); ++i) t[i] = 1 + std::log(static_cast<double>(i));
-    return t;
-  }();
-  return tf < kTable.size() ? kTable[tf] : 1 + std::log(static_cast<double>(tf));
-}
-
-}  // namespace
 
 bool Normalize(float* v, int dim) {
   double s = 0;
@@ -332,7 +316,7 @@ class Corpus {
       for (uint64_t k = doc_start_[d]; k < doc_start_[d + 1]; ++k) {
         int64_t c = col_of[term_[k]];
         if (c < 0) continue;
-        float w = static_cast<float>(SublinearTf(tf_[k]) * (*idf)[c]);
+        float w = static_cast<float>((1 + LogOfCount(tf_[k])) * (*idf)[c]);
         a->col.push_back(static_cast<uint32_t>(c));
         a->val.push_back(w);
         norm += static_cast<double>(w) * w;
@@ -529,7 +513,7 @@ std::vector<std::pair<uint32_t, float>> LsaModel::TermWeights(std::string_view t
   for (size_t i = 0; i < ids.size();) {
     size_t j = i;
     while (j < ids.size() && ids[j] == ids[i]) ++j;
-    const double tf = SublinearTf(j - i);
+    const double tf = 1 + LogOfCount(j - i);
     out.emplace_back(ids[i],
                      static_cast<float>(tf * (ids[i] < terms_ ? Idf(ids[i]) : unknown_idf)));
     i = j;

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "litgraph/intern.h"
+#include "litgraph/log_count.h"
 #include "litgraph/text.h"
 #include "phrase_stats_format.h"
 
@@ -839,49 +840,37 @@ struct HeadWord {
   double idf = 0;   // normalized idf, once df is known
 };
 
-// The logarithms the features take of small integers (counts, document
-// frequencies), each made by the same call once: a paper of long
-// multilingual text (the hubs corpus) scores thousands of candidates, ~10
-// logarithms each, and they were 27% of its extraction time. The values are
-// the calls' own, so no score changes.
-class LogMemo {
+// The logarithms the features take of a corpus's document frequencies, made
+// once per corpus size for those below kLogTableSize (log_count.h: counts
+// take LogOfCount). The values are the same calls' own, so no score changes.
+class CorpusLogs {
  public:
-  static constexpr uint32_t kSmall = 4096;
-  LogMemo() : log_(kSmall), log1p_(kSmall), idf_(kSmall), common_(kSmall) {
-    for (uint32_t i = 0; i < kSmall; ++i) {
-      log_[i] = std::log(static_cast<double>(i));
-      log1p_[i] = std::log1p(static_cast<double>(i));
-    }
-  }
-  double Log(uint32_t i) const { return i < kSmall ? log_[i] : std::log(static_cast<double>(i)); }
-  double Log1p(uint32_t i) const {
-    return i < kSmall ? log1p_[i] : std::log1p(static_cast<double>(i));
-  }
-  // Of a corpus of n documents: log((n + 1) / (df + 0.5)), and
+  // Of a corpus of n documents: log(n + 1), log((n + 1) / (df + 0.5)), and
   // log(df / max(0.01 n, 10)) (a phrase's commonness).
   void SetCorpus(double n) {
     if (n == n_) return;
     n_ = n;
     log_n1_ = std::log(n + 1);
-    for (uint32_t df = 0; df < kSmall; ++df) {
+    for (uint32_t df = 0; df < kLogTableSize; ++df) {
       idf_[df] = RawIdf(df);
       common_[df] = RawCommon(df);
     }
   }
-  double LogN1() const { return log_n1_; }  // log(n + 1)
-  double Idf(uint32_t df) const { return df < kSmall ? idf_[df] : RawIdf(df); }
-  double Common(uint32_t df) const { return df < kSmall ? common_[df] : RawCommon(df); }
+  double LogN1() const { return log_n1_; }
+  double Idf(uint32_t df) const { return df < kLogTableSize ? idf_[df] : RawIdf(df); }
+  double Common(uint32_t df) const { return df < kLogTableSize ? common_[df] : RawCommon(df); }
 
  private:
   double RawIdf(uint32_t df) const { return std::log((n_ + 1) / (df + 0.5)); }
   double RawCommon(uint32_t df) const { return std::log(df / std::max(0.01 * n_, 10.0)); }
-  std::vector<double> log_, log1p_, idf_, common_;
+  std::vector<double> idf_ = std::vector<double>(kLogTableSize);
+  std::vector<double> common_ = std::vector<double>(kLogTableSize);
   double n_ = -1, log_n1_ = 0;
 };
 
 // Sets h's corpus document frequency (the paper itself counts: at least 1)
 // and normalized idf, of the memo's corpus (log_n: log(n + 1)).
-void SetHeadDf(HeadWord* h, uint32_t df, const LogMemo& logs, double log_n) {
+void SetHeadDf(HeadWord* h, uint32_t df, const CorpusLogs& logs, double log_n) {
   h->df = std::max<uint32_t>(1, df);
   h->idf = logs.Idf(static_cast<uint32_t>(h->df)) / log_n;
 }
@@ -929,7 +918,7 @@ struct PaperCandidates {
   std::string singular_buf;
   std::vector<uint64_t> df_keys;  // ScoreCandidates' lookups
   std::vector<uint32_t> dfs;
-  LogMemo logs;
+  CorpusLogs logs;
 
   void Clear(size_t text_bytes) {
     arena.clear();
@@ -1344,15 +1333,15 @@ void Features(const Candidate& c, PaperCandidates* paper, const PhraseStats* sta
   f[kThreeWords] = words == 3;
   f[kFourWords] = words >= 4;
   f[kWhole] = c.whole > 0;
-  const LogMemo& logs = paper->logs;
-  f[kLogWhole] = static_cast<float>(logs.Log1p(static_cast<uint32_t>(c.whole)));
-  f[kLogTf] = static_cast<float>(logs.Log(static_cast<uint32_t>(c.tf)));
+  const CorpusLogs& logs = paper->logs;
+  f[kLogWhole] = static_cast<float>(Log1pOfCount(static_cast<uint32_t>(c.whole)));
+  f[kLogTf] = static_cast<float>(LogOfCount(static_cast<uint32_t>(c.tf)));
   f[kInTitle] = c.in_title;
   f[kFirstPosition] = static_cast<float>(c.first / std::max<double>(1, paper->tokens));
   double tf_sum = 0, tf_max = 0, pos_sum = 0, pos_max = 0, in_title = 0;
   for (size_t k = 0; k < words; ++k) {
     const HeadWord& h = paper->head_of(c.words[k]);
-    double l = logs.Log(static_cast<uint32_t>(std::max(1, h.tf)));
+    double l = LogOfCount(static_cast<uint32_t>(std::max(1, h.tf)));
     tf_sum += l;
     tf_max = std::max(tf_max, l);
     pos_sum += h.position_weight;
@@ -1366,7 +1355,7 @@ void Features(const Candidate& c, PaperCandidates* paper, const PhraseStats* sta
   f[kWordPositionMean] = static_cast<float>(pos_sum / words);
   f[kWordPositionMax] = static_cast<float>(pos_max);
   f[kTitleWordShare] = static_cast<float>(in_title / words);
-  f[kLogSupersets] = static_cast<float>(logs.Log1p(static_cast<uint32_t>(c.supersets)));
+  f[kLogSupersets] = static_cast<float>(Log1pOfCount(static_cast<uint32_t>(c.supersets)));
   f[kAdjectiveHead] = paper->head_of(c.words[words - 1]).adjective_suffix;
   f[kStartsIng] = EndsWith(first, "ing");
   f[kStartsEd] = EndsWith(first, "ed");
@@ -1387,7 +1376,7 @@ void Features(const Candidate& c, PaperCandidates* paper, const PhraseStats* sta
     const double idf = logs.Idf(df);
     if (words == 1) f[kUnigramIdf] = static_cast<float>(idf / log_n);
     if (words >= 2) {
-      f[kLogDf] = static_cast<float>(logs.Log(df));
+      f[kLogDf] = static_cast<float>(LogOfCount(df));
       // Common: in more than 1% of the papers, and more than 10 of them (a
       // small store shares few phrases, none of them generic).
       f[kCommonPhrase] = static_cast<float>(std::max(0.0, logs.Common(df)));
@@ -1756,8 +1745,8 @@ std::vector<Scored> ScoreCandidates(PaperCandidates& paper, const PhraseStats* s
     for (const HeadWord& h : paper.heads) keys.push_back(h.hash);
     dfs.resize(keys.size());
     stats->DocFreqs(keys, dfs);
-    const double log_n = std::log(n + 1);
     paper.logs.SetCorpus(n);
+    const double log_n = paper.logs.LogN1();
     for (size_t j = 0; j < paper.heads.size(); ++j)
       SetHeadDf(&paper.heads[j], dfs[paper.cands.size() + j], paper.logs, log_n);
   }
@@ -1773,7 +1762,7 @@ std::vector<Scored> ScoreCandidates(PaperCandidates& paper, const PhraseStats* s
     if (out_features) CrossFeatures(f);
     // Reusability prior: a multi-word phrase other papers use too is a
     // better graph node (the fitted weights are indifferent to it on Inspec).
-    if (use_stats && c.n >= 2) logit += kReuseWeight * paper.logs.Log(df);
+    if (use_stats && c.n >= 2) logit += kReuseWeight * LogOfCount(df);
     const bool is_known = known && known(std::string(text));
     if (is_known) logit += kKnownBoost;
     scored.push_back({i, logit, is_known});
