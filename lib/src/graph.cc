@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <numbers>
 
 #include "litgraph/coding.h"
+#include "litgraph/log_count.h"
 
 namespace litgraph {
 
@@ -31,6 +33,25 @@ struct AdjHeader {
   uint64_t nodes_offset;
 };
 static_assert(sizeof(AdjHeader) == Adjacency::kHeaderSize);
+
+// Whether zstd is worth trying on a block, which is kept compressed only
+// when zstd halves it: the order-0 entropy of its bytes (the size Huffman
+// coding of its literals comes to, matches aside) is at most 60% of its
+// size. Lists of ids, delta-coded, are near 7 bits a byte and rarely halve;
+// trying them cost a zstd call per block (4-7 us, ~5 s of a 1M build) for
+// 43 blocks kept compressed out of 637k. Lists whose attributes repeat
+// (COOCCUR counts of 1) pass (bench/results/2026-11-28-block-gate). A pure
+// function of the bytes, so a patched file still equals a full build's.
+bool MayHalve(std::string_view bytes) {
+  uint32_t count[256] = {};
+  for (unsigned char c : bytes) ++count[c];
+  double sum = 0;  // sum of c ln c over the byte values
+  for (uint32_t c : count)
+    if (c > 1) sum += static_cast<double>(c) * LogOfCount(c);
+  const auto n = static_cast<double>(bytes.size());
+  const double entropy_bytes = (n * LogOfCount(bytes.size()) - sum) / (8 * std::numbers::ln2);
+  return entropy_bytes <= 0.6 * n;
+}
 
 struct RankedHeader {
   char magic[8];
@@ -392,9 +413,14 @@ Status AdjacencyWriter::AddList(std::span<const uint32_t> ids, std::span<const u
 Status AdjacencyWriter::FlushBlock() {
   if (in_block_ == 0) return Status::Ok();
   uint64_t at = out_.size() - Adjacency::kHeaderSize;
-  comp_.resize(ZSTD_compressBound(raw_.size()));
-  size_t n = ZSTD_compress2(static_cast<ZSTD_CCtx*>(cctx_), comp_.data(), comp_.size(), raw_.data(),
-                            raw_.size());
+  size_t n = 0;
+  bool halved = false;
+  if (MayHalve(raw_)) {
+    comp_.resize(ZSTD_compressBound(raw_.size()));
+    n = ZSTD_compress2(static_cast<ZSTD_CCtx*>(cctx_), comp_.data(), comp_.size(), raw_.data(),
+                       raw_.size());
+    halved = !ZSTD_isError(n) && n <= raw_.size() / 2;
+  }
   Status st;
   // A block is kept compressed only when zstd halves it. A zstd frame costs
   // 4-6 us to decode even when it holds 400 bytes, and ~2 us a KiB more,
@@ -402,7 +428,7 @@ Status AdjacencyWriter::FlushBlock() {
   // tri-search reads thousands of blocks. Keeping every block that zstd
   // shrank made the 1M store's lists 11% smaller, and rwr-rank's subgraph
   // took 46-57 ms p50 instead of 27-29 (bench/results/2026-11-27-raw-blocks).
-  if (!ZSTD_isError(n) && n <= raw_.size() / 2) {
+  if (halved) {
     st = out_.Append({comp_.data(), n});
   } else {
     at |= kRawBit;
