@@ -139,6 +139,7 @@ int main(int argc, char** argv) {
          {"works_updated", s.works_updated},
          {"works_stale", s.works_stale},
          {"works_copied", s.works_copied},
+         {"works_from_kept_runs", s.works_from_kept_runs},
          {"entities", s.entities},
          {"paper_keywords", s.paper_keywords},
          {"keywords", s.keywords},

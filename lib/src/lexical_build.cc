@@ -143,6 +143,7 @@ class LexicalBuilder::Merger {
          std::function<bool(size_t run, uint32_t doc)> live)
       : files_(runs.size()), terms_(runs.size()), counts_(runs.size()), live_(std::move(live)) {
     for (size_t r = 0; r < runs.size(); ++r) {
+      shifts_.push_back(runs[r].shift);
       status_ = files_[r].Open(runs[r].path, buffer);
       if (!status_.ok()) return;
       Advance(r);
@@ -158,7 +159,7 @@ class LexicalBuilder::Merger {
         std::pop_heap(heap_.begin(), heap_.end(), Later());
         size_t r = heap_.back();
         heap_.pop_back();
-        uint64_t doc = 0;
+        uint64_t doc = shifts_[r];
         for (uint64_t i = 0; i < counts_[r]; ++i) {
           uint64_t delta = 0, tf = 0;
           if (!files_[r].Posting(&delta, &tf)) break;
@@ -198,6 +199,7 @@ class LexicalBuilder::Merger {
   std::vector<RunFile> files_;
   std::vector<std::string> terms_;
   std::vector<uint64_t> counts_;
+  std::vector<uint32_t> shifts_;  // each run's (Run::shift)
   std::vector<size_t> heap_;
   std::function<bool(size_t, uint32_t)> live_;
   Status status_;
@@ -514,7 +516,8 @@ Status LexicalBuilder::Write(GenerationBuilder* out, const std::string& prefix,
   return Status::Ok();
 }
 
-Status LexicalBuilder::AddSaved(const CheckedFile& f, const std::vector<uint32_t>& replaced) {
+Status LexicalBuilder::AddSaved(const CheckedFile& f, const std::vector<uint32_t>& replaced,
+                                uint32_t shift) {
   Spill();
   LITGRAPH_RETURN_IF_ERROR(status_);
   SavedRunHeader h;
@@ -528,7 +531,7 @@ Status LexicalBuilder::AddSaved(const CheckedFile& f, const std::vector<uint32_t
   const uint8_t* docs = f.Read(docs_at, h.docs * 8);
   if (!docs && h.docs > 0) return f.status();
   // The run is read as a run file of this builder (removed with the others).
-  Run run{PathOf(fmt::format("{}.run", next_run_++)), serial_ + 1, 0};
+  Run run{PathOf(fmt::format("{}.run", next_run_++)), serial_ + 1, 0, shift};
   {
     OutFile copy;
     LITGRAPH_RETURN_IF_ERROR(copy.Open(run.path));
@@ -542,8 +545,11 @@ Status LexicalBuilder::AddSaved(const CheckedFile& f, const std::vector<uint32_t
   for (uint64_t i = 0; i < h.docs; ++i) {
     uint32_t pair[2];
     std::memcpy(pair, docs + i * 8, 8);
-    const uint32_t doc = pair[0];
-    if (std::binary_search(replaced.begin(), replaced.end(), doc)) continue;
+    if (std::binary_search(replaced.begin(), replaced.end(), pair[0])) continue;
+    if (pair[0] > UINT32_MAX - shift)
+      return Status::Corruption(
+          fmt::format("{}: document {} past the id space", f.path(), pair[0]));
+    const uint32_t doc = pair[0] + shift;
     if (doc >= latest_.size()) {
       const size_t n = std::max<size_t>(size_t{doc} + 1, latest_.size() * 2);
       latest_.resize(n, 0);
@@ -670,7 +676,45 @@ Status WriteMask(GenerationBuilder* out, const std::string& name, const std::vec
   return WriteCheckedFile(out->Path(name), out->NewFile(name), bits);
 }
 
+// Opens the kept runs of a generation's index (<prefix>run, and the title
+// index's) and checks every page of them; false when either is missing or
+// damaged.
+bool OpenKeptRuns(const GenerationView& g, const std::string& prefix, CheckedFile* text_run,
+                  CheckedFile* title_run) {
+  for (auto [name, f] : {std::pair{prefix + "run", text_run},
+                         std::pair{kTitleIndexPrefix + prefix + "run", title_run}})
+    if (!g.Has(name) || !g.OpenFile(name, f).ok() || !f->VerifyAll().ok()) return false;
+  return true;
+}
+
 }  // namespace
+
+Status KeptRuns::Open(const GenerationView& graph, bool* usable) {
+  *usable = false;
+  if (!graph.Has("lexicon") || !graph.Has(std::string(kTitleIndexPrefix) + "lexicon"))
+    return Status::Ok();
+  LexicalIndex text;
+  LITGRAPH_RETURN_IF_ERROR(text.Open(graph));
+  if (!OpenKeptRuns(graph, "", &runs_[0], &runs_[1])) return Status::Ok();
+  has_delta_ = text.has_delta();
+  if (has_delta_) {
+    if (!OpenKeptRuns(graph, kDeltaPrefix, &runs_[2], &runs_[3])) return Status::Ok();
+    LITGRAPH_RETURN_IF_ERROR(text.ForEachDeltaDoc([&](uint32_t d) { delta_.push_back(d); }));
+    std::sort(delta_.begin(), delta_.end());
+  }
+  *usable = true;
+  return Status::Ok();
+}
+
+Status KeptRuns::AddTo(LexicalBuilders* b, uint32_t shift) const {
+  LITGRAPH_RETURN_IF_ERROR(b->text.AddSaved(runs_[0], delta_, shift));
+  LITGRAPH_RETURN_IF_ERROR(b->title.AddSaved(runs_[1], delta_, shift));
+  if (has_delta_) {
+    LITGRAPH_RETURN_IF_ERROR(b->text.AddSaved(runs_[2], {}, shift));
+    LITGRAPH_RETURN_IF_ERROR(b->title.AddSaved(runs_[3], {}, shift));
+  }
+  return Status::Ok();
+}
 
 Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
                             const std::vector<uint32_t>& changed, double compact_fraction,
@@ -699,10 +743,7 @@ Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
   // runs[0..1]: the delta's text and title runs; runs[2..3]: the base's.
   CheckedFile runs[4];
   auto open_runs = [&](const std::string& prefix, CheckedFile* text_run, CheckedFile* title_run) {
-    for (auto [name, f] : {std::pair{prefix + "run", text_run},
-                           std::pair{kTitleIndexPrefix + prefix + "run", title_run}})
-      if (!old.Has(name) || !old.OpenFile(name, f).ok() || !f->VerifyAll().ok()) return false;
-    return true;
+    return OpenKeptRuns(old, prefix, text_run, title_run);
   };
   const bool compact = static_cast<double>(docs.size()) >
                        compact_fraction * static_cast<double>(text_frame.base_docs);

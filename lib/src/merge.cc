@@ -160,9 +160,9 @@ void ReadShard(Store* store, BatchQueue* queue) {
 }
 
 // The texts of the store at `dir`, read on a connection of its own, handed
-// to `feeder` as those of papers first, first + 1, ... (the ids a copy gives
-// its papers in OUT) and, when given, counted by `phrases`; counts them in
-// `*fed`. Stops early once `stop` is set.
+// to `feeder` (when given) as those of papers first, first + 1, ... (the ids
+// a copy gives its papers in OUT) and, when given, counted by `phrases`;
+// counts them in `*fed`. Stops early once `stop` is set.
 Status FeedTexts(const std::string& dir, int64_t first, TextFeeder* feeder, PhraseCounter* phrases,
                  const std::atomic<bool>& stop, int64_t* fed) {
   try {
@@ -171,7 +171,8 @@ Status FeedTexts(const std::string& dir, int64_t first, TextFeeder* feeder, Phra
     (*s)->ForEachPaperText([&](int64_t, std::string_view title, std::string_view abstract) {
       if (stop.load(std::memory_order_relaxed)) return;
       if (phrases) phrases->AddDocument(title, abstract);
-      feeder->Add(first + (*fed)++, std::string(title), std::string(abstract));
+      if (feeder) feeder->Add(first + *fed, std::string(title), std::string(abstract));
+      ++*fed;
     });
   } catch (const StatusError& e) {
     return e.status();
@@ -181,16 +182,41 @@ Status FeedTexts(const std::string& dir, int64_t first, TextFeeder* feeder, Phra
   return Status::Ok();
 }
 
+// The kept runs of a shard's lexical indexes (lexical.h), when a copy of its
+// papers may take them instead of tokenizing their texts: its papers are ids
+// 1..n, so that the copy gives paper p the id first - 1 + p, and its graph
+// holds every paper's current text (no ingest --no-graph since).
+Status ShardKeptRuns(Store* shard, std::unique_ptr<KeptRuns>* runs) {
+  runs->reset();
+  if (shard->GetMeta("graph_stale") == "1") return Status::Ok();
+  auto count = shard->db().QueryInt("SELECT count(*) FROM paper");
+  if (!count || *count != shard->MaxId(NodeType::kPaper)) return Status::Ok();
+  auto graph = shard->Current("graph");
+  if (!graph.ok()) return graph.status();
+  if (!*graph) return Status::Ok();
+  auto kept = std::make_unique<KeptRuns>();
+  bool usable = false;
+  LITGRAPH_RETURN_IF_ERROR(kept->Open(**graph, &usable));
+  if (usable) *runs = std::move(kept);
+  return Status::Ok();
+}
+
 // Applies every shard's entity records, then its works with their keywords,
 // in order; records where each written row's vectors are. A shard none of
 // whose works OUT holds yet (every shard of a merge into an empty store,
 // unless shards overlap) is copied table by table (CopyStoredWorks, the
 // same rows), its texts fed to `feeder` and counted by `phrases` meanwhile;
-// the others' works are read on a thread of their own and applied one by
-// one, each an upsert that compares dates.
+// the lexical builders take the papers of a copied shard from its kept runs
+// instead when they can (ShardKeptRuns: into `kept`, added on the feeder's
+// thread in order with its texts, the first failure in `*kept_status`,
+// which the caller reads once the feeder has finished). The others' works
+// are read on a thread of their own and applied one by one, each an upsert
+// that compares dates.
 Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const MergeOptions& options,
-                   WriteCounts* counts, RowSources* papers, TextFeeder* feeder,
-                   PhraseCounter* phrases, MergeStats* stats) {
+                   WriteCounts* counts, RowSources* papers, LexicalBuilders* lexical,
+                   TextFeeder* feeder, PhraseCounter* phrases,
+                   std::vector<std::unique_ptr<KeptRuns>>* kept, Status* kept_status,
+                   MergeStats* stats) {
   RecordWriter writer(out, counts, [&](int64_t id, std::string&& title, std::string&& abstract) {
     if (feeder) feeder->Add(id, std::move(title), std::move(abstract));
   });
@@ -214,12 +240,26 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
       // order: the lexical indexes tokenize their texts meanwhile (else the
       // copy of the papers would wait for the tokenizer).
       const int64_t first = out->MaxId(NodeType::kPaper) + 1;
+      // Its lexical postings from its kept runs (in order with the texts
+      // fed before), else from its texts.
+      std::unique_ptr<KeptRuns> runs;
+      if (feeder) LITGRAPH_RETURN_IF_ERROR(ShardKeptRuns(store, &runs));
+      const bool from_runs = runs != nullptr;
+      const auto shift = static_cast<uint32_t>(first - 1);
+      if (from_runs) {
+        const KeptRuns* r = kept->emplace_back(std::move(runs)).get();
+        feeder->Then([lexical, kept_status, r, shift] {
+          if (kept_status->ok()) *kept_status = r->AddTo(lexical, shift);
+        });
+        stats->works_from_kept_runs += store->MaxId(NodeType::kPaper);
+      }
+      TextFeeder* texts_to = from_runs ? nullptr : feeder;
       Status texts_status;
       int64_t texts_fed = 0;
       std::atomic<bool> stop_texts{false};
       ScopedThread texts([&] { stop_texts = true; },  // the copy failed
-                         !feeder ? std::function<void()>() : [&] {
-                           texts_status = FeedTexts(shards[i].dir, first, feeder, phrases,
+                         !texts_to && !phrases ? std::function<void()>() : [&] {
+                           texts_status = FeedTexts(shards[i].dir, first, texts_to, phrases,
                                                     stop_texts, &texts_fed);
                          });
       CopiedWorks copied;
@@ -228,7 +268,8 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
       LITGRAPH_RETURN_IF_ERROR(CopyStoredWorks(
           out, store, &writer, &copied_keywords,
           [&](const CopiedPaper& p) {
-            contiguous &= p.id == first + copied.works - 1;  // counted before fn
+            contiguous &= p.id == first + copied.works - 1;          // counted before fn
+            contiguous &= !from_runs || p.id == p.shard_id + shift;  // the runs' ids
             if (shards[i].vectors && !p.vectors_stale) papers->Set(p.id, i, p.shard_id);
             ++counts->works;
             progress(i, step);
@@ -242,7 +283,7 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
       texts.Join();
       LITGRAPH_RETURN_IF_ERROR(texts_status);
       // The texts read apart are those of the papers copied, one for one.
-      if (!contiguous || (feeder && texts_fed != copied.works))
+      if (!contiguous || ((texts_to || phrases) && texts_fed != copied.works))
         return Status::Internal(
             fmt::format("{}: {} papers copied with ids from {} {}, {} texts read", shards[i].dir,
                         copied.works, first, contiguous ? "in order" : "out of order", texts_fed));
@@ -509,6 +550,9 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     // thread of their own during the load and built while the phrase
     // statistics are counted (a quarter of the budget: the counting has half).
     std::unique_ptr<LexicalBuilders> lexical;
+    // (before the feeder, whose thread may still add them when it goes)
+    std::vector<std::unique_ptr<KeptRuns>> kept;
+    Status kept_status;
     std::unique_ptr<TextFeeder> feeder;
     if (bulk) {
       lexical = std::make_unique<LexicalBuilders>(out->dir() + "/graph.lexical.tmp",
@@ -534,9 +578,12 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     for (const Shard& s : shards) rows += static_cast<uint64_t>(s.store->MaxId(NodeType::kPaper));
     if (options.vectors) papers.Reserve(rows);
     LITGRAPH_RETURN_IF_ERROR(ApplyShards(out, shards, bulk != nullptr, options, &counts, &papers,
-                                         feeder.get(), phrases.get(), stats));
+                                         lexical.get(), feeder.get(), phrases.get(), &kept,
+                                         &kept_status, stats));
     if (feeder) {
       feeder->Finish();
+      LITGRAPH_RETURN_IF_ERROR(kept_status);
+      kept.clear();
       lexical->StartBuild(static_cast<uint64_t>(out->MaxId(NodeType::kPaper)) + 1);
     }
     if (bulk) bulk->RestoreSecondaryIndexes();

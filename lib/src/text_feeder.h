@@ -35,6 +35,15 @@ class TextFeeder {
     batch_.push_back({static_cast<uint32_t>(id), std::move(title), std::move(abstract)});
     if (batch_.size() >= 256) Flush();
   }
+  // Calls fn on the feeding thread once the documents given so far are
+  // added (for builder calls that must come in order with the adds).
+  void Then(std::function<void()> fn) {
+    Flush();
+    std::unique_lock<std::mutex> l(mu_);
+    cv_.wait(l, [&] { return queue_.size() < 64; });
+    queue_.push_back({{}, std::move(fn)});
+    cv_.notify_all();
+  }
   // Waits until every document was added to the builder.
   void Finish() {
     if (!thread_.joinable()) return;
@@ -52,31 +61,37 @@ class TextFeeder {
     uint32_t id;
     std::string title, abstract;
   };
+  // A batch of documents, or a call (Then).
+  struct Item {
+    std::vector<Doc> docs;
+    std::function<void()> then;
+  };
   void Flush() {
     if (batch_.empty()) return;
     std::unique_lock<std::mutex> l(mu_);
     cv_.wait(l, [&] { return queue_.size() < 64; });
-    queue_.push_back(std::move(batch_));
+    queue_.push_back({std::move(batch_), {}});
     batch_.clear();
     cv_.notify_all();
   }
   void Run() {
     for (;;) {
-      std::vector<Doc> docs;
+      Item item;
       {
         std::unique_lock<std::mutex> l(mu_);
         cv_.wait(l, [&] { return !queue_.empty() || done_; });
         if (queue_.empty()) return;
-        docs = std::move(queue_.front());
+        item = std::move(queue_.front());
         queue_.pop_front();
         cv_.notify_all();
       }
-      for (const Doc& d : docs) add_(d.id, d.title, d.abstract);
+      for (const Doc& d : item.docs) add_(d.id, d.title, d.abstract);
+      if (item.then) item.then();
     }
   }
   AddFn add_;
   std::vector<Doc> batch_;
-  std::deque<std::vector<Doc>> queue_;
+  std::deque<Item> queue_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool done_ = false;

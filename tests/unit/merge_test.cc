@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -24,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "litgraph/checked_file.h"
 #include "litgraph/ingest.h"
 #include "litgraph/keyword_store.h"
 #include "litgraph/lexical.h"
@@ -282,6 +284,8 @@ TEST_F(MergeTest, ShardsMergeIntoTheStoreOfASingleIngest) {
   EXPECT_EQ(ms.shards, 4);
   EXPECT_EQ(ms.works, 24);
   EXPECT_EQ(ms.works_new, 24);
+  // Every shard's lexical postings came from its kept runs, not its texts.
+  EXPECT_EQ(ms.works_from_kept_runs, 24);
   EXPECT_EQ(ms.dangling_references, 0);  // every reference is to a paper of the corpus
   EXPECT_GT(ms.cites_edges, 0);
   EXPECT_GT(ms.paper_keywords, 0);
@@ -579,6 +583,27 @@ TEST_F(MergeTest, ACopiedShardEqualsItsWorksAppliedOneByOne) {
   ASSERT_NO_FATAL_FAILURE(merge("applied", dirs, false, &applied));
   EXPECT_EQ(copied.works_copied, 245);
   EXPECT_EQ(applied.works_copied, 0);
+  // The lexical postings of copied shards come from their kept runs (the
+  // second shard's a base and a delta), the same index as their texts give.
+  EXPECT_EQ(copied.works_from_kept_runs, 245);
+  EXPECT_EQ(applied.works_from_kept_runs, 0);
+  // The lexical files hold the same bytes.
+  {
+    auto a = Store::Open(tmp_dir_.File("copied"), Store::Mode::kRead);
+    auto b = Store::Open(tmp_dir_.File("applied"), Store::Mode::kRead);
+    ASSERT_TRUE(a.ok() && b.ok());
+    auto ga = (*a)->Current("graph"), gb = (*b)->Current("graph");
+    ASSERT_TRUE(ga.ok() && *ga && gb.ok() && *gb);
+    for (const char* name :
+         {"lexicon", "postings", "run", "title.lexicon", "title.postings", "title.run"}) {
+      CheckedFile fa, fb;
+      ASSERT_TRUE((*ga)->OpenFile(name, &fa).ok()) << name;
+      ASSERT_TRUE((*gb)->OpenFile(name, &fb).ok()) << name;
+      ASSERT_GT(fa.size(), 0u) << name;
+      ASSERT_EQ(fa.size(), fb.size()) << name;
+      EXPECT_EQ(std::memcmp(fa.Read(0, fa.size()), fb.Read(0, fb.size()), fa.size()), 0) << name;
+    }
+  }
   EXPECT_EQ(copied.works_new, applied.works_new);
   EXPECT_EQ(copied.paper_keywords, applied.paper_keywords);
   EXPECT_EQ(copied.entities, 4);
@@ -603,6 +628,8 @@ TEST_F(MergeTest, ACopiedShardEqualsItsWorksAppliedOneByOne) {
   ASSERT_NO_FATAL_FAILURE(
       merge("mixed-applied", {dirs[0], overlap, dirs[2]}, false, &mixed_applied));
   EXPECT_EQ(mixed.works_copied, 145);  // the first and the third shard
+  // The first shard's kept runs, then its papers that the second replaces.
+  EXPECT_EQ(mixed.works_from_kept_runs, 145);
   EXPECT_EQ(mixed.works_updated, 50);
   EXPECT_EQ(Tables(tmp_dir_.File("mixed")), Tables(tmp_dir_.File("mixed-applied")));
   ExpectSameStore(tmp_dir_.File("mixed"), tmp_dir_.File("mixed-applied"));

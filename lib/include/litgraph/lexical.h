@@ -113,10 +113,13 @@ class LexicalBuilder {
   Status Build(uint64_t id_space, const Bm25Params& params, const LexicalFrame* frame = nullptr);
   Status Write(GenerationBuilder* out, const std::string& prefix, LexicalBuildStats* stats);
   // Takes the documents of a kept run (an earlier build's <prefix>run,
-  // opened) but those in `replaced` (ascending) and those added here: their
-  // postings and lengths as they were indexed. Documents added later
-  // replace them too. The files are those of a builder given their texts.
-  Status AddSaved(const CheckedFile& run, const std::vector<uint32_t>& replaced);
+  // opened) but those in `replaced` (ascending, ids as in the run) and those
+  // added here: their postings and lengths as they were indexed, each
+  // document as id + `shift` (another store's run: litgraph-merge). Documents
+  // added later replace them too. The files are those of a builder given
+  // their texts.
+  Status AddSaved(const CheckedFile& run, const std::vector<uint32_t>& replaced,
+                  uint32_t shift = 0);
   size_t runs() const { return runs_.size(); }
   // Takes over the documents of `other` (a builder of the same kind that
   // another thread fed other documents) as if they had been added here after
@@ -133,6 +136,7 @@ class LexicalBuilder {
   struct Run {
     std::string path;
     uint32_t first_serial, end_serial;  // the adds it holds
+    uint32_t shift = 0;                 // added to its document ids (AddSaved)
   };
   class Merger;
   size_t BufferBytes() const;
@@ -183,6 +187,24 @@ struct LexicalBuilders {
   std::future<Status> build_;  // last member: joined before the builders go
 };
 inline constexpr char kTitleIndexPrefix[] = "title.";
+
+// The kept runs of another store's lexical indexes (the base and delta of
+// its graph generation, both indexes), from which builders take its papers
+// without their texts (litgraph-merge).
+class KeptRuns {
+ public:
+  // *usable is false when `graph` lacks an index or an intact run (its
+  // texts must be tokenized instead). Reads every page of the runs.
+  Status Open(const GenerationView& graph, bool* usable);
+  // Adds every paper of the indexes to `b`, paper p as p + shift (AddSaved).
+  Status AddTo(LexicalBuilders* b, uint32_t shift) const;
+
+ private:
+  // [0..1]: the base's text and title runs; [2..3]: the delta's.
+  CheckedFile runs_[4];
+  bool has_delta_ = false;
+  std::vector<uint32_t> delta_;  // the papers of the delta (their base postings are old)
+};
 
 // Builds both lexical indexes for every paper of the store into `out`,
 // within `budget` bytes. With threads >= 2, two threads tokenize the title +

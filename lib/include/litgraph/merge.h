@@ -80,6 +80,9 @@ struct MergeStats {
   int64_t works_stale = 0;  // older than the version OUT already had: skipped
   // Works of shards copied table by table (none of their works was in OUT).
   int64_t works_copied = 0;
+  // Of those, works whose lexical postings came from their shard's kept runs
+  // (lexical.h, KeptRuns) instead of their texts tokenized again.
+  int64_t works_from_kept_runs = 0;
   int64_t entities = 0;        // author / institution / source / topic records
   int64_t paper_keywords = 0;  // HAS_KEYWORD rows written
   int64_t keywords = 0;        // Keyword nodes in use afterwards
