@@ -742,17 +742,14 @@ Status UpdateLexicalIndexes(Store* store, const GenerationView& old,
   // every paper of the delta, or of the store, is read and tokenized again.
   // runs[0..1]: the delta's text and title runs; runs[2..3]: the base's.
   CheckedFile runs[4];
-  auto open_runs = [&](const std::string& prefix, CheckedFile* text_run, CheckedFile* title_run) {
-    return OpenKeptRuns(old, prefix, text_run, title_run);
-  };
   const bool compact = static_cast<double>(docs.size()) >
                        compact_fraction * static_cast<double>(text_frame.base_docs);
   if (changed.empty() && !compact) {  // nothing new: every file is carried over as it is
     *compacted = false;
     return Status::Ok();
   }
-  const bool delta_runs = !text.has_delta() || open_runs(delta, &runs[0], &runs[1]);
-  if (compact && !(delta_runs && open_runs("", &runs[2], &runs[3])))
+  const bool delta_runs = !text.has_delta() || OpenKeptRuns(old, delta, &runs[0], &runs[1]);
+  if (compact && !(delta_runs && OpenKeptRuns(old, "", &runs[2], &runs[3])))
     return BuildLexicalIndexes(store, out, budget, stats, threads);
   *compacted = compact;
   std::optional<LexicalBuilders> own;

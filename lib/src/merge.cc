@@ -207,15 +207,14 @@ Status ShardKeptRuns(Store* shard, std::unique_ptr<KeptRuns>* runs) {
 // unless shards overlap) is copied table by table (CopyStoredWorks, the
 // same rows), its texts fed to `feeder` and counted by `phrases` meanwhile;
 // the lexical builders take the papers of a copied shard from its kept runs
-// instead when they can (ShardKeptRuns: into `kept`, added on the feeder's
-// thread in order with its texts, the first failure in `*kept_status`,
-// which the caller reads once the feeder has finished). The others' works
+// instead when they can (ShardKeptRuns: added on the feeder's thread in
+// order with its texts, the first failure in `*kept_status`, which the
+// caller reads once the feeder has finished). The others' works
 // are read on a thread of their own and applied one by one, each an upsert
 // that compares dates.
 Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const MergeOptions& options,
                    WriteCounts* counts, RowSources* papers, LexicalBuilders* lexical,
-                   TextFeeder* feeder, PhraseCounter* phrases,
-                   std::vector<std::unique_ptr<KeptRuns>>* kept, Status* kept_status,
+                   TextFeeder* feeder, PhraseCounter* phrases, Status* kept_status,
                    MergeStats* stats) {
   RecordWriter writer(out, counts, [&](int64_t id, std::string&& title, std::string&& abstract) {
     if (feeder) feeder->Add(id, std::move(title), std::move(abstract));
@@ -246,9 +245,8 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
       if (feeder) LITGRAPH_RETURN_IF_ERROR(ShardKeptRuns(store, &runs));
       const bool from_runs = runs != nullptr;
       const auto shift = static_cast<uint32_t>(first - 1);
-      if (from_runs) {
-        const KeptRuns* r = kept->emplace_back(std::move(runs)).get();
-        feeder->Then([lexical, kept_status, r, shift] {
+      if (from_runs) {  // (the runs are unmapped once added)
+        feeder->Then([lexical, kept_status, r = std::shared_ptr<KeptRuns>(std::move(runs)), shift] {
           if (kept_status->ok()) *kept_status = r->AddTo(lexical, shift);
         });
         stats->works_from_kept_runs += store->MaxId(NodeType::kPaper);
@@ -550,9 +548,7 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     // thread of their own during the load and built while the phrase
     // statistics are counted (a quarter of the budget: the counting has half).
     std::unique_ptr<LexicalBuilders> lexical;
-    // (before the feeder, whose thread may still add them when it goes)
-    std::vector<std::unique_ptr<KeptRuns>> kept;
-    Status kept_status;
+    Status kept_status;  // (before the feeder, whose thread may set it as it goes)
     std::unique_ptr<TextFeeder> feeder;
     if (bulk) {
       lexical = std::make_unique<LexicalBuilders>(out->dir() + "/graph.lexical.tmp",
@@ -578,12 +574,11 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     for (const Shard& s : shards) rows += static_cast<uint64_t>(s.store->MaxId(NodeType::kPaper));
     if (options.vectors) papers.Reserve(rows);
     LITGRAPH_RETURN_IF_ERROR(ApplyShards(out, shards, bulk != nullptr, options, &counts, &papers,
-                                         lexical.get(), feeder.get(), phrases.get(), &kept,
-                                         &kept_status, stats));
+                                         lexical.get(), feeder.get(), phrases.get(), &kept_status,
+                                         stats));
     if (feeder) {
       feeder->Finish();
       LITGRAPH_RETURN_IF_ERROR(kept_status);
-      kept.clear();
       lexical->StartBuild(static_cast<uint64_t>(out->MaxId(NodeType::kPaper)) + 1);
     }
     if (bulk) bulk->RestoreSecondaryIndexes();

@@ -39,10 +39,7 @@ class TextFeeder {
   // added (for builder calls that must come in order with the adds).
   void Then(std::function<void()> fn) {
     Flush();
-    std::unique_lock<std::mutex> l(mu_);
-    cv_.wait(l, [&] { return queue_.size() < 64; });
-    queue_.push_back({{}, std::move(fn)});
-    cv_.notify_all();
+    Push({{}, std::move(fn)});
   }
   // Waits until every document was added to the builder.
   void Finish() {
@@ -68,10 +65,14 @@ class TextFeeder {
   };
   void Flush() {
     if (batch_.empty()) return;
+    Push({std::move(batch_), {}});
+    batch_.clear();
+  }
+  // Queues an item once fewer than 64 wait.
+  void Push(Item item) {
     std::unique_lock<std::mutex> l(mu_);
     cv_.wait(l, [&] { return queue_.size() < 64; });
-    queue_.push_back({std::move(batch_), {}});
-    batch_.clear();
+    queue_.push_back(std::move(item));
     cv_.notify_all();
   }
   void Run() {
