@@ -136,6 +136,39 @@ void TopK(std::vector<Cooc>* row, size_t k) {
   row->resize(keep);
 }
 
+// The size of the intersection of two ascending lists: a merge, or a
+// galloping search of the longer one when one is much shorter (a keyword of
+// a few hundred papers against one of hundreds of thousands).
+uint32_t SharedCount(std::span<const uint32_t> a, std::span<const uint32_t> b) {
+  if (a.size() > b.size()) std::swap(a, b);
+  uint32_t n = 0;
+  if (a.size() * 32 < b.size()) {
+    auto lo = b.begin();
+    for (uint32_t x : a) {
+      // Everything before lo is below x: gallop to a bracket [lo, hi) that
+      // holds the first entry >= x, then search it.
+      auto hi = lo;
+      for (ptrdiff_t step = 1; hi != b.end() && *hi < x; step *= 2) {
+        lo = hi + 1;
+        hi = b.end() - lo > step ? lo + step : b.end();
+      }
+      lo = std::lower_bound(lo, hi, x);
+      if (lo == b.end()) break;
+      if (*lo == x) ++n, ++lo;
+    }
+    return n;
+  }
+  for (size_t i = 0, k = 0; i < a.size() && k < b.size();) {
+    if (a[i] < b[k])
+      ++i;
+    else if (b[k] < a[i])
+      ++k;
+    else
+      ++n, ++i, ++k;
+  }
+  return n;
+}
+
 // The new list of `node`: the patch's when it has one, else its old list
 // from `old` (valid until the scan moves to another block).
 Adjacency::List NewList(const ListPatch& patch, AdjacencyScan& old, uint32_t node) {
@@ -301,8 +334,9 @@ class Updater {
   // How the new own COOCCUR lists were found (CooccurPatch): from the known
   // counts, or counted afresh.
   int64_t certified_ = 0, recounted_ = 0;
+  int64_t resolved_ = 0;  // missing pairs of certified own lists counted exactly
   nlohmann::json CooccurCounts() const {
-    return {{"certified", certified_}, {"recounted", recounted_}};
+    return {{"certified", certified_}, {"recounted", recounted_}, {"pairs_counted", resolved_}};
   }
   // LoadKeywordLists': every paper's new keywords (CSR).
   bool lists_loaded_ = false;
@@ -654,18 +688,25 @@ ListPatch Updater::SumPatch(Rel r, std::vector<Triple>* deltas) {
             [](const Triple& x, const Triple& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
   ListPatch out;
   std::vector<uint32_t> ids, attrs;
-  std::map<uint32_t, int64_t> counts;
-  for (size_t i = 0; i < deltas->size();) {
-    const uint32_t a = (*deltas)[i].a;
-    counts.clear();
-    OldList(r, a, &ids, &attrs);
-    for (size_t k = 0; k < ids.size(); ++k) counts[ids[k]] = attrs[k];
-    for (; i < deltas->size() && (*deltas)[i].a == a; ++i)
-      counts[(*deltas)[i].b] += static_cast<int32_t>((*deltas)[i].attr);
+  const std::vector<Triple>& d = *deltas;
+  for (size_t i = 0; i < d.size();) {
+    const uint32_t a = d[i].a;
+    // The old list (ascending neighbours) and a's deltas (ascending b)
+    // merged: each neighbour's old count plus its deltas, zeros dropped.
+    const Adjacency::List old = Scan(r).Get(a);
     ids.clear();
     attrs.clear();
-    for (auto [b, n] : counts)
+    size_t k = 0;
+    while (k < old.ids.size() || (i < d.size() && d[i].a == a)) {
+      const bool has_delta = i < d.size() && d[i].a == a;
+      const uint32_t b = !has_delta            ? old.ids[k]
+                         : k == old.ids.size() ? d[i].b
+                                               : std::min(old.ids[k], d[i].b);
+      int64_t n = 0;
+      if (k < old.ids.size() && old.ids[k] == b) n = old.attrs[k++];
+      for (; i < d.size() && d[i].a == a && d[i].b == b; ++i) n += static_cast<int32_t>(d[i].attr);
       if (n > 0) ids.push_back(b), attrs.push_back(static_cast<uint32_t>(n));
+    }
     out.Add(a, ids, attrs);
   }
   return out;
@@ -725,24 +766,34 @@ Status Updater::UpdateRelated() {
   std::sort(add.begin(), add.end());
   SortUnique(&touched);
   ListPatch patch;
-  std::map<uint32_t, uint32_t> entries;
   std::vector<uint32_t> ids, attrs;
   size_t a = 0;
   for (uint32_t x : touched) {
-    entries.clear();
     Adjacency::List l = Scan(Rel::kRelated).Get(x);
     const bool x_changed = in_links_->Has(x);
-    for (size_t k = 0; k < l.ids.size(); ++k) {
+    // The old entries that stay (ascending neighbours) merged with x's
+    // additions (ascending), the bits of one neighbour or-ed.
+    auto old_bits = [&](size_t k) {
       uint32_t bits = l.attrs.empty() ? 0 : l.attrs[k];
       if (x_changed) bits &= ~kRelatedListed;
       if (in_links_->Has(l.ids[k])) bits &= ~kRelatedListedBy;
-      if (bits) entries[l.ids[k]] = bits;
-    }
+      return bits;
+    };
     while (a < add.size() && add[a].a < x) ++a;
-    for (; a < add.size() && add[a].a == x; ++a) entries[add[a].b] |= add[a].attr;
     ids.clear();
     attrs.clear();
-    for (auto [q, bits] : entries) ids.push_back(q), attrs.push_back(bits);
+    size_t k = 0;
+    for (;;) {
+      while (k < l.ids.size() && old_bits(k) == 0) ++k;
+      const bool has_old = k < l.ids.size(), has_add = a < add.size() && add[a].a == x;
+      if (!has_old && !has_add) break;
+      const uint32_t q = !has_add ? l.ids[k] : !has_old ? add[a].b : std::min(l.ids[k], add[a].b);
+      uint32_t bits = 0;
+      if (has_old && l.ids[k] == q) bits = old_bits(k++);
+      for (; a < add.size() && add[a].a == x && add[a].b == q; ++a) bits |= add[a].attr;
+      ids.push_back(q);
+      attrs.push_back(bits);
+    }
     patch.Add(x, ids, attrs);
   }
   return Write(Rel::kRelated, std::move(patch));
@@ -1021,18 +1072,27 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
     for (; d < end; ++d) missing(deltas[d]);
     if (!complete) {
       std::sort(known.begin(), known.end(), Stronger);
-      bool certain = known.size() >= k_top && !Stronger(e, known[k_top - 1]);
-      const size_t deg_j = papers_of(j).size();
-      for (size_t x = 0; certain && x < pending.size(); ++x) {
-        // At most e's count plus the gain, and no more than either has papers.
-        const Cooc& m = pending[x];
-        const uint32_t bound = static_cast<uint32_t>(
-            std::min<uint64_t>({uint64_t{e.count} + m.count, deg_j, papers_of(m.id).size()}));
-        certain = !Stronger({m.id, bound}, known[k_top - 1]);
-      }
-      if (certain) {
+      if (known.size() >= k_top && !Stronger(e, known[k_top - 1])) {
+        // The pairs missing without a gain stay out. A missing pair that
+        // gained is capped by e's count plus the gain and by either
+        // keyword's papers; one whose cap could enter is counted exactly,
+        // as the papers the two share (their new lists), and joins the
+        // known counts, which only raises the K-th.
+        const std::span<const uint32_t> papers_j = papers_of(j);
+        for (size_t x = 0; x < pending.size(); ++x) {
+          const Cooc& m = pending[x];
+          const std::span<const uint32_t> papers_m = papers_of(m.id);
+          const uint32_t bound = static_cast<uint32_t>(
+              std::min<uint64_t>({uint64_t{e.count} + m.count, papers_j.size(), papers_m.size()}));
+          if (!Stronger({m.id, bound}, known[k_top - 1])) continue;
+          const Cooc exact{m.id, SharedCount(papers_j, papers_m)};
+          if (!Stronger(exact, known[k_top - 1])) continue;
+          known.insert(std::upper_bound(known.begin(), known.end(), exact, Stronger), exact);
+          known.pop_back();  // (only the first K matter from here)
+          ++resolved_;
+        }
         ++certified_;
-      } else {
+      } else {  // j lost pairs near its threshold: an unlisted pair may enter
         recount.push_back(touched.size());  // counted below
         ++recounted_;
       }
@@ -1139,10 +1199,11 @@ void Updater::LoadKeywordLists(const ListPatch& has) {
   keyword_offsets_.reserve(n + 1);
   keyword_ids_.reserve(old.num_edges() + has.ids.size());
   keyword_offsets_.push_back(0);
+  size_t i = 0;  // the patch's nodes ascend with p
   for (uint64_t p = 0; p < n; ++p) {
-    const int64_t i = has.Find(static_cast<uint32_t>(p));
+    while (i < has.size() && has.nodes[i] < p) ++i;
     std::span<const uint32_t> kws =
-        i >= 0 ? has.Ids(static_cast<size_t>(i)) : Scan(Rel::kKeywords).Get(p).ids;
+        i < has.size() && has.nodes[i] == p ? has.Ids(i) : Scan(Rel::kKeywords).Get(p).ids;
     keyword_ids_.insert(keyword_ids_.end(), kws.begin(), kws.end());
     keyword_offsets_.push_back(keyword_ids_.size());
   }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../../lib/src/graph_build_parts.h"
 #include "test_util.h"
 
 namespace litgraph {
@@ -498,6 +499,51 @@ TEST(RankedListsTest, RoundTripsListsInTheirOwnOrder) {
                   std::vector<uint32_t>(attrs.begin() + offsets[v], attrs.begin() + offsets[v + 1]))
             << v;
       }
+    }
+  }
+}
+
+// RankList (the ranked list of one hub list) against a full sort by its
+// rule: attribute rank descending, citations descending, id ascending; with
+// many ties at the cut, papers beyond paper.citations, and lists of exactly
+// and just over the length.
+TEST(RankedListsTest, RankListTakesTheFirstEntriesOfTheFullOrder) {
+  std::mt19937 rng(11);
+  std::vector<uint32_t> citations(5000);
+  for (uint32_t& c : citations)
+    c = static_cast<uint32_t>(rng() % 6) | (rng() % 2 ? kCitationsFromStoreBit : 0u);
+  for (Rel rel : {Rel::kSourcePapers, Rel::kTopicPapers, Rel::kCoauthor}) {
+    const bool with_attrs = GetRelInfo(rel).attr != nullptr && GetRelInfo(rel).attr[0] != '\0';
+    for (size_t len : {40, 41, 200, 3000}) {
+      std::vector<uint32_t> ids;
+      for (uint32_t v = 0; ids.size() < len; v += 1 + rng() % 3) ids.push_back(v);  // some > 5000
+      if (len == 3000) std::shuffle(ids.begin(), ids.end(), rng);  // any order ranks the same
+      std::vector<uint32_t> attrs;
+      if (with_attrs)
+        for (size_t k = 0; k < len; ++k) attrs.push_back(static_cast<uint32_t>(rng() % 4));
+      std::vector<uint32_t> got_ids, got_attrs;
+      graph_parts::RankList(rel, ids, attrs, citations, 40, &got_ids, &got_attrs);
+      std::vector<uint32_t> order(len);
+      for (uint32_t i = 0; i < len; ++i) order[i] = i;
+      auto cites = [&](uint32_t p) {
+        return GetRelInfo(rel).to == NodeType::kPaper && p < citations.size()
+                   ? CitationCount(citations[p])
+                   : 0u;
+      };
+      auto rank = [&](uint32_t i) { return with_attrs ? RankedAttr(rel, attrs[i]) : 0u; };
+      std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+        if (rank(x) != rank(y)) return rank(x) > rank(y);
+        if (cites(ids[x]) != cites(ids[y])) return cites(ids[x]) > cites(ids[y]);
+        return ids[x] < ids[y];
+      });
+      std::vector<uint32_t> want_ids, want_attrs;
+      if (len > 40)
+        for (size_t k = 0; k < 40; ++k) {
+          want_ids.push_back(ids[order[k]]);
+          if (with_attrs) want_attrs.push_back(attrs[order[k]]);
+        }
+      EXPECT_EQ(got_ids, want_ids) << GetRelInfo(rel).file << " " << len;
+      EXPECT_EQ(got_attrs, want_attrs) << GetRelInfo(rel).file << " " << len;
     }
   }
 }
