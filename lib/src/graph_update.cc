@@ -136,39 +136,6 @@ void TopK(std::vector<Cooc>* row, size_t k) {
   row->resize(keep);
 }
 
-// The size of the intersection of two ascending lists: a merge, or a
-// galloping search of the longer one when one is much shorter (a keyword of
-// a few hundred papers against one of hundreds of thousands).
-uint32_t SharedCount(std::span<const uint32_t> a, std::span<const uint32_t> b) {
-  if (a.size() > b.size()) std::swap(a, b);
-  uint32_t n = 0;
-  if (a.size() * 32 < b.size()) {
-    auto lo = b.begin();
-    for (uint32_t x : a) {
-      // Everything before lo is below x: gallop to a bracket [lo, hi) that
-      // holds the first entry >= x, then search it.
-      auto hi = lo;
-      for (ptrdiff_t step = 1; hi != b.end() && *hi < x; step *= 2) {
-        lo = hi + 1;
-        hi = b.end() - lo > step ? lo + step : b.end();
-      }
-      lo = std::lower_bound(lo, hi, x);
-      if (lo == b.end()) break;
-      if (*lo == x) ++n, ++lo;
-    }
-    return n;
-  }
-  for (size_t i = 0, k = 0; i < a.size() && k < b.size();) {
-    if (a[i] < b[k])
-      ++i;
-    else if (b[k] < a[i])
-      ++k;
-    else
-      ++n, ++i, ++k;
-  }
-  return n;
-}
-
 // The new list of `node`: the patch's when it has one, else its old list
 // from `old` (valid until the scan moves to another block).
 Adjacency::List NewList(const ListPatch& patch, AdjacencyScan& old, uint32_t node) {
@@ -334,9 +301,8 @@ class Updater {
   // How the new own COOCCUR lists were found (CooccurPatch): from the known
   // counts, or counted afresh.
   int64_t certified_ = 0, recounted_ = 0;
-  int64_t resolved_ = 0;  // missing pairs of certified own lists counted exactly
   nlohmann::json CooccurCounts() const {
-    return {{"certified", certified_}, {"recounted", recounted_}, {"pairs_counted", resolved_}};
+    return {{"certified", certified_}, {"recounted", recounted_}};
   }
   // LoadKeywordLists': every paper's new keywords (CSR).
   bool lists_loaded_ = false;
@@ -1072,27 +1038,18 @@ ListPatch Updater::CooccurPatch(const ListPatch& has, const ListPatch& keyword_p
     for (; d < end; ++d) missing(deltas[d]);
     if (!complete) {
       std::sort(known.begin(), known.end(), Stronger);
-      if (known.size() >= k_top && !Stronger(e, known[k_top - 1])) {
-        // The pairs missing without a gain stay out. A missing pair that
-        // gained is capped by e's count plus the gain and by either
-        // keyword's papers; one whose cap could enter is counted exactly,
-        // as the papers the two share (their new lists), and joins the
-        // known counts, which only raises the K-th.
-        const std::span<const uint32_t> papers_j = papers_of(j);
-        for (size_t x = 0; x < pending.size(); ++x) {
-          const Cooc& m = pending[x];
-          const std::span<const uint32_t> papers_m = papers_of(m.id);
-          const uint32_t bound = static_cast<uint32_t>(
-              std::min<uint64_t>({uint64_t{e.count} + m.count, papers_j.size(), papers_m.size()}));
-          if (!Stronger({m.id, bound}, known[k_top - 1])) continue;
-          const Cooc exact{m.id, SharedCount(papers_j, papers_m)};
-          if (!Stronger(exact, known[k_top - 1])) continue;
-          known.insert(std::upper_bound(known.begin(), known.end(), exact, Stronger), exact);
-          known.pop_back();  // (only the first K matter from here)
-          ++resolved_;
-        }
+      bool certain = known.size() >= k_top && !Stronger(e, known[k_top - 1]);
+      const size_t deg_j = papers_of(j).size();
+      for (size_t x = 0; certain && x < pending.size(); ++x) {
+        // At most e's count plus the gain, and no more than either has papers.
+        const Cooc& m = pending[x];
+        const uint32_t bound = static_cast<uint32_t>(
+            std::min<uint64_t>({uint64_t{e.count} + m.count, deg_j, papers_of(m.id).size()}));
+        certain = !Stronger({m.id, bound}, known[k_top - 1]);
+      }
+      if (certain) {
         ++certified_;
-      } else {  // j lost pairs near its threshold: an unlisted pair may enter
+      } else {
         recount.push_back(touched.size());  // counted below
         ++recounted_;
       }
