@@ -100,7 +100,8 @@ void AddOptions(Tool& tool, Options* o) {
                                       "Recount the corpus phrase statistics on a partial run");
   app.add_option("--stats-from", o->stats_from,
                  "Copy the phrase statistics of the store at DIR instead of counting them (every "
-                 "shard of a corpus extracting with one set; see litgraph-merge)")
+                 "shard of a corpus extracting with one set; see litgraph-merge); the store's "
+                 "own phrases are counted too and kept, for litgraph-merge to add up")
       ->type_name("DIR")
       ->excludes(recount);
   app.add_option("--max-keywords", o->extract.max_keywords,

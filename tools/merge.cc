@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
          {"works_stale", s.works_stale},
          {"works_copied", s.works_copied},
          {"works_from_kept_runs", s.works_from_kept_runs},
+         {"works_from_kept_counts", s.works_from_kept_counts},
          {"entities", s.entities},
          {"paper_keywords", s.paper_keywords},
          {"keywords", s.keywords},

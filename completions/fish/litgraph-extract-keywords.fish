@@ -9,7 +9,7 @@ complete -c litgraph-extract-keywords -l missing -d 'Only papers without keyword
 complete -c litgraph-extract-keywords -l id -r -d 'Only these papers (ids, DOIs or titles; repeat the option)'
 complete -c litgraph-extract-keywords -l filter -d 'Filter mode: records on stdin, records with keywords out'
 complete -c litgraph-extract-keywords -l recount -d 'Recount the corpus phrase statistics on a partial run'
-complete -c litgraph-extract-keywords -l stats-from -r -f -a '(__fish_complete_directories)' -d 'Copy the phrase statistics of the store at DIR instead of counting them (every shard of a corpus extracting with one set; see litgraph-merge)'
+complete -c litgraph-extract-keywords -l stats-from -r -f -a '(__fish_complete_directories)' -d 'Copy the phrase statistics of the store at DIR instead of counting them (every shard of a corpus extracting with one set; see litgraph-merge); the store'\''s own phrases are counted too and kept, for litgraph-merge to add up'
 complete -c litgraph-extract-keywords -l max-keywords -r -d 'At most N keywords per paper (default 8)'
 complete -c litgraph-extract-keywords -l backend -r -f -a 'builtin llm' -d 'Extractor: builtin (default) or llm'
 complete -c litgraph-extract-keywords -l llm-url -r -d 'Chat-completions base URL (e.g. http://localhost:8080/v1)'

@@ -231,6 +231,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
                           if (feeder) feeder->Add(id, std::move(title), std::move(abstract));
                         });
     LITGRAPH_RETURN_IF_ERROR(ApplyBatches(&queue, &writer, options, stats, t0, counts));
+    if (counts.works > 0) store->NoteTextsWritten();
     if (feeder) {
       feeder->Finish();
       if (bulk) lexical->StartBuild(static_cast<uint64_t>(store->MaxId(NodeType::kPaper)) + 1);

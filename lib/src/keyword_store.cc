@@ -77,11 +77,10 @@ Result<PaperText> PaperTextOf(const Json& rec, const std::string& where) {
   return PaperText{0, field[0], field[1].empty() ? field[2] : field[1], where};
 }
 
-Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t memory,
-                                                            int threads) {
-  // The runs go beside the generations (keywords.tmp: removed by the
-  // counter, or with the generations' leftovers when killed).
-  PhraseCounter counter(store->dir() + "/keywords.tmp", memory, threads);
+namespace {
+
+// Every paper's phrases into `counter`.
+void CountStoreTexts(Store* store, PhraseCounter* counter, int threads) {
   // Texts in batches (2,000 documents or 64 MiB), each document's keys found
   // on `threads` threads and counted in document order.
   constexpr size_t kBatch = 2000, kBatchBytes = size_t{64} << 20;
@@ -92,7 +91,7 @@ Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t
     ParallelChunks(texts.size(), threads, 16, [&](uint64_t b, uint64_t e, int) {
       for (uint64_t i = b; i < e; ++i) PhraseKeysOf(texts[i].first, texts[i].second, &keys[i]);
     });
-    for (size_t i = 0; i < texts.size(); ++i) counter.AddKeys(keys[i]);
+    for (size_t i = 0; i < texts.size(); ++i) counter->AddKeys(keys[i]);
     texts.clear();
     bytes = 0;
   };
@@ -102,6 +101,28 @@ Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t
     if (texts.size() == kBatch || bytes >= kBatchBytes) count();
   });
   count();
+}
+
+// The store's own phrase counts (kPhraseCountsFile) into `out`.
+Status KeepPhraseCounts(Store* store, size_t memory, int threads, GenerationBuilder* out) {
+  PhraseCounter counter(store->dir() + "/keywords.tmp", memory, threads);
+  CountStoreTexts(store, &counter, threads);
+  const PhraseFile all{out->Path(kPhraseCountsFile), out->NewFile(kPhraseCountsFile)};
+  LITGRAPH_RETURN_IF_ERROR(counter.Write(nullptr, &all));
+  out->info()["phrase_counts"] = {{"documents", counter.num_docs()},
+                                  {"phrases", counter.distinct()},
+                                  {"text_version", store->TextVersion()}};
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GenerationBuilder>> CountPhraseStats(Store* store, size_t memory,
+                                                            int threads) {
+  // The runs go beside the generations (keywords.tmp: removed by the
+  // counter, or with the generations' leftovers when killed).
+  PhraseCounter counter(store->dir() + "/keywords.tmp", memory, threads);
+  CountStoreTexts(store, &counter, threads);
   return WritePhraseStats(store, &counter);
 }
 
@@ -256,7 +277,10 @@ Status RunKeywordExtraction(
       new_stats = std::move(out.value());
       LITGRAPH_RETURN_IF_ERROR(new_stats->Import(**view, "phrase_df"));
       new_stats->info() = (*view)->info();
+      new_stats->info().erase("phrase_counts");  // (the sample's own, when it is a shard)
       new_stats->info()["stats_from"] = options.stats_from;
+      LITGRAPH_RETURN_IF_ERROR(
+          KeepPhraseCounts(store, options.memory_budget / 2, options.threads, new_stats.get()));
       auto id = new_stats->Identity("phrase_df");
       if (!id.ok()) return id.status();
       LITGRAPH_RETURN_IF_ERROR(recounted.Open(new_stats->Path("phrase_df"), *id));

@@ -1694,13 +1694,7 @@ Status PhraseStats::Write(const std::string& path, const FileIdentity& id) const
 Status PhraseStats::Open(const std::string& path, const FileIdentity& id) {
   LITGRAPH_RETURN_IF_ERROR(file_.Open(path, id));
   StatsHeader h;
-  const uint8_t* hp = file_.Read(0, sizeof h);
-  if (!hp) return Status::Corruption(path + ": truncated phrase statistics");
-  std::memcpy(&h, hp, sizeof h);
-  // count is checked by division: a corrupt count must not wrap the product.
-  if (std::memcmp(h.magic, kStatsMagic, 8) != 0 || (file_.size() - sizeof h) % 12 != 0 ||
-      h.count != (file_.size() - sizeof h) / 12)
-    return Status::Corruption(path + ": corrupt phrase statistics");
+  LITGRAPH_RETURN_IF_ERROR(ReadStatsHeader(file_, path, &h));
   num_docs_ = h.num_docs;
   sorted_size_ = h.count;
   keys_at_ = sizeof h;

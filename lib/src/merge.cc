@@ -201,6 +201,24 @@ Status ShardKeptRuns(Store* shard, std::unique_ptr<KeptRuns>* runs) {
   return Status::Ok();
 }
 
+// The phrase counts a shard's extract-keywords kept (keyword_store.h,
+// KeepPhraseCounts), when they count exactly its papers' current texts: made
+// at the store's present text version, over as many documents as it has
+// papers. False otherwise (counts from an older release, or texts written
+// since).
+bool ShardPhraseCounts(Store* shard, PhraseFile* counts) {
+  auto view = shard->Current("keywords");
+  if (!view.ok() || !*view || !(*view)->Has(kPhraseCountsFile)) return false;
+  const nlohmann::json& info = (*view)->info().value("phrase_counts", nlohmann::json::object());
+  if (info.value("text_version", int64_t{-1}) != shard->TextVersion() ||
+      info.value("documents", int64_t{-1}) != shard->PaperCount())
+    return false;
+  auto id = (*view)->Identity(kPhraseCountsFile);
+  if (!id.ok()) return false;
+  *counts = {(*view)->Path(kPhraseCountsFile), *id};
+  return true;
+}
+
 // Applies every shard's entity records, then its works with their keywords,
 // in order; records where each written row's vectors are. A shard none of
 // whose works OUT holds yet (every shard of a merge into an empty store,
@@ -252,12 +270,21 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
         stats->works_from_kept_runs += store->MaxId(NodeType::kPaper);
       }
       TextFeeder* texts_to = from_runs ? nullptr : feeder;
+      // Its phrases from the counts its own extract-keywords kept, else
+      // from its texts.
+      PhraseCounter* count_to = phrases;
+      PhraseFile kept_counts;
+      if (phrases && ShardPhraseCounts(store, &kept_counts)) {
+        phrases->AddCounts(kept_counts.path, kept_counts.id);
+        stats->works_from_kept_counts += store->PaperCount();
+        count_to = nullptr;
+      }
       Status texts_status;
       int64_t texts_fed = 0;
       std::atomic<bool> stop_texts{false};
       ScopedThread texts([&] { stop_texts = true; },  // the copy failed
-                         !texts_to && !phrases ? std::function<void()>() : [&] {
-                           texts_status = FeedTexts(shards[i].dir, first, texts_to, phrases,
+                         !texts_to && !count_to ? std::function<void()>() : [&] {
+                           texts_status = FeedTexts(shards[i].dir, first, texts_to, count_to,
                                                     stop_texts, &texts_fed);
                          });
       CopiedWorks copied;
@@ -281,7 +308,7 @@ Status ApplyShards(Store* out, std::vector<Shard>& shards, bool bulk, const Merg
       texts.Join();
       LITGRAPH_RETURN_IF_ERROR(texts_status);
       // The texts read apart are those of the papers copied, one for one.
-      if (!contiguous || ((texts_to || phrases) && texts_fed != copied.works))
+      if (!contiguous || ((texts_to || count_to) && texts_fed != copied.works))
         return Status::Internal(
             fmt::format("{}: {} papers copied with ids from {} {}, {} texts read", shards[i].dir,
                         copied.works, first, contiguous ? "in order" : "out of order", texts_fed));
@@ -576,6 +603,7 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     LITGRAPH_RETURN_IF_ERROR(ApplyShards(out, shards, bulk != nullptr, options, &counts, &papers,
                                          lexical.get(), feeder.get(), phrases.get(), &kept_status,
                                          stats));
+    if (counts.works > 0) out->NoteTextsWritten();
     if (feeder) {
       feeder->Finish();
       LITGRAPH_RETURN_IF_ERROR(kept_status);

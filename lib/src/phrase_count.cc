@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <utility>
 
 #include "litgraph/keywords.h"
@@ -23,7 +24,9 @@ namespace {
 
 constexpr size_t kPairBytes = 12;  // u64 key, u32 count
 
-// A run's (key, count) pairs read back through a buffer.
+// A run's (key, count) pairs read back through a buffer; or those of a
+// phrase counts file (a statistics file of every key: AddCounts), read from
+// its checked mapping a window at a time.
 class RunReader {
  public:
   RunReader() = default;
@@ -39,8 +42,17 @@ class RunReader {
     buf_.resize(std::max<size_t>(buffer / kPairBytes, 1) * kPairBytes);
     return Status::Ok();
   }
+  Status OpenCounts(const std::string& path, const FileIdentity& id) {
+    path_ = path;
+    LITGRAPH_RETURN_IF_ERROR(counts_.Open(path, id));
+    StatsHeader h;
+    LITGRAPH_RETURN_IF_ERROR(ReadStatsHeader(counts_, path, &h));
+    pairs_ = h.count;
+    return Status::Ok();
+  }
   // The next pair; false at the end or on an error (status()).
   bool Next(uint64_t* key, uint32_t* count) {
+    if (!f_) return NextCounted(key, count);
     if (at_ == end_) {
       end_ = std::fread(buf_.data(), 1, buf_.size(), f_);
       at_ = 0;
@@ -57,10 +69,32 @@ class RunReader {
   const Status& status() const { return status_; }
 
  private:
+  bool NextCounted(uint64_t* key, uint32_t* count) {
+    if (next_ == pairs_ || !status_.ok()) return false;
+    if (next_ == window_end_) {  // the next window of keys and of counts
+      constexpr uint64_t kWindow = 8192;
+      window_end_ = std::min(pairs_, next_ + kWindow);
+      const uint64_t n = window_end_ - next_;
+      keys_ = counts_.Read(sizeof(StatsHeader) + 8 * next_, 8 * n);
+      dfs_ = counts_.Read(sizeof(StatsHeader) + 8 * pairs_ + 4 * next_, 4 * n);
+      window_ = next_;
+      if (!keys_ || !dfs_) {
+        status_ = counts_.status();
+        return false;
+      }
+    }
+    std::memcpy(key, keys_ + 8 * (next_ - window_), 8);
+    std::memcpy(count, dfs_ + 4 * (next_ - window_), 4);
+    ++next_;
+    return true;
+  }
   std::string path_;
   FILE* f_ = nullptr;
   std::vector<char> buf_;
   size_t at_ = 0, end_ = 0;
+  CheckedFile counts_;
+  uint64_t pairs_ = 0, next_ = 0, window_ = 0, window_end_ = 0;
+  const uint8_t *keys_ = nullptr, *dfs_ = nullptr;
   Status status_;
 };
 
@@ -148,9 +182,20 @@ void PhraseCounter::Spill() {
     }
     Status closed = out.Close();
     if (status_.ok()) status_ = closed;
-    if (status_.ok()) runs_.push_back(std::move(path));
+    if (status_.ok()) runs_.push_back({std::move(path), {}, false});
   }
   buffer_.clear();
+}
+
+void PhraseCounter::AddCounts(const std::string& path, const FileIdentity& id) {
+  if (!status_.ok()) return;
+  CheckedFile f;
+  StatsHeader h;
+  status_ = f.Open(path, id);
+  if (status_.ok()) status_ = ReadStatsHeader(f, path, &h);
+  if (!status_.ok()) return;
+  runs_.push_back({path, id, true});
+  num_docs_ += h.num_docs;
 }
 
 template <typename Fn>
@@ -159,7 +204,9 @@ Status PhraseCounter::Merge(size_t n, Fn&& fn) {
   std::vector<uint32_t> counts(n);
   std::vector<std::pair<uint64_t, size_t>> heap;  // (key, run), smallest key first
   for (size_t r = 0; r < n; ++r) {
-    LITGRAPH_RETURN_IF_ERROR(files[r].Open(runs_[r], read_buffer_));
+    const Input& in = runs_[r];
+    LITGRAPH_RETURN_IF_ERROR(in.counts ? files[r].OpenCounts(in.path, in.id)
+                                       : files[r].Open(in.path, read_buffer_));
     uint64_t key;
     if (files[r].Next(&key, &counts[r])) heap.emplace_back(key, r);
     LITGRAPH_RETURN_IF_ERROR(files[r].status());
@@ -185,11 +232,71 @@ Status PhraseCounter::Merge(size_t n, Fn&& fn) {
   return Status::Ok();
 }
 
+namespace {
+
+// One statistics file being written: the keys counted at least `min`
+// times go into the file as they come, their counts to a side file
+// appended after them; the header, written first, gets the count last.
+class StatsOut {
+ public:
+  StatsOut(const PhraseFile& f, uint32_t min, std::string counts_path)
+      : f_(f), min_(min), counts_path_(std::move(counts_path)) {}
+  Status Open(uint64_t num_docs) {
+    std::memcpy(h_.magic, kStatsMagic, 8);
+    h_.num_docs = num_docs;
+    LITGRAPH_RETURN_IF_ERROR(file_.Open(f_.path, f_.id));
+    LITGRAPH_RETURN_IF_ERROR(file_.Append(header()));
+    return counts_.Open(counts_path_);
+  }
+  Status Add(uint64_t key, uint32_t count) {
+    if (count < min_) return Status::Ok();
+    ++h_.count;
+    keys_.append(reinterpret_cast<const char*>(&key), sizeof key);
+    counts_.Raw(count);
+    if (keys_.size() < kWriteBuffer) return Status::Ok();
+    Status st = file_.Append(keys_);
+    keys_.clear();
+    return st;
+  }
+  Status Finish() {
+    LITGRAPH_RETURN_IF_ERROR(file_.Append(keys_));
+    LITGRAPH_RETURN_IF_ERROR(counts_.Close());
+    LITGRAPH_RETURN_IF_ERROR(AppendFile(counts_path_, &file_));
+    LITGRAPH_RETURN_IF_ERROR(file_.PatchHeader(0, header()));
+    LITGRAPH_RETURN_IF_ERROR(file_.Finish());
+    std::error_code ec;
+    fs::remove(counts_path_, ec);
+    return Status::Ok();
+  }
+
+ private:
+  std::string_view header() const { return {reinterpret_cast<const char*>(&h_), sizeof h_}; }
+  const PhraseFile& f_;
+  const uint32_t min_;
+  const std::string counts_path_;
+  StatsHeader h_{};
+  CheckedFileWriter file_;
+  OutFile counts_;
+  std::string keys_;
+};
+
+}  // namespace
+
 Status PhraseCounter::Write(const std::string& path, const FileIdentity& id) {
+  const PhraseFile df{path, id};
+  return Write(&df, nullptr);
+}
+
+Status PhraseCounter::Write(const PhraseFile* df, const PhraseFile* all) {
   Spill();                        // the rest as a last run: the buffer's memory goes
   buffer_ = decltype(buffer_)();  // not `= {}`: that keeps the capacity
   LITGRAPH_RETURN_IF_ERROR(status_);
   std::error_code ec;
+  auto remove_runs = [&](size_t n) {  // (counts files belong to their stores)
+    for (size_t r = 0; r < n; ++r)
+      if (!runs_[r].counts) fs::remove(runs_[r].path, ec);
+    runs_.erase(runs_.begin(), runs_.begin() + static_cast<int64_t>(n));
+  };
   // Too many runs to open at once: the oldest are merged into one.
   while (runs_.size() > kMaxMergeWidth) {
     std::string merged = RunPath();
@@ -201,43 +308,23 @@ Status PhraseCounter::Write(const std::string& path, const FileIdentity& id) {
       return Status::Ok();
     }));
     LITGRAPH_RETURN_IF_ERROR(out.Close());
-    for (size_t r = 0; r < kMaxMergeWidth; ++r) fs::remove(runs_[r], ec);
-    runs_.erase(runs_.begin(), runs_.begin() + kMaxMergeWidth);
-    runs_.push_back(std::move(merged));
+    remove_runs(kMaxMergeWidth);
+    runs_.push_back({std::move(merged), {}, false});
   }
-  // The keys go into the file as they come, their counts to a side file
-  // appended after them; the header, written first, gets the count last.
-  StatsHeader h{};
-  std::memcpy(h.magic, kStatsMagic, 8);
-  h.num_docs = num_docs_;
-  auto header = [&h] { return std::string_view(reinterpret_cast<const char*>(&h), sizeof h); };
-  CheckedFileWriter file;
-  LITGRAPH_RETURN_IF_ERROR(file.Open(path, id));
-  LITGRAPH_RETURN_IF_ERROR(file.Append(header()));
-  const std::string counts_path = dir_ + "/counts";
-  OutFile counts;
-  LITGRAPH_RETURN_IF_ERROR(counts.Open(counts_path));
-  std::string keys;
+  // Keys counted in one document are implied by the statistics (df 1:
+  // PhraseStats::Write); the counts file holds them too.
+  std::vector<std::unique_ptr<StatsOut>> outs;
+  if (df) outs.push_back(std::make_unique<StatsOut>(*df, 2, dir_ + "/counts.df"));
+  if (all) outs.push_back(std::make_unique<StatsOut>(*all, 1, dir_ + "/counts.all"));
+  for (auto& o : outs) LITGRAPH_RETURN_IF_ERROR(o->Open(num_docs_));
   distinct_ = 0;
   LITGRAPH_RETURN_IF_ERROR(Merge(runs_.size(), [&](uint64_t key, uint32_t count) {
     ++distinct_;
-    if (count < 2) return Status::Ok();  // df 1 is implied (PhraseStats::Write)
-    ++h.count;
-    keys.append(reinterpret_cast<const char*>(&key), sizeof key);
-    counts.Raw(count);
-    if (keys.size() < kWriteBuffer) return Status::Ok();
-    Status st = file.Append(keys);
-    keys.clear();
-    return st;
+    for (auto& o : outs) LITGRAPH_RETURN_IF_ERROR(o->Add(key, count));
+    return Status::Ok();
   }));
-  LITGRAPH_RETURN_IF_ERROR(file.Append(keys));
-  LITGRAPH_RETURN_IF_ERROR(counts.Close());
-  LITGRAPH_RETURN_IF_ERROR(AppendFile(counts_path, &file));
-  LITGRAPH_RETURN_IF_ERROR(file.PatchHeader(0, header()));
-  LITGRAPH_RETURN_IF_ERROR(file.Finish());
-  fs::remove(counts_path, ec);
-  for (const std::string& r : runs_) fs::remove(r, ec);
-  runs_.clear();
+  for (auto& o : outs) LITGRAPH_RETURN_IF_ERROR(o->Finish());
+  remove_runs(runs_.size());
   return Status::Ok();
 }
 

@@ -446,6 +446,13 @@ void Store::SetMeta(const std::string& key, const std::string& value) {
       .Exec();
 }
 
+int64_t Store::TextVersion() {
+  auto v = GetMeta("text_version");
+  return v ? std::strtoll(v->c_str(), nullptr, 10) : 0;
+}
+
+void Store::NoteTextsWritten() { SetMeta("text_version", std::to_string(TextVersion() + 1)); }
+
 Stmt& Store::CachedStmt(const char* sql) {
   auto it = stmts_.find(sql);
   if (it == stmts_.end()) it = stmts_.emplace(sql, db_.Prepare(sql)).first;

@@ -284,8 +284,10 @@ TEST_F(MergeTest, ShardsMergeIntoTheStoreOfASingleIngest) {
   EXPECT_EQ(ms.shards, 4);
   EXPECT_EQ(ms.works, 24);
   EXPECT_EQ(ms.works_new, 24);
-  // Every shard's lexical postings came from its kept runs, not its texts.
+  // Every shard's lexical postings came from its kept runs, and its phrases
+  // from its kept counts, not its texts.
   EXPECT_EQ(ms.works_from_kept_runs, 24);
+  EXPECT_EQ(ms.works_from_kept_counts, 24);
   EXPECT_EQ(ms.dangling_references, 0);  // every reference is to a paper of the corpus
   EXPECT_GT(ms.cites_edges, 0);
   EXPECT_GT(ms.paper_keywords, 0);
@@ -557,7 +559,8 @@ TEST_F(MergeTest, ACopiedShardEqualsItsWorksAppliedOneByOne) {
     std::string changed;
     for (size_t i : {120, 150}) {
       json w = json::parse(finance[i]);
-      w["title"] = w["display_name"] = "Changed: " + w.value("title", std::string());
+      w["title"] = w["display_name"] =  // a phrase of its own, in both
+          "Quantum lattice chromodynamics: " + w.value("title", std::string());
       w["updated_date"] = "2030-01-01T00:00:00";
       changed += w.dump() + "\n";
     }
@@ -587,6 +590,11 @@ TEST_F(MergeTest, ACopiedShardEqualsItsWorksAppliedOneByOne) {
   // second shard's a base and a delta), the same index as their texts give.
   EXPECT_EQ(copied.works_from_kept_runs, 245);
   EXPECT_EQ(applied.works_from_kept_runs, 0);
+  // Their phrases from the counts their extract-keywords --stats-from kept:
+  // the third shard's. The first counted its own statistics (no counts
+  // kept), and the second's counts went stale with its two changed works.
+  EXPECT_EQ(copied.works_from_kept_counts, 45);
+  EXPECT_EQ(applied.works_from_kept_counts, 0);
   // The lexical files hold the same bytes.
   {
     auto a = Store::Open(tmp_dir_.File("copied"), Store::Mode::kRead);
@@ -594,15 +602,21 @@ TEST_F(MergeTest, ACopiedShardEqualsItsWorksAppliedOneByOne) {
     ASSERT_TRUE(a.ok() && b.ok());
     auto ga = (*a)->Current("graph"), gb = (*b)->Current("graph");
     ASSERT_TRUE(ga.ok() && *ga && gb.ok() && *gb);
-    for (const char* name :
-         {"lexicon", "postings", "run", "title.lexicon", "title.postings", "title.run"}) {
+    auto same_bytes = [](const GenerationView& va, const GenerationView& vb, const char* name) {
       CheckedFile fa, fb;
-      ASSERT_TRUE((*ga)->OpenFile(name, &fa).ok()) << name;
-      ASSERT_TRUE((*gb)->OpenFile(name, &fb).ok()) << name;
+      ASSERT_TRUE(va.OpenFile(name, &fa).ok()) << name;
+      ASSERT_TRUE(vb.OpenFile(name, &fb).ok()) << name;
       ASSERT_GT(fa.size(), 0u) << name;
       ASSERT_EQ(fa.size(), fb.size()) << name;
       EXPECT_EQ(std::memcmp(fa.Read(0, fa.size()), fb.Read(0, fb.size()), fa.size()), 0) << name;
-    }
+    };
+    for (const char* name :
+         {"lexicon", "postings", "run", "title.lexicon", "title.postings", "title.run"})
+      same_bytes(**ga, **gb, name);
+    // So do the phrase statistics, added up from kept counts or counted.
+    auto ka = (*a)->Current("keywords"), kb = (*b)->Current("keywords");
+    ASSERT_TRUE(ka.ok() && *ka && kb.ok() && *kb);
+    same_bytes(**ka, **kb, "phrase_df");
   }
   EXPECT_EQ(copied.works_new, applied.works_new);
   EXPECT_EQ(copied.paper_keywords, applied.paper_keywords);

@@ -188,6 +188,53 @@ TEST(PhraseCounterTest, BatchedLookupsGiveEachKeyItsCount) {
   EXPECT_TRUE(opened.status().ok());
 }
 
+// Counts files (every key, df 1 included) of a corpus's slices, added up
+// by another counter with more texts of its own, give the statistics file of
+// counting the whole corpus at once: what a merge of shards relies on.
+TEST(PhraseCounterTest, KeptCountsOfSlicesAddUpToTheWholeCorpus) {
+  ScopedTempDir dir;
+  const auto docs = TextCorpus(400);
+  PhraseCounter whole(dir.File("whole"), 1024);
+  for (const Doc& d : docs) whole.AddDocument(d.title, d.abstract);
+  ASSERT_TRUE(whole.Write(dir.File("want"), TestId("phrase_df")).ok());
+  // Three slices kept as counts files, the last fed as texts; the first
+  // with a small budget (its counts merged from many runs).
+  const size_t cuts[] = {0, 90, 250, 330, 400};
+  PhraseCounter sum(dir.File("sum"), 1 << 20);
+  for (size_t c = 0; c < 4; ++c) {
+    if (c == 3) {
+      for (size_t i = cuts[c]; i < cuts[c + 1]; ++i)
+        sum.AddDocument(docs[i].title, docs[i].abstract);
+      continue;
+    }
+    PhraseCounter slice(dir.File("slice"), c == 0 ? 512 : 1 << 20);
+    for (size_t i = cuts[c]; i < cuts[c + 1]; ++i)
+      slice.AddDocument(docs[i].title, docs[i].abstract);
+    const PhraseFile counts{dir.File("counts" + std::to_string(c)), TestId("phrase_counts")};
+    ASSERT_TRUE(slice.Write(nullptr, &counts).ok());
+    // Every key, once counted or more.
+    PhraseStats opened;
+    ASSERT_TRUE(opened.Open(counts.path, counts.id).ok());
+    EXPECT_EQ(opened.size(), slice.distinct());
+    sum.AddCounts(counts.path, counts.id);
+  }
+  const PhraseFile df{dir.File("got"), TestId("phrase_df")};
+  const PhraseFile all{dir.File("all"), TestId("phrase_counts")};
+  ASSERT_TRUE(sum.Write(&df, &all).ok());
+  EXPECT_EQ(ReadFile(df.path), ReadFile(dir.File("want")));
+  EXPECT_EQ(sum.num_docs(), docs.size());
+  EXPECT_EQ(sum.distinct(), whole.distinct());
+  EXPECT_TRUE(std::filesystem::exists(dir.File("counts0"))) << "another store's file stays";
+  // The counts of the whole: each key's document frequency, df 1 included.
+  PhraseStats got_all;
+  ASSERT_TRUE(got_all.Open(all.path, all.id).ok());
+  EXPECT_EQ(got_all.size(), whole.distinct());
+  // A counts file of another identity fails the count.
+  PhraseCounter wrong(dir.File("wrong"), 1 << 20);
+  wrong.AddCounts(dir.File("counts1"), TestId("phrase_df"));
+  EXPECT_FALSE(wrong.Write(dir.File("none"), TestId("phrase_df")).ok());
+}
+
 TEST(PhraseCounterTest, EmptyCorpus) {
   ScopedTempDir dir;
   PhraseStats in_memory;

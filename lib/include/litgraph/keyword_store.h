@@ -66,7 +66,10 @@ struct KeywordRunOptions {
   bool recount = false;      // recount phrase statistics even when not a full run
   // The phrase statistics of another store (its current keywords
   // generation), copied instead of counted: shards of one corpus extracting
-  // with one set of statistics (litgraph-merge).
+  // with one set of statistics (litgraph-merge). The store's own phrases
+  // are then counted too, every one (documents of one included), and kept
+  // beside them as `phrase_counts` (kPhraseCountsFile), which litgraph-merge
+  // adds up instead of counting the shards' texts again.
   std::string stats_from;
   size_t batch = 2000;  // papers per backend call / commit unit for remote backends
   int threads = 1;  // for counting phrase statistics and COOCCUR recounts (the backend has its own)
@@ -111,6 +114,13 @@ class PhraseCounter;
 // once: what CountPhraseStats counts) written into a new keywords
 // generation, to be committed by the caller.
 Result<std::unique_ptr<GenerationBuilder>> WritePhraseStats(Store* store, PhraseCounter* counter);
+
+// A shard's own phrase counts, in its keywords generation beside the
+// statistics it copied (KeywordRunOptions::stats_from): the format of
+// phrase_df with every key, one document's included (phrase_count.h), and in
+// the generation's info "phrase_counts": {"documents", "text_version"} (the
+// store's Store::TextVersion when counted).
+inline constexpr char kPhraseCountsFile[] = "phrase_counts";
 
 // Opens the store's phrase statistics (NotFound when never counted).
 Status OpenPhraseStats(Store* store, PhraseStats* stats);

@@ -83,6 +83,9 @@ struct MergeStats {
   // Of those, works whose lexical postings came from their shard's kept runs
   // (lexical.h, KeptRuns) instead of their texts tokenized again.
   int64_t works_from_kept_runs = 0;
+  // Of those, works whose phrases came from the counts their shard's
+  // extract-keywords kept (keyword_store.h) instead of their texts.
+  int64_t works_from_kept_counts = 0;
   int64_t entities = 0;        // author / institution / source / topic records
   int64_t paper_keywords = 0;  // HAS_KEYWORD rows written
   int64_t keywords = 0;        // Keyword nodes in use afterwards

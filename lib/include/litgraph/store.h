@@ -209,6 +209,13 @@ class Store {
   void SetGeneration(const std::string& artifact, int64_t generation);
   std::optional<std::string> GetMeta(const std::string& key);
   void SetMeta(const std::string& key, const std::string& value);
+  // How many writes of papers' texts the store has had (meta.text_version):
+  // ingest and merge, which alone write titles and abstracts, count one
+  // for each run that stored a work. What is derived from the texts outside
+  // the graph's updates records the version it saw, and is stale when the
+  // store's has moved on (a shard's phrase counts, keyword_store.h).
+  int64_t TextVersion();
+  void NoteTextsWritten();  // writer only, inside the transaction writing them
 
   // --- Lookups ------------------------------------------------------------
   // Papers by the forms users type; dense paper ids.
