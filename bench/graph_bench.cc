@@ -38,6 +38,17 @@
 //              (median over --repeats), count = neighbour ids returned.
 //   scan       For each --npb value: a fresh Adjacency reading every node in
 //              id order, checking each list against the CSR: edges/s (median).
+//   ranked     The ranked lists of every hub relation (doc/graph-format.md),
+//              made again from the store's lists and paper.citations, as a
+//              graph update makes them for every list it changes: each list
+//              longer than the ranked length through RankList (rank keys made
+//              once per entry, then a selection over integers) and, the
+//              baseline in the same run, through the comparator RankList had
+//              until 2026-12-01 (std::partial_sort whose comparator looks up
+//              the attribute rank and citation count of both entries at every
+//              comparison); both must agree. Rows per relation (param = file):
+//              ranklist_ns and partial_sort_ns (ns per list entry, median of
+//              --repeats; count = entries), and param "all".
 //   compare    Other encodings of the same CSR, for the targets.md anchors
 //              (delta+varint ~2.65 B/edge, raw u32 + zstd ~2.9 B/edge):
 //                varint_raw       the litgraph block contents without zstd
@@ -67,10 +78,12 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "../lib/src/graph_build_parts.h"
 #include "litgraph/coding.h"
 #include "litgraph/graph.h"
 #include "litgraph/graph_build.h"
@@ -131,17 +144,48 @@ void AppendU32(const Csr& g, uint64_t first, uint64_t last, std::string* out) {
   }
 }
 
+// RankList's rule by a comparator over both entries' rank and citations at
+// every comparison: how ranked lists were made until 2026-12-01 (the
+// `ranked` workload's baseline).
+void ComparatorRankList(Rel rel, std::span<const uint32_t> ids, std::span<const uint32_t> attrs,
+                        std::span<const uint32_t> citations, uint32_t length,
+                        std::vector<uint32_t>* out_ids, std::vector<uint32_t>* out_attrs) {
+  out_ids->clear();
+  out_attrs->clear();
+  if (ids.size() <= length) return;
+  const bool with_attrs = !attrs.empty();
+  const bool papers = GetRelInfo(rel).to == NodeType::kPaper;
+  auto cites = [&](uint32_t p) {
+    return papers && p < citations.size() ? CitationCount(citations[p]) : 0u;
+  };
+  auto rank = [&](uint32_t i) { return with_attrs ? RankedAttr(rel, attrs[i]) : 0u; };
+  std::vector<uint32_t> order(ids.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::partial_sort(order.begin(), order.begin() + length, order.end(),
+                    [&](uint32_t x, uint32_t y) {
+                      if (rank(x) != rank(y)) return rank(x) > rank(y);
+                      uint32_t cx = cites(ids[x]), cy = cites(ids[y]);
+                      if (cx != cy) return cx > cy;
+                      return ids[x] < ids[y];
+                    });
+  for (size_t k = 0; k < length; ++k) {
+    out_ids->push_back(ids[order[k]]);
+    if (with_attrs) out_attrs->push_back(attrs[order[k]]);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string db, tmp_parent = "/tmp", benchmarks = "open,blocks,load,encode,random,scan,compare";
+  std::string db, tmp_parent = "/tmp",
+                  benchmarks = "open,blocks,load,encode,random,scan,ranked,compare";
   std::string npb_list = "16,32,64,128,256";
   uint64_t reads = 200000, seed = 1;
   int repeats = 5;
   CLI::App app{"litgraph-graph-bench: store open time and adjacency format trade-offs"};
   app.add_option("--db", db, "Store directory")->required();
   app.add_option("--benchmarks", benchmarks,
-                 "Workloads: open,blocks,load,encode,random,scan,compare");
+                 "Workloads: open,blocks,load,encode,random,scan,ranked,compare");
   app.add_option("--reads", reads, "Random neighbour reads per repeat (default 200000)");
   app.add_option("--repeats", repeats, "Repeats per timing; the median is reported (default 5)")
       ->check(CLI::PositiveNumber);
@@ -206,6 +250,74 @@ int main(int argc, char** argv) {
         Row("open_graph", "median", Median(t_graph), "ms", t_graph.size());
         Row("first_neighbours", "median", Median(t_first), "ms", first_deg);
         Row("open_total", "median", Median(t_total), "ms", t_total.size());
+      }
+    }
+
+    // ---- ranked -----------------------------------------------------------
+    if (want("ranked")) {
+      auto store = Store::Open(db, Store::Mode::kRead);
+      Check(store.status());
+      auto graph = Graph::Open(store->get());
+      Check(graph.status());
+      CheckedFile cf;
+      Check((*graph)->view().OpenFile("paper.citations", &cf));
+      const auto* cp = reinterpret_cast<const uint32_t*>(cf.Read(0, cf.size()));
+      if (!cp) Check(cf.status());
+      const std::span<const uint32_t> citations(cp, cf.size() / 4);
+      double all_new = 0, all_old = 0;
+      uint64_t all_entries = 0;
+      for (int ri = 0; ri < kRelCount; ++ri) {
+        const Rel r = static_cast<Rel>(ri);
+        if (!GetRelInfo(r).ranked) continue;
+        Adjacency& adj = (*graph)->adj(r);
+        // The lists that have a ranked list, copied out once (not timed).
+        std::vector<uint64_t> offsets{0};
+        std::vector<uint32_t> ids, attrs;
+        for (uint64_t n = 0; n < adj.num_nodes(); ++n) {
+          Adjacency::List l = adj.Neighbours(n);
+          if (l.size() <= kRankedLength) continue;
+          ids.insert(ids.end(), l.ids.begin(), l.ids.end());
+          attrs.insert(attrs.end(), l.attrs.begin(), l.attrs.end());
+          offsets.push_back(ids.size());
+        }
+        Check((*graph)->status());
+        if (ids.empty()) continue;
+        const bool with_attrs = !attrs.empty();
+        std::vector<double> t_new, t_old;
+        std::vector<uint32_t> a_ids, a_attrs, b_ids, b_attrs;
+        // which: 0 RankList, 1 the comparator, 2 both, compared (not timed).
+        auto pass = [&](int which) {
+          for (size_t i = 0; i + 1 < offsets.size(); ++i) {
+            std::span<const uint32_t> li(ids.data() + offsets[i], offsets[i + 1] - offsets[i]);
+            std::span<const uint32_t> la;
+            if (with_attrs) la = {attrs.data() + offsets[i], li.size()};
+            if (which != 1)
+              graph_parts::RankList(r, li, la, citations, kRankedLength, &a_ids, &a_attrs);
+            if (which != 0)
+              ComparatorRankList(r, li, la, citations, kRankedLength, &b_ids, &b_attrs);
+            if (which == 2 && (a_ids != b_ids || a_attrs != b_attrs))
+              Die(5, std::string(GetRelInfo(r).file) + ": ranked lists differ");
+          }
+        };
+        pass(2);
+        for (int rep = 0; rep < repeats; ++rep)
+          for (int which = 0; which < 2; ++which) {
+            auto t0 = Clock::now();
+            pass(which);
+            (which == 0 ? t_new : t_old).push_back(Seconds(t0, Clock::now()));
+          }
+        const double n = static_cast<double>(ids.size());
+        Row("ranked", std::string(GetRelInfo(r).file) + ".ranklist_ns", Median(t_new) / n * 1e9,
+            "ns", ids.size());
+        Row("ranked", std::string(GetRelInfo(r).file) + ".partial_sort_ns", Median(t_old) / n * 1e9,
+            "ns", ids.size());
+        all_new += Median(t_new);
+        all_old += Median(t_old);
+        all_entries += ids.size();
+      }
+      if (all_entries) {
+        Row("ranked", "all.ranklist_ns", all_new / all_entries * 1e9, "ns", all_entries);
+        Row("ranked", "all.partial_sort_ns", all_old / all_entries * 1e9, "ns", all_entries);
       }
     }
 
