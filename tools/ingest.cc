@@ -49,12 +49,13 @@ Manual ToolManual() {
       "has a newer updated_date, so a cron job can feed daily OpenAlex changes. References to "
       "works not in the store are kept and linked when the cited work arrives. The whole run "
       "is one atomic update: if it fails or is killed, the store keeps its previous content.\n\n"
-      "An update into a store with a graph rewrites only what the changed records reach: "
-      "the lists of the nodes they touch, and a delta of the full-text index holding the papers "
-      "changed since its base (searched together with the base, scored with the base's "
-      "statistics). When the delta would hold more than 20% of the indexed papers (--compact-at), "
-      "the full-text index is built again from the postings it keeps, which folds the delta "
-      "into a new base; --compact rebuilds every derived graph file. A cron job that updates "
+      "An update into a store with a graph writes only what the changed records reach: "
+      "the new lists of the nodes they touch, into each relation's delta of the lists changed "
+      "since its base, and a delta of the full-text index holding the papers changed since its "
+      "base (searched together with the base, scored with the base's statistics). When a delta "
+      "would pass 20% of its base (--compact-at: the full-text index's papers, a relation's "
+      "bytes), it is folded into a new base; --compact rebuilds every derived graph file. A "
+      "cron job that updates "
       "often can leave the fold to a quieter hour: "
       "--compact-at 100 on the updates, and ingest --compact-at 0 with no input when it "
       "suits. "
@@ -138,9 +139,9 @@ int main(int argc, char** argv) {
       "--compact-at 0 with no input folds it alone)");
   tool.app()
       .add_option("--compact-at", opt.lexical_delta_fraction,
-                  "Fold the full-text delta into its base once it would hold more than this "
-                  "share of the indexed papers (default 0.2; 0 folds it now, also with no "
-                  "input; 100 leaves it to such a run)")
+                  "Fold a delta into its base once it would pass this share of it: the "
+                  "full-text delta's papers, a relation's adjacency delta's bytes (default 0.2; "
+                  "0 folds them now, also with no input; 100 leaves it to such a run)")
       ->type_name("FRACTION")
       ->check(NumberIn(0.0, 1e6));
   tool.app()
@@ -154,6 +155,7 @@ int main(int argc, char** argv) {
   tool.AddStatsFlag();
   return tool.Run(argc, argv, [&]() -> Status {
     opt.build_graph = !no_graph;
+    opt.adjacency_delta_fraction = opt.lexical_delta_fraction;  // --compact-at: both deltas
     opt.update_metrics = !no_metrics;
     opt.threads = tool.common().threads;
     opt.reporter = tool.reporter();

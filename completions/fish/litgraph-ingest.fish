@@ -9,7 +9,7 @@ complete -c litgraph-ingest -l skip-invalid -d 'Count and skip malformed records
 complete -c litgraph-ingest -l no-graph -d 'Do not rebuild the graph files (a later ingest or `litgraph-ingest` with no input rebuilds them)'
 complete -c litgraph-ingest -l no-metrics -d 'Do not rebuild the store'\''s citation metrics (left stale for litgraph-metrics to rebuild)'
 complete -c litgraph-ingest -l compact -d 'Rebuild the derived graph files in full instead of updating them: folds the lexical index'\''s delta into its base too (updates fold it on their own past --compact-at; --compact-at 0 with no input folds it alone)'
-complete -c litgraph-ingest -l compact-at -r -d 'Fold the full-text delta into its base once it would hold more than this share of the indexed papers (default 0.2; 0 folds it now, also with no input; 100 leaves it to such a run)'
+complete -c litgraph-ingest -l compact-at -r -d 'Fold a delta into its base once it would pass this share of it: the full-text delta'\''s papers, a relation'\''s adjacency delta'\''s bytes (default 0.2; 0 folds them now, also with no input; 100 leaves it to such a run)'
 complete -c litgraph-ingest -l max-line-bytes -r -d 'Longest accepted input line (default 256 MiB)'
 complete -c litgraph-ingest -l memory-budget -r -d 'Memory for SQLite'\''s cache and the sorts of the lexical index and the graph, e.g. 512M or 4G (default 1G); beyond it sorted runs spill to disk'
 complete -c litgraph-ingest -l stats -d 'Print the summary as JSON on standard output'

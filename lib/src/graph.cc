@@ -105,13 +105,39 @@ Adjacency::~Adjacency() {
   if (dctx_) ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(dctx_));
 }
 
+std::string AdjDeltaName(const std::string& adj_name) {
+  constexpr std::string_view kAdj = ".adj";
+  std::string_view stem = adj_name;
+  if (stem.ends_with(kAdj)) stem.remove_suffix(kAdj.size());
+  return std::string(stem) + kAdjDeltaSuffix;
+}
+
 Status Adjacency::Open(const GenerationView& generation, const std::string& name) {
   auto id = generation.Identity(name);
   if (!id.ok()) return id.status();
-  return Open(generation.Path(name), *id);
+  LITGRAPH_RETURN_IF_ERROR(Open(generation.Path(name), *id));
+  const std::string delta = AdjDeltaName(name);
+  if (!generation.Has(delta)) return Status::Ok();
+  auto delta_id = generation.Identity(delta);
+  if (!delta_id.ok()) return delta_id.status();
+  auto d = std::make_unique<Adjacency>();
+  LITGRAPH_RETURN_IF_ERROR(d->OpenFile(generation.Path(delta), *delta_id));
+  if (!d->sparse() || d->has_attrs_ != has_attrs_ || sparse())
+    return Status::Corruption(
+        fmt::format("{}: not the delta of {}", generation.Path(delta), generation.Path(name)));
+  view_nodes_ = std::max(num_nodes_, d->num_nodes_);
+  num_edges_ = d->num_edges_;  // the relation's totals
+  max_degree_ = d->max_degree_;
+  delta_ = std::move(d);
+  return Status::Ok();
 }
 
 Status Adjacency::Open(const std::string& path, const FileIdentity& id) {
+  delta_.reset();
+  return OpenFile(path, id);
+}
+
+Status Adjacency::OpenFile(const std::string& path, const FileIdentity& id) {
   LITGRAPH_RETURN_IF_ERROR(file_.Open(path, id));
   auto bad = [&](const char* what) {
     return Status::Corruption(fmt::format("{}: {}", path, what));
@@ -136,13 +162,54 @@ Status Adjacency::Open(const std::string& path, const FileIdentity& id) {
   listed_ = h.listed;
   index_off_ = h.index_offset;
   nodes_off_ = h.nodes_offset;
+  view_nodes_ = num_nodes_;
   return Status::Ok();
 }
 
 // A damaged page first: what decoding then found wrong is its consequence.
 Status Adjacency::status() const {
   LITGRAPH_RETURN_IF_ERROR(file_.status());
-  return status_;
+  LITGRAPH_RETURN_IF_ERROR(status_);
+  return delta_ ? delta_->status() : Status::Ok();
+}
+
+uint32_t Adjacency::ListedNode(uint64_t i) {
+  uint32_t id = 0;
+  if (i >= listed_ || !ReadValue(file_, nodes_off_ + i * 4, &id)) Damaged("corrupt node list");
+  return id;
+}
+
+uint64_t Adjacency::LowerBound(uint64_t node, uint64_t from) const {
+  auto at = [&](uint64_t i) {
+    uint32_t id = 0;
+    return ReadValue(file_, nodes_off_ + i * 4, &id) ? uint64_t{id} : ~uint64_t{0};
+  };
+  if (from > listed_ || (from > 0 && at(from - 1) >= node)) from = 0;  // not ascending
+  // Gallop from `from`, then search the bracket.
+  uint64_t lo = from, step = 1;
+  uint64_t hi = lo;
+  while (hi < listed_ && at(hi) < node) {
+    lo = hi + 1;
+    hi = std::min(listed_, lo + step);
+    step *= 2;
+  }
+  while (lo < hi) {  // the answer is in [lo, hi]
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (at(mid) < node)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+bool Adjacency::DeltaLists(uint64_t node, uint64_t* hint) const {
+  if (!delta_ || node >= delta_->num_nodes_) return false;
+  const uint64_t at = delta_->LowerBound(node, hint ? *hint : 0);
+  if (hint) *hint = at;
+  uint32_t id = 0;
+  return at < delta_->listed_ && ReadValue(delta_->file_, delta_->nodes_off_ + at * 4, &id) &&
+         id == node;
 }
 
 uint32_t* Adjacency::Generation::Allocate(size_t words) {
@@ -256,7 +323,7 @@ bool Adjacency::StoredBlock(uint64_t b, std::string_view* bytes, bool* raw) {
 }
 
 Adjacency::List Adjacency::Neighbours(uint64_t node) {
-  if (node >= num_nodes_) return {};
+  if (node >= view_nodes_) return {};
   if (auto it = gens_[cur_].lists.find(node); it != gens_[cur_].lists.end())
     return MakeList(it->second.words, it->second.deg);
   Generation& old = gens_[cur_ ^ 1];
@@ -267,6 +334,10 @@ Adjacency::List Adjacency::Neighbours(uint64_t node) {
     decoded_.assign(c.words, c.words + static_cast<size_t>(c.deg) * (has_attrs_ ? 2 : 1));
     return Keep(node, decoded_.data(), c.deg);
   }
+  if (DeltaLists(node)) {  // (ids then attributes, side by side)
+    const List l = delta_->Once(node);
+    return Keep(node, l.ids.data(), static_cast<uint32_t>(l.size()));
+  }
   const int64_t position = Position(node);
   uint32_t deg;
   if (position < 0 || !Decode(static_cast<uint64_t>(position), &deg)) return {};
@@ -274,10 +345,11 @@ Adjacency::List Adjacency::Neighbours(uint64_t node) {
 }
 
 Adjacency::List Adjacency::Once(uint64_t node) {
-  if (node >= num_nodes_) return {};
+  if (node >= view_nodes_) return {};
   for (const Generation& g : gens_)
     if (auto it = g.lists.find(node); it != g.lists.end())
       return MakeList(it->second.words, it->second.deg);
+  if (DeltaLists(node)) return delta_->Once(node);
   const int64_t position = Position(node);
   uint32_t deg;
   if (position < 0 || !Decode(static_cast<uint64_t>(position), &deg)) return {};
@@ -362,6 +434,13 @@ bool AdjacencyScan::Load(uint64_t block) {
 }
 
 Adjacency::List AdjacencyScan::Get(uint64_t node) {
+  if (node >= a_.view_nodes_) return {};
+  if (a_.DeltaLists(node, &delta_at_)) {  // copied: valid until the next Get
+    const Adjacency::List l = a_.delta_->Once(node);
+    delta_words_.assign(l.ids.begin(), l.ids.end());
+    delta_words_.insert(delta_words_.end(), l.attrs.begin(), l.attrs.end());
+    return a_.MakeList(delta_words_.data(), static_cast<uint32_t>(l.size()));
+  }
   if (node >= a_.num_nodes_) return {};
   const uint64_t b = node / a_.nodes_per_block_;
   if (b != block_ && !Load(b)) return {};
@@ -522,11 +601,38 @@ int64_t ListPatch::Find(uint32_t node) const {
   return it != nodes.end() && *it == node ? it - nodes.begin() : -1;
 }
 
-Status PatchAdjacency(Adjacency& old, const ListPatch& patch, uint64_t node_space,
+namespace {
+
+// The lists of `patch` and those of old's delta it does not replace, by node.
+ListPatch WithDeltaLists(Adjacency& old, const ListPatch& patch) {
+  ListPatch out;
+  Adjacency* delta = old.delta();
+  AdjacencyScan scan(old);  // (a delta node's list is its delta list)
+  size_t k = 0;
+  for (uint64_t i = 0; delta && i < delta->listed(); ++i) {
+    const uint32_t n = delta->ListedNode(i);
+    for (; k < patch.size() && patch.nodes[k] < n; ++k)
+      out.Add(patch.nodes[k], patch.Ids(k), patch.Attrs(k));
+    if (k < patch.size() && patch.nodes[k] == n) continue;  // replaced
+    const Adjacency::List l = scan.Get(n);
+    out.Add(n, l.ids, l.attrs);
+  }
+  for (; k < patch.size(); ++k) out.Add(patch.nodes[k], patch.Ids(k), patch.Attrs(k));
+  return out;
+}
+
+}  // namespace
+
+Status PatchAdjacency(Adjacency& old, const ListPatch& patch_in, uint64_t node_space,
                       const std::string& path, const FileIdentity& id, uint32_t nodes_per_block,
                       int zstd_level) {
-  const uint64_t old_n = old.num_nodes(), per = nodes_per_block;
-  if (old.sparse() || (old_n > 0 && old.nodes_per_block() != per) || node_space < old_n ||
+  // A delta is folded in: its lists join the patch, so no block of the base
+  // holding one of its nodes is copied.
+  ListPatch folded;
+  if (old.delta()) folded = WithDeltaLists(old, patch_in);
+  const ListPatch& patch = old.delta() ? folded : patch_in;
+  const uint64_t old_n = old.base_nodes(), view_n = old.num_nodes(), per = nodes_per_block;
+  if (old.sparse() || (old_n > 0 && old.nodes_per_block() != per) || node_space < view_n ||
       (!patch.empty() && patch.nodes.back() >= node_space))
     return Status::Internal(fmt::format("{}: cannot patch this adjacency file", path));
   AdjacencyWriter w;
@@ -553,7 +659,7 @@ Status PatchAdjacency(Adjacency& old, const ListPatch& patch, uint64_t node_spac
     }
     for (uint64_t n = first; n < last; ++n) {
       if (k < patch.size() && patch.nodes[k] == n) {
-        if (n < old_n) {
+        if (n < view_n) {
           const uint32_t before = static_cast<uint32_t>(scan.Get(n).size());
           edges -= before;
           if (before == old.max_degree()) lost_max = true;
@@ -575,6 +681,55 @@ Status PatchAdjacency(Adjacency& old, const ListPatch& patch, uint64_t node_spac
     for (uint64_t n = 0; n < old_n; ++n)
       if (patch.Find(static_cast<uint32_t>(n)) < 0)
         max_degree = std::max(max_degree, old.Degree(n));
+  }
+  LITGRAPH_RETURN_IF_ERROR(old.status());
+  w.SetTotals(edges, max_degree);
+  return w.Finish();
+}
+
+Status WriteAdjacencyDelta(Adjacency& old, const ListPatch& patch, uint64_t node_space,
+                           const std::string& path, const FileIdentity& id,
+                           uint32_t nodes_per_block, int zstd_level) {
+  const uint64_t view_n = old.num_nodes();
+  if (old.sparse() || node_space < view_n || (!patch.empty() && patch.nodes.back() >= node_space))
+    return Status::Internal(fmt::format("{}: cannot write this adjacency delta", path));
+  ListPatch lists = WithDeltaLists(old, patch);
+  // A delta always lists a node (a sparse file of none would read as
+  // dense): with no list to replace, the last node of a grown space, whose
+  // list is empty (it is new).
+  if (lists.empty()) {
+    if (node_space == 0 || node_space - 1 < view_n)
+      return Status::Internal(fmt::format("{}: an empty adjacency delta", path));
+    lists.Add(static_cast<uint32_t>(node_space - 1), {}, {});
+  }
+  AdjacencyWriter w;
+  LITGRAPH_RETURN_IF_ERROR(
+      w.Open(path, id, node_space, old.has_attrs(), true, nodes_per_block, zstd_level));
+  // The relation's totals: the old ones, less the lists replaced, plus the
+  // new ones (the old delta's lists replace themselves). The maximum degree
+  // is looked for among the base's other lists when a replaced list had it.
+  uint64_t edges = old.num_edges();
+  uint32_t new_max = 0;
+  bool lost_max = false;
+  AdjacencyScan scan(old);
+  for (size_t k = 0; k < lists.size(); ++k) {
+    const uint32_t n = lists.nodes[k];
+    if (n < view_n) {
+      const uint32_t before = static_cast<uint32_t>(scan.Get(n).size());
+      edges -= before;
+      if (before == old.max_degree()) lost_max = true;
+    }
+    const auto ids = lists.Ids(k);
+    edges += ids.size();
+    new_max = std::max<uint32_t>(new_max, static_cast<uint32_t>(ids.size()));
+    LITGRAPH_RETURN_IF_ERROR(w.Add(n, ids, lists.Attrs(k)));
+  }
+  uint32_t max_degree = std::max(old.max_degree(), new_max);
+  if (lost_max && new_max < old.max_degree()) {
+    max_degree = new_max;
+    for (uint64_t n = 0; n < old.base_nodes(); ++n)
+      if (lists.Find(static_cast<uint32_t>(n)) < 0)
+        max_degree = std::max(max_degree, static_cast<uint32_t>(scan.Get(n).size()));
   }
   LITGRAPH_RETURN_IF_ERROR(old.status());
   w.SetTotals(edges, max_degree);

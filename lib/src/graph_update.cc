@@ -47,6 +47,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 #include <unordered_map>
 
@@ -240,6 +241,9 @@ class Updater {
   Status Write(Rel r, ListPatch patch, std::vector<uint32_t> rerank = {});
   // Waits for the queued writes; their edge counts go to counts_.
   Status FinishWrites();
+  // With a delta fraction of 0, folds the deltas of the relations this
+  // update did not write (ingest --compact-at 0 with no input).
+  Status FoldUnwrittenDeltas();
   // Targets (in relation `fwd`, new lists) of the papers whose citation
   // count changed: the nodes whose ranked lists in fwd's reverse rank them.
   std::vector<uint32_t> RerankedBy(Rel fwd, const ListPatch& fwd_patch);
@@ -282,6 +286,17 @@ class Updater {
   nlohmann::json counts_ = nlohmann::json::object();
   std::mutex written_mu_;
   std::map<std::string, int64_t> written_edges_;  // by the writer thread, per relation
+  std::set<std::string> folded_;                  // adjacency deltas folded into a new base
+  // Relations whose update wrote a new delta, extended their delta, or
+  // folded it into a new base (the generation's info: adjacency_update).
+  struct {
+    int64_t written = 0, extended = 0, folded = 0;
+  } adjacency_;
+  nlohmann::json AdjacencyCounts() const {
+    return {{"deltas_written", adjacency_.written},
+            {"deltas_extended", adjacency_.extended},
+            {"deltas_folded", adjacency_.folded}};
+  }
   nlohmann::json seconds_ = nlohmann::json::object();
   std::chrono::steady_clock::time_point lap_ = std::chrono::steady_clock::now();
 
@@ -395,6 +410,7 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
       store_, old_, papers_, options_.lexical_delta_fraction, out_, options_.memory_budget, &ls,
       &compacted, options_.changed_texts, Workers(options_.threads)));
   Lap("lexical");
+  LITGRAPH_RETURN_IF_ERROR(FoldUnwrittenDeltas());
   LITGRAPH_RETURN_IF_ERROR(FinishWrites());
   Lap("writes");  // waiting for the writer thread
   // Everything else is carried over (a compacted index's old delta goes).
@@ -403,7 +419,7 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
            name.rfind(std::string(kTitleIndexPrefix) + kDeltaPrefix, 0) == 0;
   };
   for (const auto& [name, build] : old_.files())
-    if (!out_->Identity(name).ok() && !(compacted && is_delta(name)))
+    if (!out_->Identity(name).ok() && !(compacted && is_delta(name)) && !folded_.count(name))
       LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
 
   nlohmann::json info = old_.info();
@@ -434,6 +450,7 @@ Status Updater::Run(const GraphChanges& changes, GraphBuildStats* stats) {
   info["lexical_postings"] = stats->lexical_postings;
   info["updated_papers"] = papers_.size();
   info["cooccur_update"] = CooccurCounts();
+  info["adjacency_update"] = AdjacencyCounts();
   info["update_seconds"] = seconds_;
   out_->info() = info;
   return Status::Ok();
@@ -597,29 +614,59 @@ std::vector<uint32_t> Updater::RerankedBy(Rel fwd, const ListPatch& fwd_patch) {
 Status Updater::Write(Rel r, ListPatch patch, std::vector<uint32_t> rerank) {
   const RelInfo& info = GetRelInfo(r);
   const std::string adj_name = std::string(info.file) + ".adj";
+  const std::string delta_name = AdjDeltaName(adj_name);
   const std::string ranked_name = std::string(info.file) + ".ranked";
   Adjacency& old = Old(r);
   const uint64_t space = space_[info.from];
-  if (patch.empty() && rerank.empty() && space == old.num_nodes()) {
+  const double fraction = options_.adjacency_delta_fraction;
+  // Lists unchanged (a delta is folded when the fraction is 0).
+  const bool same_lists =
+      patch.empty() && space == old.num_nodes() && !(old.delta() && fraction <= 0);
+  if (same_lists) {
     LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, adj_name));
-    if (info.ranked) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, ranked_name));
+    if (old.delta()) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, delta_name));
     counts_[info.file] = old.num_edges();
-    return Status::Ok();
+    if (!info.ranked || rerank.empty()) {
+      if (info.ranked) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, ranked_name));
+      return Status::Ok();
+    }
   }
-  const FileIdentity adj_id = out_->NewFile(adj_name);
+  // The changed lists go into the relation's delta (the base linked
+  // unchanged) until it would hold `fraction` of the base's bytes, at a
+  // guess of 1.5 bytes per entry; then base and delta are folded into a new
+  // base (doc/graph-format.md, "Deltas").
+  const double entries = static_cast<double>(patch.ids.size() * (old.has_attrs() ? 2 : 1));
+  const double delta_bytes = (old.delta() ? static_cast<double>(old.delta()->file_bytes()) : 0) +
+                             1.5 * entries + 2.0 * static_cast<double>(patch.size());
+  const bool as_delta = !same_lists && fraction > 0 &&
+                        delta_bytes <= fraction * static_cast<double>(old.file_bytes());
+  if (as_delta) {
+    LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, adj_name));
+    ++(old.delta() ? adjacency_.extended : adjacency_.written);
+  } else if (!same_lists && old.delta()) {
+    folded_.insert(delta_name);  // not carried over
+    ++adjacency_.folded;
+  }
+  const std::string written_name = same_lists ? "" : as_delta ? delta_name : adj_name;
+  const FileIdentity adj_id = same_lists ? FileIdentity{} : out_->NewFile(written_name);
   const FileIdentity ranked_id = info.ranked ? out_->NewFile(ranked_name) : FileIdentity{};
   // The job reads the old files through readers of its own (an Adjacency and
   // its scans are one thread's); citations_ no longer changes.
-  return writes_.Queue([this, r, adj_name, ranked_name, adj_id, ranked_id, space,
-                        patch = std::move(patch), rerank = std::move(rerank)]() -> Status {
+  return writes_.Queue([this, r, adj_name, written_name, ranked_name, adj_id, ranked_id, space,
+                        as_delta, patch = std::move(patch),
+                        rerank = std::move(rerank)]() -> Status {
     const RelInfo& info = GetRelInfo(r);
     Adjacency old;
     LITGRAPH_RETURN_IF_ERROR(old.Open(old_, adj_name));
-    LITGRAPH_RETURN_IF_ERROR(PatchAdjacency(old, patch, space, out_->Path(adj_name), adj_id,
-                                            options_.nodes_per_block, options_.zstd_level));
-    {
-      Adjacency written;  // its edge count, for the manifest
-      LITGRAPH_RETURN_IF_ERROR(written.Open(out_->Path(adj_name), adj_id));
+    const std::string path = out_->Path(written_name);
+    if (!written_name.empty()) {
+      LITGRAPH_RETURN_IF_ERROR(
+          as_delta ? WriteAdjacencyDelta(old, patch, space, path, adj_id, options_.nodes_per_block,
+                                         options_.zstd_level)
+                   : PatchAdjacency(old, patch, space, path, adj_id, options_.nodes_per_block,
+                                    options_.zstd_level));
+      Adjacency written;  // its edge count (the relation's), for the manifest
+      LITGRAPH_RETURN_IF_ERROR(written.Open(path, adj_id));
       std::lock_guard<std::mutex> l(written_mu_);
       written_edges_[info.file] = static_cast<int64_t>(written.num_edges());
     }
@@ -641,6 +688,17 @@ Status Updater::Write(Rel r, ListPatch patch, std::vector<uint32_t> rerank) {
     return PatchRankedLists(old_ranked, renew, fresh, out_->Path(ranked_name), ranked_id,
                             options_.ranked_length);
   });
+}
+
+Status Updater::FoldUnwrittenDeltas() {
+  if (options_.adjacency_delta_fraction > 0) return Status::Ok();
+  for (int i = 0; i < kRelCount; ++i) {
+    const Rel r = static_cast<Rel>(i);
+    const std::string adj_name = std::string(GetRelInfo(r).file) + ".adj";
+    if (!old_.Has(AdjDeltaName(adj_name)) || out_->Identity(adj_name).ok()) continue;
+    LITGRAPH_RETURN_IF_ERROR(Write(r, ListPatch()));
+  }
+  return Status::Ok();
 }
 
 Status Updater::FinishWrites() {
@@ -1205,15 +1263,18 @@ Status Updater::RunKeywords(const std::vector<uint32_t>& papers) {
   LITGRAPH_RETURN_IF_ERROR(Begin(papers, &citations_));
   LITGRAPH_RETURN_IF_ERROR(UpdateKeywords());
   Lap("cooccur");
+  LITGRAPH_RETURN_IF_ERROR(FoldUnwrittenDeltas());
   LITGRAPH_RETURN_IF_ERROR(FinishWrites());
   Lap("writes");  // waiting for the writer thread
   for (const auto& [name, build] : old_.files())
-    if (!out_->Identity(name).ok()) LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
+    if (!out_->Identity(name).ok() && !folded_.count(name))
+      LITGRAPH_RETURN_IF_ERROR(out_->Inherit(old_, name));
   nlohmann::json info = old_.info();
   SetRelationCounts(counts_, &info);
   info["generation"] = out_->number();
   info["keyword_update"] = CooccurCounts();
   info["keyword_update"]["papers"] = papers_.size();
+  info["keyword_update"]["adjacency"] = AdjacencyCounts();
   info["keyword_update"]["seconds"] = seconds_;
   out_->info() = info;
   return Status::Ok();

@@ -254,6 +254,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
       go.cooccur_top_k = options.cooccur_top_k;
       go.full_build_fraction = options.full_build_fraction;
       go.lexical_delta_fraction = options.lexical_delta_fraction;
+      go.adjacency_delta_fraction = options.adjacency_delta_fraction;
       if (update) {
         GraphChanges changes;
         changes.papers = std::move(counts.papers);

@@ -87,12 +87,21 @@ constexpr const char* kInputs[] = {"cites.out.adj",      "cites.in.adj",    "pap
 // Keyword novelty reads the papers' keywords as well.
 nlohmann::json InputBuilds(const GenerationView& view, bool keywords) {
   nlohmann::json j = nlohmann::json::object();
-  auto add = [&](const char* name) {
+  auto add = [&](const std::string& name) {
     auto it = view.files().find(name);
     j[name] = it == view.files().end() ? nlohmann::json(nullptr) : nlohmann::json(it->second);
   };
-  for (const char* name : kInputs) add(name);
-  if (keywords) add("keywords.adj");
+  // An adjacency file's delta is part of its relation (graph.h): its build
+  // counts, and its absence too.
+  auto add_relation = [&](const std::string& name) {
+    add(name);
+    if (name.ends_with(".adj")) {
+      const std::string delta = AdjDeltaName(name);
+      if (view.Has(delta)) add(delta);
+    }
+  };
+  for (const char* name : kInputs) add_relation(name);
+  if (keywords) add_relation("keywords.adj");
   return j;
 }
 

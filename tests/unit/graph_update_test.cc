@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -53,6 +54,8 @@ std::vector<std::pair<std::string, std::string>> FilesOf(const std::string& db, 
   return out;
 }
 
+json Changed(json w, const std::string& other, const std::string& date);
+
 class GraphUpdateTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -71,6 +74,7 @@ class GraphUpdateTest : public ::testing::Test {
     o.ranked_length = 4;  // short ranked lists: the fixtures' hubs have some
     o.cooccur_top_k = kTopK;
     o.full_build_fraction = 0.5;
+    o.adjacency_delta_fraction = adjacency_fraction_;
     o.build_graph = build_graph;
     IngestStats is;
     Status st = Ingest(store_.get(), {path}, o, &is);
@@ -111,8 +115,18 @@ class GraphUpdateTest : public ::testing::Test {
   }
 
   // The generation the last update wrote equals a full build of the store.
+  // Counts the adjacency deltas the last update extended and folded.
+  void TallyAdjacencyDeltas() {
+    auto info = json::parse(store_->GetMeta("graph_info").value_or("{}"));
+    if (!info.contains("adjacency_update")) return;
+    const json& a = info["adjacency_update"];
+    extended_ += a.value("deltas_extended", 0);
+    folded_ += a.value("deltas_folded", 0);
+  }
+
   void ExpectSameAsFullBuild(bool patched) {
     auto info = json::parse(store_->GetMeta("graph_info").value_or("{}"));
+    TallyAdjacencyDeltas();
     EXPECT_EQ(info.contains("updated_papers"), patched)
         << "generation " << store_->Generation("graph");
     ExpectFilesOfAFullBuild();
@@ -141,11 +155,24 @@ class GraphUpdateTest : public ::testing::Test {
         for (const char* name :
              {"lexicon", "postings", "run", "title.lexicon", "title.postings", "title.run"})
           if (file.first == name) return true;
-        return file.first.find("delta.") != std::string::npos;
+        return file.first.rfind("delta.", 0) == 0 || file.first.rfind("title.delta.", 0) == 0;
       };
       std::erase_if(a, lexical);
       std::erase_if(b, lexical);
       ExpectSameMatches(gen, gen + 1);
+    }
+    // A relation with an adjacency delta: base and delta list what the full
+    // build's file lists, node by node, with the same totals.
+    std::vector<std::string> with_delta;
+    for (const auto& [name, payload] : a)
+      if (name.ends_with(kAdjDeltaSuffix))
+        with_delta.push_back(name.substr(0, name.size() - std::strlen(kAdjDeltaSuffix)) + ".adj");
+    for (const std::string& adj : with_delta) {
+      ++adjacency_deltas_;
+      ExpectSameLists(gen, gen + 1, adj);
+      std::erase_if(a,
+                    [&](const auto& f) { return f.first == adj || f.first == AdjDeltaName(adj); });
+      std::erase_if(b, [&](const auto& f) { return f.first == adj; });
     }
     ASSERT_EQ(a.size(), b.size());
     for (size_t i = 0; i < a.size(); ++i) {
@@ -153,6 +180,33 @@ class GraphUpdateTest : public ::testing::Test {
       EXPECT_TRUE(a[i].second == b[i].second)
           << a[i].first << " of the patched generation " << gen << " differs from a full build";
     }
+  }
+
+  // Relation `adj` of generation `patched` (a base and its delta) lists
+  // what generation `full` lists.
+  void ExpectSameLists(int64_t patched, int64_t full, const std::string& adj) {
+    bool gone = false;
+    auto pv = GenerationView::Open(tmp_.File("db"), store_->id(), "graph", patched, false, &gone);
+    auto fv = GenerationView::Open(tmp_.File("db"), store_->id(), "graph", full, false, &gone);
+    ASSERT_TRUE(pv.ok() && fv.ok());
+    Adjacency p, f;
+    ASSERT_TRUE(p.Open(**pv, adj).ok()) << adj;
+    ASSERT_TRUE(f.Open(**fv, adj).ok()) << adj;
+    ASSERT_NE(p.delta(), nullptr) << adj;
+    EXPECT_EQ(f.delta(), nullptr) << adj;
+    EXPECT_EQ(p.num_nodes(), f.num_nodes()) << adj;
+    EXPECT_EQ(p.num_edges(), f.num_edges()) << adj;
+    EXPECT_EQ(p.max_degree(), f.max_degree()) << adj;
+    AdjacencyScan ps(p), fs(f);
+    for (uint64_t n = 0; n < f.num_nodes() + 2; ++n) {
+      const Adjacency::List a = p.Neighbours(n), b = f.Neighbours(n);
+      ASSERT_TRUE(std::ranges::equal(a.ids, b.ids)) << adj << " node " << n;
+      ASSERT_TRUE(std::ranges::equal(a.attrs, b.attrs)) << adj << " node " << n;
+      const Adjacency::List c = ps.Get(n);  // the scan reads the same
+      ASSERT_TRUE(std::ranges::equal(c.ids, b.ids)) << adj << " scanned node " << n;
+      ASSERT_TRUE(std::ranges::equal(c.attrs, b.attrs)) << adj << " scanned node " << n;
+    }
+    EXPECT_TRUE(p.status().ok() && f.status().ok());
   }
 
   // Each paper's title, as a query of both lexical indexes of two
@@ -187,10 +241,113 @@ class GraphUpdateTest : public ::testing::Test {
     }
   }
 
+  // Half the fixtures, then the rest and changed versions of them in many
+  // small upserts, each generation compared with a full build.
+  void GrowByManySmallUpserts() {
+    std::vector<json> works = ReadWorks();
+    ASSERT_GE(works.size(), 200u);
+    // A third without a record citation count: their in-store count changes
+    // when a later work cites them, which ranks the lists holding them again.
+    for (size_t i = 0; i < works.size(); i += 3) works[i].erase("cited_by_count");
+    // Half the fixtures at once (a full build), then the rest in slices: later
+    // slices hold works the earlier ones cite (their dangling references
+    // resolve), and works the earlier ones are cited by.
+    const size_t first = works.size() / 2;
+    Upsert({works.begin(), works.begin() + first});
+    ASSERT_GT(store_->Generation("graph"), 0);
+    for (size_t at = first; at < works.size(); at += 25) {
+      Upsert({works.begin() + at, works.begin() + std::min(works.size(), at + 25)});
+      ExpectSameAsFullBuild(true);
+    }
+    // An author record: its last institution counts as an affiliation.
+    json author = json::parse(testing::ReadFile(testing::TestData("A5023888391.json")));
+    Upsert({author});
+    ExpectSameAsFullBuild(true);
+    // A new author's record twice in one ingest, then a work that lists it
+    // with the first record's institution: none of it was in the graph.
+    json newcomer = author;
+    newcomer["id"] = "https://openalex.org/A9999999999";
+    json again = newcomer;
+    again["updated_date"] = "2030-01-01";
+    again["last_known_institutions"] =
+        json::array({{{"id", "https://openalex.org/I27837315"}, {"display_name", "Michigan"}}});
+    json work = works[first];
+    ASSERT_FALSE(work["authorships"].empty());
+    work["updated_date"] = "2029-01-01";
+    work["authorships"][0]["author"]["id"] = newcomer["id"];
+    work["authorships"][0]["institutions"] = newcomer["last_known_institutions"];
+    Upsert({newcomer, again, work});
+    ExpectSameAsFullBuild(true);
+    // Replaced versions: other references, related works, teams, topics,
+    // years and counts; the author record twice, with another institution
+    // each time (only the stored version's affiliation was in the graph).
+    std::vector<json> changed;
+    for (size_t i = 0; i < works.size(); i += 9)
+      changed.push_back(Changed(works[i], works[(i * 7 + 3) % works.size()]["id"], "2030-01-01"));
+    for (const char* inst :
+         {"https://openalex.org/I27837315", "https://openalex.org/I4200000002"}) {
+      json a = author;
+      a["last_known_institutions"] = json::array({{{"id", inst}, {"display_name", inst}}});
+      a["updated_date"] = std::string("2030-01-0") + (inst[24] == '2' ? "1" : "2");
+      changed.push_back(a);
+    }
+    Upsert(changed);
+    ExpectSameAsFullBuild(true);
+    // A work that references a stored work and an unknown one: few
+    // references are looked up one by one, many found by a scan (the slices
+    // above); both resolve alike.
+    {
+      json w = works[5];
+      w["referenced_works"] = json::array({works[7]["id"], "https://openalex.org/W1"});
+      w["related_works"] = json::array({works[8]["id"]});
+      w["updated_date"] = "2030-06-01";
+      Upsert({w});
+      ExpectSameAsFullBuild(true);
+    }
+    // One work three times in one ingest, each with other words: the second
+    // version is the newest, the third is stale. The lexical delta, tokenized
+    // while the records are written, holds what the store holds.
+    {
+      json w = works[3];
+      std::vector<json> versions;
+      for (const auto& [title, date] : {std::pair{"quasar lensing survey", "2032-01-01"},
+                                        std::pair{"coral reef acoustics", "2032-02-01"},
+                                        std::pair{"glacier calving dynamics", "2031-12-01"}}) {
+        w["title"] = w["display_name"] = title;
+        w["updated_date"] = date;
+        versions.push_back(w);
+      }
+      Upsert(versions);
+      const std::string url = works[3]["id"];
+      const auto id = store_->PaperByExtId(url.substr(url.rfind('/') + 1));
+      ASSERT_TRUE(id);
+      auto stored = store_->GetPaperText(*id);
+      ASSERT_TRUE(stored);
+      EXPECT_EQ(stored->title, "coral reef acoustics");
+      ExpectSameAsFullBuild(true);
+    }
+    // And back to the originals, later still.
+    std::vector<json> back;
+    for (size_t i = 0; i < works.size(); i += 9) {
+      json w = works[i];
+      w["updated_date"] = "2031-01-01";
+      back.push_back(w);
+    }
+    Upsert(back);
+    ExpectSameAsFullBuild(true);
+    // An update with nothing new to write still makes a generation.
+    Upsert({});
+    ExpectSameAsFullBuild(true);
+    EXPECT_GT(deltas_, 0);  // some updates wrote lexical deltas
+  }
+
   static constexpr size_t kTopK = 3;  // own COOCCUR lists shorter than most rows
   ScopedTempDir tmp_;
   std::unique_ptr<Store> store_;
-  int deltas_ = 0;  // generations compared with a lexical delta
+  int deltas_ = 0;                   // generations compared with a lexical delta
+  int adjacency_deltas_ = 0;         // relations compared with an adjacency delta
+  int extended_ = 0, folded_ = 0;    // deltas an update extended, folded into a base
+  double adjacency_fraction_ = 0.2;  // IngestOptions::adjacency_delta_fraction of Upsert
 };
 
 // Another version of a work: fewer references plus one to `other`, related
@@ -222,101 +379,58 @@ json Changed(json w, const std::string& other, const std::string& date) {
   return w;
 }
 
+// Every update folds each relation's changes into its base file: the files
+// are byte for byte a full build's.
 TEST_F(GraphUpdateTest, ManySmallUpsertsWriteTheFilesOfAFullBuild) {
-  std::vector<json> works = ReadWorks();
-  ASSERT_GE(works.size(), 200u);
-  // A third without a record citation count: their in-store count changes
-  // when a later work cites them, which ranks the lists holding them again.
-  for (size_t i = 0; i < works.size(); i += 3) works[i].erase("cited_by_count");
-  // Half the fixtures at once (a full build), then the rest in slices: later
-  // slices hold works the earlier ones cite (their dangling references
-  // resolve), and works the earlier ones are cited by.
-  const size_t first = works.size() / 2;
-  Upsert({works.begin(), works.begin() + first});
-  ASSERT_GT(store_->Generation("graph"), 0);
-  for (size_t at = first; at < works.size(); at += 25) {
-    Upsert({works.begin() + at, works.begin() + std::min(works.size(), at + 25)});
-    ExpectSameAsFullBuild(true);
-  }
-  // An author record: its last institution counts as an affiliation.
-  json author = json::parse(testing::ReadFile(testing::TestData("A5023888391.json")));
-  Upsert({author});
-  ExpectSameAsFullBuild(true);
-  // A new author's record twice in one ingest, then a work that lists it
-  // with the first record's institution: none of it was in the graph.
-  json newcomer = author;
-  newcomer["id"] = "https://openalex.org/A9999999999";
-  json again = newcomer;
-  again["updated_date"] = "2030-01-01";
-  again["last_known_institutions"] =
-      json::array({{{"id", "https://openalex.org/I27837315"}, {"display_name", "Michigan"}}});
-  json work = works[first];
-  ASSERT_FALSE(work["authorships"].empty());
-  work["updated_date"] = "2029-01-01";
-  work["authorships"][0]["author"]["id"] = newcomer["id"];
-  work["authorships"][0]["institutions"] = newcomer["last_known_institutions"];
-  Upsert({newcomer, again, work});
-  ExpectSameAsFullBuild(true);
-  // Replaced versions: other references, related works, teams, topics,
-  // years and counts; the author record twice, with another institution
-  // each time (only the stored version's affiliation was in the graph).
-  std::vector<json> changed;
-  for (size_t i = 0; i < works.size(); i += 9)
-    changed.push_back(Changed(works[i], works[(i * 7 + 3) % works.size()]["id"], "2030-01-01"));
-  for (const char* inst : {"https://openalex.org/I27837315", "https://openalex.org/I4200000002"}) {
-    json a = author;
-    a["last_known_institutions"] = json::array({{{"id", inst}, {"display_name", inst}}});
-    a["updated_date"] = std::string("2030-01-0") + (inst[24] == '2' ? "1" : "2");
-    changed.push_back(a);
-  }
-  Upsert(changed);
-  ExpectSameAsFullBuild(true);
-  // A work that references a stored work and an unknown one: few
-  // references are looked up one by one, many found by a scan (the slices
-  // above); both resolve alike.
-  {
-    json w = works[5];
-    w["referenced_works"] = json::array({works[7]["id"], "https://openalex.org/W1"});
-    w["related_works"] = json::array({works[8]["id"]});
-    w["updated_date"] = "2030-06-01";
-    Upsert({w});
-    ExpectSameAsFullBuild(true);
-  }
-  // One work three times in one ingest, each with other words: the second
-  // version is the newest, the third is stale. The lexical delta, tokenized
-  // while the records are written, holds what the store holds.
-  {
-    json w = works[3];
-    std::vector<json> versions;
-    for (const auto& [title, date] : {std::pair{"quasar lensing survey", "2032-01-01"},
-                                      std::pair{"coral reef acoustics", "2032-02-01"},
-                                      std::pair{"glacier calving dynamics", "2031-12-01"}}) {
-      w["title"] = w["display_name"] = title;
-      w["updated_date"] = date;
-      versions.push_back(w);
-    }
-    Upsert(versions);
-    const std::string url = works[3]["id"];
-    const auto id = store_->PaperByExtId(url.substr(url.rfind('/') + 1));
-    ASSERT_TRUE(id);
-    auto stored = store_->GetPaperText(*id);
-    ASSERT_TRUE(stored);
-    EXPECT_EQ(stored->title, "coral reef acoustics");
-    ExpectSameAsFullBuild(true);
-  }
-  // And back to the originals, later still.
-  std::vector<json> back;
-  for (size_t i = 0; i < works.size(); i += 9) {
-    json w = works[i];
-    w["updated_date"] = "2031-01-01";
-    back.push_back(w);
-  }
-  Upsert(back);
-  ExpectSameAsFullBuild(true);
-  // An update with nothing new to write still makes a generation.
+  adjacency_fraction_ = 0;
+  GrowByManySmallUpserts();
+  EXPECT_EQ(adjacency_deltas_, 0);
+}
+
+// With adjacency deltas (the default), each relation lists what a full
+// build's lists; folding them (ingest --compact-at 0 with no input) writes
+// the full build's files again.
+TEST_F(GraphUpdateTest, ManySmallUpsertsWithAdjacencyDeltasListAsAFullBuild) {
+  GrowByManySmallUpserts();
+  EXPECT_GT(adjacency_deltas_, 0);
+  adjacency_fraction_ = 0;
+  const int before = adjacency_deltas_;
   Upsert({});
   ExpectSameAsFullBuild(true);
-  EXPECT_GT(deltas_, 0);  // some updates wrote lexical deltas
+  EXPECT_EQ(adjacency_deltas_, before) << "a delta left after --compact-at 0";
+}
+
+// Updates one after another, with no full build between them (the
+// comparisons above make one after each): deltas are extended by later
+// updates and folded once they pass the fraction; at the end of each chain
+// the relations list what a full build lists.
+TEST_F(GraphUpdateTest, AdjacencyDeltasAreExtendedAndFoldedOverManyUpdates) {
+  std::vector<json> works = ReadWorks();
+  const size_t first = works.size() / 2;
+  Upsert({works.begin(), works.begin() + first});
+  adjacency_fraction_ = 0.35;
+  size_t at = first;
+  for (int chain = 0; chain < 3; ++chain) {
+    for (int step = 0; step < 4 && at < works.size(); ++step, at += 8) {
+      Upsert({works.begin() + at, works.begin() + std::min(works.size(), at + 8)});
+      TallyAdjacencyDeltas();
+    }
+    std::vector<json> changed;  // and some changed versions of earlier works
+    for (size_t i = chain; i < first; i += 23)
+      changed.push_back(Changed(works[i], works[(i * 7 + 3) % works.size()]["id"],
+                                "2030-01-0" + std::to_string(chain + 1)));
+    Upsert(changed);
+    ExpectSameAsFullBuild(true);
+  }
+  EXPECT_GT(extended_, 0) << "no update wrote a delta over a delta";
+  EXPECT_GT(folded_, 0) << "no update folded a delta";
+  // ingest --compact-at 0 with no input folds every delta: a full build's files.
+  Upsert({works.begin() + at, works.begin() + std::min(works.size(), at + 8)});
+  adjacency_fraction_ = 0;
+  Upsert({});
+  const int before = adjacency_deltas_;
+  ExpectSameAsFullBuild(true);
+  EXPECT_EQ(adjacency_deltas_, before) << "a delta left after --compact-at 0";
 }
 
 // Rows changed by an ingest without a graph build (--no-graph) are not in

@@ -24,6 +24,16 @@
 // delta: the lists an update replaced), block b holding the lists of the
 // listed nodes at those positions.
 //
+// Deltas. A generation may hold beside a relation's dense file
+// `<relation>.adj` a sparse `<relation>.delta.adj` (kAdjDeltaSuffix): the
+// lists the updates since that base replaced, over the relation's whole new
+// node space. Opened from a generation, an Adjacency reads both as one
+// relation: a node the delta lists has its delta list, any other its base
+// list. The delta's header holds the totals of that view (edges, maximum
+// degree). Updates write a delta instead of rewriting the base until it
+// holds kAdjDeltaFraction of the relation (graph_build.h), then fold it in
+// (doc/graph-format.md, "Deltas").
+//
 // Opening maps the file and checks its footer and header: O(1) in the graph
 // size. Neighbours(n) decompresses n's block (the last one read is kept, for
 // its neighbours in id order), skips the lists before n's and decodes n's
@@ -75,16 +85,25 @@ class Adjacency {
   Adjacency& operator=(const Adjacency&) = delete;
   // Opens an adjacency file with the identity it must have.
   Status Open(const std::string& path, const FileIdentity& id);
-  // Opens one of a generation's files.
+  // Opens one of a generation's files, with its delta when the generation
+  // has one (`name` + kAdjDeltaSuffix in place of ".adj").
   Status Open(const GenerationView& generation, const std::string& name);
-  void OpenEmpty() { num_nodes_ = 0; }
+  void OpenEmpty() { num_nodes_ = view_nodes_ = 0; }
 
-  uint64_t num_nodes() const { return num_nodes_; }  // source id space (max id + 1)
+  // Of the relation (the base and its delta as one):
+  uint64_t num_nodes() const { return view_nodes_; }  // source id space (max id + 1)
   uint64_t num_edges() const { return num_edges_; }
   uint32_t max_degree() const { return max_degree_; }
+  // Of the base file alone:
+  uint64_t base_nodes() const { return num_nodes_; }
   uint32_t nodes_per_block() const { return nodes_per_block_; }
   size_t file_bytes() const { return file_.size(); }
   bool sparse() const { return listed_ > 0; }
+  // The delta opened beside the base (null when there is none).
+  Adjacency* delta() const { return delta_.get(); }
+  // Sparse files: the nodes listed, and the i-th of them (ascending).
+  uint64_t listed() const { return listed_; }
+  uint32_t ListedNode(uint64_t i);
 
   // Neighbours of `node` (sorted ascending) and their attributes (empty when
   // the file has none). The spans stay valid until the next call on this
@@ -104,15 +123,22 @@ class Adjacency {
   uint32_t Degree(uint64_t node) { return static_cast<uint32_t>(Neighbours(node).size()); }
   // Sparse files: whether `node` has a list here.
   bool Lists(uint64_t node) const { return Position(node) >= 0; }
+  // Whether the delta lists `node` (false without a delta). `hint`, when
+  // given, is a position in the delta's node list to search onwards from
+  // (a caller walking nodes in ascending order keeps it: AdjacencyScan).
+  bool DeltaLists(uint64_t node, uint64_t* hint = nullptr) const;
 
   friend class AdjacencyScan;
-  // Block b as stored (compressed or raw) and whether it is raw; false when
-  // it is damaged. For writers that copy unchanged blocks (PatchAdjacency).
+  // Block b of the base as stored (compressed or raw) and whether it is
+  // raw; false when it is damaged. For writers that copy unchanged blocks
+  // (PatchAdjacency; the delta's nodes must be among those they replace).
   bool StoredBlock(uint64_t b, std::string_view* bytes, bool* raw);
   bool has_attrs() const { return has_attrs_; }
 
   // Blocks read (decompressed) so far, for benchmarks and tests.
-  uint64_t blocks_decoded() const { return blocks_decoded_; }
+  uint64_t blocks_decoded() const {
+    return blocks_decoded_ + (delta_ ? delta_->blocks_decoded_ : 0);
+  }
   // The decoded-block cache's budget (default kCacheBytes).
   void set_cache_bytes(size_t bytes) { cache_limit_ = bytes; }
   // The first damage a read found (ok when none).
@@ -149,7 +175,14 @@ class Adjacency {
   bool Decode(uint64_t position, uint32_t* deg);
   List Damaged(const char* what);
 
+  // Opens the file alone (Open(generation) adds the delta).
+  Status OpenFile(const std::string& path, const FileIdentity& id);
+  // The position of `node` in the node list of this sparse file, searched
+  // from `from` (the first listed node >= node), or listed_.
+  uint64_t LowerBound(uint64_t node, uint64_t from) const;
   CheckedFile file_;
+  std::unique_ptr<Adjacency> delta_;
+  uint64_t view_nodes_ = 0;  // num_nodes() of base and delta
   uint64_t num_nodes_ = 0, num_edges_ = 0, num_blocks_ = 0, listed_ = 0;
   uint32_t nodes_per_block_ = 1, max_degree_ = 0;
   bool has_attrs_ = false;
@@ -170,18 +203,22 @@ class Adjacency {
 
 // Reads a dense file's lists a block at a time, for writers that walk nodes
 // in ascending order (PatchAdjacency, graph updates): each block is decoded
-// once into flat arrays, without the per-list cache of Neighbours().
-// Damage reads as empty lists and shows in the Adjacency's status().
+// once into flat arrays, without the per-list cache of Neighbours(). The
+// lists of a delta come from it (found by a cursor that moves with the
+// nodes asked). Damage reads as empty lists and shows in the Adjacency's
+// status().
 class AdjacencyScan {
  public:
   explicit AdjacencyScan(Adjacency& adjacency) : a_(adjacency) {}
   // Any order works; ascending decodes each block once. The spans stay valid
-  // until a node of another block is asked for.
+  // until the next Get.
   Adjacency::List Get(uint64_t node);
 
  private:
   bool Load(uint64_t block);
   Adjacency& a_;
+  uint64_t delta_at_ = 0;              // the delta's node list: where the last search ended
+  std::vector<uint32_t> delta_words_;  // the last delta list
   uint64_t block_ = UINT64_MAX;
   std::vector<uint64_t> start_;  // per node of the block: its words' offset, then the end
   std::vector<uint32_t> words_;  // per node: ids, then attributes
@@ -249,7 +286,8 @@ struct ListPatch {
 // node_space (>= old's): blocks without a replaced node are copied as
 // stored, the others encoded again, so the file is byte for byte the one a
 // full build of the same lists writes. Cost: a copy of the file plus the
-// patched blocks.
+// patched blocks. When `old` has a delta, every node it lists must be in
+// the patch (its base blocks are not copied then): this folds the delta.
 Status PatchAdjacency(Adjacency& old, const ListPatch& patch, uint64_t node_space,
                       const std::string& path, const FileIdentity& id, uint32_t nodes_per_block,
                       int zstd_level);
@@ -260,6 +298,17 @@ Status WriteAdjacency(const std::string& path, const FileIdentity& id, uint64_t 
                       std::span<const uint64_t> offsets, std::span<const uint32_t> ids,
                       std::span<const uint32_t> attrs, uint32_t nodes_per_block = 16,
                       int zstd_level = 3);
+
+// Writes the delta of `old` (its base kept) with the lists of `patch`
+// replaced: the old delta's lists and the patch's, the patch's where both
+// have one, as a sparse file over node_space (>= old's), whose header holds
+// the totals of the relation it and the base make. Cost: the delta.
+Status WriteAdjacencyDelta(Adjacency& old, const ListPatch& patch, uint64_t node_space,
+                           const std::string& path, const FileIdentity& id,
+                           uint32_t nodes_per_block, int zstd_level);
+inline constexpr char kAdjDeltaSuffix[] = ".delta.adj";
+// The delta file of an adjacency file ("cites.out.adj" -> "cites.out.delta.adj").
+std::string AdjDeltaName(const std::string& adj_name);
 
 // Ranked lists (`<relation>.ranked`, doc/graph-format.md) beside the hub
 // relations (RelInfo::ranked): for every node with more than kRankedLength

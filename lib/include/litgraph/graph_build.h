@@ -80,6 +80,11 @@ struct GraphBuildOptions {
   // of writing a delta when the delta would hold more papers than this
   // fraction of the base's (lexical.h, UpdateLexicalIndexes).
   double lexical_delta_fraction = 0.2;
+  // An update writes a relation's changed lists into its adjacency delta
+  // (graph.h), the base linked unchanged, until the delta would be this
+  // fraction of the base file's size; then it folds the delta into a new
+  // base. 0 folds every delta, and writes none.
+  double adjacency_delta_fraction = 0.2;
 };
 
 struct GraphBuildStats {

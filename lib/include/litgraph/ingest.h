@@ -47,7 +47,11 @@ struct IngestOptions {
   uint32_t ranked_length = kRankedLength;
   size_t cooccur_top_k = kCooccurTopK;
   double full_build_fraction = 0.25;
+  // The shares of their bases past which an update folds the lexical
+  // index's delta and each relation's adjacency delta (GraphBuildOptions;
+  // ingest --compact-at sets both).
   double lexical_delta_fraction = 0.2;
+  double adjacency_delta_fraction = 0.2;
   // Build every derived graph file in full, not as an update (folds the
   // lexical delta into its base).
   bool compact = false;
