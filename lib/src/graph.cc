@@ -203,13 +203,20 @@ uint64_t Adjacency::LowerBound(uint64_t node, uint64_t from) const {
   return lo;
 }
 
-bool Adjacency::DeltaLists(uint64_t node, uint64_t* hint) const {
-  if (!delta_ || node >= delta_->num_nodes_) return false;
+int64_t Adjacency::DeltaPosition(uint64_t node, uint64_t* hint) const {
+  if (!delta_ || node >= delta_->num_nodes_) return -1;
   const uint64_t at = delta_->LowerBound(node, hint ? *hint : 0);
   if (hint) *hint = at;
   uint32_t id = 0;
-  return at < delta_->listed_ && ReadValue(delta_->file_, delta_->nodes_off_ + at * 4, &id) &&
-         id == node;
+  const bool listed = at < delta_->listed_ &&
+                      ReadValue(delta_->file_, delta_->nodes_off_ + at * 4, &id) && id == node;
+  return listed ? static_cast<int64_t>(at) : -1;
+}
+
+Adjacency::List Adjacency::ListAt(uint64_t position) {
+  uint32_t deg;
+  if (!Decode(position, &deg)) return {};
+  return MakeList(decoded_.data(), deg);
 }
 
 uint32_t* Adjacency::Generation::Allocate(size_t words) {
@@ -334,8 +341,8 @@ Adjacency::List Adjacency::Neighbours(uint64_t node) {
     decoded_.assign(c.words, c.words + static_cast<size_t>(c.deg) * (has_attrs_ ? 2 : 1));
     return Keep(node, decoded_.data(), c.deg);
   }
-  if (DeltaLists(node)) {  // (ids then attributes, side by side)
-    const List l = delta_->Once(node);
+  if (const int64_t d = DeltaPosition(node, nullptr); d >= 0) {
+    const List l = delta_->ListAt(static_cast<uint64_t>(d));  // (ids, then attributes)
     return Keep(node, l.ids.data(), static_cast<uint32_t>(l.size()));
   }
   const int64_t position = Position(node);
@@ -349,7 +356,8 @@ Adjacency::List Adjacency::Once(uint64_t node) {
   for (const Generation& g : gens_)
     if (auto it = g.lists.find(node); it != g.lists.end())
       return MakeList(it->second.words, it->second.deg);
-  if (DeltaLists(node)) return delta_->Once(node);
+  if (const int64_t d = DeltaPosition(node, nullptr); d >= 0)
+    return delta_->ListAt(static_cast<uint64_t>(d));
   const int64_t position = Position(node);
   uint32_t deg;
   if (position < 0 || !Decode(static_cast<uint64_t>(position), &deg)) return {};
@@ -435,8 +443,8 @@ bool AdjacencyScan::Load(uint64_t block) {
 
 Adjacency::List AdjacencyScan::Get(uint64_t node) {
   if (node >= a_.view_nodes_) return {};
-  if (a_.DeltaLists(node, &delta_at_)) {  // copied: valid until the next Get
-    const Adjacency::List l = a_.delta_->Once(node);
+  if (const int64_t d = a_.DeltaPosition(node, &delta_at_); d >= 0) {  // copied: until next Get
+    const Adjacency::List l = a_.delta_->ListAt(static_cast<uint64_t>(d));
     delta_words_.assign(l.ids.begin(), l.ids.end());
     delta_words_.insert(delta_words_.end(), l.attrs.begin(), l.attrs.end());
     return a_.MakeList(delta_words_.data(), static_cast<uint32_t>(l.size()));

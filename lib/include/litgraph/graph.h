@@ -126,7 +126,9 @@ class Adjacency {
   // Whether the delta lists `node` (false without a delta). `hint`, when
   // given, is a position in the delta's node list to search onwards from
   // (a caller walking nodes in ascending order keeps it: AdjacencyScan).
-  bool DeltaLists(uint64_t node, uint64_t* hint = nullptr) const;
+  bool DeltaLists(uint64_t node, uint64_t* hint = nullptr) const {
+    return DeltaPosition(node, hint) >= 0;
+  }
 
   friend class AdjacencyScan;
   // Block b of the base as stored (compressed or raw) and whether it is
@@ -169,6 +171,11 @@ class Adjacency {
   List Keep(uint64_t node, const uint32_t* words, uint32_t deg);
   // The node's position in the file's node order; -1 when it has no list.
   int64_t Position(uint64_t node) const;
+  // The node's position in the delta's node list, -1 when the delta does
+  // not list it (DeltaLists), and the list at a position of this file,
+  // decoded into decoded_ (damage reads as empty).
+  int64_t DeltaPosition(uint64_t node, uint64_t* hint) const;
+  List ListAt(uint64_t position);
   // Reads block b into block_data_.. block_end_; false when it is damaged.
   bool LoadBlock(uint64_t b);
   // Decodes the list into decoded_; false when it is damaged.
