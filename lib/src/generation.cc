@@ -91,8 +91,9 @@ Result<std::unique_ptr<GenerationView>> GenerationView::Open(const std::string& 
   // Types checked before values are read: nlohmann's value() and get()
   // throw on a mismatch ({"format": {}}).
   if (!j.is_object() || !j.contains("format") || !j["format"].is_number_integer() ||
-      j["format"].get<int64_t>() != kDerivedFormat || !j.contains("files") ||
-      !j["files"].is_object())
+      (j["format"].get<int64_t>() != kDerivedFormat &&
+       j["format"].get<int64_t>() != kDerivedFormatWithDeltas) ||
+      !j.contains("files") || !j["files"].is_object())
     return Status::Corruption(v->dir_ + "/MANIFEST: not a litgraph manifest");
   for (const auto& [name, entry] : j["files"].items()) {
     if (!entry.is_array() || entry.size() != 2 || !entry[0].is_number_unsigned() ||
@@ -196,13 +197,15 @@ Status GenerationBuilder::Import(const GenerationView& from, const std::string& 
 Status GenerationBuilder::Commit() {
   std::lock_guard<std::mutex> l(mu_);
   nlohmann::json files = nlohmann::json::object();
+  int format = kDerivedFormat;
   for (const auto& [name, build] : files_) {
+    if (std::string_view(name).ends_with(".delta.adj")) format = kDerivedFormatWithDeltas;
     std::error_code ec;
     const uint64_t bytes = fs::file_size(Path(name), ec);
     if (ec) return Status::IoError(fmt::format("{}: {}", Path(name), ec.message()));
     files[name] = {build, bytes};
   }
-  nlohmann::json j = {{"format", kDerivedFormat},
+  nlohmann::json j = {{"format", format},
                       {"artifact", artifact_},
                       {"generation", number_},
                       {"files", files},

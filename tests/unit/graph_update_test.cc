@@ -193,6 +193,10 @@ class GraphUpdateTest : public ::testing::Test {
     ASSERT_TRUE(p.Open(**pv, adj).ok()) << adj;
     ASSERT_TRUE(f.Open(**fv, adj).ok()) << adj;
     ASSERT_NE(p.delta(), nullptr) << adj;
+    // A generation with a delta says a format the readers before deltas refuse.
+    const json manifest = json::parse(
+        testing::Payload(tmp_.File("db") + "/graph." + std::to_string(patched) + "/MANIFEST"));
+    EXPECT_EQ(manifest.value("format", 0), kDerivedFormatWithDeltas);
     EXPECT_EQ(f.delta(), nullptr) << adj;
     EXPECT_EQ(p.num_nodes(), f.num_nodes()) << adj;
     EXPECT_EQ(p.num_edges(), f.num_edges()) << adj;
