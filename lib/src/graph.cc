@@ -701,42 +701,59 @@ Status WriteAdjacencyDelta(Adjacency& old, const ListPatch& patch, uint64_t node
   const uint64_t view_n = old.num_nodes();
   if (old.sparse() || node_space < view_n || (!patch.empty() && patch.nodes.back() >= node_space))
     return Status::Internal(fmt::format("{}: cannot write this adjacency delta", path));
-  ListPatch lists = WithDeltaLists(old, patch);
-  // A delta always lists a node (a sparse file of none would read as
-  // dense): with no list to replace, the last node of a grown space, whose
-  // list is empty (it is new).
-  if (lists.empty()) {
-    if (node_space == 0 || node_space - 1 < view_n)
-      return Status::Internal(fmt::format("{}: an empty adjacency delta", path));
-    lists.Add(static_cast<uint32_t>(node_space - 1), {}, {});
-  }
   AdjacencyWriter w;
   LITGRAPH_RETURN_IF_ERROR(
       w.Open(path, id, node_space, old.has_attrs(), true, nodes_per_block, zstd_level));
-  // The relation's totals: the old ones, less the lists replaced, plus the
-  // new ones (the old delta's lists replace themselves). The maximum degree
-  // is looked for among the base's other lists when a replaced list had it.
+  // The old delta's lists and the patch's, merged by node as they are
+  // written (the patch's where both have one), with the relation's totals:
+  // the old ones, less the lists replaced, plus the new ones. The maximum
+  // degree is looked for among the base's other lists when a replaced list
+  // had it.
   uint64_t edges = old.num_edges();
   uint32_t new_max = 0;
   bool lost_max = false;
+  uint64_t written = 0;
   AdjacencyScan scan(old);
-  for (size_t k = 0; k < lists.size(); ++k) {
-    const uint32_t n = lists.nodes[k];
-    if (n < view_n) {
-      const uint32_t before = static_cast<uint32_t>(scan.Get(n).size());
-      edges -= before;
-      if (before == old.max_degree()) lost_max = true;
-    }
-    const auto ids = lists.Ids(k);
+  auto add = [&](uint32_t n, std::span<const uint32_t> ids, std::span<const uint32_t> attrs,
+                 uint32_t before) -> Status {
     edges += ids.size();
+    edges -= before;
+    if (before == old.max_degree() && before > 0) lost_max = true;
     new_max = std::max<uint32_t>(new_max, static_cast<uint32_t>(ids.size()));
-    LITGRAPH_RETURN_IF_ERROR(w.Add(n, ids, lists.Attrs(k)));
+    ++written;
+    return w.Add(n, ids, attrs);
+  };
+  Adjacency* delta = old.delta();
+  const uint64_t listed = delta ? delta->listed() : 0;
+  uint64_t i = 0;
+  size_t k = 0;
+  while (i < listed || k < patch.size()) {
+    const uint32_t d = i < listed ? delta->ListedNode(i) : ~uint32_t{0};
+    if (k < patch.size() && patch.nodes[k] <= d) {
+      const uint32_t n = patch.nodes[k];
+      const auto before = static_cast<uint32_t>(n < view_n ? scan.Get(n).size() : 0);
+      LITGRAPH_RETURN_IF_ERROR(add(n, patch.Ids(k), patch.Attrs(k), before));
+      if (n == d) ++i;  // replaced
+      ++k;
+    } else {  // the old delta's list stays
+      const Adjacency::List l = scan.Get(d);
+      LITGRAPH_RETURN_IF_ERROR(add(d, l.ids, l.attrs, static_cast<uint32_t>(l.size())));
+      ++i;
+    }
+  }
+  // A delta always lists a node (a sparse file of none would read as
+  // dense): with no list to replace, the last node of a grown space, whose
+  // list is empty (it is new).
+  if (written == 0) {
+    if (node_space == 0 || node_space - 1 < view_n)
+      return Status::Internal(fmt::format("{}: an empty adjacency delta", path));
+    LITGRAPH_RETURN_IF_ERROR(add(static_cast<uint32_t>(node_space - 1), {}, {}, 0));
   }
   uint32_t max_degree = std::max(old.max_degree(), new_max);
   if (lost_max && new_max < old.max_degree()) {
     max_degree = new_max;
     for (uint64_t n = 0; n < old.base_nodes(); ++n)
-      if (lists.Find(static_cast<uint32_t>(n)) < 0)
+      if (patch.Find(static_cast<uint32_t>(n)) < 0)  // (a delta list of the view counts)
         max_degree = std::max(max_degree, static_cast<uint32_t>(scan.Get(n).size()));
   }
   LITGRAPH_RETURN_IF_ERROR(old.status());
