@@ -31,8 +31,9 @@
 // relation: a node the delta lists has its delta list, any other its base
 // list. The delta's header holds the totals of that view (edges, maximum
 // degree). Updates write a delta instead of rewriting the base until it
-// holds kAdjDeltaFraction of the relation (graph_build.h), then fold it in
-// (doc/graph-format.md, "Deltas").
+// would pass GraphBuildOptions::adjacency_delta_fraction of the base's
+// bytes (graph_build.h), then fold it in (doc/graph-format.md, "Adjacency
+// deltas").
 //
 // Opening maps the file and checks its footer and header: O(1) in the graph
 // size. Neighbours(n) decompresses n's block (the last one read is kept, for
@@ -293,8 +294,9 @@ struct ListPatch {
 // node_space (>= old's): blocks without a replaced node are copied as
 // stored, the others encoded again, so the file is byte for byte the one a
 // full build of the same lists writes. Cost: a copy of the file plus the
-// patched blocks. When `old` has a delta, every node it lists must be in
-// the patch (its base blocks are not copied then): this folds the delta.
+// patched blocks. When `old` has a delta, its lists join the patch (the
+// patch's where both have one), so no base block holding one is copied:
+// this folds the delta, and the file is again a full build's.
 Status PatchAdjacency(Adjacency& old, const ListPatch& patch, uint64_t node_space,
                       const std::string& path, const FileIdentity& id, uint32_t nodes_per_block,
                       int zstd_level);
