@@ -145,6 +145,22 @@ void Handmade(const std::vector<std::string>& texts) {
     }
     Check(WriteAdjacency(d + "/a4", Identity("cites.out.adj"), 40, off2, ids2, {}, 16).ok(), "adj");
     SeedFile("adjacency", "compressed", d + "/a4");
+    // Bases with their deltas (sparse, past the base's nodes too), the
+    // payloads and the raw files split by kSplit.
+    const std::string delta = AdjDeltaName("cites.out.adj");
+    for (bool attrs : {false, true}) {
+      AdjacencyWriter dw;
+      const std::string path = d + (attrs ? "/d1" : "/d2");
+      std::vector<uint32_t> l1 = {0, 5}, a1 = {4, 4}, l2 = {1, 2, 3, 7}, a2 = {1, 2, 3, 4};
+      Check(dw.Open(path, Identity(delta), 8, attrs, true, 2).ok(), "delta");
+      Check(dw.Add(1, l1, attrs ? a1 : std::vector<uint32_t>()).ok() && dw.Add(4, {}, {}).ok() &&
+                dw.Add(7, l2, attrs ? a2 : std::vector<uint32_t>()).ok() && dw.Finish().ok(),
+            "delta");
+      const std::string base = d + (attrs ? "/a1" : "/a2");
+      const std::string seed = attrs ? "base-and-delta-attrs" : "base-and-delta";
+      Seed("adjacency", seed, Payload(base) + std::string(kSplit) + Payload(path));
+      Seed("adjacency", "raw-" + seed, "R" + ReadAll(base) + std::string(kSplit) + ReadAll(path));
+    }
   }
   // Ranked lists of length 4, with and without attributes.
   {
