@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "litgraph/bounded_queue.h"
@@ -424,25 +425,66 @@ Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>
   return Status::Ok();
 }
 
-// The vectors generation of the merged store: the model (OUT's, else the
-// shards'), each field's rows from the shard that wrote the row last, else
-// OUT's own, and HNSW indexes over them.
-Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& papers,
+// A Reporter for two threads at once (the graph build and the vectors).
+class LockedReporter : public Reporter {
+ public:
+  explicit LockedReporter(Reporter* to) : to_(to) {}
+  void Progress(std::string_view line) override {
+    std::lock_guard<std::mutex> l(mu_);
+    to_->Progress(line);
+  }
+  void Note(std::string_view message) override {
+    std::lock_guard<std::mutex> l(mu_);
+    to_->Note(message);
+  }
+  void Warn(std::string_view message) override {
+    std::lock_guard<std::mutex> l(mu_);
+    to_->Warn(message);
+  }
+
+ private:
+  std::mutex mu_;
+  Reporter* to_;
+};
+
+// The vectors generation of the merged store in the making. Start and
+// Commit read and write OUT's SQLite, on the merge's thread; Write reads
+// only files (OUT's generation and the shards'), so it runs beside the
+// graph build.
+struct VectorsJob {
+  const GenerationView* cur = nullptr;  // OUT's vectors before the merge (or null)
+  std::unique_ptr<GenerationBuilder> g;
+  uint64_t paper_rows = 0, keyword_rows = 0;  // OUT's id spaces (max id + 1)
+};
+
+Status StartVectors(Store* out, VectorsJob* job) {
+  auto cur = out->Current("vectors");
+  if (!cur.ok()) return cur.status();
+  job->cur = *cur;
+  auto gen = GenerationBuilder::Start(out, "vectors");
+  if (!gen.ok()) return gen.status();
+  job->g = std::move(gen.value());
+  job->paper_rows = static_cast<uint64_t>(out->MaxId(NodeType::kPaper)) + 1;
+  job->keyword_rows = static_cast<uint64_t>(out->MaxId(NodeType::kKeyword)) + 1;
+  return Status::Ok();
+}
+
+// The vectors generation's files: the model (OUT's, else the shards'), each
+// field's rows from the shard that wrote the row last, else OUT's own, and
+// HNSW indexes over them; its info, committed by the caller.
+Status WriteVectors(VectorsJob* job, std::vector<Shard>& shards, const RowSources& papers,
                     const RowSources& keywords,
                     const std::vector<std::vector<uint32_t>>& keyword_rows,
                     const MergeOptions& options, MergeStats* stats) {
-  auto cur = out->Current("vectors");
-  if (!cur.ok()) return cur.status();
+  const GenerationView* cur = job->cur;
   const GenerationView* first = nullptr;
   for (const Shard& s : shards)
     if (s.vectors && !first) first = s.vectors;
-  const GenerationView* model = *cur ? *cur : first;
-  auto gen = GenerationBuilder::Start(out, "vectors");
-  if (!gen.ok()) return gen.status();
-  GenerationBuilder* g = gen->get();
+  const GenerationView* model = cur ? cur : first;
+  GenerationBuilder* g = job->g.get();
   if (model->Has("model"))
-    LITGRAPH_RETURN_IF_ERROR(model == *cur ? g->Inherit(*model, "model")
-                                           : g->Import(*model, "model"));
+    LITGRAPH_RETURN_IF_ERROR(model == cur ? g->Inherit(*model, "model")
+                                          : g->Import(*model, "model"));
   nlohmann::json info = model->info();
   const int dim = info.value("dim", 0);
   // The merged generation is a base with, maybe, segments; no delta.
@@ -463,10 +505,10 @@ Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& pa
                                                 from[i].dim(), dim));
       }
     FieldVectors own;
-    if (*cur && (*cur)->Has(name + ".vec")) LITGRAPH_RETURN_IF_ERROR(own.Open(**cur, name));
+    if (cur && cur->Has(name + ".vec")) LITGRAPH_RETURN_IF_ERROR(own.Open(*cur, name));
     const NodeType type = f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper;
     const bool keep_own = f == VecField::kKeyword;  // a function of the text alone
-    const uint64_t rows = static_cast<uint64_t>(out->MaxId(type)) + 1;
+    const uint64_t rows = type == NodeType::kKeyword ? job->keyword_rows : job->paper_rows;
     LITGRAPH_RETURN_IF_ERROR(
         VectorFile::Write(g, name + ".vec", dim, rows, [&](uint64_t row) -> const float* {
           const float* mine = own.dim() == dim ? own.Row(row) : nullptr;
@@ -488,9 +530,9 @@ Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& pa
     // of the store's base: rows of its delta count as changed.
     const GenerationView* base = nullptr;
     std::vector<uint64_t> changed;
-    if (*cur) {
-      if (own.dim() == dim && (*cur)->Has(name + ".hnswlib")) {
-        base = *cur;
+    if (cur) {
+      if (own.dim() == dim && cur->Has(name + ".hnswlib")) {
+        base = cur;
         for (uint64_t r = 0; r < own.rows(); ++r) {
           size_t shard;
           uint64_t shard_row;
@@ -517,7 +559,7 @@ Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& pa
     for (const FieldVectors& v : from) LITGRAPH_RETURN_IF_ERROR(v.status());
     LITGRAPH_RETURN_IF_ERROR(own.status());
     if (!base) changed.clear();
-    const FieldVectors* base_rows = !base ? nullptr : base == *cur ? &own : &from[0];
+    const FieldVectors* base_rows = !base ? nullptr : base == cur ? &own : &from[0];
     std::vector<uint8_t> elsewhere;  // rows a segment holds
     if (options.vector_segments) {
       const int64_t before = stats->vectors_in_segments;
@@ -547,7 +589,7 @@ Status WriteVectors(Store* out, std::vector<Shard>& shards, const RowSources& pa
   info["merged_shards"] = shards.size();
   g->info() = info;
   stats->model_id = ModelOf(model);
-  return g->Commit();
+  return Status::Ok();
 }
 
 }  // namespace
@@ -630,24 +672,19 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     stats->keywords = RefreshKeywordCounts(out);
     stats->keywords_seconds = Since(tk);
 
-    const auto tg = Clock::now();
-    if (out->GetMeta("graph_stale") == "1") out->SetMeta("graph_stale", "0");
-    GraphBuildOptions go;
-    go.reporter = options.reporter;
-    go.memory_budget = options.memory_budget;
-    go.lexical = lexical.get();
-    GraphBuildStats gs;
-    LITGRAPH_RETURN_IF_ERROR(BuildGraph(out, go, &gs));
-    stats->graph_edges = gs.edges;
-    stats->cites_edges = gs.cites_edges;
-    stats->dangling_references = gs.dangling_references;
-    stats->graph_seconds = Since(tg);
-    if (phrase_stats) LITGRAPH_RETURN_IF_ERROR(phrase_stats->Commit());
-
-    const auto tv = Clock::now();
+    // The vectors are written beside the graph build (they read only files;
+    // everything they need from OUT's SQLite is read first), both reporting
+    // through one lock.
+    LockedReporter reporter(options.reporter);
+    MergeOptions vector_options = options;
+    vector_options.reporter = &reporter;
     bool any_vectors = false;
     for (const Shard& s : shards) any_vectors |= s.vectors != nullptr;
-    if (options.vectors && any_vectors) {
+    VectorsJob vectors;
+    std::vector<std::vector<uint32_t>> keyword_rows(shards.size());
+    Status vectors_status;
+    const bool with_vectors = options.vectors && any_vectors;
+    if (with_vectors) {
       // Keyword rows by external id (their ids in OUT are known now). A
       // keyword's vector depends on its text only: the first shard's is
       // taken, and OUT's own is kept (WriteVectors).
@@ -655,7 +692,6 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
       // keyword index, kept as a segment, finds the vectors of its keywords
       // that other stores gave (the same vectors).
       keywords.Reserve(static_cast<uint64_t>(out->MaxId(NodeType::kKeyword)) + 1);
-      std::vector<std::vector<uint32_t>> keyword_rows(shards.size());
       for (size_t i = 0; i < shards.size(); ++i) {
         if (!shards[i].vectors) continue;
         ForEachKeywordExtId(shards[i].store.get(), [&](int64_t id, std::string_view ext) {
@@ -669,10 +705,39 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
               *mine < kWaypoint ? static_cast<uint32_t>(*mine) : kNoLabel;
         });
       }
-      LITGRAPH_RETURN_IF_ERROR(
-          WriteVectors(out, shards, papers, keywords, keyword_rows, options, stats));
+      LITGRAPH_RETURN_IF_ERROR(StartVectors(out, &vectors));
     }
-    stats->vectors_seconds = Since(tv);
+    {
+      ScopedThread vector_thread(
+          nullptr, !with_vectors ? std::function<void()>() : [&] {
+            const auto tv = Clock::now();
+            try {
+              vectors_status = WriteVectors(&vectors, shards, papers, keywords, keyword_rows,
+                                            vector_options, stats);
+            } catch (const StatusError& e) {
+              vectors_status = e.status();
+            } catch (const std::exception& e) {
+              vectors_status = Status::IoError(fmt::format("writing the vectors: {}", e.what()));
+            }
+            stats->vectors_seconds = Since(tv);
+          });
+      const auto tg = Clock::now();
+      if (out->GetMeta("graph_stale") == "1") out->SetMeta("graph_stale", "0");
+      GraphBuildOptions go;
+      go.reporter = &reporter;
+      go.memory_budget = options.memory_budget;
+      go.lexical = lexical.get();
+      GraphBuildStats gs;
+      LITGRAPH_RETURN_IF_ERROR(BuildGraph(out, go, &gs));
+      stats->graph_edges = gs.edges;
+      stats->cites_edges = gs.cites_edges;
+      stats->dangling_references = gs.dangling_references;
+      stats->graph_seconds = Since(tg);
+      vector_thread.Join();
+    }
+    if (phrase_stats) LITGRAPH_RETURN_IF_ERROR(phrase_stats->Commit());
+    LITGRAPH_RETURN_IF_ERROR(vectors_status);
+    if (with_vectors) LITGRAPH_RETURN_IF_ERROR(vectors.g->Commit());
     txn.Commit();
   } catch (const StatusError& e) {
     return e.status();
