@@ -314,6 +314,45 @@ TEST(IngestTest, NativeReingestUpdatesInPlace) {
   EXPECT_EQ(Bm25Matches(store.get(), "seals"), std::vector<int64_t>{*id});
 }
 
+// The writer inserts before it looks once its cache's misses keep being new
+// authors; a known author met after such a run (here: a store's own author
+// the second ingest's writer has not cached) is found, not duplicated, and
+// its name is indexed once.
+TEST(IngestTest, AKnownAuthorAfterARunOfNewOnesKeepsItsRow) {
+  ScopedTempDir tmp;
+  std::string v1, v2;
+  for (int k = 0; k < 100; ++k) {
+    v1 += fmt::format(R"({{"id": "O{}", "title": "Old paper {}", "authors": ["Old Author{}"]}})", k,
+                      k, k) +
+          "\n";
+    v2 += fmt::format(R"({{"id": "N{}", "title": "New paper {}", "authors": ["New Author{}"]}})", k,
+                      k, k) +
+          "\n";
+  }
+  v2 += R"({"id": "L", "title": "Last paper", "authors": ["Old Author5", "New Author3"]})"
+        "\n";
+  WriteFile(tmp.File("v1.jsonl"), v1);
+  WriteFile(tmp.File("v2.jsonl"), v2);
+  auto store = OpenStore(tmp.File("db"), Store::Mode::kWrite);
+  ASSERT_TRUE(store);
+  IngestStats s1, s2;
+  ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("v1.jsonl")}, &s1).ok());
+  auto old_id = store->db().QueryInt(
+      "SELECT author_id FROM authorship a JOIN paper p"
+      " ON p.id = a.paper_id WHERE p.ext_id = 'O5'");
+  ASSERT_TRUE(old_id);
+  ASSERT_TRUE(IngestFiles(store.get(), {tmp.File("v2.jsonl")}, &s2).ok());
+  EXPECT_EQ(store->db().QueryInt("SELECT count(*) FROM author"), 200);
+  EXPECT_EQ(store->db().QueryInt("SELECT count(*) FROM author_fts"), 200);
+  EXPECT_EQ(store->db().QueryInt("SELECT author_id FROM authorship a JOIN paper p"
+                                 " ON p.id = a.paper_id WHERE p.ext_id = 'L' AND a.position = 0"),
+            *old_id);
+  EXPECT_EQ(store->db().QueryInt("SELECT a.author_id = b.author_id FROM authorship a, authorship b,"
+                                 " paper p, paper q WHERE p.id = a.paper_id AND q.id = b.paper_id"
+                                 " AND p.ext_id = 'L' AND a.position = 1 AND q.ext_id = 'N3'"),
+            1);
+}
+
 // A store loaded with --no-graph has no text index yet: a text query says
 // so (not found), instead of answering nothing.
 TEST(IngestTest, TextQueriesOfAStoreWithoutAGraphSayThereIsNoIndex) {
