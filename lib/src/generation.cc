@@ -199,7 +199,7 @@ Status GenerationBuilder::Commit() {
   nlohmann::json files = nlohmann::json::object();
   int format = kDerivedFormat;
   for (const auto& [name, build] : files_) {
-    if (std::string_view(name).ends_with(".delta.adj")) format = kDerivedFormatWithDeltas;
+    if (std::string_view(name).ends_with(kAdjDeltaSuffix)) format = kDerivedFormatWithDeltas;
     std::error_code ec;
     const uint64_t bytes = fs::file_size(Path(name), ec);
     if (ec) return Status::IoError(fmt::format("{}: {}", Path(name), ec.message()));

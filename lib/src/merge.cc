@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 #include "litgraph/bounded_queue.h"
@@ -19,6 +18,7 @@
 #include "litgraph/keyword_store.h"
 #include "litgraph/lexical.h"
 #include "litgraph/phrase_count.h"
+#include "litgraph/report.h"
 #include "litgraph/semantic.h"
 #include "litgraph/store.h"
 #include "litgraph/store_merge.h"
@@ -424,28 +424,6 @@ Status WriteSegments(std::vector<Shard>& shards, const std::vector<FieldVectors>
   }
   return Status::Ok();
 }
-
-// A Reporter for two threads at once (the graph build and the vectors).
-class LockedReporter : public Reporter {
- public:
-  explicit LockedReporter(Reporter* to) : to_(to) {}
-  void Progress(std::string_view line) override {
-    std::lock_guard<std::mutex> l(mu_);
-    to_->Progress(line);
-  }
-  void Note(std::string_view message) override {
-    std::lock_guard<std::mutex> l(mu_);
-    to_->Note(message);
-  }
-  void Warn(std::string_view message) override {
-    std::lock_guard<std::mutex> l(mu_);
-    to_->Warn(message);
-  }
-
- private:
-  std::mutex mu_;
-  Reporter* to_;
-};
 
 // The vectors generation of the merged store in the making. Start and
 // Commit read and write OUT's SQLite, on the merge's thread; Write reads

@@ -39,10 +39,12 @@ namespace litgraph {
 class Store;
 
 inline constexpr int kDerivedFormat = 2;
-// A generation holding an adjacency delta (`*.delta.adj`, graph.h): a reader
-// from before deltas would read the bases alone, so such a manifest says
-// format 3, which those readers refuse; readers now take 2 and 3.
+// A generation holding an adjacency delta (a file named with
+// kAdjDeltaSuffix, graph.h): a reader from before deltas would read the
+// bases alone, so such a manifest says format 3, which those readers refuse;
+// readers now take 2 and 3.
 inline constexpr int kDerivedFormatWithDeltas = 3;
+inline constexpr char kAdjDeltaSuffix[] = ".delta.adj";
 
 // A committed generation as a reader sees it: its manifest, pinned.
 class GenerationView {

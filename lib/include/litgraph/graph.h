@@ -315,7 +315,6 @@ Status WriteAdjacency(const std::string& path, const FileIdentity& id, uint64_t 
 Status WriteAdjacencyDelta(Adjacency& old, const ListPatch& patch, uint64_t node_space,
                            const std::string& path, const FileIdentity& id,
                            uint32_t nodes_per_block, int zstd_level);
-inline constexpr char kAdjDeltaSuffix[] = ".delta.adj";
 // The delta file of an adjacency file ("cites.out.adj" -> "cites.out.delta.adj").
 std::string AdjDeltaName(const std::string& adj_name);
 

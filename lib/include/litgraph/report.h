@@ -3,6 +3,7 @@
 // on its terminal or stays quiet (tools/tool.h).
 #pragma once
 
+#include <mutex>
 #include <string_view>
 
 namespace litgraph {
@@ -21,5 +22,28 @@ class Reporter {
 
 // A Reporter that drops everything (tests, library callers without a tool).
 Reporter* NullReporter();
+
+// Forwards to `to` under a lock: one Reporter for work on several threads
+// (litgraph-merge's graph build and vectors).
+class LockedReporter : public Reporter {
+ public:
+  explicit LockedReporter(Reporter* to) : to_(to) {}
+  void Progress(std::string_view line) override {
+    std::lock_guard<std::mutex> l(mu_);
+    to_->Progress(line);
+  }
+  void Note(std::string_view message) override {
+    std::lock_guard<std::mutex> l(mu_);
+    to_->Note(message);
+  }
+  void Warn(std::string_view message) override {
+    std::lock_guard<std::mutex> l(mu_);
+    to_->Warn(message);
+  }
+
+ private:
+  std::mutex mu_;
+  Reporter* to_;
+};
 
 }  // namespace litgraph
