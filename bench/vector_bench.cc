@@ -110,27 +110,6 @@ double Mean(const std::vector<double>& v) {
   return v.empty() ? 0 : s / v.size();
 }
 
-// hnswlib's space over int8 rows, as the library builds its indexes (vectors.h).
-class Int8Space : public hnswlib::SpaceInterface<float> {
- public:
-  explicit Int8Space(int dim) : dim_(static_cast<size_t>(dim)) {}
-  size_t get_data_size() override { return QuantizedRowBytes(static_cast<int>(dim_)); }
-  hnswlib::DISTFUNC<float> get_dist_func() override { return QuantizedDistance; }
-  void* get_dist_func_param() override { return &dim_; }
-
- private:
-  size_t dim_;
-};
-
-// Whether a saved hnswlib index at `path` holds int8 rows of `dim` (its
-// label_offset less its offsetData, hnswalg.h saveIndex).
-bool HnswLibHoldsInt8(const std::string& path, int dim) {
-  std::ifstream in(path, std::ios::binary);
-  uint64_t words[6] = {};
-  in.read(reinterpret_cast<char*>(words), sizeof words);
-  return in && words[4] - words[5] == QuantizedRowBytes(dim);
-}
-
 struct QuerySet {
   std::string name;
   VecField field;
@@ -312,15 +291,10 @@ int main(int argc, char** argv) {
         keyword_vec.q.size());
 
     hnswlib::InnerProductSpace space(static_cast<size_t>(dim));
-    Int8Space int8_space(dim);
     std::map<VecField, std::unique_ptr<hnswlib::HierarchicalNSW<float>>> hl;
-    std::vector<char> quantized(QuantizedRowBytes(dim));
     auto hl_search = [&](VecField f, const float* q, size_t kk) {
       std::vector<VectorHit> out;
-      // An index of int8 rows (vectors.h) is searched by the query's.
-      const bool int8 = hl[f]->data_size_ == QuantizedRowBytes(dim);
-      if (int8) QuantizeRow(q, dim, quantized.data());
-      auto pq = hl[f]->searchKnn(int8 ? static_cast<const void*>(quantized.data()) : q, kk);
+      auto pq = hl[f]->searchKnn(q, kk);
       while (!pq.empty()) {
         out.push_back({static_cast<uint32_t>(pq.top().second), 1.0f - pq.top().first});
         pq.pop();
@@ -390,11 +364,7 @@ int main(int argc, char** argv) {
         if (!hl.count(qs->field)) {
           std::string path = vdir + "/" + fname + ".hnswlib";
           auto a = Clock::now();
-          hl[qs->field] = std::make_unique<hnswlib::HierarchicalNSW<float>>(
-              HnswLibHoldsInt8(path, dim)
-                  ? static_cast<hnswlib::SpaceInterface<float>*>(&int8_space)
-                  : &space,
-              path);
+          hl[qs->field] = std::make_unique<hnswlib::HierarchicalNSW<float>>(&space, path);
           fmt::print(stderr, "hnswlib: loaded {} in {:.1f} s\n", path, Us(a, Clock::now()) / 1e6);
         }
         auto& index = *hl[qs->field];

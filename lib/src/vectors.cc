@@ -2,12 +2,8 @@
 
 #include <fmt/format.h>
 #include <hnswlib/hnswlib.h>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
@@ -103,85 +99,27 @@ std::string_view Bytes(const std::vector<T>& v) {
 
 using HnswLib = hnswlib::HierarchicalNSW<float>;
 
-#if defined(__x86_64__)
-__attribute__((target("avx2"))) int32_t DotInt8Avx2(const int8_t* a, const int8_t* b, int dim) {
-  __m256i acc = _mm256_setzero_si256();
-  int i = 0;
-  for (; i + 16 <= dim; i += 16) {
-    const __m256i x =
-        _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)));
-    const __m256i y =
-        _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
-    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(x, y));
-  }
-  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-  int32_t t = _mm_cvtsi128_si32(s);
-  for (; i < dim; ++i) t += a[i] * b[i];
-  return t;
-}
-#endif
-
-int32_t DotInt8Portable(const int8_t* a, const int8_t* b, int dim) {
-  int32_t t = 0;
-  for (int i = 0; i < dim; ++i) t += a[i] * b[i];
-  return t;
-}
-
-// The integer dot product, the same on every CPU (no rounding).
-using DotInt8Fn = int32_t (*)(const int8_t*, const int8_t*, int);
-DotInt8Fn DotInt8Function() {
-#if defined(__x86_64__)
-  static const DotInt8Fn f = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") ? DotInt8Avx2 : DotInt8Portable;
-  }();
-  return f;
-#else
-  return DotInt8Portable;
-#endif
-}
-
-// hnswlib's space for a build: inner product over float rows with Dot's
-// kernel (AVX2 and FMA where the CPU has them: hnswlib picks its own kernels
-// at compile time, SSE for this build's baseline), or over quantized rows
-// (QuantizeRow). The distance is hnswlib's, 1 - <a, b>.
-class HnswSpace : public hnswlib::SpaceInterface<float> {
+// hnswlib's inner-product space with Dot's kernel (AVX2 and FMA where the CPU
+// has them): hnswlib picks its own kernels at compile time, SSE for this
+// build's baseline. The distance is hnswlib's, 1 - <a, b>.
+class DotSpace : public hnswlib::SpaceInterface<float> {
  public:
-  HnswSpace(int dim, bool quantized)
-      : param_{static_cast<size_t>(dim), DotFunction()}, quantized_(quantized) {}
-  bool quantized() const { return quantized_; }
-  size_t get_data_size() override {
-    return quantized_ ? QuantizedRowBytes(static_cast<int>(param_.dim))
-                      : param_.dim * sizeof(float);
-  }
-  hnswlib::DISTFUNC<float> get_dist_func() override {
-    return quantized_ ? QuantizedDistance : FloatDistance;
-  }
+  explicit DotSpace(size_t dim) : param_{dim, DotFunction()} {}
+  size_t get_data_size() override { return param_.dim * sizeof(float); }
+  hnswlib::DISTFUNC<float> get_dist_func() override { return Distance; }
   void* get_dist_func_param() override { return &param_; }
-  // The element hnswlib copies for `row`: the row, or its quantized bytes in
-  // a buffer of the calling thread, valid until its next call.
-  const void* Element(const float* row) const {
-    if (!quantized_) return row;
-    thread_local std::vector<char> buf;
-    buf.resize(QuantizedRowBytes(static_cast<int>(param_.dim)));
-    QuantizeRow(row, static_cast<int>(param_.dim), buf.data());
-    return buf.data();
-  }
 
  private:
   struct Param {
-    size_t dim;  // first: QuantizedDistance reads it
+    size_t dim;
     DotFn dot;
   };
-  static float FloatDistance(const void* a, const void* b, const void* param) {
+  static float Distance(const void* a, const void* b, const void* param) {
     const auto* p = static_cast<const Param*>(param);
     return 1.0f - p->dot(static_cast<const float*>(a), static_cast<const float*>(b),
                          static_cast<int>(p->dim));
   }
   Param param_;
-  bool quantized_;
 };
 
 // The row of `labels` (ascending) holding `label`: the label itself when
@@ -193,32 +131,17 @@ int64_t RowOfLabel(std::span<const uint32_t> labels, uint64_t label) {
 }
 
 // The hnswlib index to extend: `base`'s <name>.hnswlib, verified in full,
-// copied out of its checked file and loaded (hnswlib reads a path) with the
-// space of its elements (`*space`: quantized or float rows of `dim`, read
-// from its saved layout, hnswalg.h saveIndex: label_offset and offsetData
-// are its 5th and 6th size_t).
+// copied out of its checked file and loaded (hnswlib reads a path).
 std::unique_ptr<HnswLib> LoadBase(const GenerationView& base, const std::string& name,
-                                  const std::string& scratch, int dim,
-                                  std::unique_ptr<HnswSpace>* space, size_t max_elements) {
+                                  const std::string& scratch, hnswlib::SpaceInterface<float>* space,
+                                  size_t max_elements) {
   CheckedFile f;
   Status st = base.OpenFile(name + ".hnswlib", &f);
   if (st.ok()) st = f.VerifyAll();
   if (!st.ok()) throw StatusError(st);
-  const auto* bytes = reinterpret_cast<const char*>(f.Read(0, f.size()));
-  uint64_t label_offset = 0, data_offset = 0;
-  if (bytes && f.size() >= 48) {
-    std::memcpy(&label_offset, bytes + 32, 8);
-    std::memcpy(&data_offset, bytes + 40, 8);
-  }
-  const uint64_t element = label_offset - data_offset;
-  if (element != QuantizedRowBytes(dim) && element != static_cast<uint64_t>(dim) * sizeof(float))
-    throw StatusError(Status::Corruption(
-        fmt::format("{}: elements of {} bytes are no rows of dimension {}",
-                    base.Path(name + ".hnswlib"), static_cast<int64_t>(element), dim)));
-  *space = std::make_unique<HnswSpace>(dim, element == QuantizedRowBytes(dim));
-  st = WriteFileAtomic(scratch, {bytes, f.size()});
+  st = WriteFileAtomic(scratch, {reinterpret_cast<const char*>(f.Read(0, f.size())), f.size()});
   if (!st.ok()) throw StatusError(st);
-  auto index = std::make_unique<HnswLib>(space->get(), scratch, false, max_elements);
+  auto index = std::make_unique<HnswLib>(space, scratch, false, max_elements);
   std::filesystem::remove(scratch);
   return index;
 }
@@ -230,7 +153,7 @@ std::unique_ptr<HnswLib> LoadBase(const GenerationView& base, const std::string&
 // candidates (probability 1), about 20 times an insertion's work; those
 // lists keep their link to the moved node instead, one slot each until the
 // next rebuild.
-void Relink(HnswLib* index, const void* v, hnswlib::labeltype label) {
+void Relink(HnswLib* index, const float* v, hnswlib::labeltype label) {
   hnswlib::tableint id;
   {
     std::unique_lock<std::mutex> l(index->cur_element_count_guard_);
@@ -373,12 +296,12 @@ Status BuildSegment(const VectorFile& vectors, const std::vector<uint64_t>& todo
   if (!todo.empty() && todo.back() >= kWaypoint)
     return Status::InvalidArgument(out->Path(name) + ": rows past a segment's label range");
   const std::vector<uint32_t> rows(todo.begin(), todo.end());
-  HnswSpace space(vectors.dim(), o.quantize);
+  DotSpace space(static_cast<size_t>(vectors.dim()));
   try {
     HnswLib index(&space, std::max<size_t>(todo.size(), 1), static_cast<size_t>(o.M),
                   static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
     InsertRows(vectors, todo, todo.size(), o.threads,
-               [&](size_t i) { index.addPoint(space.Element(vectors.Row(todo[i])), todo[i]); });
+               [&](size_t i) { index.addPoint(vectors.Row(todo[i]), todo[i]); });
     LITGRAPH_RETURN_IF_ERROR(vectors.status());
     return ExportHnsw(index, vectors.dim(), out, name, rows, /*segment=*/true);
   } catch (const std::exception& e) {
@@ -387,29 +310,6 @@ Status BuildSegment(const VectorFile& vectors, const std::vector<uint64_t>& todo
 }
 
 }  // namespace
-
-void QuantizeRow(const float* row, int dim, char* out) {
-  float top = 0;
-  for (int i = 0; i < dim; ++i) top = std::max(top, std::fabs(row[i]));
-  const float scale = top > 0 ? top / 127.0f : 0.0f;
-  std::memcpy(out, &scale, sizeof scale);
-  auto* q = reinterpret_cast<int8_t*>(out + sizeof scale);
-  for (int i = 0; i < dim; ++i)
-    q[i] = scale > 0 ? static_cast<int8_t>(std::clamp(std::lround(row[i] / scale), -127L, 127L))
-                     : int8_t{0};
-}
-
-float QuantizedDistance(const void* a, const void* b, const void* dim) {
-  static const DotInt8Fn dot = DotInt8Function();
-  float sa = 0, sb = 0;
-  std::memcpy(&sa, a, sizeof sa);
-  std::memcpy(&sb, b, sizeof sb);
-  const auto* qa = static_cast<const int8_t*>(a) + sizeof sa;
-  const auto* qb = static_cast<const int8_t*>(b) + sizeof sb;
-  return 1.0f -
-         sa * sb *
-             static_cast<float>(dot(qa, qb, static_cast<int>(*static_cast<const size_t*>(dim))));
-}
 
 Status VectorFile::Write(GenerationBuilder* out, const std::string& name, int dim, uint64_t rows,
                          const float* data) {
@@ -506,9 +406,7 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
                  const std::vector<uint64_t>& changed, std::span<const uint32_t> labels,
                  std::span<const uint8_t> elsewhere, std::vector<uint64_t>* spilled) {
   const int dim = vectors.dim();
-  // The space of the index extended, else of o.quantize; before the index,
-  // which outlives it not.
-  std::unique_ptr<HnswSpace> space;
+  DotSpace space(static_cast<size_t>(dim));
   std::unique_ptr<HnswLib> index;
   std::unordered_set<uint64_t> have;
   const size_t present = std::max<size_t>(vectors.present(), 1);
@@ -517,7 +415,7 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     if (base && base->Has(name + ".hnswlib")) {
       // Room for the rows it may take: within max_nodes when it stops there
       // (hnswlib allocates a lock and a level per slot up front).
-      index = LoadBase(*base, name, out->Path(name + ".base"), dim, &space,
+      index = LoadBase(*base, name, out->Path(name + ".base"), &space,
                        spilled ? std::min<size_t>(present, o.max_nodes) : present);
       // The rows inserted now are linked with this run's beam, not the saved one.
       index->ef_construction_ = std::max<size_t>(static_cast<size_t>(o.ef_construction), index->M_);
@@ -544,12 +442,10 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     const size_t added = todo.size();
     // A new index has room for its rows (hnswlib allocates a lock and a
     // level per element of its capacity up front).
-    if (!index) {
-      space = std::make_unique<HnswSpace>(dim, o.quantize);
+    if (!index)
       index = std::make_unique<HnswLib>(
-          space.get(), std::max<size_t>(added, 1), static_cast<size_t>(o.M),
+          &space, std::max<size_t>(added, 1), static_cast<size_t>(o.M),
           static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
-    }
     // addPoint of a label the index has updates its vector and links.
     for (uint64_t l : changed) {
       const int64_t r = RowOfLabel(labels, l);
@@ -562,16 +458,12 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     // The rows added first (ascending), then the changed ones.
     InsertRows(vectors, todo, added, o.threads, [&](size_t i) {
       const auto label = static_cast<hnswlib::labeltype>(label_of(todo[i]));
-      const void* element = space->Element(vectors.Row(todo[i]));
       if (i < added || o.relink_neighbours)
-        index->addPoint(element, label);
+        index->addPoint(vectors.Row(todo[i]), label);
       else
-        Relink(index.get(), element, label);
+        Relink(index.get(), vectors.Row(todo[i]), label);
     });
-    if (o.save_hnswlib) {
-      if (space->quantized()) out->NeedFormat(kDerivedFormatInt8Graphs);
-      LITGRAPH_RETURN_IF_ERROR(SaveHnswLib(index.get(), out, name + ".hnswlib"));
-    }
+    if (o.save_hnswlib) LITGRAPH_RETURN_IF_ERROR(SaveHnswLib(index.get(), out, name + ".hnswlib"));
   } catch (const StatusError& e) {
     return e.status();
   } catch (const std::exception& e) {
@@ -581,11 +473,11 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
 }
 
 uint64_t HnswNodesWithin(size_t bytes, int dim, int M) {
-  // hnswlib's element (quantized row, level-0 links of 2M slots, upper links
-  // ~M/2 slots on average), the export's copy of the level-0 links, and 96
-  // for the node's lock, level and label map entry and the export's level
-  // and offset.
-  const uint64_t per_node = QuantizedRowBytes(dim) + 2 * static_cast<uint64_t>(M) * 4 * 2 +
+  // hnswlib's element (vector, level-0 links of 2M slots, upper links ~M/2
+  // slots on average), the export's copy of the level-0 links, and 96 for
+  // the node's lock, level and label map entry and the export's level and
+  // offset.
+  const uint64_t per_node = static_cast<uint64_t>(dim) * 4 + 2 * static_cast<uint64_t>(M) * 4 * 2 +
                             static_cast<uint64_t>(M) * 4 / 2 + 96;
   return std::max<uint64_t>(bytes / per_node, 16);
 }

@@ -221,7 +221,7 @@ struct Indexed {
 void BuildIndex(TestStore* store, const std::string& name, const std::vector<float>& data,
                 uint64_t rows, int dim, Indexed* out, const GenerationView* base = nullptr,
                 const std::vector<uint64_t>& changed = {}, bool relink_neighbours = false,
-                int ef_construction = 200, bool quantize = true) {
+                int ef_construction = 200) {
   GenerationBuilder* b = store->Start("vectors");
   ASSERT_TRUE(VectorFile::Write(b, name + ".vec", dim, rows, data.data()).ok());
   VectorFile vec;
@@ -231,7 +231,6 @@ void BuildIndex(TestStore* store, const std::string& name, const std::vector<flo
   o.threads = 1;
   o.relink_neighbours = relink_neighbours;
   o.ef_construction = ef_construction;
-  o.quantize = quantize;
   st = BuildHnsw(vec, b, name, o, base, changed);
   ASSERT_TRUE(st.ok()) << st.message();
   out->view = store->Commit();
@@ -300,96 +299,6 @@ TEST(HnswTest, RecallAndResultShape) {
   std::vector<float> q = RandomQuery(dim, rng);
   EXPECT_EQ(x.index.Search(q.data(), 100, 10).size(), 100u);
   EXPECT_TRUE(x.index.Search(q.data(), 0, 64).empty());
-}
-
-// hnswlib builds over int8 rows: a float scale, then the row over it
-// rounded. Their distance is 1 - s_a s_b <q_a, q_b>, the integer sum exact
-// whatever kernel the CPU runs (tails past a multiple of 16 included), and
-// close to the float rows' 1 - <a, b>.
-TEST(QuantizedRowTest, TheDistanceIsTheScaledIntegerDotProduct) {
-  std::mt19937_64 rng(17);
-  for (int dim : {1, 15, 16, 20, 100, 128, 300}) {
-    for (int t = 0; t < 20; ++t) {
-      std::vector<float> a = RandomQuery(dim, rng), b = RandomQuery(dim, rng);
-      std::vector<char> qa(QuantizedRowBytes(dim)), qb(QuantizedRowBytes(dim));
-      QuantizeRow(a.data(), dim, qa.data());
-      QuantizeRow(b.data(), dim, qb.data());
-      float sa = 0, sb = 0;
-      std::memcpy(&sa, qa.data(), 4);
-      std::memcpy(&sb, qb.data(), 4);
-      int32_t sum = 0, top = 0;
-      for (int i = 0; i < dim; ++i) {
-        const auto x = static_cast<int8_t>(qa[4 + i]), y = static_cast<int8_t>(qb[4 + i]);
-        sum += x * y;
-        top = std::max(top, std::abs(static_cast<int32_t>(x)));
-        EXPECT_NEAR(x * sa, a[i], sa / 2 * 1.0001) << dim;
-      }
-      EXPECT_EQ(top, 127) << "the largest value takes the whole range";
-      const size_t d = static_cast<size_t>(dim);
-      EXPECT_EQ(QuantizedDistance(qa.data(), qb.data(), &d),
-                1.0f - sa * sb * static_cast<float>(sum))
-          << dim;
-      EXPECT_NEAR(QuantizedDistance(qa.data(), qb.data(), &d), 1.0f - Dot(a.data(), b.data(), dim),
-                  0.02)
-          << dim;
-    }
-  }
-  // A zero row: scale 0, distance 1 to anything.
-  std::vector<float> zero(20, 0.0f), one = RandomQuery(20, rng);
-  std::vector<char> qz(QuantizedRowBytes(20)), qo(QuantizedRowBytes(20));
-  QuantizeRow(zero.data(), 20, qz.data());
-  QuantizeRow(one.data(), 20, qo.data());
-  const size_t d = 20;
-  EXPECT_EQ(QuantizedDistance(qz.data(), qo.data(), &d), 1.0f);
-}
-
-// The bytes of an element of a generation's <name>.hnswlib: its saved
-// label_offset less its offsetData (hnswalg.h saveIndex, size_t 5 and 6).
-uint64_t HnswLibElementBytes(const GenerationView& g, const std::string& name) {
-  const std::string bytes = Payload(g.Path(name + ".hnswlib"));
-  uint64_t words[6] = {};
-  if (bytes.size() >= sizeof words) std::memcpy(words, bytes.data(), sizeof words);
-  return words[4] - words[5];
-}
-
-// A new index is built over int8 rows, and its generation says manifest
-// format 4, which readers from before refuse (they would extend it as float
-// rows); a generation inheriting it says so too. An index saved over float
-// rows (by a build from before) is extended over float rows and its
-// generation stays at format 2. Both find their rows.
-TEST(HnswTest, AnIndexIsExtendedOverTheRowsItWasBuiltOver) {
-  ScopedTempDir tmp;
-  const int dim = 32;
-  const uint64_t rows = 2001;
-  std::vector<float> all = RandomUnitRows(rows, dim, 78);
-  std::vector<float> first(all.begin(), all.begin() + 1501 * dim);
-  for (bool quantize : {false, true}) {
-    TestStore store(tmp.File(quantize ? "int8" : "float"));
-    Indexed a, b;
-    BuildIndex(&store, "title", first, 1501, dim, &a, nullptr, {}, false, 200, quantize);
-    ASSERT_FALSE(HasFatalFailure());
-    const uint64_t element = quantize ? QuantizedRowBytes(dim) : dim * sizeof(float);
-    const int format = quantize ? kDerivedFormatInt8Graphs : kDerivedFormat;
-    EXPECT_EQ(HnswLibElementBytes(*a.view, "title"), element);
-    EXPECT_EQ(a.view->format(), format);
-    BuildIndex(&store, "title", all, rows, dim, &b, a.view);  // quantize by default
-    ASSERT_FALSE(HasFatalFailure());
-    EXPECT_EQ(HnswLibElementBytes(*b.view, "title"), element) << "the base's rows kept";
-    EXPECT_EQ(b.view->format(), format);
-    EXPECT_EQ(b.index.nodes(), 2000u);
-    EXPECT_GE(RecallAt10(b, dim, 200, 64, 5), 0.95) << quantize;
-    size_t self = 0;
-    for (uint32_t id = 1; id <= 2000; ++id) {
-      std::vector<VectorHit> hits = b.index.Search(b.vec.Row(id), 1, 64);
-      self += !hits.empty() && hits[0].id == id;
-    }
-    EXPECT_GE(self, 1990u) << quantize;
-    // Carried over unchanged, the index keeps its generation's format.
-    GenerationBuilder* c = store.Start("vectors");
-    for (const char* f : {"title.vec", "title.hnsw", "title.hnswlib"})
-      ASSERT_TRUE(c->Inherit(*b.view, f).ok());
-    EXPECT_EQ(store.Commit()->format(), format);
-  }
 }
 
 TEST(HnswTest, AbsentRowsAreNotIndexed) {
@@ -1143,9 +1052,8 @@ TEST(FieldVectorsTest, AnIndexBuiltWithinABoundIsCutIntoSegments) {
     EXPECT_GE(static_cast<double>(self) / present, 0.99) << max_nodes;
     EXPECT_TRUE(fv.status().ok());
   }
-  // The bound from bytes: ~520 bytes a node at 128 dimensions and M = 16
-  // (a quantized row of 132 bytes, links 256 + 32, 96 of bookkeeping).
-  EXPECT_EQ(HnswNodesWithin(size_t{900} << 20, 128, 16), (size_t{900} << 20) / 516);
+  // The bound from bytes: ~900 bytes a node at 128 dimensions and M = 16.
+  EXPECT_EQ(HnswNodesWithin(size_t{900} << 20, 128, 16), (size_t{900} << 20) / 896);
   EXPECT_EQ(HnswNodesWithin(1024, 128, 16), 16u);
 }
 

@@ -37,12 +37,6 @@
 // The hnswlib index itself is kept beside it (<name>.hnswlib, its saved
 // bytes as the payload) so new vectors can be added without rebuilding
 // (embed --missing); it is verified in full before hnswlib reads it.
-// hnswlib builds over each row quantized to int8 (QuantizeRow: a float scale,
-// then dim int8 values), so its elements are a quarter of the float rows'
-// bytes and a build fetches a quarter of the memory per distance; searches
-// read the float rows of the VectorFile. A generation holding such an index
-// says manifest format kDerivedFormatInt8Graphs (generation.h). Indexes of
-// float elements, saved before, are still extended as they are.
 //
 // FieldVectors: a field's vectors as queries see them, a base (<name>.vec
 // and <name>.hnsw, as above) and, after `embed --missing`, a delta of the
@@ -141,21 +135,8 @@ class VectorFile {
   uint64_t rows_ = 0, present_ = 0, data_at_ = 0;
 };
 
-// hnswlib's elements for a build (above): a row as a float scale s then
-// dim int8 values q with row ~ s q (s = max |row_i| / 127, q rounded), so
-// <a, b> ~ s_a s_b <q_a, q_b>, the integer dot product exact on every CPU.
-inline size_t QuantizedRowBytes(int dim) { return sizeof(float) + static_cast<size_t>(dim); }
-void QuantizeRow(const float* row, int dim, char* out);
-// hnswlib's distance of two quantized rows, 1 - s_a s_b <q_a, q_b>; `dim`
-// points at the dimension as a size_t (hnswlib's distance parameter).
-float QuantizedDistance(const void* a, const void* b, const void* dim);
-
 struct HnswBuildOptions {
   int M = 16;
-  // Build over int8 rows (QuantizeRow). On 250k generator rows at
-  // ef_construction 200, one thread: 41.8 s instead of 59.6 s, recall@10 at
-  // ef 120 0.995 against 1.000 (bench/results/2026-12-02-int8-graphs).
-  bool quantize = true;
   int ef_construction = 200;
   // The delta's index (FieldVectors::WriteDelta) is built with the smaller
   // of the two: it is rebuilt by every `embed --missing` and replaced by the
@@ -199,8 +180,8 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
                  std::span<const uint8_t> elsewhere = {}, std::vector<uint64_t>* spilled = nullptr);
 
 // The HNSW nodes whose build fits in `bytes` (hnswlib builds in memory: the
-// quantized row, the links and their export, ~520 bytes a node at 128
-// dimensions and M = 16); at least 16.
+// vector, the links and their export, ~900 bytes a node at 128 dimensions
+// and M = 16); at least 16.
 uint64_t HnswNodesWithin(size_t bytes, int dim, int M);
 
 // Builds the index of `vectors` afresh within a memory bound: the rows in
