@@ -18,7 +18,9 @@
 using namespace litgraph;
 using Clock = std::chrono::steady_clock;
 
-struct FParam { size_t dim; };
+struct FParam {
+  size_t dim;
+};
 static float FDist(const void* a, const void* b, const void* p) {
   return 1.0f - Dot(static_cast<const float*>(a), static_cast<const float*>(b),
                     static_cast<int>(static_cast<const FParam*>(p)->dim));
@@ -69,18 +71,21 @@ static void Quantize(const float* v, int dim, char* out) {
   for (int i = 0; i < dim; ++i) m = std::max(m, std::fabs(v[i]));
   float s = m > 0 ? m / 127.0f : 0.0f;
   std::memcpy(out, &s, 4);
-  for (int i = 0; i < dim; ++i)
-    out[4 + i] = static_cast<int8_t>(s > 0 ? std::lround(v[i] / s) : 0);
+  for (int i = 0; i < dim; ++i) out[4 + i] = static_cast<int8_t>(s > 0 ? std::lround(v[i] / s) : 0);
 }
 
-__attribute__((target("avx2,fma,f16c"))) static float HDist(const void* a, const void* b, const void* p) {
+__attribute__((target("avx2,fma,f16c"))) static float HDist(const void* a, const void* b,
+                                                            const void* p) {
   const int dim = static_cast<int>(static_cast<const FParam*>(p)->dim);
-  const auto* x = static_cast<const uint16_t*>(a); const auto* y = static_cast<const uint16_t*>(b);
+  const auto* x = static_cast<const uint16_t*>(a);
+  const auto* y = static_cast<const uint16_t*>(b);
   __m256 s0 = _mm256_setzero_ps(), s1 = s0;
   int i = 0;
   for (; i + 16 <= dim; i += 16) {
-    s0 = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(x + i))), _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(y + i))), s0);
-    s1 = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(x + i + 8))), _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(y + i + 8))), s1);
+    s0 = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(x + i))),
+                         _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(y + i))), s0);
+    s1 = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(x + i + 8))),
+                         _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(y + i + 8))), s1);
   }
   __m256 s = _mm256_add_ps(s0, s1);
   __m128 h = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
@@ -97,7 +102,8 @@ class HSpace : public hnswlib::SpaceInterface<float> {
   FParam p_;
 };
 __attribute__((target("f16c"))) static void ToHalf(const float* v, int dim, char* out) {
-  for (int i = 0; i < dim; i += 8) _mm_storeu_si128((__m128i*)(out + 2 * i), _mm256_cvtps_ph(_mm256_loadu_ps(v + i), 0));
+  for (int i = 0; i < dim; i += 8)
+    _mm_storeu_si128((__m128i*)(out + 2 * i), _mm256_cvtps_ph(_mm256_loadu_ps(v + i), 0));
 }
 
 using H = hnswlib::HierarchicalNSW<float>;
@@ -125,7 +131,8 @@ std::vector<uint32_t> Search(const H& h, const std::vector<float>& data, int dim
   }
   std::priority_queue<std::pair<float, uint32_t>> top;  // max-heap
   std::priority_queue<std::pair<float, uint32_t>, std::vector<std::pair<float, uint32_t>>,
-                      std::greater<>> cand;
+                      std::greater<>>
+      cand;
   std::unordered_set<uint32_t> seen{cur};
   top.push({cd, cur});
   cand.push({cd, cur});
@@ -163,7 +170,9 @@ int main(int argc, char** argv) {
   std::string field = argc > 5 ? argv[5] : "title";
   auto store = Store::Open(db, Store::Mode::kRead);
   auto sem = SemanticIndex::Open(store->get());
-  const FieldVectors& fv = (*sem)->vectors(field == "abstract" ? VecField::kAbstract : field == "keyword" ? VecField::kKeyword : VecField::kTitle);
+  const FieldVectors& fv = (*sem)->vectors(field == "abstract"  ? VecField::kAbstract
+                                           : field == "keyword" ? VecField::kKeyword
+                                                                : VecField::kTitle);
   int dim = (*sem)->dim();
   std::vector<float> data;
   for (uint64_t r = 0; r < fv.rows() && data.size() / dim < n; ++r)
@@ -183,23 +192,47 @@ int main(int argc, char** argv) {
       all[i] = {-Dot(data.data() + q * dim, data.data() + i * dim, dim), static_cast<uint32_t>(i)};
     std::partial_sort(all.begin(), all.begin() + 11, all.end());
     if (all[9].first - all[10].first > -1e-6f) ++ties;
-    s1 += -all[1].first; s10 += -all[9].first; gap += all[10].first - all[9].first;
+    s1 += -all[1].first;
+    s10 += -all[9].first;
+    gap += all[10].first - all[9].first;
     std::vector<uint32_t> e;
     for (int i = 0; i < 10; ++i) e.push_back(all[i].second);
     exact.push_back(e);
   }
-  fprintf(stderr, "mean 2nd score %.4f 10th %.4f gap 10-11 %.5f\n", s1 / qs.size(), s10 / qs.size(), gap / qs.size());
-  { double err = 0, mx = 0; std::vector<char> qa(dim + 4), qb(dim + 4); FParam fp{(size_t)dim};
-    for (size_t i = 0; i < 2000; ++i) { const float* a = data.data() + (rng() % n) * dim; const float* b = data.data() + (rng() % n) * dim;
-      Quantize(a, dim, qa.data()); Quantize(b, dim, qb.data()); double e = std::fabs(QDist(qa.data(), qb.data(), &fp) - FDist(a, b, &fp)); err += e; mx = std::max(mx, e); }
-    double top = 0; for (size_t i = 0; i < 2000; ++i) { const float* a = data.data() + (rng() % n) * dim; float m = 0; for (int k = 0; k < dim; ++k) m = std::max(m, std::fabs(a[k])); top += m; }
-    fprintf(stderr, "quantized distance error mean %.5f max %.5f; mean max|v_i| %.3f\n", err / 2000, mx, top / 2000); }
+  fprintf(stderr, "mean 2nd score %.4f 10th %.4f gap 10-11 %.5f\n", s1 / qs.size(), s10 / qs.size(),
+          gap / qs.size());
+  {
+    double err = 0, mx = 0;
+    std::vector<char> qa(dim + 4), qb(dim + 4);
+    FParam fp{(size_t)dim};
+    for (size_t i = 0; i < 2000; ++i) {
+      const float* a = data.data() + (rng() % n) * dim;
+      const float* b = data.data() + (rng() % n) * dim;
+      Quantize(a, dim, qa.data());
+      Quantize(b, dim, qb.data());
+      double e = std::fabs(QDist(qa.data(), qb.data(), &fp) - FDist(a, b, &fp));
+      err += e;
+      mx = std::max(mx, e);
+    }
+    double top = 0;
+    for (size_t i = 0; i < 2000; ++i) {
+      const float* a = data.data() + (rng() % n) * dim;
+      float m = 0;
+      for (int k = 0; k < dim; ++k) m = std::max(m, std::fabs(a[k]));
+      top += m;
+    }
+    fprintf(stderr, "quantized distance error mean %.5f max %.5f; mean max|v_i| %.3f\n", err / 2000,
+            mx, top / 2000);
+  }
   fprintf(stderr, "queries whose 10th and 11th exact scores tie: %zu of %zu\n", ties, qs.size());
   for (int kind = 0; kind < 3; ++kind) {
     FSpace fs(dim);
     QSpace qsp(dim);
     HSpace hsp(dim);
-    hnswlib::SpaceInterface<float>* sp = kind == 0 ? static_cast<hnswlib::SpaceInterface<float>*>(&fs) : kind == 1 ? static_cast<hnswlib::SpaceInterface<float>*>(&qsp) : &hsp;
+    hnswlib::SpaceInterface<float>* sp =
+        kind == 0   ? static_cast<hnswlib::SpaceInterface<float>*>(&fs)
+        : kind == 1 ? static_cast<hnswlib::SpaceInterface<float>*>(&qsp)
+                    : &hsp;
     H h(sp, n, 16, efc, 100);
     auto t0 = Clock::now();
     std::vector<std::thread> ts;
@@ -208,9 +241,12 @@ int main(int argc, char** argv) {
         std::vector<char> buf(dim * 2 + 4);
         for (size_t i = t; i < n; i += threads) {
           const float* v = data.data() + i * dim;
-          if (kind == 0) h.addPoint(v, i);
-          else if (kind == 2) { ToHalf(v, dim, buf.data()); h.addPoint(buf.data(), i); }
-          else {
+          if (kind == 0)
+            h.addPoint(v, i);
+          else if (kind == 2) {
+            ToHalf(v, dim, buf.data());
+            h.addPoint(buf.data(), i);
+          } else {
             Quantize(v, dim, buf.data());
             h.addPoint(buf.data(), i);
           }
@@ -225,8 +261,11 @@ int main(int argc, char** argv) {
         for (uint32_t g : got)
           if (std::find(exact[i].begin(), exact[i].end(), g) != exact[i].end()) ++hit;
       }
-      printf("%s,%zu,%d,%d,%.2f,%zu,%.4f\n", kind == 0 ? "float" : kind == 1 ? "int8" : "fp16", n, threads, efc, secs, ef,
-             hit / (10.0 * qs.size()));
+      printf("%s,%zu,%d,%d,%.2f,%zu,%.4f\n",
+             kind == 0   ? "float"
+             : kind == 1 ? "int8"
+                         : "fp16",
+             n, threads, efc, secs, ef, hit / (10.0 * qs.size()));
     }
     fflush(stdout);
   }
