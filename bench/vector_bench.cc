@@ -110,6 +110,27 @@ double Mean(const std::vector<double>& v) {
   return v.empty() ? 0 : s / v.size();
 }
 
+// hnswlib's space over half rows, as the library builds its indexes (vectors.h).
+class HalfSpace : public hnswlib::SpaceInterface<float> {
+ public:
+  explicit HalfSpace(int dim) : dim_(static_cast<size_t>(dim)) {}
+  size_t get_data_size() override { return HalfRowBytes(static_cast<int>(dim_)); }
+  hnswlib::DISTFUNC<float> get_dist_func() override { return HalfDistance; }
+  void* get_dist_func_param() override { return &dim_; }
+
+ private:
+  size_t dim_;
+};
+
+// Whether a saved hnswlib index at `path` holds half rows of `dim` (its
+// label_offset less its offsetData, hnswalg.h saveIndex).
+bool HnswLibHoldsHalf(const std::string& path, int dim) {
+  std::ifstream in(path, std::ios::binary);
+  uint64_t words[6] = {};
+  in.read(reinterpret_cast<char*>(words), sizeof words);
+  return in && words[4] - words[5] == HalfRowBytes(dim);
+}
+
 struct QuerySet {
   std::string name;
   VecField field;
@@ -291,10 +312,15 @@ int main(int argc, char** argv) {
         keyword_vec.q.size());
 
     hnswlib::InnerProductSpace space(static_cast<size_t>(dim));
+    HalfSpace half_space(dim);
     std::map<VecField, std::unique_ptr<hnswlib::HierarchicalNSW<float>>> hl;
+    std::vector<uint16_t> half(static_cast<size_t>(dim));
     auto hl_search = [&](VecField f, const float* q, size_t kk) {
       std::vector<VectorHit> out;
-      auto pq = hl[f]->searchKnn(q, kk);
+      // An index of half rows (vectors.h) is searched by the query's.
+      const bool is_half = hl[f]->data_size_ == HalfRowBytes(dim);
+      if (is_half) HalfRow(q, dim, half.data());
+      auto pq = hl[f]->searchKnn(is_half ? static_cast<const void*>(half.data()) : q, kk);
       while (!pq.empty()) {
         out.push_back({static_cast<uint32_t>(pq.top().second), 1.0f - pq.top().first});
         pq.pop();
@@ -364,7 +390,11 @@ int main(int argc, char** argv) {
         if (!hl.count(qs->field)) {
           std::string path = vdir + "/" + fname + ".hnswlib";
           auto a = Clock::now();
-          hl[qs->field] = std::make_unique<hnswlib::HierarchicalNSW<float>>(&space, path);
+          hl[qs->field] = std::make_unique<hnswlib::HierarchicalNSW<float>>(
+              HnswLibHoldsHalf(path, dim)
+                  ? static_cast<hnswlib::SpaceInterface<float>*>(&half_space)
+                  : &space,
+              path);
           fmt::print(stderr, "hnswlib: loaded {} in {:.1f} s\n", path, Us(a, Clock::now()) / 1e6);
         }
         auto& index = *hl[qs->field];

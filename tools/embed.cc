@@ -150,7 +150,7 @@ void AddOptions(Tool& tool, Options* opt) {
   app.add_option("--memory-budget", o->memory_budget,
                  "Memory for the texts being embedded and the HNSW index being built, e.g. 512M "
                  "or 8G (default 2G); an index built afresh that would not fit is built in "
-                 "segments (~900 bytes a vector at 128 dimensions; at most 16 a field), each "
+                 "segments (~640 bytes a vector at 128 dimensions; at most 16 a field), each "
                  "searched beside the others")
       ->type_name("SIZE")
       ->transform(CLI::AsSizeValue(false))

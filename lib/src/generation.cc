@@ -91,10 +91,11 @@ Result<std::unique_ptr<GenerationView>> GenerationView::Open(const std::string& 
   // Types checked before values are read: nlohmann's value() and get()
   // throw on a mismatch ({"format": {}}).
   if (!j.is_object() || !j.contains("format") || !j["format"].is_number_integer() ||
-      (j["format"].get<int64_t>() != kDerivedFormat &&
-       j["format"].get<int64_t>() != kDerivedFormatWithDeltas) ||
-      !j.contains("files") || !j["files"].is_object())
+      j["format"].get<int64_t>() < kDerivedFormat ||
+      j["format"].get<int64_t>() > kDerivedFormatHalfGraphs || !j.contains("files") ||
+      !j["files"].is_object())
     return Status::Corruption(v->dir_ + "/MANIFEST: not a litgraph manifest");
+  v->format_ = static_cast<int>(j["format"].get<int64_t>());
   for (const auto& [name, entry] : j["files"].items()) {
     if (!entry.is_array() || entry.size() != 2 || !entry[0].is_number_unsigned() ||
         !entry[1].is_number_unsigned())
@@ -176,7 +177,13 @@ Status GenerationBuilder::Inherit(const GenerationView& from, const std::string&
   if (ec) return Status::IoError(fmt::format("{}: {}", from.Path(name), ec.message()));
   std::lock_guard<std::mutex> l(mu_);
   files_[name] = id->build;
+  if (std::string_view(name).ends_with(kHnswLibSuffix)) format_ = std::max(format_, from.format());
   return Status::Ok();
+}
+
+void GenerationBuilder::NeedFormat(int format) {
+  std::lock_guard<std::mutex> l(mu_);
+  format_ = std::max(format_, format);
 }
 
 Status GenerationBuilder::Import(const GenerationView& from, const std::string& name) {
@@ -191,15 +198,17 @@ Status GenerationBuilder::Import(const GenerationView& from, const std::string& 
     if (!p) return in.status();
     LITGRAPH_RETURN_IF_ERROR(out.Append(std::string_view(reinterpret_cast<const char*>(p), len)));
   }
+  if (std::string_view(name).ends_with(kHnswLibSuffix)) NeedFormat(from.format());
   return out.Finish();
 }
 
 Status GenerationBuilder::Commit() {
   std::lock_guard<std::mutex> l(mu_);
   nlohmann::json files = nlohmann::json::object();
-  int format = kDerivedFormat;
+  int format = format_;
   for (const auto& [name, build] : files_) {
-    if (std::string_view(name).ends_with(kAdjDeltaSuffix)) format = kDerivedFormatWithDeltas;
+    if (std::string_view(name).ends_with(kAdjDeltaSuffix))
+      format = std::max(format, kDerivedFormatWithDeltas);
     std::error_code ec;
     const uint64_t bytes = fs::file_size(Path(name), ec);
     if (ec) return Status::IoError(fmt::format("{}: {}", Path(name), ec.message()));

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 #include <hnswlib/hnswlib.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <cstddef>
@@ -99,27 +102,93 @@ std::string_view Bytes(const std::vector<T>& v) {
 
 using HnswLib = hnswlib::HierarchicalNSW<float>;
 
-// hnswlib's inner-product space with Dot's kernel (AVX2 and FMA where the CPU
-// has them): hnswlib picks its own kernels at compile time, SSE for this
-// build's baseline. The distance is hnswlib's, 1 - <a, b>.
-class DotSpace : public hnswlib::SpaceInterface<float> {
+float HalfDistancePortable(const uint16_t* a, const uint16_t* b, int dim) {
+  // Eight independent sums, as Dot's portable kernel.
+  float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int i = 0;
+  for (; i + 8 <= dim; i += 8)
+    for (int k = 0; k < 8; ++k) s[k] += HalfToFloat(a[i + k]) * HalfToFloat(b[i + k]);
+  float t = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+  for (; i < dim; ++i) t += HalfToFloat(a[i]) * HalfToFloat(b[i]);
+  return 1.0f - t;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,f16c"))) inline __m256 LoadHalves(const uint16_t* p) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// Two chains of fused multiply-adds over eight halves widened at a time.
+__attribute__((target("avx2,fma,f16c"))) float HalfDistanceAvx2(const uint16_t* a,
+                                                                const uint16_t* b, int dim) {
+  __m256 s0 = _mm256_setzero_ps(), s1 = s0;
+  int i = 0;
+  for (; i + 16 <= dim; i += 16) {
+    s0 = _mm256_fmadd_ps(LoadHalves(a + i), LoadHalves(b + i), s0);
+    s1 = _mm256_fmadd_ps(LoadHalves(a + i + 8), LoadHalves(b + i + 8), s1);
+  }
+  for (; i + 8 <= dim; i += 8) s0 = _mm256_fmadd_ps(LoadHalves(a + i), LoadHalves(b + i), s0);
+  const __m256 s = _mm256_add_ps(s0, s1);
+  __m128 h = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+  h = _mm_add_ps(h, _mm_movehl_ps(h, h));
+  h = _mm_add_ss(h, _mm_shuffle_ps(h, h, 1));
+  float t = _mm_cvtss_f32(h);
+  for (; i < dim; ++i) t += HalfToFloat(a[i]) * HalfToFloat(b[i]);
+  return 1.0f - t;
+}
+#endif
+
+using HalfDistanceFn = float (*)(const uint16_t*, const uint16_t*, int);
+HalfDistanceFn HalfDistanceFunction() {
+#if defined(__x86_64__)
+  static const HalfDistanceFn f = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                   __builtin_cpu_supports("f16c")
+               ? HalfDistanceAvx2
+               : HalfDistancePortable;
+  }();
+  return f;
+#else
+  return HalfDistancePortable;
+#endif
+}
+
+// hnswlib's space for a build: inner product over float rows with Dot's
+// kernel (AVX2 and FMA where the CPU has them: hnswlib picks its own kernels
+// at compile time, SSE for this build's baseline), or over half rows
+// (HalfRow). The distance is hnswlib's, 1 - <a, b>.
+class HnswSpace : public hnswlib::SpaceInterface<float> {
  public:
-  explicit DotSpace(size_t dim) : param_{dim, DotFunction()} {}
-  size_t get_data_size() override { return param_.dim * sizeof(float); }
-  hnswlib::DISTFUNC<float> get_dist_func() override { return Distance; }
+  HnswSpace(int dim, bool half) : param_{static_cast<size_t>(dim), DotFunction()}, half_(half) {}
+  bool half() const { return half_; }
+  size_t get_data_size() override {
+    return half_ ? HalfRowBytes(static_cast<int>(param_.dim)) : param_.dim * sizeof(float);
+  }
+  hnswlib::DISTFUNC<float> get_dist_func() override { return half_ ? HalfDistance : FloatDistance; }
   void* get_dist_func_param() override { return &param_; }
+  // The element hnswlib copies for `row`: the row, or its half values in a
+  // buffer of the calling thread, valid until its next call.
+  const void* Element(const float* row) const {
+    if (!half_) return row;
+    thread_local std::vector<uint16_t> buf;
+    buf.resize(param_.dim);
+    HalfRow(row, static_cast<int>(param_.dim), buf.data());
+    return buf.data();
+  }
 
  private:
   struct Param {
-    size_t dim;
+    size_t dim;  // first: HalfDistance reads it
     DotFn dot;
   };
-  static float Distance(const void* a, const void* b, const void* param) {
+  static float FloatDistance(const void* a, const void* b, const void* param) {
     const auto* p = static_cast<const Param*>(param);
     return 1.0f - p->dot(static_cast<const float*>(a), static_cast<const float*>(b),
                          static_cast<int>(p->dim));
   }
   Param param_;
+  bool half_;
 };
 
 // The row of `labels` (ascending) holding `label`: the label itself when
@@ -131,17 +200,32 @@ int64_t RowOfLabel(std::span<const uint32_t> labels, uint64_t label) {
 }
 
 // The hnswlib index to extend: `base`'s <name>.hnswlib, verified in full,
-// copied out of its checked file and loaded (hnswlib reads a path).
+// copied out of its checked file and loaded (hnswlib reads a path) with the
+// space of its elements (`*space`: half or float rows of `dim`, read
+// from its saved layout, hnswalg.h saveIndex: label_offset and offsetData
+// are its 5th and 6th size_t).
 std::unique_ptr<HnswLib> LoadBase(const GenerationView& base, const std::string& name,
-                                  const std::string& scratch, hnswlib::SpaceInterface<float>* space,
-                                  size_t max_elements) {
+                                  const std::string& scratch, int dim,
+                                  std::unique_ptr<HnswSpace>* space, size_t max_elements) {
   CheckedFile f;
   Status st = base.OpenFile(name + ".hnswlib", &f);
   if (st.ok()) st = f.VerifyAll();
   if (!st.ok()) throw StatusError(st);
-  st = WriteFileAtomic(scratch, {reinterpret_cast<const char*>(f.Read(0, f.size())), f.size()});
+  const auto* bytes = reinterpret_cast<const char*>(f.Read(0, f.size()));
+  uint64_t label_offset = 0, data_offset = 0;
+  if (bytes && f.size() >= 48) {
+    std::memcpy(&label_offset, bytes + 32, 8);
+    std::memcpy(&data_offset, bytes + 40, 8);
+  }
+  const uint64_t element = label_offset - data_offset;
+  if (element != HalfRowBytes(dim) && element != static_cast<uint64_t>(dim) * sizeof(float))
+    throw StatusError(Status::Corruption(
+        fmt::format("{}: elements of {} bytes are no rows of dimension {}",
+                    base.Path(name + ".hnswlib"), static_cast<int64_t>(element), dim)));
+  *space = std::make_unique<HnswSpace>(dim, element == HalfRowBytes(dim));
+  st = WriteFileAtomic(scratch, {bytes, f.size()});
   if (!st.ok()) throw StatusError(st);
-  auto index = std::make_unique<HnswLib>(space, scratch, false, max_elements);
+  auto index = std::make_unique<HnswLib>(space->get(), scratch, false, max_elements);
   std::filesystem::remove(scratch);
   return index;
 }
@@ -153,7 +237,7 @@ std::unique_ptr<HnswLib> LoadBase(const GenerationView& base, const std::string&
 // candidates (probability 1), about 20 times an insertion's work; those
 // lists keep their link to the moved node instead, one slot each until the
 // next rebuild.
-void Relink(HnswLib* index, const float* v, hnswlib::labeltype label) {
+void Relink(HnswLib* index, const void* v, hnswlib::labeltype label) {
   hnswlib::tableint id;
   {
     std::unique_lock<std::mutex> l(index->cur_element_count_guard_);
@@ -296,12 +380,12 @@ Status BuildSegment(const VectorFile& vectors, const std::vector<uint64_t>& todo
   if (!todo.empty() && todo.back() >= kWaypoint)
     return Status::InvalidArgument(out->Path(name) + ": rows past a segment's label range");
   const std::vector<uint32_t> rows(todo.begin(), todo.end());
-  DotSpace space(static_cast<size_t>(vectors.dim()));
+  HnswSpace space(vectors.dim(), o.half);
   try {
     HnswLib index(&space, std::max<size_t>(todo.size(), 1), static_cast<size_t>(o.M),
                   static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
     InsertRows(vectors, todo, todo.size(), o.threads,
-               [&](size_t i) { index.addPoint(vectors.Row(todo[i]), todo[i]); });
+               [&](size_t i) { index.addPoint(space.Element(vectors.Row(todo[i])), todo[i]); });
     LITGRAPH_RETURN_IF_ERROR(vectors.status());
     return ExportHnsw(index, vectors.dim(), out, name, rows, /*segment=*/true);
   } catch (const std::exception& e) {
@@ -310,6 +394,59 @@ Status BuildSegment(const VectorFile& vectors, const std::vector<uint64_t>& todo
 }
 
 }  // namespace
+
+uint16_t FloatToHalf(float f) {
+  // Round to nearest even in integer arithmetic (after F. Giesen's
+  // float_to_half_fast3_rtne): halves' subnormals by one float addition
+  // whose rounding is the half's; normal values by adding half an ulp of
+  // the half, less one unless the kept bits are odd.
+  uint32_t x = 0;
+  std::memcpy(&x, &f, 4);
+  const auto sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  x &= 0x7fffffffu;
+  if (x > 0x7f800000u)  // NaN: quiet, the payload's top bits kept (as F16C)
+    return sign | static_cast<uint16_t>(0x7e00u | ((x >> 13) & 0x3ffu));
+  if (x >= 0x477ff000u) return sign | 0x7c00u;  // 65520 and up round past 65504: inf
+  if (x < 0x38800000u) {                        // below the smallest normal half: a subnormal or 0
+    float v = 0;
+    std::memcpy(&v, &x, 4);
+    v += 0.5f;  // its ulp is 2^-24, the half subnormals' step
+    uint32_t y = 0;
+    std::memcpy(&y, &v, 4);
+    return sign | static_cast<uint16_t>(y - 0x3f000000u);
+  }
+  const uint32_t odd = (x >> 13) & 1u;
+  x += 0xc8000fffu + odd;  // rebias the exponent (-112 << 23), then round
+  return sign | static_cast<uint16_t>(x >> 13);
+}
+
+float HalfToFloat(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  const uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  uint32_t x = 0;
+  if (exp == 0x1f) {
+    x = sign | 0x7f800000u | (mant << 13);
+  } else if (exp != 0) {
+    x = sign | ((exp + 112) << 23) | (mant << 13);
+  } else {
+    const float v = static_cast<float>(mant) * 0x1p-24f;  // exact
+    std::memcpy(&x, &v, 4);
+    x |= sign;
+  }
+  float f = 0;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+void HalfRow(const float* row, int dim, uint16_t* out) {
+  for (int i = 0; i < dim; ++i) out[i] = FloatToHalf(row[i]);
+}
+
+float HalfDistance(const void* a, const void* b, const void* dim) {
+  static const HalfDistanceFn f = HalfDistanceFunction();
+  return f(static_cast<const uint16_t*>(a), static_cast<const uint16_t*>(b),
+           static_cast<int>(*static_cast<const size_t*>(dim)));
+}
 
 Status VectorFile::Write(GenerationBuilder* out, const std::string& name, int dim, uint64_t rows,
                          const float* data) {
@@ -406,7 +543,9 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
                  const std::vector<uint64_t>& changed, std::span<const uint32_t> labels,
                  std::span<const uint8_t> elsewhere, std::vector<uint64_t>* spilled) {
   const int dim = vectors.dim();
-  DotSpace space(static_cast<size_t>(dim));
+  // The space of the index extended, else of o.half; before the index,
+  // which outlives it not.
+  std::unique_ptr<HnswSpace> space;
   std::unique_ptr<HnswLib> index;
   std::unordered_set<uint64_t> have;
   const size_t present = std::max<size_t>(vectors.present(), 1);
@@ -415,7 +554,7 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     if (base && base->Has(name + ".hnswlib")) {
       // Room for the rows it may take: within max_nodes when it stops there
       // (hnswlib allocates a lock and a level per slot up front).
-      index = LoadBase(*base, name, out->Path(name + ".base"), &space,
+      index = LoadBase(*base, name, out->Path(name + ".base"), dim, &space,
                        spilled ? std::min<size_t>(present, o.max_nodes) : present);
       // The rows inserted now are linked with this run's beam, not the saved one.
       index->ef_construction_ = std::max<size_t>(static_cast<size_t>(o.ef_construction), index->M_);
@@ -442,10 +581,12 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     const size_t added = todo.size();
     // A new index has room for its rows (hnswlib allocates a lock and a
     // level per element of its capacity up front).
-    if (!index)
+    if (!index) {
+      space = std::make_unique<HnswSpace>(dim, o.half);
       index = std::make_unique<HnswLib>(
-          &space, std::max<size_t>(added, 1), static_cast<size_t>(o.M),
+          space.get(), std::max<size_t>(added, 1), static_cast<size_t>(o.M),
           static_cast<size_t>(o.ef_construction), static_cast<size_t>(o.seed));
+    }
     // addPoint of a label the index has updates its vector and links.
     for (uint64_t l : changed) {
       const int64_t r = RowOfLabel(labels, l);
@@ -458,12 +599,16 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     // The rows added first (ascending), then the changed ones.
     InsertRows(vectors, todo, added, o.threads, [&](size_t i) {
       const auto label = static_cast<hnswlib::labeltype>(label_of(todo[i]));
+      const void* element = space->Element(vectors.Row(todo[i]));
       if (i < added || o.relink_neighbours)
-        index->addPoint(vectors.Row(todo[i]), label);
+        index->addPoint(element, label);
       else
-        Relink(index.get(), vectors.Row(todo[i]), label);
+        Relink(index.get(), element, label);
     });
-    if (o.save_hnswlib) LITGRAPH_RETURN_IF_ERROR(SaveHnswLib(index.get(), out, name + ".hnswlib"));
+    if (o.save_hnswlib) {
+      if (space->half()) out->NeedFormat(kDerivedFormatHalfGraphs);
+      LITGRAPH_RETURN_IF_ERROR(SaveHnswLib(index.get(), out, name + ".hnswlib"));
+    }
   } catch (const StatusError& e) {
     return e.status();
   } catch (const std::exception& e) {
@@ -473,11 +618,11 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
 }
 
 uint64_t HnswNodesWithin(size_t bytes, int dim, int M) {
-  // hnswlib's element (vector, level-0 links of 2M slots, upper links ~M/2
-  // slots on average), the export's copy of the level-0 links, and 96 for
-  // the node's lock, level and label map entry and the export's level and
-  // offset.
-  const uint64_t per_node = static_cast<uint64_t>(dim) * 4 + 2 * static_cast<uint64_t>(M) * 4 * 2 +
+  // hnswlib's element (half row, level-0 links of 2M slots, upper links
+  // ~M/2 slots on average), the export's copy of the level-0 links, and 96
+  // for the node's lock, level and label map entry and the export's level
+  // and offset.
+  const uint64_t per_node = HalfRowBytes(dim) + 2 * static_cast<uint64_t>(M) * 4 * 2 +
                             static_cast<uint64_t>(M) * 4 / 2 + 96;
   return std::max<uint64_t>(bytes / per_node, 16);
 }

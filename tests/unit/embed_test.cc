@@ -968,7 +968,7 @@ TEST(EmbedMissingTest, ACompactionExtendsTheBaseIndexOnlyWithinTheBudget) {
   EmbedRunOptions compact = eo;
   compact.missing = true;
   compact.compact = true;
-  compact.memory_budget = (first + 10) * (16 * 4 + 2 * 16 * 4 * 2 + 16 * 4 / 2 + 96);
+  compact.memory_budget = (first + 10) * (HalfRowBytes(16) + 2 * 16 * 4 * 2 + 16 * 4 / 2 + 96);
   const uint64_t cap = HnswNodesWithin(compact.memory_budget, 16, compact.hnsw.M);
   ASSERT_EQ(cap, first + 10);
   ASSERT_NO_FATAL_FAILURE(IngestWithKeywords(

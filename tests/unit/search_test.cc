@@ -985,7 +985,7 @@ TEST_F(TriSearchTest, AnIndexBuiltInSegmentsAnswersAsOne) {
   eo.lsa.dim = 16;
   eo.threads = 1;
   eo.hnsw.threads = 1;
-  eo.memory_budget = 20000;  // 20000 / (16 x 4 + 256 + 32 + 96) = 44 nodes
+  eo.memory_budget = 18400;  // 18400 / (16 x 2 + 256 + 32 + 96) = 44 nodes
   EmbedRunStats es;
   Status st = RunEmbed(seg, eo, &es);
   ASSERT_TRUE(st.ok()) << st.message();

@@ -7,6 +7,9 @@
 #include "litgraph/vectors.h"
 
 #include <gtest/gtest.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -221,7 +224,7 @@ struct Indexed {
 void BuildIndex(TestStore* store, const std::string& name, const std::vector<float>& data,
                 uint64_t rows, int dim, Indexed* out, const GenerationView* base = nullptr,
                 const std::vector<uint64_t>& changed = {}, bool relink_neighbours = false,
-                int ef_construction = 200) {
+                int ef_construction = 200, bool half = true) {
   GenerationBuilder* b = store->Start("vectors");
   ASSERT_TRUE(VectorFile::Write(b, name + ".vec", dim, rows, data.data()).ok());
   VectorFile vec;
@@ -231,6 +234,7 @@ void BuildIndex(TestStore* store, const std::string& name, const std::vector<flo
   o.threads = 1;
   o.relink_neighbours = relink_neighbours;
   o.ef_construction = ef_construction;
+  o.half = half;
   st = BuildHnsw(vec, b, name, o, base, changed);
   ASSERT_TRUE(st.ok()) << st.message();
   out->view = store->Commit();
@@ -299,6 +303,145 @@ TEST(HnswTest, RecallAndResultShape) {
   std::vector<float> q = RandomQuery(dim, rng);
   EXPECT_EQ(x.index.Search(q.data(), 100, 10).size(), 100u);
   EXPECT_TRUE(x.index.Search(q.data(), 0, 64).empty());
+}
+
+#if defined(__x86_64__)
+__attribute__((target("f16c"))) uint16_t HardwareHalf(float f) {
+  return static_cast<uint16_t>(_mm_extract_epi16(_mm_cvtps_ph(_mm_set_ss(f), 0), 0));
+}
+__attribute__((target("f16c"))) float HardwareFloat(uint16_t h) {
+  return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(h)));
+}
+#endif
+
+// hnswlib builds over half rows, each value rounded to nearest even. The
+// conversion is integer arithmetic, the same bytes on every CPU: it agrees
+// with F16C's VCVTPS2PH (where the CPU has it) on every class of float
+// (normals, subnormals of both, ties, overflow, inf, NaN), and every half
+// converts back exactly.
+TEST(HalfRowTest, TheConversionRoundsToNearestEvenLikeF16C) {
+  auto bits = [](float f) {
+    uint32_t x = 0;
+    std::memcpy(&x, &f, 4);
+    return x;
+  };
+  auto from_bits = [](uint32_t x) {
+    float f = 0;
+    std::memcpy(&f, &x, 4);
+    return f;
+  };
+  // Known values: exact, ties to even both ways, the largest half and past
+  // it, the smallest subnormal and half of it (a tie to 0).
+  EXPECT_EQ(FloatToHalf(1.0f), 0x3c00);
+  EXPECT_EQ(FloatToHalf(-2.0f), 0xc000);
+  EXPECT_EQ(FloatToHalf(1.0f + 0x1p-11f), 0x3c00);      // tie, 0x3c00 even
+  EXPECT_EQ(FloatToHalf(1.0f + 3 * 0x1p-11f), 0x3c02);  // tie, up to even
+  EXPECT_EQ(FloatToHalf(65504.0f), 0x7bff);
+  EXPECT_EQ(FloatToHalf(65519.99f), 0x7bff);
+  EXPECT_EQ(FloatToHalf(65520.0f), 0x7c00);
+  EXPECT_EQ(FloatToHalf(0x1p-24f), 0x0001);
+  EXPECT_EQ(FloatToHalf(0x1p-25f), 0x0000);
+  EXPECT_EQ(FloatToHalf(3 * 0x1p-25f), 0x0002);
+  EXPECT_EQ(FloatToHalf(-0.0f), 0x8000);
+  EXPECT_EQ(FloatToHalf(from_bits(0x7f800000u)), 0x7c00);
+  EXPECT_EQ(FloatToHalf(from_bits(0x7fc00000u)) & 0x7e00, 0x7e00);
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const auto x = static_cast<uint16_t>(h);
+    if ((x & 0x7c00) == 0x7c00 && (x & 0x3ff)) continue;  // NaN
+    EXPECT_EQ(FloatToHalf(HalfToFloat(x)), x) << h;
+  }
+  EXPECT_EQ(HalfToFloat(0x0001), 0x1p-24f);
+  EXPECT_EQ(HalfToFloat(0x3555), 0.333251953125f);
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("f16c")) GTEST_SKIP() << "no F16C to compare with";
+  std::mt19937 rng(5);
+  for (int i = 0; i < 2000000; ++i) {
+    // Every exponent alike: random bits, half of them in the half's range.
+    uint32_t x = static_cast<uint32_t>(rng());
+    if (i % 2) x = (x & 0x80ffffffu) | ((100u + rng() % 45u) << 23);
+    const float f = from_bits(x);
+    ASSERT_EQ(FloatToHalf(f), HardwareHalf(f)) << std::hex << x;
+  }
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const auto x = static_cast<uint16_t>(h);
+    const float a = HalfToFloat(x), b = HardwareFloat(x);
+    ASSERT_TRUE(bits(a) == bits(b) || (std::isnan(a) && std::isnan(b))) << h;
+  }
+#endif
+}
+
+// Their distance is 1 - <a, b> over the half values summed in float, the
+// same whichever kernel the CPU runs up to the order of the sum (tails past
+// a multiple of 16 and of 8 included), and close to the float rows'.
+TEST(HalfRowTest, TheDistanceIsTheDotProductOfTheHalfValues) {
+  std::mt19937_64 rng(17);
+  for (int dim : {1, 7, 8, 15, 16, 20, 100, 128, 300}) {
+    for (int t = 0; t < 20; ++t) {
+      std::vector<float> a = RandomQuery(dim, rng), b = RandomQuery(dim, rng);
+      std::vector<uint16_t> ha(HalfRowBytes(dim) / 2), hb(HalfRowBytes(dim) / 2);
+      HalfRow(a.data(), dim, ha.data());
+      HalfRow(b.data(), dim, hb.data());
+      double sum = 0;
+      for (int i = 0; i < dim; ++i) {
+        EXPECT_NEAR(HalfToFloat(ha[i]), a[i], std::fabs(a[i]) * 0x1p-11 + 0x1p-25) << dim;
+        sum += static_cast<double>(HalfToFloat(ha[i])) * HalfToFloat(hb[i]);
+      }
+      const size_t d = static_cast<size_t>(dim);
+      EXPECT_NEAR(HalfDistance(ha.data(), hb.data(), &d), 1.0 - sum, 1e-5) << dim;
+      EXPECT_NEAR(HalfDistance(ha.data(), hb.data(), &d), 1.0f - Dot(a.data(), b.data(), dim), 2e-3)
+          << dim;
+    }
+  }
+}
+
+// The bytes of an element of a generation's <name>.hnswlib: its saved
+// label_offset less its offsetData (hnswalg.h saveIndex, size_t 5 and 6).
+uint64_t HnswLibElementBytes(const GenerationView& g, const std::string& name) {
+  const std::string bytes = Payload(g.Path(name + ".hnswlib"));
+  uint64_t words[6] = {};
+  if (bytes.size() >= sizeof words) std::memcpy(words, bytes.data(), sizeof words);
+  return words[4] - words[5];
+}
+
+// A new index is built over half rows, and its generation says manifest
+// format 4, which readers from before refuse (they would extend it as float
+// rows); a generation inheriting it says so too. An index saved over float
+// rows (by a build from before) is extended over float rows and its
+// generation stays at format 2. Both find their rows.
+TEST(HnswTest, AnIndexIsExtendedOverTheRowsItWasBuiltOver) {
+  ScopedTempDir tmp;
+  const int dim = 32;
+  const uint64_t rows = 2001;
+  std::vector<float> all = RandomUnitRows(rows, dim, 78);
+  std::vector<float> first(all.begin(), all.begin() + 1501 * dim);
+  for (bool half : {false, true}) {
+    TestStore store(tmp.File(half ? "half" : "float"));
+    Indexed a, b;
+    BuildIndex(&store, "title", first, 1501, dim, &a, nullptr, {}, false, 200, half);
+    ASSERT_FALSE(HasFatalFailure());
+    const uint64_t element = half ? HalfRowBytes(dim) : dim * sizeof(float);
+    const int format = half ? kDerivedFormatHalfGraphs : kDerivedFormat;
+    EXPECT_EQ(HnswLibElementBytes(*a.view, "title"), element);
+    EXPECT_EQ(a.view->format(), format);
+    BuildIndex(&store, "title", all, rows, dim, &b, a.view);  // half by default
+    ASSERT_FALSE(HasFatalFailure());
+    EXPECT_EQ(HnswLibElementBytes(*b.view, "title"), element) << "the base's rows kept";
+    EXPECT_EQ(b.view->format(), format);
+    EXPECT_EQ(b.index.nodes(), 2000u);
+    EXPECT_GE(RecallAt10(b, dim, 200, 64, 5), 0.95) << half;
+    size_t self = 0;
+    for (uint32_t id = 1; id <= 2000; ++id) {
+      std::vector<VectorHit> hits = b.index.Search(b.vec.Row(id), 1, 64);
+      self += !hits.empty() && hits[0].id == id;
+    }
+    EXPECT_GE(self, 1990u) << half;
+    // Carried over unchanged, the index keeps its generation's format.
+    GenerationBuilder* c = store.Start("vectors");
+    for (const char* f : {"title.vec", "title.hnsw", "title.hnswlib"})
+      ASSERT_TRUE(c->Inherit(*b.view, f).ok());
+    EXPECT_EQ(store.Commit()->format(), format);
+  }
 }
 
 TEST(HnswTest, AbsentRowsAreNotIndexed) {
@@ -1052,8 +1195,9 @@ TEST(FieldVectorsTest, AnIndexBuiltWithinABoundIsCutIntoSegments) {
     EXPECT_GE(static_cast<double>(self) / present, 0.99) << max_nodes;
     EXPECT_TRUE(fv.status().ok());
   }
-  // The bound from bytes: ~900 bytes a node at 128 dimensions and M = 16.
-  EXPECT_EQ(HnswNodesWithin(size_t{900} << 20, 128, 16), (size_t{900} << 20) / 896);
+  // The bound from bytes: ~640 bytes a node at 128 dimensions and M = 16
+  // (a half row of 256 bytes, links 256 + 32, 96 of bookkeeping).
+  EXPECT_EQ(HnswNodesWithin(size_t{900} << 20, 128, 16), (size_t{900} << 20) / 640);
   EXPECT_EQ(HnswNodesWithin(1024, 128, 16), 16u);
 }
 

@@ -45,6 +45,13 @@ inline constexpr int kDerivedFormat = 2;
 // readers now take 2 and 3.
 inline constexpr int kDerivedFormatWithDeltas = 3;
 inline constexpr char kAdjDeltaSuffix[] = ".delta.adj";
+// A generation holding an hnswlib index built over half rows (vectors.h): a
+// reader from before would extend it as float rows, so such a manifest says
+// format 4 (which implies nothing of deltas); readers now take 2 to 4. The
+// writer says so (GenerationBuilder::NeedFormat), and an index carried over
+// from a generation of format 4 keeps it.
+inline constexpr int kDerivedFormatHalfGraphs = 4;
+inline constexpr char kHnswLibSuffix[] = ".hnswlib";
 
 // A committed generation as a reader sees it: its manifest, pinned.
 class GenerationView {
@@ -71,6 +78,7 @@ class GenerationView {
   int64_t number() const { return number_; }
   const std::string& dir() const { return dir_; }
   const nlohmann::json& info() const { return info_; }
+  int format() const { return format_; }  // the manifest's
   bool Has(const std::string& name) const { return files_.count(name) > 0; }
   const std::map<std::string, uint64_t>& files() const { return files_; }
   std::string Path(const std::string& name) const { return dir_ + "/" + name; }
@@ -84,6 +92,7 @@ class GenerationView {
   GenerationView() = default;
   std::string artifact_, dir_;
   int64_t number_ = 0;
+  int format_ = kDerivedFormat;
   StoreId store_id_{};
   std::map<std::string, uint64_t> files_;  // name -> build
   nlohmann::json info_;
@@ -118,6 +127,9 @@ class GenerationBuilder {
   Status Import(const GenerationView& from, const std::string& name);
   // Builds' information recorded in the manifest and meta.<artifact>_info.
   nlohmann::json& info() { return info_; }
+  // The manifest says at least `format` (kDerivedFormatHalfGraphs).
+  // Thread-safe.
+  void NeedFormat(int format);
   // Writes the manifest, fsyncs and sets meta.<artifact>_generation.
   Status Commit();
 
@@ -127,8 +139,9 @@ class GenerationBuilder {
   std::string artifact_, dir_;
   int64_t number_ = 0;
   StoreId store_id_{};
-  std::mutex mu_;  // guards files_
+  std::mutex mu_;  // guards files_ and format_
   std::map<std::string, uint64_t> files_;
+  int format_ = kDerivedFormat;
   nlohmann::json info_ = nlohmann::json::object();
   bool committed_ = false;
 };

@@ -37,6 +37,12 @@
 // The hnswlib index itself is kept beside it (<name>.hnswlib, its saved
 // bytes as the payload) so new vectors can be added without rebuilding
 // (embed --missing); it is verified in full before hnswlib reads it.
+// hnswlib builds over each row rounded to IEEE half precision (HalfRow), so
+// its elements are half the float rows' bytes and a build fetches half the
+// memory per distance; searches read the float rows of the VectorFile. A
+// generation holding such an index says manifest format
+// kDerivedFormatHalfGraphs (generation.h). Indexes of float elements, saved
+// before, are still extended as they are.
 //
 // FieldVectors: a field's vectors as queries see them, a base (<name>.vec
 // and <name>.hnsw, as above) and, after `embed --missing`, a delta of the
@@ -135,8 +141,25 @@ class VectorFile {
   uint64_t rows_ = 0, present_ = 0, data_at_ = 0;
 };
 
+// hnswlib's elements for a build (above): a row as dim IEEE binary16
+// values, each the float rounded to nearest, ties to even (what F16C's
+// VCVTPS2PH does; computed without it, so the bytes are the same on every
+// CPU). Half values convert back to float exactly.
+inline size_t HalfRowBytes(int dim) { return 2 * static_cast<size_t>(dim); }
+uint16_t FloatToHalf(float f);
+float HalfToFloat(uint16_t h);
+void HalfRow(const float* row, int dim, uint16_t* out);
+// hnswlib's distance of two half rows, 1 - <a, b> summed in float (F16C and
+// FMA where the CPU has them); `dim` points at the dimension as a size_t
+// (hnswlib's distance parameter).
+float HalfDistance(const void* a, const void* b, const void* dim);
+
 struct HnswBuildOptions {
   int M = 16;
+  // Build over half rows (HalfRow). int8 rows were faster still but lost
+  // recall on some corpora; half rows kept the float rows' recall
+  // (bench/results/2026-12-02-int8-graphs, 2026-12-02-half-graphs).
+  bool half = true;
   int ef_construction = 200;
   // The delta's index (FieldVectors::WriteDelta) is built with the smaller
   // of the two: it is rebuilt by every `embed --missing` and replaced by the
@@ -180,8 +203,8 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
                  std::span<const uint8_t> elsewhere = {}, std::vector<uint64_t>* spilled = nullptr);
 
 // The HNSW nodes whose build fits in `bytes` (hnswlib builds in memory: the
-// vector, the links and their export, ~900 bytes a node at 128 dimensions
-// and M = 16); at least 16.
+// half row, the links and their export, ~640 bytes a node at 128
+// dimensions and M = 16); at least 16.
 uint64_t HnswNodesWithin(size_t bytes, int dim, int M);
 
 // Builds the index of `vectors` afresh within a memory bound: the rows in
