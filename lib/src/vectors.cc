@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <hnswlib/hnswlib.h>
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -143,8 +144,10 @@ HalfDistanceFn HalfDistanceFunction() {
 #if defined(__x86_64__)
   static const HalfDistanceFn f = [] {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                   __builtin_cpu_supports("f16c")
+    // F16C through cpuid: clang 14's __builtin_cpu_supports does not know it.
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c
                ? HalfDistanceAvx2
                : HalfDistancePortable;
   }();
