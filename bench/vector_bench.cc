@@ -138,6 +138,10 @@ struct QuerySet {
 };
 
 // Fraction of `got`'s first k hits that are in the exact top k (ties by score count).
+// A hit counts when it is one of the exact top k or scores within tie_eps of
+// the k-th (ann-benchmarks counts within 1e-3 of the k-th distance).
+float tie_eps = 1e-6f;
+
 double Recall(const std::vector<VectorHit>& got, const std::vector<VectorHit>& exact, size_t k) {
   size_t m = std::min(k, exact.size());
   if (m == 0) return 1.0;
@@ -146,7 +150,7 @@ double Recall(const std::vector<VectorHit>& got, const std::vector<VectorHit>& e
   float kth = exact[m - 1].score;
   size_t hit = 0;
   for (size_t i = 0; i < std::min(m, got.size()); ++i)
-    if (ids.count(got[i].id) || got[i].score >= kth - 1e-6f) ++hit;
+    if (ids.count(got[i].id) || got[i].score >= kth - tie_eps) ++hit;
   return static_cast<double>(hit) / m;
 }
 
@@ -198,6 +202,8 @@ int main(int argc, char** argv) {
   app.add_option("--top-ef", top_efs_arg, "ef values for --top (default 120 = max(2 x 60, 100))");
   app.add_option("--sets", sets_arg, "Only these query sets (comma-separated names)");
   app.add_option("--repeats", repeats, "Runs per query, median kept (default 3)");
+  app.add_option("--tie-eps", tie_eps,
+                 "A hit within this of the k-th exact score counts as found (default 1e-6)");
   app.add_flag("--open-only", open_only, "Time one open + first search and exit");
   app.add_flag("--from-delta", from_delta, "Draw the query papers from the fields' deltas");
   app.add_option("--papers", papers_file, "Draw the query papers from the dense ids in FILE");
