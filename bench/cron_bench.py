@@ -3,11 +3,11 @@
 and query latency idle against during the update.
 
     /usr/bin/python3 bench/cron_bench.py --bin BIN --src STORE --work DIR
-        [--works 50000,100000] [--seed 1] [--gen-seed 2] [--recent 0.2]
+        [--works 50000,100000] [--seed 1] [--gen-seed 2] [--profile default|hubs] [--recent 0.2]
         [--latency separate|same|none] [--idle-rounds 5] [--gap-ms 100] [--nice N]
         [--out FILE.json] [--keep]
 
-STORE is a store built from `litgraph-gen-works --works C` (default profile, seed 1, C = the
+STORE is a store built from `litgraph-gen-works --works C` (--profile, default: default; seed 1, C = the
 number of papers in STORE) with keywords and vectors; it is never written: every run works on
 a fresh `cp -a` of it in DIR (then `sync`, so that the copy's write-back does not run during
 the timings), removed afterwards unless --keep. With --in-place (a store too big to copy,
@@ -103,7 +103,7 @@ def rows(con, sql, args=()):
 
 
 def input_paths(a, corpus_n, sizes):
-    return {n: os.path.join(a.work, f"upsert-c{corpus_n}-g{a.gen_seed}-s{a.seed}-r{a.recent}-w{n}.jsonl")
+    return {n: os.path.join(a.work, f"upsert{profile_tag(a)}-c{corpus_n}-g{a.gen_seed}-s{a.seed}-r{a.recent}-w{n}.jsonl")
             for n in sizes}
 
 
@@ -121,7 +121,7 @@ def renumber(w, i):
 def make_inputs(a, corpus_n, sizes):
     """Writes the upsert files of every size in one pass of the generator; returns their info."""
     paths = input_paths(a, corpus_n, sizes)
-    info_path = os.path.join(a.work, f"upsert-c{corpus_n}-g{a.gen_seed}-s{a.seed}-r{a.recent}.info.json")
+    info_path = os.path.join(a.work, f"upsert{profile_tag(a)}-c{corpus_n}-g{a.gen_seed}-s{a.seed}-r{a.recent}.info.json")
     info = {}
     if os.path.exists(info_path):
         with open(info_path) as f:
@@ -148,7 +148,7 @@ def make_inputs(a, corpus_n, sizes):
                  "recent": a.recent, "new_id_first": f"W{ID_BASE + ID_STEP * corpus_n}"}
              for n in todo}
     cmd = [f"{a.bin}/litgraph-gen-works", "--works", str(corpus_n), "--seed", str(a.gen_seed),
-           "--out", "-"]
+           "--profile", a.profile, "--out", "-"]
     log("input: " + " ".join(cmd) + " | select " + ",".join(map(str, todo)))
     t0 = time.perf_counter()
     gen = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=1 << 20)
@@ -603,6 +603,10 @@ def one_run(a, n, inp, qs, corpus_n, label, with_queries, timed, save=lambda r: 
     return r
 
 
+def profile_tag(a):
+    return "" if a.profile == "default" else f"-{a.profile}"
+
+
 def emit(w, metric, value):
     print(f"{w},{metric},{value}", flush=True)
 
@@ -615,6 +619,8 @@ def main():
     ap.add_argument("--works", default="50000,100000", help="upsert sizes, comma-separated")
     ap.add_argument("--seed", type=int, default=1, help="selection and query seed")
     ap.add_argument("--gen-seed", type=int, default=2, help="litgraph-gen-works seed of the upserts")
+    ap.add_argument("--profile", default="default",
+                    help="litgraph-gen-works profile of STORE and of the upserts (default, hubs)")
     ap.add_argument("--recent", type=float, default=0.2,
                     help="new works come from this most recent share of positions")
     ap.add_argument("--latency", choices=["separate", "same", "none"], default="separate")
@@ -641,7 +647,7 @@ def main():
     last = con.execute("select ext_id from paper where id = (select max(id) from paper)").fetchone()[0]
     con.close()
     if last != f"W{ID_BASE + ID_STEP * (corpus_n - 1)}":
-        raise SystemExit(f"{a.src}: not a default-profile litgraph-gen-works store of {corpus_n} "
+        raise SystemExit(f"{a.src}: not a litgraph-gen-works store of {corpus_n} "
                          f"works (last id {last})")
     result = {"bin": os.path.abspath(a.bin), "src": a.src, "corpus_works": corpus_n,
               "args": vars(a), "loadavg_start": loadavg(),

@@ -546,8 +546,8 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
                  const std::vector<uint64_t>& changed, std::span<const uint32_t> labels,
                  std::span<const uint8_t> elsewhere, std::vector<uint64_t>* spilled) {
   const int dim = vectors.dim();
-  // The space of the index extended, else of o.half; before the index,
-  // which outlives it not.
+  // The space of the index extended, else of o.half; declared before the
+  // index so that it outlives it.
   std::unique_ptr<HnswSpace> space;
   std::unique_ptr<HnswLib> index;
   std::unordered_set<uint64_t> have;
