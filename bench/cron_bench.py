@@ -17,12 +17,14 @@ without vectors).
 Input (built once per (C, --gen-seed, --seed, N) and kept in DIR as upsert-*.jsonl): the
 same generator with the same C and another seed (--gen-seed) gives, at every position i, a
 work of the same year (years are laid out by position for C) with another title, abstract,
-authors, topics and references, and the same id W(1000000000 + 7i) and DOI. N works:
+authors, topics and references, and the same id (default profile: W(1000000000 + 7i); hubs:
+W(2000000000 + 3i), then W(4300000000 + 11i)) and DOI. N works:
   changed  N/2 positions drawn uniformly from [0, C): the --gen-seed work at position i as is,
            so an update of the stored work i (id and DOI kept); every field differs
   new      N - N/2 positions drawn from the most recent --recent share of positions (disjoint
            from the changed ones): the --gen-seed work at position k, renamed to the next
-           free id W(1000000000 + 7(C + j)) and DOI 10.5555/synth.(C + j), j = 0, 1, ...;
+           free id W(1000000000 + 7(C + j)) (hubs: W(9000000000 + C + j)) and DOI
+           10.5555/synth.(C + j), j = 0, 1, ...;
            its references and related works keep pointing at stored works (in-store
            citations change)
 Both get updated_date 2025-11-25T00:00:00.000000 (the store's is 2025-01-01...: never stale).
@@ -87,6 +89,43 @@ from benchlib import PaperSampler, content_words, log, pct  # noqa: E402
 
 NEW_DATE = "2025-11-25T00:00:00.000000"
 ID_BASE, ID_STEP = 1000000000, 7
+# The hubs profile numbers works W2000000000 + 3i, then W4300000000 + 11i (gen_works.cc,
+# WorkId); new works of its upserts take W9000000000 + i, past any id it generates.
+HUBS_NEW_BASE = 9000000000
+
+
+class Ids:
+    """Which OpenAlex ids the generator gave the store's works, and which ids new works take."""
+
+    def __init__(self, profile, corpus_n, src):
+        self.hubs = profile == "hubs"
+        self.corpus_n = corpus_n
+        self.src = src
+        self.con = None
+
+    def new(self, i):
+        return HUBS_NEW_BASE + i if self.hubs else ID_BASE + ID_STEP * i
+
+    def is_new(self, num):
+        return num >= HUBS_NEW_BASE if self.hubs else (num - ID_BASE) // ID_STEP >= self.corpus_n
+
+    def in_store(self, num):
+        if not self.hubs:
+            return num >= ID_BASE and (num - ID_BASE) % ID_STEP == 0 and (num - ID_BASE) // ID_STEP < self.corpus_n
+        if self.con is None:
+            self.con = sqlite3.connect(f"file:{self.src}/litgraph.sqlite?mode=ro", uri=True)
+        return bool(rows(self.con, "select 1 from paper where ext_id = ?", (f"W{num}",)))
+
+    def check(self, con):
+        """Raises unless the store looks like the generator's corpus of this profile."""
+        first, last = (con.execute(f"select ext_id from paper where id = (select {f}(id) from paper)").fetchone()[0]
+                       for f in ("min", "max"))
+        want = "W2000000000" if self.hubs else f"W{ID_BASE + ID_STEP * (self.corpus_n - 1)}"
+        got = first if self.hubs else last
+        if got != want:
+            raise SystemExit(f"{self.src}: not a litgraph-gen-works --profile "
+                             f"{'hubs' if self.hubs else 'default'} store of {self.corpus_n} works "
+                             f"(ids {first}..{last})")
 KINDS = ["find_abstract", "rwr", "tri"]
 
 
@@ -107,9 +146,9 @@ def input_paths(a, corpus_n, sizes):
             for n in sizes}
 
 
-def renumber(w, i):
+def renumber(ids, w, i):
     """Makes generated work w the new work number i (its OpenAlex id and DOI past the store's)."""
-    wid = f"https://openalex.org/W{ID_BASE + ID_STEP * i}"
+    wid = f"https://openalex.org/W{ids.new(i)}"
     doi = f"https://doi.org/10.5555/synth.{i}"
     w["id"] = wid
     w["doi"] = doi
@@ -118,7 +157,7 @@ def renumber(w, i):
     w["ids"]["doi"] = doi
 
 
-def make_inputs(a, corpus_n, sizes):
+def make_inputs(a, ids, corpus_n, sizes):
     """Writes the upsert files of every size in one pass of the generator; returns their info."""
     paths = input_paths(a, corpus_n, sizes)
     info_path = os.path.join(a.work, f"upsert{profile_tag(a)}-c{corpus_n}-g{a.gen_seed}-s{a.seed}-r{a.recent}.info.json")
@@ -145,7 +184,7 @@ def make_inputs(a, corpus_n, sizes):
     stats = {n: {"works": n, "changed": 0, "new": 0, "new_refs": 0, "new_refs_in_store": 0,
                  "new_related": 0, "new_related_in_store": 0, "changed_refs": 0,
                  "corpus_works": corpus_n, "gen_seed": a.gen_seed, "seed": a.seed,
-                 "recent": a.recent, "new_id_first": f"W{ID_BASE + ID_STEP * corpus_n}"}
+                 "recent": a.recent, "new_id_first": f"W{ids.new(corpus_n)}"}
              for n in todo}
     cmd = [f"{a.bin}/litgraph-gen-works", "--works", str(corpus_n), "--seed", str(a.gen_seed),
            "--profile", a.profile, "--out", "-"]
@@ -154,8 +193,7 @@ def make_inputs(a, corpus_n, sizes):
     gen = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=1 << 20)
 
     def in_store(url):
-        num = int(url.rsplit("W", 1)[1])
-        return num >= ID_BASE and (num - ID_BASE) % ID_STEP == 0 and (num - ID_BASE) // ID_STEP < corpus_n
+        return ids.in_store(int(url.rsplit("W", 1)[1]))
 
     for pos, line in enumerate(gen.stdout):
         cr = changed_rank.get(pos)
@@ -165,7 +203,7 @@ def make_inputs(a, corpus_n, sizes):
         w = json.loads(line)
         w["updated_date"] = NEW_DATE
         if nr is not None:
-            renumber(w, corpus_n + nr)
+            renumber(ids, w, corpus_n + nr)
         text = json.dumps(w, separators=(",", ":"), ensure_ascii=False) + "\n"
         for n in todo:
             if cr is not None and cr < n // 2:
@@ -199,7 +237,7 @@ def make_inputs(a, corpus_n, sizes):
     return paths, info
 
 
-def check_input(src, path, corpus_n, sample=400):
+def check_input(src, ids, path, sample=400):
     """Against the source store (read-only): changed works really differ, new ids are absent."""
     con = sqlite3.connect(f"file:{src}/litgraph.sqlite?mode=ro", uri=True)
     ch = ch_title_diff = ch_present = ch_newer = nw = nw_absent = 0
@@ -211,7 +249,7 @@ def check_input(src, path, corpus_n, sample=400):
             w = json.loads(line)
             ext = w["id"].rsplit("/", 1)[1]
             num = int(ext[1:])
-            is_new = (num - ID_BASE) // ID_STEP >= corpus_n
+            is_new = ids.is_new(num)
             r = rows(con, "select title, updated_date from paper where ext_id = ?", (ext,))
             if is_new:
                 if nw >= sample:
@@ -489,7 +527,7 @@ def cron_path(a, db, inp, logdir, t0, phase_box):
     return out
 
 
-def findable(a, db, inp, corpus_n):
+def findable(a, ids, db, inp):
     """The first new and the first changed work of the input: found by id, and by their (new)
     title through each search path? (rank in the top 20, or null)"""
     first = {}
@@ -497,7 +535,7 @@ def findable(a, db, inp, corpus_n):
         for line in f:
             w = json.loads(line)
             ext = w["id"].rsplit("/", 1)[1]
-            role = "new" if (int(ext[1:]) - ID_BASE) // ID_STEP >= corpus_n else "changed"
+            role = "new" if ids.is_new(int(ext[1:])) else "changed"
             first.setdefault(role, w)
             if len(first) == 2:
                 break
@@ -551,7 +589,7 @@ def link_copy(src, dst):
             shutil.copy2(s, d)
 
 
-def one_run(a, n, inp, qs, corpus_n, label, with_queries, timed, save=lambda r: None):
+def one_run(a, n, inp, qs, ids, label, with_queries, timed, save=lambda r: None):
     db = a.src if a.in_place else os.path.join(a.work, f"cron-{label}.db")
     logdir = os.path.join(a.work, f"log-w{n}-{label}")
     os.makedirs(logdir, exist_ok=True)
@@ -590,7 +628,7 @@ def one_run(a, n, inp, qs, corpus_n, label, with_queries, timed, save=lambda r: 
         r["latency"] = summarize_latency(samples)
         r["samples"] = samples
     if timed:
-        r["findable"] = findable(a, db, inp, corpus_n)
+        r["findable"] = findable(a, ids, db, inp)
     st = subprocess.run([f"{a.bin}/litgraph-status", "--db", db, "--format", "jsonl"],
                         capture_output=True, text=True)
     r["status_rc"] = st.returncode
@@ -644,20 +682,18 @@ def main():
     sizes = [int(x) for x in a.works.split(",")]
     con = sqlite3.connect(f"file:{a.src}/litgraph.sqlite?mode=ro", uri=True)
     corpus_n = con.execute("select count(*) from paper").fetchone()[0]
-    last = con.execute("select ext_id from paper where id = (select max(id) from paper)").fetchone()[0]
+    ids = Ids(a.profile, corpus_n, a.src)
+    ids.check(con)
     con.close()
-    if last != f"W{ID_BASE + ID_STEP * (corpus_n - 1)}":
-        raise SystemExit(f"{a.src}: not a litgraph-gen-works store of {corpus_n} "
-                         f"works (last id {last})")
     result = {"bin": os.path.abspath(a.bin), "src": a.src, "corpus_works": corpus_n,
               "args": vars(a), "loadavg_start": loadavg(),
               "uptime_start": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(),
               "runs": {}}
-    paths, info = make_inputs(a, corpus_n, sizes)
+    paths, info = make_inputs(a, ids, corpus_n, sizes)
     qs = None
     print("workload,metric,value")
     for n in sizes:
-        chk = check_input(a.src, paths[n], corpus_n)
+        chk = check_input(a.src, ids, paths[n])
         log(f"input {n}: {json.dumps(info[n])[:400]} check {chk}")
         res = {"input": info[n], "input_path": paths[n], "input_check": chk}
         if a.latency != "none" and qs is None:
@@ -679,13 +715,13 @@ def main():
                         json.dump(result, f, indent=1)
             return save
         if a.latency == "separate":
-            one_run(a, n, paths[n], qs, corpus_n, "timed", False, True, saver("timed"))
-            one_run(a, n, paths[n], qs, corpus_n, "loaded", True, False, saver("loaded"))
+            one_run(a, n, paths[n], qs, ids, "timed", False, True, saver("timed"))
+            one_run(a, n, paths[n], qs, ids, "loaded", True, False, saver("loaded"))
         elif a.latency == "same":
-            one_run(a, n, paths[n], qs, corpus_n, "timed", True, True, saver("timed"))
+            one_run(a, n, paths[n], qs, ids, "timed", True, True, saver("timed"))
             res["loaded"] = res["timed"]
         else:
-            one_run(a, n, paths[n], None, corpus_n, "timed", False, True, saver("timed"))
+            one_run(a, n, paths[n], None, ids, "timed", False, True, saver("timed"))
         w = f"cron_{n}_into_{corpus_n}"
         c = res["timed"]["cron"]
         emit(w, "input_changed", info[n]["changed"])
