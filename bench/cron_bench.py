@@ -45,6 +45,8 @@ exit, /usr/bin/time -f '%e %M %U %S' for peak RSS and CPU):
   (each of the three under `nice -n N` with --nice N, as README's cron recipe runs them;
   the queries at the default priority)
   cron_total     the sum of the three walls (issue 13: <= 60 s at N = 100k)
+  cpu_probe      before and after the cron path, the seconds of a fixed CPU-bound job (see
+                 cpu_probe()): the host's speed, to tell a slower run from a slower host
   files          while each command runs, the store directory is listed every 0.2 s and the
                  time each new file or directory first appears is kept (the commands print no
                  phase times of their own beyond --stats): e.g. when ingest's new graph.<G>/
@@ -132,6 +134,17 @@ KINDS = ["find_abstract", "rwr", "tri"]
 def loadavg():
     with open("/proc/loadavg") as f:
         return f.read().split()[:3]
+
+
+def cpu_probe(a):
+    """Seconds of a fixed CPU-bound job (litgraph-gen-works --works 50000, output discarded;
+    1.4-1.5 s on an idle, full-speed core of this machine). The shared host's CPU speed varies
+    from hour to hour (the same cron path took 1.6x the CPU seconds in two idle runs), so each
+    run records the probe before and after its cron path: compare runs whose probes agree."""
+    t = time.perf_counter()
+    subprocess.run([f"{a.bin}/litgraph-gen-works", "--works", "50000", "--out", "-"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return round(time.perf_counter() - t, 2)
 
 
 def rows(con, sql, args=()):
@@ -597,6 +610,7 @@ def one_run(a, n, inp, qs, ids, label, with_queries, timed, save=lambda r: None)
     log(f"[{n} {label}] copy {a.src} -> {db}")
     r["copy_s"] = fresh_copy(a, db)
     r["loadavg_start"] = loadavg()
+    r["cpu_probe_before_s"] = cpu_probe(a)
     samples = []
     if qs is not None:
         log(f"[{n} {label}] idle queries")
@@ -624,6 +638,7 @@ def one_run(a, n, inp, qs, ids, label, with_queries, timed, save=lambda r: None)
         loop.join()
         samples += loop.samples
     r["loadavg_end"] = loadavg()
+    r["cpu_probe_after_s"] = cpu_probe(a)
     if samples:
         r["latency"] = summarize_latency(samples)
         r["samples"] = samples
@@ -735,6 +750,8 @@ def main():
             if k in s:
                 emit(w, f"ingest_{k}", s[k])
         emit(w, "cron_total_s", c["total_s"])
+        emit(w, "cpu_probe_before_s", res["timed"]["cpu_probe_before_s"])
+        emit(w, "cpu_probe_after_s", res["timed"]["cpu_probe_after_s"])
         emit(w, "failed_attempts", c["failed_attempts"])
         if "loaded" in res and "latency" in res["loaded"]:
             lat = res["loaded"]["latency"]
@@ -777,8 +794,9 @@ def report(path):
           f"{r.get('uptime_start', '')}")
     print()
     print("| N (changed + new) | run | ingest wall (load + graph) | ingest RSS | keywords wall | "
-          "keywords RSS | embed wall | embed RSS | total | failed attempts | load avg (1 min) at start of each step |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "keywords RSS | embed wall | embed RSS | total | failed attempts | load avg (1 min) at start of each step | "
+          "CPU probe before / after |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n, res, label, x in cron_runs(r):
         if "cron" not in x:
             if "error" in x:
@@ -792,7 +810,8 @@ def report(path):
               f"{i['peak_rss_mb']:,} MB | {k['wall_s']:.1f} s | {k['peak_rss_mb']:,} MB | "
               f"{e['wall_s']:.1f} s | {e['peak_rss_mb']:,} MB | **{c['total_s']:.1f} s** | "
               f"{c.get('failed_attempts', 0)} | "
-              f"{i['loadavg_before'][0]} / {k['loadavg_before'][0]} / {e['loadavg_before'][0]} |")
+              f"{i['loadavg_before'][0]} / {k['loadavg_before'][0]} / {e['loadavg_before'][0]} | "
+              f"{x.get('cpu_probe_before_s', '-')} / {x.get('cpu_probe_after_s', '-')} s |")
     print()
     print("Ingest timeline (seconds from the start of `litgraph-ingest`, from the first-seen times "
           "of the new generation's files; the tools print no phase times of their own):")
