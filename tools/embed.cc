@@ -226,6 +226,7 @@ Status Run(Tool& tool, Options& opt) {
        {"trained", s.trained},
        {"train_docs", s.train.docs},
        {"train_terms", s.train.terms},
+       {"train_dropped_terms", s.train.dropped_terms},
        {"train_seconds", s.train.seconds},
        {"titles", s.titles},
        {"abstracts", s.abstracts},

@@ -261,10 +261,22 @@ void SymmetricEigen(std::vector<double> a, size_t l, std::vector<double>* values
 }
 
 // Tokenizes documents into (term, tf) lists with one shared vocabulary.
+// Memory is bounded whatever the corpus's vocabulary (a multilingual corpus
+// has tens of millions of distinct words, most of them used once): past
+// `max_tracked` distinct stems the rarest so far are dropped with their
+// postings (lossy counting; the vocabulary keeps only terms with df >= 2
+// anyway), and the word -> stem cache is cleared past as many words.
 class Corpus {
  public:
+  explicit Corpus(size_t max_tracked = size_t{1} << 21)
+      : max_tracked_(std::max<size_t>(max_tracked, 1024)) {}
+
   void Add(std::string_view text) {
     tids_.clear();
+    if (words_.size() >= max_tracked_) {
+      words_ = StringInterner();
+      word_term_.clear();
+    }
     ForEachWord(text, [&](std::string_view w) {
       bool added = false;
       uint32_t wid = words_.Intern(w, &added);
@@ -281,8 +293,10 @@ class Corpus {
       tf_.push_back(static_cast<uint16_t>(std::min<size_t>(j - i, 65535)));
       i = j;
     }
+    if (stems_.size() > max_tracked_) Prune();
   }
   size_t docs() const { return doc_start_.size(); }
+  size_t dropped() const { return dropped_; }
 
   // Builds the weighted, row-normalized matrix over the chosen vocabulary.
   void Build(size_t max_terms, Csr* a, std::vector<std::string>* vocab, std::vector<float>* idf) {
@@ -310,6 +324,11 @@ class Corpus {
     a->rows = 0;
     a->cols = cand.size();
     a->start = {0};
+    size_t nonzeros = 0;
+    for (uint32_t t : term_) nonzeros += col_of[t] >= 0;
+    a->col.reserve(nonzeros);
+    a->val.reserve(nonzeros);
+    a->start.reserve(docs() + 1);
     for (size_t d = 0; d + 1 < doc_start_.size(); ++d) {
       size_t before = a->col.size();
       double norm = 0;
@@ -327,10 +346,47 @@ class Corpus {
       a->start.push_back(a->col.size());
       ++a->rows;
     }
+    *this = Corpus(max_tracked_);  // the matrix holds what training needs
   }
 
  private:
+  // Drops the stems of the lowest document frequencies so far, keeping at
+  // most half of max_tracked_, and their postings; the word cache with them.
+  void Prune() {
+    std::vector<uint32_t> df(stems_.size(), 0);
+    for (uint32_t t : term_) ++df[t];
+    std::vector<size_t> at_least(2, 0);  // at_least[f]: stems with df >= f
+    for (uint32_t f : df) {
+      if (f >= at_least.size()) at_least.resize(f + 1, 0);
+      ++at_least[f];
+    }
+    for (size_t f = at_least.size() - 1; f-- > 0;) at_least[f] += at_least[f + 1];
+    uint32_t min_df = 2;
+    while (min_df < at_least.size() && at_least[min_df] > max_tracked_ / 2) ++min_df;
+    StringInterner kept;
+    std::vector<uint32_t> remap(stems_.size(), kNone);
+    for (uint32_t t = 0; t < stems_.size(); ++t)
+      if (df[t] >= min_df) remap[t] = kept.Intern(stems_.str(t));
+    dropped_ += stems_.size() - kept.size();
+    stems_ = std::move(kept);
+    size_t out = 0;
+    for (size_t d = 0; d < doc_start_.size(); ++d) {
+      uint64_t b = doc_start_[d], e = d + 1 < doc_start_.size() ? doc_start_[d + 1] : term_.size();
+      doc_start_[d] = out;
+      for (uint64_t k = b; k < e; ++k)
+        if (remap[term_[k]] != kNone) {
+          term_[out] = remap[term_[k]];
+          tf_[out++] = tf_[k];
+        }
+    }
+    term_.resize(out);
+    tf_.resize(out);
+    words_ = StringInterner();
+    word_term_.clear();
+  }
+
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  size_t max_tracked_, dropped_ = 0;
   StringInterner words_, stems_;
   std::vector<uint32_t> word_term_, tids_, term_;
   std::vector<uint16_t> tf_;
@@ -343,6 +399,7 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
   Csr a;
   std::vector<std::string> vocab;
   std::vector<float> idf;
+  stats->dropped_terms = corpus.dropped();
   corpus.Build(o.max_terms, &a, &vocab, &idf);
   const size_t dim = static_cast<size_t>(o.dim);
   if (a.rows < 2 || a.cols < 2)
@@ -412,7 +469,7 @@ Status TrainFromCorpus(Corpus& corpus, const LsaTrainOptions& o, const std::stri
 
 Status TrainLsaOnTexts(const std::vector<std::string>& texts, const LsaTrainOptions& options,
                        const std::string& path, LsaTrainStats* stats, const FileIdentity& id) {
-  Corpus corpus;
+  Corpus corpus(options.max_tracked_terms);
   for (const auto& t : texts) corpus.Add(t);
   return TrainFromCorpus(corpus, options, path, id, stats);
 }
@@ -420,10 +477,11 @@ Status TrainLsaOnTexts(const std::vector<std::string>& texts, const LsaTrainOpti
 Status TrainLsa(Store* store, const LsaTrainOptions& options, const std::string& path,
                 const FileIdentity& id, LsaTrainStats* stats) {
   try {
-    Corpus corpus;
+    Corpus corpus(options.max_tracked_terms);
+    // Every step-th paper, at most max_docs of them.
     int64_t n = store->PaperCount();
-    int64_t step =
-        std::max<int64_t>(1, n / static_cast<int64_t>(std::max<size_t>(1, options.max_docs)));
+    const auto docs = static_cast<int64_t>(std::max<size_t>(1, options.max_docs));
+    int64_t step = std::max<int64_t>(1, (n + docs - 1) / docs);
     std::string text;
     store->ForEachPaperText(
         [&](int64_t, std::string_view title, std::string_view abstract) {

@@ -678,6 +678,12 @@ const char* VecFieldName(VecField f) {
 Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
   auto t0 = Clock::now();
   try {
+    // SQLite within the budget: texts are read once, front to back, so a
+    // sixteenth as page cache and an eighth mapped (the writer's defaults,
+    // 512 MiB and 1 GiB, would sit beside the training matrix and the HNSW
+    // build: doc/memory.md).
+    store->db().Exec(fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={};",
+                                 o.memory_budget / 16 / 1024, o.memory_budget / 8));
     auto cur = store->Current("vectors");
     if (!cur.ok()) return cur.status();
     auto out = GenerationBuilder::Start(store, "vectors");

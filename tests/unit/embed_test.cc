@@ -545,6 +545,37 @@ TEST(LsaModelTest, VocabularyCapKeepsTheMostFrequentTerms) {
   EXPECT_TRUE(any) << "the most frequent term is kept";
 }
 
+// Training holds at most max_tracked_terms distinct terms while it reads the
+// sample (a multilingual corpus has tens of millions of words, most used
+// once). Input: the two-topic corpus, every document with 40 words of its own,
+// after two documents holding all the topic words; a cap of 1024 terms.
+// Expected: rare terms were dropped along the way, and the model file is the
+// one an unbounded count writes (only words used once were dropped, and the
+// vocabulary needs df >= 2).
+TEST(LsaModelTest, TrainingCountsTermsWithinItsCap) {
+  ScopedTempDir tmp;
+  std::vector<std::string> topics = Corpus(), docs;
+  std::string all;
+  for (const std::string& d : topics) all += d + ". ";
+  docs = {all, all};
+  for (size_t i = 0; i < topics.size(); ++i) {
+    std::string d = topics[i];
+    for (int j = 0; j < 40; ++j) d += fmt::format(" zq{}x{}", i, j);
+    docs.push_back(d);
+  }
+  LsaTrainOptions o;
+  o.dim = 8;
+  LsaTrainStats unbounded, capped;
+  o.max_tracked_terms = size_t{1} << 30;
+  ASSERT_TRUE(TrainLsaOnTexts(docs, o, tmp.File("unbounded"), &unbounded).ok());
+  EXPECT_EQ(unbounded.dropped_terms, 0u);
+  o.max_tracked_terms = 1024;
+  ASSERT_TRUE(TrainLsaOnTexts(docs, o, tmp.File("capped"), &capped).ok());
+  EXPECT_GT(capped.dropped_terms, 7000u) << "of 8,000 words used once";
+  EXPECT_EQ(capped.terms, unbounded.terms);
+  EXPECT_EQ(ReadFile(tmp.File("capped")), ReadFile(tmp.File("unbounded")));
+}
+
 // An empty batch needs no request: Embed({}) should succeed with no output,
 // as LsaModel::Embed does.
 // Regression test for a fixed bug (lib/src/embed.cc, HttpEmbedder::Embed): with no texts there

@@ -71,6 +71,9 @@ struct LsaTrainOptions {
   double lexical_weight = 0.8;  // w of the lexical part, recorded in the model
   size_t max_docs = 200000;     // training sample (evenly spaced over paper ids)
   size_t max_terms = 100000;    // vocabulary: most frequent terms with df >= 2
+  // Distinct terms counted at once while reading the sample; past it the
+  // rarest so far are dropped (~70 bytes a term, twice: words and stems).
+  size_t max_tracked_terms = size_t{1} << 21;
   int power_iterations = 2;
   int oversample = 32;
   int threads = 2;
@@ -79,6 +82,7 @@ struct LsaTrainOptions {
 
 struct LsaTrainStats {
   size_t docs = 0, terms = 0, nonzeros = 0;
+  size_t dropped_terms = 0;  // rare terms dropped to stay within max_tracked_terms
   double seconds = 0;
 };
 
