@@ -197,9 +197,27 @@ Status CheckedFileWriter::Append(std::string_view bytes) {
     size_ += take;
     bytes.remove_prefix(take);
   }
+  if (!pending_.empty()) {  // complete the pending chunk first
+    size_t take = std::min<size_t>(bytes.size(), kChunk - pending_.size());
+    pending_.append(bytes.data(), take);
+    size_ += take;
+    bytes.remove_prefix(take);
+    if (pending_.size() < kChunk) return Status::Ok();
+    LITGRAPH_RETURN_IF_ERROR(Flush(false));
+  }
+  // Whole chunks go out from the caller's bytes, not copied (an index of
+  // 740 MB appended at once was copied whole before).
+  const size_t n = bytes.size() / kChunk * kChunk;
+  if (n > 0) {
+    if (!WriteAllAt(fd_, bytes.data(), n, size_))
+      return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
+    HashPages(bytes.substr(0, n), size_, page_shift_, &hashes_);
+    size_ += n;
+    bytes.remove_prefix(n);
+  }
   pending_.append(bytes.data(), bytes.size());
   size_ += bytes.size();
-  return pending_.size() >= kChunk ? Flush(false) : Status::Ok();
+  return Status::Ok();
 }
 
 // Writes the pending whole chunks (every pending byte when `last`) and

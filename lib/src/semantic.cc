@@ -289,12 +289,18 @@ class NewVectors {
   // embeds to zeros, no word the model knows).
   // Rows asked for in ascending order (the vector file's writer) release the
   // mapping behind them every 64 MiB: read once, the scratch file's pages
-  // need not stay in this process's RSS (5 GB at 10M abstracts).
+  // need not stay in this process's RSS (5 GB at 10M abstracts). A row
+  // before the last release starts another pass (the writer makes two:
+  // rows present, then the rows), which releases behind it likewise.
   bool Find(uint64_t row, const float** v) const {
     auto it = std::lower_bound(rows_.begin(), rows_.end(), row);
     if (it == rows_.end() || *it != row) return false;
     const size_t dim = static_cast<size_t>(r_->embedder->dim());
     const size_t at = static_cast<size_t>(it - rows_.begin()) * dim * sizeof(float);
+    if (at < released_) {
+      map_.Release(0, map_.size());
+      released_ = 0;
+    }
     if (at >= released_ + (size_t{64} << 20)) {
       map_.Release(released_, at - released_);
       released_ = at;
@@ -486,6 +492,10 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     const float* v;
     if (fresh.Find(row, &v)) return v;
     if (!reuse || need[row]) return nullptr;
+    if (row < old_released) {  // another pass (NewVectors::Find)
+      old.ReleaseBase(0, rows);
+      old_released = 0;
+    }
     if (row >= old_released + (uint64_t{1} << 17)) {
       old.ReleaseBase(old_released, row);
       old_released = row;
@@ -625,8 +635,15 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     // above). Not when a segment was folded (its rows go into the base
     // index) or the graphs would pass kMaxDeltaSegmentGraphs.
     std::vector<uint64_t> live;  // the delta's rows with a vector
-    for (uint32_t id : delta)
+    uint64_t released = 0;       // the mapping released behind (ascending rows)
+    for (uint32_t id : delta) {
+      if (id >= released + (uint64_t{1} << 17)) {
+        vf.Release(released, id);
+        released = id;
+      }
       if (vf.Row(id)) live.push_back(id);
+    }
+    vf.Release(0, vf.rows());
     LITGRAPH_RETURN_IF_ERROR(vf.status());
     const bool delta_segment = !r->o.fold_segments && folded.empty() && old.has_index() &&
                                delta.size() >= r->o.delta_index_min_rows && live.size() <= nodes &&
