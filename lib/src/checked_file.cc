@@ -208,26 +208,27 @@ Status CheckedFileWriter::Append(std::string_view bytes) {
   // Whole chunks go out from the caller's bytes, not copied (an index of
   // 740 MB appended at once was copied whole before).
   const size_t n = bytes.size() / kChunk * kChunk;
-  if (n > 0) {
-    if (!WriteAllAt(fd_, bytes.data(), n, size_))
-      return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
-    HashPages(bytes.substr(0, n), size_, page_shift_, &hashes_);
-    size_ += n;
-    bytes.remove_prefix(n);
-  }
+  LITGRAPH_RETURN_IF_ERROR(WriteAt(bytes.substr(0, n), size_));
+  size_ += n;
+  bytes.remove_prefix(n);
   pending_.append(bytes.data(), bytes.size());
   size_ += bytes.size();
   return Status::Ok();
 }
 
-// Writes the pending whole chunks (every pending byte when `last`) and
-// hashes their pages.
+// Writes bytes at payload offset `at` (a multiple of kChunk and of the page)
+// and hashes their pages.
+Status CheckedFileWriter::WriteAt(std::string_view bytes, uint64_t at) {
+  if (!bytes.empty() && !WriteAllAt(fd_, bytes.data(), bytes.size(), at))
+    return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
+  HashPages(bytes, at, page_shift_, &hashes_);
+  return Status::Ok();
+}
+
+// Writes the pending whole chunks (every pending byte when `last`).
 Status CheckedFileWriter::Flush(bool last) {
   const size_t n = last ? pending_.size() : pending_.size() / kChunk * kChunk;
-  const uint64_t at = size_ - pending_.size();  // a multiple of kChunk and of the page
-  if (n > 0 && !WriteAllAt(fd_, pending_.data(), n, at))
-    return Status::IoError(fmt::format("{}: write failed: {}", tmp_, std::strerror(errno)));
-  HashPages({pending_.data(), n}, at, page_shift_, &hashes_);
+  LITGRAPH_RETURN_IF_ERROR(WriteAt({pending_.data(), n}, size_ - pending_.size()));
   pending_.erase(0, n);
   return Status::Ok();
 }

@@ -268,8 +268,7 @@ void SymmetricEigen(std::vector<double> a, size_t l, std::vector<double>* values
 // anyway), and the word -> stem cache is cleared past as many words.
 class Corpus {
  public:
-  explicit Corpus(size_t max_tracked = size_t{1} << 21)
-      : max_tracked_(std::max<size_t>(max_tracked, 1024)) {}
+  explicit Corpus(size_t max_tracked) : max_tracked_(std::max<size_t>(max_tracked, 1024)) {}
 
   void Add(std::string_view text) {
     tids_.clear();

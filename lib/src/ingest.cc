@@ -205,9 +205,7 @@ Status Ingest(Store* store, const std::vector<std::string>& inputs_in, const Ing
     counts.track = has_graph && options.build_graph && store->GetMeta("graph_stale") != "1";
     // SQLite within the budget: half of it as page cache, a quarter mapped,
     // and index builds' sorts spilled to temporary files, not to memory.
-    store->db().Exec(
-        fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=FILE;",
-                    options.memory_budget / 2 / 1024, options.memory_budget / 4));
+    store->LimitSqliteMemory(options.memory_budget / 2, options.memory_budget / 4);
     Transaction txn(&store->db(), "IMMEDIATE");
     // Into an empty store the lexical indexes are tokenized on a thread of
     // their own during the load, and built while SQLite builds its indexes.

@@ -251,9 +251,7 @@ Status RunKeywordExtraction(
   try {
     // SQLite within the budget: a quarter as page cache, a quarter mapped,
     // sorts in temporary files.
-    store->db().Exec(
-        fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=FILE;",
-                    options.memory_budget / 4 / 1024, options.memory_budget / 4));
+    store->LimitSqliteMemory(options.memory_budget / 4, options.memory_budget / 4);
     std::vector<int64_t> targets = Targets(store, options);
     // Corpus phrase statistics: recounted on a full run, else reused. Either
     // way the extractor reads them from the memory-mapped file.

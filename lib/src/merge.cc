@@ -586,9 +586,7 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
     if (out->IsEmpty()) bulk = std::make_unique<BulkLoad>(out, options.reporter);
     // SQLite within the budget, as ingest: half as page cache, a quarter
     // mapped, sorts in temporary files.
-    out->db().Exec(
-        fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=FILE;",
-                    options.memory_budget / 2 / 1024, options.memory_budget / 4));
+    out->LimitSqliteMemory(options.memory_budget / 2, options.memory_budget / 4);
     Transaction txn(&out->db(), "IMMEDIATE");
     if (bulk) bulk->DropSecondaryIndexes();
     // Into an empty store, as ingest: the lexical indexes are tokenized on a

@@ -287,24 +287,15 @@ class NewVectors {
   }
   // Whether `row` was embedded now, and then its vector (nullptr: the text
   // embeds to zeros, no word the model knows).
-  // Rows asked for in ascending order (the vector file's writer) release the
-  // mapping behind them every 64 MiB: read once, the scratch file's pages
-  // need not stay in this process's RSS (5 GB at 10M abstracts). A row
-  // before the last release starts another pass (the writer makes two:
-  // rows present, then the rows), which releases behind it likewise.
+  // Rows asked for in ascending order (the vector file's writer, a delta's)
+  // release the mapping behind them every 64 MiB: read once, the scratch
+  // file's pages need not stay in this process's RSS (5 GB at 10M abstracts).
   bool Find(uint64_t row, const float** v) const {
     auto it = std::lower_bound(rows_.begin(), rows_.end(), row);
     if (it == rows_.end() || *it != row) return false;
     const size_t dim = static_cast<size_t>(r_->embedder->dim());
     const size_t at = static_cast<size_t>(it - rows_.begin()) * dim * sizeof(float);
-    if (at < released_) {
-      map_.Release(0, map_.size());
-      released_ = 0;
-    }
-    if (at >= released_ + (size_t{64} << 20)) {
-      map_.Release(released_, at - released_);
-      released_ = at;
-    }
+    behind_.At(at);
     const float* x = reinterpret_cast<const float*>(map_.data() + at);
     *v = std::all_of(x, x + dim, [](float f) { return f == 0.0f; }) ? nullptr : x;
     return true;
@@ -337,7 +328,8 @@ class NewVectors {
   std::vector<std::string> texts_, sample_;
   std::FILE* file_ = nullptr;
   MappedFile map_;
-  mutable size_t released_ = 0;  // bytes of map_ released (Find)
+  mutable ReleaseBehind behind_{size_t{64} << 20,
+                                [this](uint64_t a, uint64_t b) { map_.Release(a, b - a); }};
 };
 
 // At a compaction, the segments of the current generation that stay: each
@@ -487,19 +479,13 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   // no word the model knows embeds to zeros: none).
   // Asked for in ascending row order: the old base's mapping is released
   // behind (VectorFile::Release), as the scratch file's (NewVectors::Find).
-  uint64_t old_released = 0;
+  ReleaseBehind old_behind(uint64_t{1} << 17,
+                           [&](uint64_t a, uint64_t b) { old.ReleaseBase(a, b); });
   auto vector_of = [&](uint64_t row) -> const float* {
     const float* v;
     if (fresh.Find(row, &v)) return v;
     if (!reuse || need[row]) return nullptr;
-    if (row < old_released) {  // another pass (NewVectors::Find)
-      old.ReleaseBase(0, rows);
-      old_released = 0;
-    }
-    if (row >= old_released + (uint64_t{1} << 17)) {
-      old.ReleaseBase(old_released, row);
-      old_released = row;
-    }
+    old_behind.At(row);
     return old.Row(row);
   };
   HnswBuildOptions ho = r->o.hnsw;
@@ -635,15 +621,12 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
     // above). Not when a segment was folded (its rows go into the base
     // index) or the graphs would pass kMaxDeltaSegmentGraphs.
     std::vector<uint64_t> live;  // the delta's rows with a vector
-    uint64_t released = 0;       // the mapping released behind (ascending rows)
+    ReleaseBehind behind(uint64_t{1} << 17, [&](uint64_t a, uint64_t b) { vf.Release(a, b); });
     for (uint32_t id : delta) {
-      if (id >= released + (uint64_t{1} << 17)) {
-        vf.Release(released, id);
-        released = id;
-      }
+      behind.At(id);
       if (vf.Row(id)) live.push_back(id);
     }
-    vf.Release(0, vf.rows());
+    behind.All();
     LITGRAPH_RETURN_IF_ERROR(vf.status());
     const bool delta_segment = !r->o.fold_segments && folded.empty() && old.has_index() &&
                                delta.size() >= r->o.delta_index_min_rows && live.size() <= nodes &&
@@ -699,8 +682,7 @@ Status RunEmbed(Store* store, const EmbedRunOptions& o, EmbedRunStats* stats) {
     // sixteenth as page cache and an eighth mapped (the writer's defaults,
     // 512 MiB and 1 GiB, would sit beside the training matrix and the HNSW
     // build: doc/memory.md).
-    store->db().Exec(fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={};",
-                                 o.memory_budget / 16 / 1024, o.memory_budget / 8));
+    store->LimitSqliteMemory(o.memory_budget / 16, o.memory_budget / 8);
     auto cur = store->Current("vectors");
     if (!cur.ok()) return cur.status();
     auto out = GenerationBuilder::Start(store, "vectors");

@@ -237,6 +237,11 @@ Store::~Store() {
 // (readers that start meanwhile read the database file, so the wait ends);
 // a smaller WAL, cheap to read, is emptied only when no reader holds it.
 // When a reader holds its snapshot longer, the WAL stays for the next writer.
+void Store::LimitSqliteMemory(size_t cache, size_t mapped) {
+  db_.Exec(fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size={}; PRAGMA temp_store=FILE;",
+                       cache / 1024, mapped));
+}
+
 void Store::TruncateWal() {
   std::error_code ec;
   const auto wal = fs::file_size(dir_ + "/litgraph.sqlite-wal", ec);

@@ -355,9 +355,6 @@ Status ExportHnsw(const HnswLib& index, int dim, GenerationBuilder* out, const s
   return w.Finish();
 }
 
-// Rows a scan reads before it releases them (VectorFile::Release).
-constexpr uint64_t kScanReleaseRows = uint64_t{1} << 17;
-
 // Inserts the rows of `todo` on `threads` threads, insert(i) for the i-th.
 // hnswlib's addPoint is thread-safe; the insertion order per thread is
 // fixed, but the graph depends on thread timing, so one thread gives a
@@ -487,10 +484,8 @@ Status VectorFile::Write(const std::string& path, const FileIdentity& id, int di
   h.dim = static_cast<uint32_t>(dim);
   h.rows = rows;
   h.data_at = kVecDataAt;
-  for (uint64_t r = 0; r < rows; ++r) {
-    const float* v = row(r);
-    h.present += v && !IsZero(v, dim) ? 1 : 0;
-  }
+  // One pass over the rows: the header's count of rows present is patched in
+  // at the end.
   CheckedFileWriter w;
   LITGRAPH_RETURN_IF_ERROR(w.Open(path, id));
   LITGRAPH_RETURN_IF_ERROR(w.Append({reinterpret_cast<const char*>(&h), sizeof h}));
@@ -500,6 +495,7 @@ Status VectorFile::Write(const std::string& path, const FileIdentity& id, int di
   chunk.reserve(1 << 20);
   for (uint64_t r = 0; r < rows; ++r) {
     const float* v = row(r);
+    h.present += v && !IsZero(v, dim) ? 1 : 0;
     if (v)
       chunk.append(reinterpret_cast<const char*>(v), row_bytes);
     else
@@ -509,6 +505,7 @@ Status VectorFile::Write(const std::string& path, const FileIdentity& id, int di
       chunk.clear();
     }
   }
+  LITGRAPH_RETURN_IF_ERROR(w.PatchHeader(0, {reinterpret_cast<const char*>(&h), sizeof h}));
   return w.Finish();
 }
 
@@ -596,12 +593,13 @@ Status BuildHnsw(const VectorFile& vectors, GenerationBuilder* out, const std::s
     // insertions passed it (1.46 GB of keyword vectors at 1M hubs works,
     // bench/results/2026-12-04-embed-rss).
     std::vector<uint64_t> todo;
+    ReleaseBehind behind(uint64_t{1} << 17, [&](uint64_t a, uint64_t b) { vectors.Release(a, b); });
     for (uint64_t r = 0; r < vectors.rows(); ++r) {
-      if (r % kScanReleaseRows == 0) vectors.Release(r - std::min(r, kScanReleaseRows), r);
+      behind.At(r);
       if (vectors.Row(r) && !have.count(label_of(r)) && !(r < elsewhere.size() && elsewhere[r]))
         (todo.size() < room ? todo : *spilled).push_back(r);
     }
-    vectors.Release(0, vectors.rows());
+    behind.All();
     const size_t added = todo.size();
     // A new index has room for its rows (hnswlib allocates a lock and a
     // level per element of its capacity up front).

@@ -154,6 +154,7 @@ class CheckedFileWriter {
 
  private:
   Status Flush(bool last);
+  Status WriteAt(std::string_view bytes, uint64_t at);
   uint64_t page() const { return uint64_t{1} << page_shift_; }  // bytes
   std::string path_, tmp_;
   FileIdentity id_;

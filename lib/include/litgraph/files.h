@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,33 @@ class MappedFile {
  private:
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
+};
+
+// Releases a mapping behind a reader that moves forward through it, so a file
+// read once does not pile up in the RSS: At(pos) calls release(from, pos)
+// once pos is `step` past the last release. A position before the last
+// release starts another pass: everything is released and counted afresh.
+// Positions are the caller's units (bytes of a MappedFile, rows of a
+// VectorFile); release(0, UINT64_MAX) means all of it.
+class ReleaseBehind {
+ public:
+  ReleaseBehind(uint64_t step, std::function<void(uint64_t, uint64_t)> release)
+      : step_(step), release_(std::move(release)) {}
+  void At(uint64_t pos) {
+    if (pos < done_) All();
+    if (pos >= done_ + step_) {
+      release_(done_, pos);
+      done_ = pos;
+    }
+  }
+  void All() {
+    release_(0, UINT64_MAX);
+    done_ = 0;
+  }
+
+ private:
+  uint64_t step_, done_ = 0;
+  std::function<void(uint64_t, uint64_t)> release_;
 };
 
 // Writes path + ".tmp", fsyncs it and renames it over path.

@@ -183,6 +183,9 @@ class Store {
 
   // The database itself, for the store's own modules and tests.
   Db& db() { return db_; }
+  // A build's SQLite within its memory budget: `cache` bytes of page cache,
+  // the file's first `mapped` bytes mapped, sorts spilled to temporary files.
+  void LimitSqliteMemory(size_t cache, size_t mapped);
   // A statement prepared once per store and reused, for the store's modules:
   // `sql` must be a string literal (its address is the key).
   Stmt& CachedStmt(const char* sql);
