@@ -115,6 +115,11 @@ void AddOptions(Tool& tool, Options* opt) {
       "Write the vectors without HNSW indexes (queries scan them); litgraph-merge inserts "
       "such a shard's vectors instead of keeping its index; a later run with --compact "
       "builds them");
+  app.add_option("--keyword-min-papers", o->keyword_min_papers,
+                 "Vectors only for keywords of at least N papers (default 2; 1: every keyword); "
+                 "every run sets them again from the keywords' paper counts")
+      ->type_name("N")
+      ->check(NumberIn(1, 1000000));
   app.add_flag("--filter", opt->filter, "Filter mode: {\"text\"} records on stdin");
   app.add_option("--backend", o->backend, "Model: builtin (default) or http")
       ->check(CLI::IsMember({"builtin", "http"}));

@@ -13,6 +13,7 @@ complete -c litgraph-embed -l compact -d 'With --missing: fold the vector delta 
 complete -c litgraph-embed -l fold-segments -d 'With --missing: compact, and insert the vectors of the shard indexes litgraph-merge kept (segments) into one index per field'
 complete -c litgraph-embed -l compact-at -r -d 'With --missing: fold the delta into new base files once it holds more than this share of the base'\''s rows (default 0.2; 0 folds every run, 100 leaves it to --compact)'
 complete -c litgraph-embed -l no-index -d 'Write the vectors without HNSW indexes (queries scan them); litgraph-merge inserts such a shard'\''s vectors instead of keeping its index; a later run with --compact builds them'
+complete -c litgraph-embed -l keyword-min-papers -r -d 'Vectors only for keywords of at least N papers (default 2; 1: every keyword); every run sets them again from the keywords'\'' paper counts'
 complete -c litgraph-embed -l filter -d 'Filter mode: {"text"} records on stdin'
 complete -c litgraph-embed -l backend -r -f -a 'builtin http' -d 'Model: builtin (default) or http'
 complete -c litgraph-embed -l embed-url -r -d 'Embeddings base URL (e.g. http://localhost:8080/v1)'

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -433,6 +434,13 @@ struct VectorsJob {
   const GenerationView* cur = nullptr;  // OUT's vectors before the merge (or null)
   std::unique_ptr<GenerationBuilder> g;
   uint64_t paper_rows = 0, keyword_rows = 0;  // OUT's id spaces (max id + 1)
+  // With keyword vectors only for keywords of at least N papers (embed
+  // --keyword-min-papers, in the model's info): the keyword rows that have
+  // one (empty: every row), and the vectors of those no store had (keywords
+  // shared once merged), embedded by EmbedSharedKeywords.
+  std::vector<char> keyword_eligible;
+  std::vector<uint32_t> embedded_rows;  // ascending
+  std::vector<float> embedded;          // dim floats for each of embedded_rows
 };
 
 Status StartVectors(Store* out, VectorsJob* job) {
@@ -444,6 +452,78 @@ Status StartVectors(Store* out, VectorsJob* job) {
   job->g = std::move(gen.value());
   job->paper_rows = static_cast<uint64_t>(out->MaxId(NodeType::kPaper)) + 1;
   job->keyword_rows = static_cast<uint64_t>(out->MaxId(NodeType::kKeyword)) + 1;
+  return Status::Ok();
+}
+
+// The keyword vectors a merge makes (VectorsJob): read and embedded on the
+// merge's thread, as they need OUT's SQLite. `keyword_rows`: each shard's
+// keyword rows -> OUT's. Memory: a byte per keyword row, and the vectors of
+// the keywords that only the merge made shared.
+Status EmbedSharedKeywords(Store* out, std::vector<Shard>& shards,
+                           const std::vector<std::vector<uint32_t>>& keyword_rows,
+                           RowSources* keywords, VectorsJob* job, Reporter* reporter) {
+  const GenerationView* model = job->cur;
+  for (const Shard& s : shards)
+    if (s.vectors && !model) model = s.vectors;
+  if (!model) return Status::Ok();
+  const int64_t min_papers = model->info().value("keyword_min_papers", int64_t{1});
+  if (min_papers <= 1) return Status::Ok();
+  const uint64_t rows = job->keyword_rows;
+  job->keyword_eligible.assign(rows, 0);
+  out->ForEachKeywordOfPapers(min_papers, [&](int64_t id) {
+    if (id >= 0 && static_cast<uint64_t>(id) < rows) job->keyword_eligible[id] = 1;
+  });
+  // The rows some store has a vector for (a keyword's vector is a function
+  // of its text): taken from the first shard that has one, which need not be
+  // the first shard that has the keyword.
+  std::vector<char> has(rows, 0);
+  if (job->cur && job->cur->Has("keyword.vec")) {
+    FieldVectors own;
+    LITGRAPH_RETURN_IF_ERROR(own.Open(*job->cur, "keyword"));
+    for (uint64_t r = 0; r < rows && r < own.rows(); ++r) has[r] = own.Row(r) != nullptr;
+    LITGRAPH_RETURN_IF_ERROR(own.status());
+  }
+  for (size_t i = 0; i < shards.size(); ++i) {
+    if (!shards[i].vectors || !shards[i].vectors->Has("keyword.vec")) continue;
+    FieldVectors from;
+    LITGRAPH_RETURN_IF_ERROR(from.Open(*shards[i].vectors, "keyword"));
+    const auto& map = keyword_rows[i];
+    for (uint64_t r = 0; r < map.size() && r < from.rows(); ++r)
+      if (map[r] < rows && !has[map[r]] && from.Row(r)) {
+        has[map[r]] = 1;
+        keywords->Set(map[r], i, static_cast<int64_t>(r));
+      }
+    LITGRAPH_RETURN_IF_ERROR(from.status());
+  }
+  for (uint64_t r = 0; r < rows; ++r)
+    if (job->keyword_eligible[r] && !has[r]) job->embedded_rows.push_back(static_cast<uint32_t>(r));
+  if (job->embedded_rows.empty()) return Status::Ok();
+  if (!model->Has("model")) {
+    reporter->Warn(
+        fmt::format("{} keywords came to be shared by the merge and have no vector: "
+                    "run litgraph-embed --missing on the merged store",
+                    job->embedded_rows.size()));
+    job->embedded_rows.clear();
+    return Status::Ok();
+  }
+  LsaModel lsa;
+  auto id = model->Identity("model");
+  if (!id.ok()) return id.status();
+  LITGRAPH_RETURN_IF_ERROR(lsa.Open(model->Path("model"), *id));
+  const size_t dim = static_cast<size_t>(lsa.dim());
+  constexpr size_t kChunk = 4096;
+  std::vector<std::string> texts;
+  std::vector<float> vecs;
+  for (size_t i = 0; i < job->embedded_rows.size(); i += kChunk) {
+    texts.clear();
+    for (size_t j = i; j < std::min(i + kChunk, job->embedded_rows.size()); ++j)
+      texts.push_back(out->GetText(TextColumn::kKeywordText, job->embedded_rows[j]));
+    LITGRAPH_RETURN_IF_ERROR(lsa.Embed(texts, &vecs));
+    job->embedded.insert(job->embedded.end(), vecs.begin(), vecs.begin() + texts.size() * dim);
+  }
+  LITGRAPH_RETURN_IF_ERROR(lsa.status());
+  reporter->Note(fmt::format("{} keywords came to be shared by the merge: embedded",
+                             job->embedded_rows.size()));
   return Status::Ok();
 }
 
@@ -487,8 +567,18 @@ Status WriteVectors(VectorsJob* job, std::vector<Shard>& shards, const RowSource
     const NodeType type = f == VecField::kKeyword ? NodeType::kKeyword : NodeType::kPaper;
     const bool keep_own = f == VecField::kKeyword;  // a function of the text alone
     const uint64_t rows = type == NodeType::kKeyword ? job->keyword_rows : job->paper_rows;
+    const bool eligible = keep_own && !job->keyword_eligible.empty();
     LITGRAPH_RETURN_IF_ERROR(
         VectorFile::Write(g, name + ".vec", dim, rows, [&](uint64_t row) -> const float* {
+          if (eligible) {
+            if (!job->keyword_eligible[row]) return nullptr;
+            const auto& e = job->embedded_rows;
+            auto it = std::lower_bound(e.begin(), e.end(), row);
+            if (it != e.end() && *it == row) {
+              const float* v = job->embedded.data() + static_cast<size_t>(it - e.begin()) * dim;
+              return std::any_of(v, v + dim, [](float x) { return x != 0; }) ? v : nullptr;
+            }
+          }
           const float* mine = own.dim() == dim ? own.Row(row) : nullptr;
           if (mine && keep_own) return mine;
           size_t shard;
@@ -682,6 +772,8 @@ Status Merge(Store* out, const std::vector<std::string>& dirs, const MergeOption
         });
       }
       LITGRAPH_RETURN_IF_ERROR(StartVectors(out, &vectors));
+      LITGRAPH_RETURN_IF_ERROR(
+          EmbedSharedKeywords(out, shards, keyword_rows, &keywords, &vectors, options.reporter));
     }
     {
       ScopedThread vector_thread(

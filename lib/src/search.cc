@@ -644,9 +644,18 @@ bool TriSearch::LikeKeywords(State* s, std::vector<Keyword>* shown) {
     if (auto label = store_->NodeLabel(NodeType::kKeyword, id)) k.text = label->second;
     k.score = static_cast<int>(std::lround(w * 10));
     shown->push_back(std::move(k));
-    const float* row = vectors ? s->sem->vectors(VecField::kKeyword).Row(id) : nullptr;
-    if (!row) continue;
-    for (const VectorHit& h : s->sem->Search(VecField::kKeyword, row, p_.kw_vector_top, 64))
+    if (!vectors) continue;
+    std::vector<VectorHit> hits;
+    if (const float* row = s->sem->vectors(VecField::kKeyword).Row(id)) {
+      hits = s->sem->Search(VecField::kKeyword, row, p_.kw_vector_top, 64);
+    } else {
+      // A keyword without a vector (embed --keyword-min-papers): its text
+      // embedded, as a query's keyword is.
+      auto v = s->sem->EmbedQuery(store_->GetText(TextColumn::kKeywordText, id));
+      if (v.ok() && !v->empty())
+        hits = s->sem->Search(VecField::kKeyword, *v, p_.kw_vector_top, 4 * p_.kw_vector_top, 64);
+    }
+    for (const VectorHit& h : hits)
       if (h.score >= p_.theta_kw)  // eq. 2
         s->kw_weight[h.id] = std::max(s->kw_weight[h.id], w * h.score);
   }

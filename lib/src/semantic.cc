@@ -406,6 +406,26 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   std::vector<uint32_t> delta;  // rows whose vector differs from the base's
   FieldVectors old;
   const bool reuse = !r->full && r->cur->Has(name + ".vec");
+  // Keyword vectors only for keywords of at least keyword_min_papers papers
+  // (EmbedRunOptions); `eligible` empty: every row. Set again by every run
+  // from keyword.paper_count, so that a keyword that came to be shared gets
+  // its vector and one no longer shared loses it, as a full run would.
+  std::vector<char> eligible;
+  const uint64_t min_papers = std::max<uint32_t>(r->o.keyword_min_papers, 1);
+  if (f == VecField::kKeyword &&
+      (min_papers > 1 || (reuse && InfoCount(r->info, "keyword_min_papers") > 1))) {
+    eligible.assign(rows, min_papers <= 1 ? 1 : 0);
+    if (min_papers > 1)
+      r->store->ForEachKeywordOfPapers(static_cast<int64_t>(min_papers), [&](int64_t id) {
+        if (id >= 0 && static_cast<uint64_t>(id) < rows) eligible[static_cast<size_t>(id)] = 1;
+      });
+  }
+  if (f == VecField::kKeyword) {
+    if (min_papers > 1)
+      r->info["keyword_min_papers"] = min_papers;
+    else
+      r->info.erase("keyword_min_papers");
+  }
   // The rows an earlier run of this model looked at: a row among them without
   // a vector had no text it could embed, and gets one only when its text
   // changes (stale, below).
@@ -422,6 +442,12 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
       if (old.Row(i)) need[i] = 0;
     delta = old.DeltaIds();
     LITGRAPH_RETURN_IF_ERROR(old.status());
+    if (!eligible.empty())
+      for (uint64_t i = 0; i < rows; ++i) {
+        const bool has = i < old.rows() && old.Row(i);
+        need[i] = eligible[i] && !has;
+        if (has && !eligible[i]) delta.push_back(static_cast<uint32_t>(i));  // its vector goes
+      }
     // Papers whose text changed since: their old vectors go.
     if (type == NodeType::kPaper)
       for (uint64_t i : r->stale)
@@ -429,6 +455,8 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
           need[i] = 1;
           delta.push_back(static_cast<uint32_t>(i));
         }
+  } else if (!eligible.empty()) {
+    need = eligible;
   }
   // The texts of the rows to embed, in id order, embedded a chunk at a time
   // (NewVectors), and about 1,000 old ones, evenly spaced (drift): looked up
@@ -484,7 +512,7 @@ Status EmbedField(EmbedRun* r, VecField f, double* index_seconds) {
   auto vector_of = [&](uint64_t row) -> const float* {
     const float* v;
     if (fresh.Find(row, &v)) return v;
-    if (!reuse || need[row]) return nullptr;
+    if (!reuse || need[row] || (!eligible.empty() && !eligible[row])) return nullptr;
     old_behind.At(row);
     return old.Row(row);
   };

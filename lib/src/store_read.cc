@@ -434,6 +434,12 @@ void Store::ForEachText(TextColumn column,
   while (st.Step()) fn(st.Int(0), st.Text(1));
 }
 
+void Store::ForEachKeywordOfPapers(int64_t min_papers, const std::function<void(int64_t)>& fn) {
+  Stmt st = db_.Prepare("SELECT id FROM keyword WHERE paper_count >= ? ORDER BY id");
+  st.Bind(1, min_papers);
+  while (st.Step()) fn(st.Int(0));
+}
+
 void Store::ForEachAuthorship(const std::function<void(const AuthorshipRow&)>& fn) {
   Stmt st = db_.Prepare(
       "SELECT paper_id, position, author_id, is_corresponding, institutions FROM authorship"

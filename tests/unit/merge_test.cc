@@ -104,6 +104,7 @@ class MergeTest : public ::testing::Test {
     eo.threads = 1;
     eo.hnsw.threads = 1;
     eo.model_from = model_from;
+    eo.keyword_min_papers = kw_min_;
     EmbedRunStats es;
     st = RunEmbed(store, eo, &es);
     ASSERT_TRUE(st.ok()) << st.message();
@@ -132,6 +133,7 @@ class MergeTest : public ::testing::Test {
     eo.threads = 1;
     eo.hnsw.threads = 1;
     eo.missing = true;
+    eo.keyword_min_papers = kw_min_;
     st = RunEmbed(s->get(), eo, es);
     ASSERT_TRUE(st.ok()) << st.message();
   }
@@ -262,11 +264,15 @@ class MergeTest : public ::testing::Test {
 
   static ScopedTempDir* tmp_;
   static std::string single_;
+  // embed --keyword-min-papers: every keyword's vector (1) for the tests of
+  // the vector mechanisms (segments, deltas), whose counts assume it.
+  static uint32_t kw_min_;
   ScopedTempDir tmp_dir_;  // per test
 };
 
 ScopedTempDir* MergeTest::tmp_ = nullptr;
 std::string MergeTest::single_;
+uint32_t MergeTest::kw_min_ = 1;
 
 TEST_F(MergeTest, ShardsMergeIntoTheStoreOfASingleIngest) {
   auto shards = Shards({0, 5, 11, 18, 24});
@@ -309,6 +315,35 @@ TEST_F(MergeTest, ShardsMergeIntoTheStoreOfASingleIngest) {
       MergeInto(tmp_dir_.File("reordered"), {shards[1], shards[0], shards[2], shards[3]}, &ms)
           .ok());
   EXPECT_NE(Dump(tmp_dir_.File("reordered")), whole);
+}
+
+// With the default keyword vectors (keywords of two papers or more), the
+// merge gives the keywords that only the merged store shares their vectors:
+// those a shard has (not always the first shard of the keyword), else
+// embedded by the merge.
+TEST_F(MergeTest, KeywordsSharedOnceMergedGetTheirVectors) {
+  kw_min_ = 2;
+  const std::string single = tmp_dir_.File("single2");
+  ASSERT_NO_FATAL_FAILURE(Build(single, Join(Records(), 0, 24), single_, single_));
+  auto shards = Shards({0, 6, 12, 18, 24});
+  kw_min_ = 1;
+  ASSERT_EQ(shards.size(), 4u);
+  MergeStats ms;
+  const std::string merged = tmp_dir_.File("merged2");
+  Status st = MergeInto(merged, shards, &ms);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ExpectSameStore(single, merged);
+  // Fewer keyword vectors than keywords, and the difference is the one the
+  // minimum makes.
+  auto s = Store::Open(single, Store::Mode::kRead);
+  ASSERT_TRUE(s.ok());
+  auto index = SemanticIndex::Open(s->get());
+  ASSERT_TRUE(index.ok());
+  const auto shared = (*s)->db().QueryInt("SELECT count(*) FROM keyword WHERE paper_count >= 2");
+  const auto all = (*s)->db().QueryInt("SELECT count(*) FROM keyword");
+  ASSERT_TRUE(shared && all);
+  EXPECT_LT(*shared, *all);
+  EXPECT_EQ(static_cast<int64_t>((*index)->vectors(VecField::kKeyword).present()), *shared);
 }
 
 TEST_F(MergeTest, AShardMergesIntoANonEmptyStore) {

@@ -985,7 +985,8 @@ TEST_F(TriSearchTest, AnIndexBuiltInSegmentsAnswersAsOne) {
   eo.lsa.dim = 16;
   eo.threads = 1;
   eo.hnsw.threads = 1;
-  eo.memory_budget = 18400;  // 18400 / (16 x 2 + 256 + 32 + 96) = 44 nodes
+  eo.memory_budget = 18400;   // 18400 / (16 x 2 + 256 + 32 + 96) = 44 nodes
+  eo.keyword_min_papers = 1;  // every keyword: more than one segment's worth
   EmbedRunStats es;
   Status st = RunEmbed(seg, eo, &es);
   ASSERT_TRUE(st.ok()) << st.message();
@@ -1003,6 +1004,7 @@ TEST_F(TriSearchTest, AnIndexBuiltInSegmentsAnswersAsOne) {
   // again on the same papers with the same seed).
   eo.memory_budget = 10000;
   eo.train = true;
+  eo.keyword_min_papers = EmbedRunOptions().keyword_min_papers;  // as the fixture's store
   st = RunEmbed(seg, eo, &es);
   ASSERT_TRUE(st.ok()) << st.message();
   w.value().reset();

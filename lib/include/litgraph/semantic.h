@@ -46,6 +46,11 @@ struct EmbedRunOptions {
   double delta_fraction = 0.2;  // the delta's rows past which a run compacts
   // Deltas of fewer rows are scanned by queries, not indexed (tests lower it).
   uint64_t delta_index_min_rows = FieldVectors::kDeltaIndexMinRows;
+  // Keyword vectors (tri-search's vector match of keywords, eq. 2) only for
+  // keywords of at least this many papers (a keyword of one paper brings
+  // that paper alone; bench/results/2026-12-05-keyword-vectors); 1: every
+  // keyword.
+  uint32_t keyword_min_papers = 2;
   std::string backend = "builtin";  // builtin | http
   // The built-in model of another store (its current vectors generation),
   // copied instead of trained: shards of one corpus embedded by one model

@@ -287,6 +287,8 @@ class Store {
   // One text column of every paper (or keyword), in id order.
   void ForEachText(TextColumn column,
                    const std::function<void(int64_t id, std::string_view text)>& fn);
+  // The keywords of at least `min_papers` papers (keyword.paper_count), by id.
+  void ForEachKeywordOfPapers(int64_t min_papers, const std::function<void(int64_t)>& fn);
   // Authorships by paper, then position.
   void ForEachAuthorship(const std::function<void(const AuthorshipRow&)>& fn);
   void ForEachAuthorLastInstitution(const std::function<void(int64_t author, int64_t inst)>& fn);
